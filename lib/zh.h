@@ -1,0 +1,259 @@
+/*
+ * zh.h - libzh, the rules library of zhkit.
+ *
+ * One header, one prefix.  libzh knows the rules of crazyhouse and its
+ * relatives (loop, chessgi, grandhouse, upside-down chess) and of plain
+ * chess, and reads and writes their FEN, SAN, UCI and PGN dialects.
+ *
+ * Conventions, stated once:
+ *  - The library never prints, exits or aborts on bad input.  Every call
+ *    that can fail takes a caller-owned struct zh_error (NULL allowed),
+ *    returns 0 on success and -1 on failure; the first error recorded wins.
+ *  - Positions are plain values: copy them with '=' (copy-make).
+ *  - Strings returned in caller buffers are always NUL-terminated.
+ *  - Nothing is allocated except by the PGN reader, whose objects are
+ *    released with the matching _free function (free(NULL)-safe).
+ */
+#ifndef ZH_H
+#define ZH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ZH_VERSION "0.1.0"
+
+/* ======================== errors ======================== */
+
+enum zh_errcode {
+	ZH_OK = 0,
+	ZH_ESYNTAX,	/* malformed text (FEN, SAN, PGN) */
+	ZH_EILLEGAL,	/* well-formed move that is not legal here */
+	ZH_EAMBIG,	/* SAN that fits more than one legal move */
+	ZH_EPOSITION,	/* FEN that parses but is not a valid position */
+	ZH_EVARIANT,	/* unknown or unsupported variant */
+	ZH_ELIMIT,	/* input exceeds a configured limit */
+	ZH_EIO,		/* read error */
+	ZH_ENOMEM
+};
+
+struct zh_error {
+	int code;		/* enum zh_errcode; ZH_OK if none recorded */
+	long line;		/* 1-based, 0 if unknown */
+	long col;		/* 1-based column in characters, 0 if unknown */
+	long ply;		/* 1-based ply of a game, 0 if none */
+	char text[200];		/* message, no trailing newline */
+};
+
+/* Record an error unless one is already recorded.  'col' is 1-based. */
+void zh_error_set(struct zh_error *err, int code, long col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void zh_error_clear(struct zh_error *err);
+
+/* ======================== geometry and pieces ======================== */
+
+/*
+ * The board is a padded mailbox 16 squares wide with two guard ranks
+ * below and above, so every knight jump from a real square lands inside
+ * the array; squares off the variant's board hold ZH_OFF.
+ */
+#define ZH_MAXFILES	10
+#define ZH_MAXRANKS	10
+#define ZH_STRIDE	16
+#define ZH_NSQ		(ZH_STRIDE * (ZH_MAXRANKS + 4))
+#define ZH_SQ(f, r)	((unsigned char)(((r) + 2) * ZH_STRIDE + (f)))
+#define ZH_FILE(s)	((s) & 15)
+#define ZH_RANK(s)	(((s) >> 4) - 2)
+#define ZH_NOSQ		0	/* a guard square: never a real square */
+
+enum zh_color { ZH_WHITE = 0, ZH_BLACK = 1 };
+
+enum zh_type {
+	ZH_EMPTY = 0, ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN,
+	ZH_KING, ZH_ARCHBISHOP, ZH_CHANCELLOR, ZH_NTYPES
+};
+#define ZH_TYPEBIT(t)	(1u << (t))
+
+/* A square's content: type in the low 4 bits, colour and promoted flags. */
+#define ZH_TYPEMASK	0x0f
+#define ZH_BLACKBIT	0x10
+#define ZH_PROMOTED	0x20
+#define ZH_OFF		0xff
+#define ZH_TYPE(p)	((p) & ZH_TYPEMASK)
+#define ZH_COLOR(p)	(((p) & ZH_BLACKBIT) ? ZH_BLACK : ZH_WHITE)
+#define ZH_PIECE(c, t)	((unsigned char)((t) | ((c) ? ZH_BLACKBIT : 0)))
+
+/* Upper-case letter of a type ('P', 'N', ..., 'A', 'C'), or 0. */
+char zh_type_letter(int type);
+/* Type of a letter of either case, or ZH_EMPTY. */
+int zh_letter_type(int c);
+
+/* ======================== variants ======================== */
+
+/*
+ * Every rule difference between the games zhkit plays is a field of this
+ * table; move generation, FEN, SAN and PGN read the fields and never a
+ * variant's name.  Ranks named "relative" count from the side's own first
+ * rank, 0-based: for White rank 1 is 0, for Black rank 8 (or 10) is 0.
+ */
+struct zh_variant {
+	const char *name;		/* --variant name */
+	const char *tag;		/* PGN Variant tag value we write */
+	const char *aliases[8];		/* other names read (case-insensitive) */
+	unsigned char files, ranks;	/* board size */
+	const char *start;		/* start position, FEN */
+	unsigned types;			/* ZH_TYPEBIT mask of the pieces in play */
+	bool drops;			/* captures go to hand, hand pieces drop */
+	bool demote;			/* a captured promoted piece goes to hand as a pawn */
+	bool fairy_tilde;		/* Fairy-Stockfish writes '~' for this game */
+	signed char pawn_drop_lo;	/* relative ranks where pawns may be dropped */
+	signed char pawn_drop_hi;
+	signed char double_step;	/* relative rank a pawn may double-step from */
+	signed char promo_lo;		/* first relative rank where a pawn may promote;
+					   the last rank is compulsory */
+	unsigned promo_types;		/* what a pawn may promote to */
+	bool promo_limited;		/* only to a type the side has fewer of on the
+					   board than in the start position */
+	bool promo_captured;		/* only to a type the opponent has captured
+					   (upside-down's optional rule; off) */
+	bool castling;			/* standard castling from the e-file */
+	bool chess_tags;		/* a PGN without a Variant tag is this game */
+};
+
+extern const struct zh_variant zh_variants[];
+extern const int zh_nvariants;
+
+/* Find by name or alias, case-insensitively; NULL if unknown. */
+const struct zh_variant *zh_variant_find(const char *name);
+const struct zh_variant *zh_variant_default(void);	/* crazyhouse */
+const struct zh_variant *zh_variant_chess(void);
+
+/* ======================== positions ======================== */
+
+enum {
+	ZH_CASTLE_WK = 1, ZH_CASTLE_WQ = 2, ZH_CASTLE_BK = 4, ZH_CASTLE_BQ = 8
+};
+
+struct zh_pos {
+	const struct zh_variant *v;
+	unsigned char sq[ZH_NSQ];		/* pieces; ZH_OFF off the board */
+	unsigned char pocket[2][ZH_NTYPES];	/* pieces in hand, per colour */
+	unsigned char count[2][ZH_NTYPES];	/* pieces on the board */
+	unsigned char king[2];			/* king squares, ZH_NOSQ if none */
+	unsigned char side;			/* ZH_WHITE or ZH_BLACK to move */
+	unsigned char castle;			/* ZH_CASTLE_* rights */
+	unsigned char ep;			/* square passed by the last double
+						   step (any), ZH_NOSQ if none */
+	unsigned halfmove, fullmove;
+};
+
+/* Empty board of variant v (no pieces, white to move). */
+void zh_pos_clear(struct zh_pos *p, const struct zh_variant *v);
+/* Start position of v. */
+void zh_pos_start(struct zh_pos *p, const struct zh_variant *v);
+
+static inline bool
+zh_on_board(const struct zh_pos *p, int s)
+{
+	return s >= 0 && s < ZH_NSQ && p->sq[s] != ZH_OFF;
+}
+
+/* Is square s attacked by a piece of colour 'by'? */
+bool zh_attacked(const struct zh_pos *p, int s, int by);
+bool zh_in_check(const struct zh_pos *p);
+
+/* ======================== moves ======================== */
+
+enum {
+	ZH_MDROP = 1,		/* 'piece' is the dropped type; from is ZH_NOSQ */
+	ZH_MPROMO = 2,		/* 'piece' is the promotion type */
+	ZH_MEP = 4,		/* en passant capture */
+	ZH_MCASTLE = 8,		/* king move of two files; the rook follows */
+	ZH_MDOUBLE = 16		/* pawn double step */
+};
+
+struct zh_move {
+	unsigned char from, to;
+	unsigned char piece;	/* dropped or promotion type, else 0 */
+	unsigned char flags;
+};
+
+#define ZH_MAXMOVES	2048
+
+static inline bool
+zh_move_eq(struct zh_move a, struct zh_move b)
+{
+	return a.from == b.from && a.to == b.to && a.piece == b.piece &&
+	    (a.flags & ZH_MDROP) == (b.flags & ZH_MDROP);
+}
+
+/* Legal moves into out[ZH_MAXMOVES]; returns their number. */
+int zh_legal_moves(const struct zh_pos *p, struct zh_move *out);
+/* Number of legal moves, faster than listing them (drops are counted). */
+uint64_t zh_count_legal(const struct zh_pos *p);
+bool zh_is_legal(const struct zh_pos *p, struct zh_move m);
+/* Play a legal move. */
+void zh_make(struct zh_pos *p, struct zh_move m);
+/* Leaf count of the legal move tree to 'depth' plies. */
+uint64_t zh_perft(const struct zh_pos *p, int depth);
+
+enum zh_status { ZH_ONGOING, ZH_CHECKMATE, ZH_STALEMATE };
+int zh_status(const struct zh_pos *p);
+
+/* Would a capture on the ep square be legal now (Lichess's condition)? */
+bool zh_ep_legal(const struct zh_pos *p);
+/* Does an enemy pawn attack the ep square (Fairy-Stockfish's condition)? */
+bool zh_ep_attacked(const struct zh_pos *p);
+
+/* ======================== dialects ======================== */
+
+enum zh_dialect {
+	ZH_AUTO = 0, ZH_LICHESS, ZH_XBOARD, ZH_CHESSCOM, ZH_FAIRY, ZH_NDIALECTS
+};
+/* "lichess", "xboard", "chesscom", "fairy", "auto" -> enum; -1 if unknown. */
+int zh_dialect_find(const char *name);
+const char *zh_dialect_name(int d);
+
+/* ======================== FEN ======================== */
+
+#define ZH_FENMAX 512
+
+/*
+ * Read a FEN or EPD of variant v (NULL: crazyhouse) in dialect d
+ * (ZH_AUTO: any).  Every pocket form is read ([..], [-], [], a 9th '/'
+ * rank, chess.com's trailing fields).  Columns in err are 1-based
+ * offsets into s.  On success the position is also checked by
+ * zh_pos_check() with 'flags'.
+ */
+enum { ZH_FEN_STRICT = 1 };	/* material conservation for drop variants */
+int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
+    int d, unsigned flags, struct zh_error *err);
+/* Position checks (kings, pawns, check, castling, ep, material). */
+int zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err);
+/* Write p as FEN of dialect d (ZH_AUTO means fairy); returns the length. */
+size_t zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size);
+/* Same without clocks (EPD: four fields, pocket as the dialect puts it). */
+size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
+
+/* ======================== UCI and SAN ======================== */
+
+#define ZH_MOVEMAX 16
+
+/* "e2e4", "P@e4", "e7e8q", ranks 1..10; returns the length. */
+size_t zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf);
+/* Parse and check a UCI move (also "e1h1"-style castling is not read). */
+int zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err);
+
+/* SAN of a legal move in dialect d, with '+'/'#'; returns the length. */
+size_t zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf);
+/*
+ * Parse SAN (any dialect: "P@e4", "@e4", "p@e4", "e8=Q", "e8Q", "O-O",
+ * "0-0", suffixes "+#!?") or a UCI/LAN move, and find the legal move it
+ * names.  Errors say why: no such piece in hand, ambiguous, illegal.
+ */
+int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err);
+
+#endif /* ZH_H */
