@@ -54,16 +54,16 @@ void zh_error_clear(struct zh_error *err);
 /* ======================== geometry and pieces ======================== */
 
 /*
- * The board is a padded mailbox 16 squares wide with two guard ranks
- * below and above, so every knight jump from a real square lands inside
- * the array; squares off the variant's board hold ZH_OFF.
+ * The board is a padded mailbox 16 squares wide (file a in column 1) with
+ * two guard ranks below and above, so every knight jump from a real square
+ * lands inside the array; squares off the variant's board hold ZH_OFF.
  */
 #define ZH_MAXFILES	10
 #define ZH_MAXRANKS	10
 #define ZH_STRIDE	16
 #define ZH_NSQ		(ZH_STRIDE * (ZH_MAXRANKS + 4))
-#define ZH_SQ(f, r)	((unsigned char)(((r) + 2) * ZH_STRIDE + (f)))
-#define ZH_FILE(s)	((s) & 15)
+#define ZH_SQ(f, r)	((unsigned char)(((r) + 2) * ZH_STRIDE + (f) + 1))
+#define ZH_FILE(s)	(((s) & 15) - 1)
 #define ZH_RANK(s)	(((s) >> 4) - 2)
 #define ZH_NOSQ		0	/* a guard square: never a real square */
 
@@ -114,9 +114,10 @@ struct zh_variant {
 					   the last rank is compulsory */
 	unsigned promo_types;		/* what a pawn may promote to */
 	bool promo_limited;		/* only to a type the side has fewer of on the
-					   board than in the start position */
-	bool promo_captured;		/* only to a type the opponent has captured
-					   (upside-down's optional rule; off) */
+					   board than in the start position (Grand
+					   chess; in a game without drops this is
+					   also upside-down chess's optional "only to
+					   a piece the opponent has taken") */
 	bool castling;			/* standard castling from the e-file */
 	bool chess_tags;		/* a PGN without a Variant tag is this game */
 };

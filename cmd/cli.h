@@ -1,0 +1,22 @@
+/* cli.h - what every zhkit tool shares: diagnostics and small helpers. */
+#ifndef CLI_H
+#define CLI_H
+#include <stdio.h>
+#include "zh.h"
+
+extern const char *cli_prog;		/* tool name for messages */
+extern int cli_quiet;
+
+enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+/* "TOOL: FILE:LINE:COL: error: MESSAGE" (or "warning:"); colour on a tty. */
+void cli_diag(const char *kind, const char *file, long line, long col,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* "TOOL: MESSAGE" for usage and I/O problems. */
+void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Parse a non-negative integer option in [lo, hi]; -1 on error. */
+long cli_number(const char *s, long lo, long hi, const char *what);
+/* Open FILE for reading ("-" or NULL: stdin); NULL after a message. */
+FILE *cli_open(const char *path, const char **name);
+void cli_version(void);
+#endif

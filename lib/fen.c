@@ -1,0 +1,808 @@
+/*
+ * fen.c - FEN and EPD in the dialects of Lichess, XBoard, chess.com and
+ * Fairy-Stockfish.
+ *
+ * The reader takes every form any of them writes: the pocket as [..],
+ * [-], [], a 9th '/' rank (BFEN), a bare trailing '/', chess.com's
+ * trailing pocket and promoted-square fields, or no pocket at all; '~'
+ * after promoted pieces; multi-digit empty runs; missing trailing fields.
+ * Errors carry the 1-based column where the problem starts.
+ *
+ * The writers emit exactly one form per dialect (DESIGN.md, "What each
+ * dialect's writer emits").
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+static const char *const side_name[2] = { "White", "Black" };
+
+static int
+col_of(const char *base, const char *p)
+{
+	return (int)(p - base) + 1;
+}
+
+void
+zh_pos_clear(struct zh_pos *p, const struct zh_variant *v)
+{
+	int f, r;
+
+	memset(p, 0, sizeof *p);
+	p->v = v != NULL ? v : zh_variant_default();
+	memset(p->sq, ZH_OFF, sizeof p->sq);
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++)
+			p->sq[ZH_SQ(f, r)] = 0;
+	p->fullmove = 1;
+}
+
+void
+zh_pos_start(struct zh_pos *p, const struct zh_variant *v)
+{
+	if (v == NULL)
+		v = zh_variant_default();
+	if (zh_fen_read(p, v->start, v, ZH_FAIRY, 0, NULL) != 0)
+		zh_pos_clear(p, v);	/* cannot happen: the table is tested */
+}
+
+/* ======================== reading ======================== */
+
+struct fenin {
+	const char *base;		/* the whole input, for columns */
+	struct zh_error *err;
+	int dialect;
+};
+
+static int
+fail(struct fenin *in, const char *at, int code, const char *msg, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+fail(struct fenin *in, const char *at, int code, const char *msg, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(buf, sizeof buf, msg, ap);
+	va_end(ap);
+	zh_error_set(in->err, code, at ? col_of(in->base, at) : 0, "%s", buf);
+	return -1;
+}
+
+/* Read pocket letters in [s, e); counts like Cute Chess's "3P" allowed. */
+static int
+read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
+{
+	const char *q;
+	int n;
+
+	if (e - s == 1 && *s == '-')
+		return 0;
+	for (q = s; q < e; q++) {
+		int t, c;
+
+		n = 1;
+		if (isdigit((unsigned char)*q)) {
+			const char *d = q;
+
+			n = 0;
+			while (q < e && isdigit((unsigned char)*q) && n < 1000)
+				n = n * 10 + (*q++ - '0');
+			if (q == e || n == 0 || n > 64)
+				return fail(in, d, ZH_ESYNTAX,
+				    "pocket: bad piece count");
+		}
+		t = zh_letter_type(*q);
+		if (*q == '-' && e - s > 1)
+			return fail(in, q, ZH_ESYNTAX,
+			    "pocket: '-' means an empty pocket and must stand alone");
+		if (t == ZH_KING)
+			return fail(in, q, ZH_ESYNTAX,
+			    "pocket: '%c' is not allowed in a pocket", *q);
+		if (t == ZH_EMPTY || !(p->v->types & ZH_TYPEBIT(t))) {
+			if (isprint((unsigned char)*q))
+				return fail(in, q, ZH_ESYNTAX,
+				    "pocket: '%c' is not a piece of %s", *q,
+				    p->v->name);
+			return fail(in, q, ZH_ESYNTAX,
+			    "pocket: byte 0x%02x is not a piece letter",
+			    (unsigned char)*q);
+		}
+		c = isupper((unsigned char)*q) ? ZH_WHITE : ZH_BLACK;
+		if (p->pocket[c][t] + n > 200)
+			return fail(in, q, ZH_ESYNTAX, "pocket: too many pieces");
+		p->pocket[c][t] += n;
+	}
+	return 0;
+}
+
+/*
+ * Board field: ranks from the top, then an optional pocket.  'end' is
+ * the end of the field.  Sets *had_pocket when a pocket form was seen.
+ */
+static int
+read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
+    bool *had_pocket)
+{
+	const struct zh_variant *v = p->v;
+	int r = v->ranks - 1, f = 0, last = -1;
+	const char *q = s, *rank_start = s;
+
+	*had_pocket = false;
+	while (q < e) {
+		int c = (unsigned char)*q;
+
+		if (c == '/') {
+			if (f != v->files)
+				return fail(in, rank_start, ZH_ESYNTAX,
+				    "rank %d has %d squares, expected %d",
+				    r + 1, f, v->files);
+			q++;
+			if (r == 0) {	/* 9th part: Lichess pocket */
+				const char *pe = q;
+
+				while (pe < e && *pe != '/')
+					pe++;
+				if (pe < e)
+					return fail(in, pe, ZH_ESYNTAX,
+					    "too many ranks (expected %d)",
+					    v->ranks);
+				*had_pocket = true;
+				return read_pocket(in, p, q, e);
+			}
+			r--;
+			f = 0;
+			last = -1;
+			rank_start = q;
+			continue;
+		}
+		if (c == '[') {
+			const char *close = memchr(q, ']', (size_t)(e - q));
+
+			if (r != 0 || f != v->files) {
+				if (r > 0)
+					return fail(in, q, ZH_ESYNTAX,
+					    "board has %d ranks, expected %d",
+					    v->ranks - r, v->ranks);
+				return fail(in, rank_start, ZH_ESYNTAX,
+				    "rank %d has %d squares, expected %d",
+				    r + 1, f, v->files);
+			}
+			if (close == NULL)
+				return fail(in, q, ZH_ESYNTAX,
+				    "pocket: '[' without ']'");
+			if (close + 1 != e)
+				return fail(in, close + 1, ZH_ESYNTAX,
+				    "unexpected text after the pocket");
+			*had_pocket = true;
+			return read_pocket(in, p, q + 1, close);
+		}
+		if (isdigit(c)) {
+			int n = 0;
+			const char *d = q;
+
+			while (q < e && isdigit((unsigned char)*q) && n < 100)
+				n = n * 10 + (*q++ - '0');
+			if (n == 0 || f + n > v->files)
+				return fail(in, rank_start, ZH_ESYNTAX,
+				    "rank %d has more than %d squares",
+				    r + 1, v->files);
+			(void)d;
+			f += n;
+			last = -1;
+			continue;
+		}
+		if (c == '~') {
+			if (last < 0)
+				return fail(in, q, ZH_ESYNTAX,
+				    "'~' must follow a piece");
+			if (ZH_TYPE(p->sq[last]) != ZH_PAWN &&
+			    ZH_TYPE(p->sq[last]) != ZH_KING)
+				p->sq[last] |= ZH_PROMOTED;
+			last = -1;
+			q++;
+			continue;
+		}
+		{
+			int t = zh_letter_type(c);
+			int color = isupper(c) ? ZH_WHITE : ZH_BLACK;
+			int sq;
+
+			if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
+				if (isprint(c))
+					return fail(in, q, ZH_ESYNTAX,
+					    "'%c' is not a piece of %s", c,
+					    v->name);
+				return fail(in, q, ZH_ESYNTAX,
+				    "byte 0x%02x in the board field", c);
+			}
+			if (f >= v->files)
+				return fail(in, rank_start, ZH_ESYNTAX,
+				    "rank %d has more than %d squares",
+				    r + 1, v->files);
+			sq = ZH_SQ(f, r);
+			p->sq[sq] = ZH_PIECE(color, t);
+			p->count[color][t]++;
+			if (t == ZH_KING) {
+				if (p->king[color] == ZH_NOSQ)
+					p->king[color] = (unsigned char)sq;
+				else
+					p->king[color] = 0xfe;	/* several */
+			}
+			last = sq;
+			f++;
+			q++;
+		}
+	}
+	if (r > 0)
+		return fail(in, q, ZH_ESYNTAX, "board has %d ranks, expected %d",
+		    v->ranks - r, v->ranks);
+	if (f != v->files)
+		return fail(in, rank_start, ZH_ESYNTAX,
+		    "rank %d has %d squares, expected %d", r + 1, f, v->files);
+	return 0;
+}
+
+/* Parse a square name like "e3" or "j10" in [s, e); -1 if not one. */
+static int
+read_square(const struct zh_pos *p, const char *s, const char *e, int zero_based)
+{
+	int f, r = 0;
+	const char *q;
+
+	if (e - s < 2 || e - s > 3 || *s < 'a' || *s >= 'a' + p->v->files)
+		return -1;
+	f = *s - 'a';
+	for (q = s + 1; q < e; q++) {
+		if (!isdigit((unsigned char)*q))
+			return -1;
+		r = r * 10 + (*q - '0');
+	}
+	if (!zero_based)
+		r--;
+	if (r < 0 || r >= p->v->ranks || (s[1] == '0' && e - s == 3))
+		return -1;
+	return ZH_SQ(f, r);
+}
+
+static int
+read_number(struct fenin *in, const char *s, const char *e, const char *what,
+    unsigned max, unsigned *out)
+{
+	unsigned long n = 0;
+	const char *q;
+
+	for (q = s; q < e; q++) {
+		if (!isdigit((unsigned char)*q))
+			return fail(in, s, ZH_ESYNTAX, "%s: '%.*s' is not a number",
+			    what, (int)(e - s > 20 ? 20 : e - s), s);
+		n = n * 10 + (unsigned long)(*q - '0');
+		if (n > max)
+			return fail(in, s, ZH_ESYNTAX,
+			    "%s: %.*s is out of range (0-%u)", what,
+			    (int)(e - s > 20 ? 20 : e - s), s, max);
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static bool
+all_pocket_letters(const char *s, const char *e)
+{
+	if (e - s == 1 && *s == '-')
+		return true;
+	for (; s < e; s++)
+		if (zh_letter_type(*s) == ZH_EMPTY || zh_letter_type(*s) == ZH_KING)
+			return false;
+	return true;
+}
+
+#define MAXFIELDS 16
+
+int
+zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
+    int d, unsigned flags, struct zh_error *err)
+{
+	struct fenin in = { s, err, d };
+	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
+	int nf = 0, i;
+	bool had_pocket;
+	struct zh_pos pos;
+
+	/* Split into fields on blanks and '_' (Lichess URLs). */
+	for (q = s; *q != '\0'; ) {
+		while (*q == ' ' || *q == '\t' || *q == '_' || *q == '\r' ||
+		    *q == '\n')
+			q++;
+		if (*q == '\0')
+			break;
+		if (nf == MAXFIELDS)
+			return fail(&in, q, ZH_ESYNTAX,
+			    "too many fields (at most %d)", MAXFIELDS);
+		fs[nf] = q;
+		while (*q != '\0' && *q != ' ' && *q != '\t' && *q != '_' &&
+		    *q != '\r' && *q != '\n')
+			q++;
+		fe[nf++] = q;
+	}
+	if (nf == 0)
+		return fail(&in, s, ZH_ESYNTAX, "empty FEN");
+
+	if (v == NULL) {	/* 10 ranks means grandhouse */
+		int slashes = 0;
+
+		for (q = fs[0]; q < fe[0] && *q != '['; q++)
+			slashes += *q == '/';
+		v = slashes >= 9 ? zh_variant_find("grandhouse") :
+		    zh_variant_default();
+	}
+	zh_pos_clear(&pos, v);
+	pos.king[0] = pos.king[1] = ZH_NOSQ;
+	if (read_board(&in, &pos, fs[0], fe[0], &had_pocket) != 0)
+		return -1;
+
+	pos.side = ZH_WHITE;
+	if (nf > 1) {
+		if (fe[1] - fs[1] != 1 || (*fs[1] != 'w' && *fs[1] != 'b' &&
+		    *fs[1] != 'W' && *fs[1] != 'B'))
+			return fail(&in, fs[1], ZH_ESYNTAX,
+			    "side to move: '%.*s' is not w or b",
+			    (int)(fe[1] - fs[1] > 10 ? 10 : fe[1] - fs[1]), fs[1]);
+		pos.side = tolower((unsigned char)*fs[1]) == 'w' ? ZH_WHITE : ZH_BLACK;
+	}
+	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
+		for (q = fs[2]; q < fe[2]; q++) {
+			unsigned bit;
+
+			switch (*q) {
+			case 'K': case 'H': bit = ZH_CASTLE_WK; break;
+			case 'Q': case 'A': bit = ZH_CASTLE_WQ; break;
+			case 'k': case 'h': bit = ZH_CASTLE_BK; break;
+			case 'q': case 'a': bit = ZH_CASTLE_BQ; break;
+			default:
+				if ((*q >= 'B' && *q <= 'G') || (*q >= 'b' && *q <= 'g'))
+					return fail(&in, q, ZH_EVARIANT,
+					    "castling: '%c': Chess960 castling is not supported",
+					    *q);
+				return fail(&in, q, ZH_ESYNTAX,
+				    "castling: '%c' is not K, Q, k, q or -", *q);
+			}
+			if (pos.castle & bit)
+				return fail(&in, q, ZH_ESYNTAX,
+				    "castling: '%c' given twice", *q);
+			pos.castle |= bit;
+		}
+	}
+	pos.ep = ZH_NOSQ;
+	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
+		int zero = d == ZH_XBOARD && v->ranks == 10;
+		int sq = read_square(&pos, fs[3], fe[3], zero);
+
+		if (sq < 0 && d == ZH_AUTO && v->ranks == 10)
+			sq = read_square(&pos, fs[3], fe[3], 1);
+		if (sq < 0)
+			return fail(&in, fs[3], ZH_ESYNTAX,
+			    "en passant: '%.*s' is not a square or -",
+			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
+		pos.ep = (unsigned char)sq;
+	}
+	i = 4;
+	if (nf > 4 && isdigit((unsigned char)*fs[4])) {
+		if (read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
+		    &pos.halfmove) != 0)
+			return -1;
+		i = 5;
+		if (nf > 5) {
+			if (read_number(&in, fs[5], fe[5], "fullmove number",
+			    1000000, &pos.fullmove) != 0)
+				return -1;
+			if (pos.fullmove == 0)
+				pos.fullmove = 1;
+			i = 6;
+		}
+	} else if (nf > 4 && (strchr(fs[4], ';') != NULL ||
+	    (fe[4] - fs[4] >= 2 && isalpha((unsigned char)fs[4][0]) &&
+	    !all_pocket_letters(fs[4], fe[4])))) {
+		i = nf;		/* EPD operations: ignored */
+	}
+	/* chess.com: pocket after the fullmove number, then promoted squares. */
+	if (i < nf && i >= 4) {
+		if (!all_pocket_letters(fs[i], fe[i]))
+			return fail(&in, fs[i], ZH_ESYNTAX,
+			    "unexpected field '%.*s'",
+			    (int)(fe[i] - fs[i] > 20 ? 20 : fe[i] - fs[i]), fs[i]);
+		if (had_pocket)
+			return fail(&in, fs[i], ZH_ESYNTAX,
+			    "a second pocket (one was given with the board)");
+		if (read_pocket(&in, &pos, fs[i], fe[i]) != 0)
+			return -1;
+		had_pocket = true;
+		for (i++; i < nf; i++) {
+			for (q = fs[i]; q < fe[i]; ) {
+				const char *e = q + 1;
+				int sq;
+
+				if (*q == ',') {
+					q++;
+					continue;
+				}
+				while (e < fe[i] && isdigit((unsigned char)*e))
+					e++;
+				sq = read_square(&pos, q, e, 0);
+				if (sq < 0)
+					return fail(&in, q, ZH_ESYNTAX,
+					    "promoted squares: '%.*s' is not a square",
+					    (int)(e - q > 10 ? 10 : e - q), q);
+				if (pos.sq[sq] == 0 ||
+				    ZH_TYPE(pos.sq[sq]) == ZH_PAWN ||
+				    ZH_TYPE(pos.sq[sq]) == ZH_KING)
+					return fail(&in, q, ZH_EPOSITION,
+					    "promoted squares: no promotable piece on %.*s",
+					    (int)(e - q), q);
+				pos.sq[sq] |= ZH_PROMOTED;
+				q = e;
+			}
+		}
+	}
+	if (had_pocket && !v->drops) {
+		int c, t;
+
+		for (c = 0; c < 2; c++)
+			for (t = 0; t < ZH_NTYPES; t++)
+				if (pos.pocket[c][t])
+					return fail(&in, fs[0], ZH_EPOSITION,
+					    "%s has no pockets", v->name);
+	}
+	if (zh_pos_check(&pos, flags, err) != 0)
+		return -1;
+	*p = pos;
+	return 0;
+}
+
+/* ======================== checking ======================== */
+
+static void
+square_name(const struct zh_pos *p, int s, char *buf)
+{
+	(void)p;
+	snprintf(buf, 4, "%c%d", 'a' + ZH_FILE(s), ZH_RANK(s) + 1);
+}
+
+int
+zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
+{
+	const struct zh_variant *v = p->v;
+	int c, f, r;
+	char name[4];
+
+	for (c = 0; c < 2; c++) {
+		if (p->count[c][ZH_KING] == 0) {
+			zh_error_set(err, ZH_EPOSITION, 1, "%s has no king",
+			    side_name[c]);
+			return -1;
+		}
+		if (p->count[c][ZH_KING] > 1) {
+			zh_error_set(err, ZH_EPOSITION, 1, "%s has %d kings",
+			    side_name[c], p->count[c][ZH_KING]);
+			return -1;
+		}
+	}
+	for (r = 0; r < v->ranks; r++)
+		for (f = 0; f < v->files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+			int rel;
+
+			if (ZH_TYPE(pc) != ZH_PAWN)
+				continue;
+			c = ZH_COLOR(pc);
+			rel = c == ZH_WHITE ? r : v->ranks - 1 - r;
+			if (rel == v->ranks - 1 ||
+			    (rel == 0 && !(v->drops && v->pawn_drop_lo <= 0))) {
+				square_name(p, ZH_SQ(f, r), name);
+				zh_error_set(err, ZH_EPOSITION, 1,
+				    "%s pawn on %s: pawns cannot stand on rank %d in %s",
+				    side_name[c], name, r + 1, v->name);
+				return -1;
+			}
+		}
+	if (zh_attacked(p, p->king[!p->side], p->side)) {
+		zh_error_set(err, ZH_EPOSITION, 1,
+		    "%s, not to move, is in check", side_name[!p->side]);
+		return -1;
+	}
+	if (p->castle && !v->castling) {
+		zh_error_set(err, ZH_EPOSITION, 1,
+		    "castling rights given, but %s has no castling", v->name);
+		return -1;
+	}
+	for (c = 0; c < 2 && p->castle; c++) {
+		int br = c == ZH_WHITE ? 0 : v->ranks - 1;
+		unsigned ks = c == ZH_WHITE ? ZH_CASTLE_WK : ZH_CASTLE_BK;
+		unsigned qs = c == ZH_WHITE ? ZH_CASTLE_WQ : ZH_CASTLE_BQ;
+		int rook = ZH_PIECE(c, ZH_ROOK);
+
+		if ((p->castle & (ks | qs)) && p->king[c] != ZH_SQ(4, br)) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "castling rights for %s, but its king is not on e%d",
+			    side_name[c], br + 1);
+			return -1;
+		}
+		if ((p->castle & ks) &&
+		    (p->sq[ZH_SQ(v->files - 1, br)] & ~ZH_PROMOTED) != rook) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "castling right %c, but no %s rook on %c%d",
+			    c ? 'k' : 'K', side_name[c], 'a' + v->files - 1, br + 1);
+			return -1;
+		}
+		if ((p->castle & qs) &&
+		    (p->sq[ZH_SQ(0, br)] & ~ZH_PROMOTED) != rook) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "castling right %c, but no %s rook on a%d",
+			    c ? 'q' : 'Q', side_name[c], br + 1);
+			return -1;
+		}
+	}
+	if (p->ep != ZH_NOSQ) {
+		int them = !p->side, fwd = them == ZH_WHITE ? 16 : -16;
+		int rel = them == ZH_WHITE ? ZH_RANK(p->ep) :
+		    v->ranks - 1 - ZH_RANK(p->ep);
+
+		square_name(p, p->ep, name);
+		if (rel != v->double_step + 1 || p->sq[p->ep] != 0 ||
+		    p->sq[p->ep - fwd] != 0 ||
+		    (p->sq[p->ep + fwd] & ~ZH_PROMOTED) != ZH_PIECE(them, ZH_PAWN)) {
+			zh_error_set(err, ZH_EPOSITION, 1,
+			    "en passant square %s: no %s pawn can have just "
+			    "double-stepped over it", name, side_name[them]);
+			return -1;
+		}
+	}
+	if ((flags & ZH_FEN_STRICT) && v->drops) {
+		static const char *const tname[ZH_NTYPES] = { "", "pawns",
+		    "knights", "bishops", "rooks", "queens", "kings",
+		    "archbishops", "chancellors" };
+		unsigned have[ZH_NTYPES] = { 0 }, start[ZH_NTYPES] = { 0 };
+		const char *s;
+		int t;
+
+		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
+			if (zh_letter_type(*s) != ZH_EMPTY)
+				start[zh_letter_type(*s)]++;
+		for (r = 0; r < v->ranks; r++)
+			for (f = 0; f < v->files; f++) {
+				unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+				if (pc == 0)
+					continue;
+				have[(pc & ZH_PROMOTED) ? ZH_PAWN : ZH_TYPE(pc)]++;
+			}
+		for (c = 0; c < 2; c++)
+			for (t = 1; t < ZH_NTYPES; t++)
+				have[t] += p->pocket[c][t];
+		for (t = 1; t < ZH_NTYPES; t++)
+			if (have[t] > start[t]) {
+				zh_error_set(err, ZH_EPOSITION, 1,
+				    "material: %u %s on the board and in the "
+				    "pockets, the start position has %u%s",
+				    have[t], tname[t], start[t],
+				    t == ZH_PAWN ? " (promoted pieces count as pawns)" : "");
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* ======================== writing ======================== */
+
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+static void
+put(struct out *o, int c)
+{
+	if (o->len + 1 < o->size)
+		o->buf[o->len] = (char)c;
+	o->len++;
+}
+
+static void
+puts_(struct out *o, const char *s)
+{
+	while (*s)
+		put(o, *s++);
+}
+
+static void
+putsq(struct out *o, const struct zh_pos *p, int s, int zero_based)
+{
+	char b[8];
+
+	snprintf(b, sizeof b, "%c%d", 'a' + ZH_FILE(s),
+	    ZH_RANK(s) + (zero_based ? 0 : 1));
+	puts_(o, b);
+	(void)p;
+}
+
+/* Pocket letters of one colour, in ascending or descending order. */
+static void
+put_pocket(struct out *o, const struct zh_pos *p, int c, bool descending)
+{
+	static const unsigned char asc[] = { ZH_PAWN, ZH_KNIGHT, ZH_BISHOP,
+	    ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP, ZH_CHANCELLOR };
+	int i, k, n = (int)sizeof asc;
+
+	for (i = 0; i < n; i++) {
+		int t = asc[descending ? n - 1 - i : i];
+		char l = zh_type_letter(t);
+
+		for (k = 0; k < p->pocket[c][t]; k++)
+			put(o, c == ZH_WHITE ? l : tolower((unsigned char)l));
+	}
+}
+
+static bool
+pocket_empty(const struct zh_pos *p)
+{
+	int t;
+
+	for (t = 0; t < ZH_NTYPES; t++)
+		if (p->pocket[0][t] || p->pocket[1][t])
+			return false;
+	return true;
+}
+
+static void
+write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
+{
+	const struct zh_variant *v = p->v;
+	bool tilde, drops = v->drops;
+	int f, r;
+	char num[32];
+
+	if (d == ZH_AUTO)
+		d = ZH_FAIRY;
+	tilde = drops && (d == ZH_LICHESS || d == ZH_XBOARD ||
+	    (d == ZH_FAIRY && v->fairy_tilde));
+	for (r = v->ranks - 1; r >= 0; r--) {
+		int empty = 0;
+
+		for (f = 0; f < v->files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+			char l;
+
+			if (pc == 0) {
+				empty++;
+				continue;
+			}
+			if (empty) {
+				snprintf(num, sizeof num, "%d", empty);
+				puts_(o, num);
+				empty = 0;
+			}
+			l = zh_type_letter(ZH_TYPE(pc));
+			put(o, ZH_COLOR(pc) == ZH_WHITE ? l :
+			    tolower((unsigned char)l));
+			if (tilde && (pc & ZH_PROMOTED))
+				put(o, '~');
+		}
+		if (empty) {
+			snprintf(num, sizeof num, "%d", empty);
+			puts_(o, num);
+		}
+		if (r > 0)
+			put(o, '/');
+	}
+	if (drops) {
+		switch (d) {
+		case ZH_LICHESS:
+			put(o, '/');
+			put_pocket(o, p, ZH_WHITE, false);
+			put_pocket(o, p, ZH_BLACK, false);
+			break;
+		case ZH_XBOARD:
+			put(o, '[');
+			if (pocket_empty(p))
+				put(o, '-');
+			put_pocket(o, p, ZH_WHITE, false);
+			put_pocket(o, p, ZH_BLACK, false);
+			put(o, ']');
+			break;
+		case ZH_FAIRY:
+			put(o, '[');
+			put_pocket(o, p, ZH_WHITE, true);
+			put_pocket(o, p, ZH_BLACK, true);
+			put(o, ']');
+			break;
+		default:
+			break;
+		}
+	}
+	put(o, ' ');
+	put(o, p->side == ZH_WHITE ? 'w' : 'b');
+	put(o, ' ');
+	if (p->castle == 0)
+		put(o, '-');
+	if (p->castle & ZH_CASTLE_WK)
+		put(o, 'K');
+	if (p->castle & ZH_CASTLE_WQ)
+		put(o, 'Q');
+	if (p->castle & ZH_CASTLE_BK)
+		put(o, 'k');
+	if (p->castle & ZH_CASTLE_BQ)
+		put(o, 'q');
+	put(o, ' ');
+	{
+		bool ep;
+
+		switch (d) {
+		case ZH_XBOARD:
+			ep = p->ep != ZH_NOSQ;
+			break;
+		case ZH_FAIRY:
+			ep = zh_ep_attacked(p);
+			break;
+		default:
+			ep = zh_ep_legal(p);
+		}
+		if (ep)
+			putsq(o, p, p->ep, d == ZH_XBOARD && v->ranks == 10);
+		else
+			put(o, '-');
+	}
+	if (clocks) {
+		snprintf(num, sizeof num, " %u %u", p->halfmove, p->fullmove);
+		puts_(o, num);
+	}
+	if (drops && d == ZH_CHESSCOM) {
+		bool any = false;
+
+		put(o, ' ');
+		if (pocket_empty(p))
+			put(o, '-');
+		put_pocket(o, p, ZH_WHITE, true);
+		put_pocket(o, p, ZH_BLACK, true);
+		for (r = v->ranks - 1; r >= 0; r--)
+			for (f = 0; f < v->files; f++)
+				if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED &&
+				    p->sq[ZH_SQ(f, r)] != ZH_OFF) {
+					if (!any)
+						put(o, ' ');
+					any = true;
+					putsq(o, p, ZH_SQ(f, r), 0);
+				}
+	}
+}
+
+static size_t
+finish(struct out *o)
+{
+	if (o->size > 0)
+		o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+	return o->len;
+}
+
+size_t
+zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+
+	write_fields(p, d, &o, true);
+	return finish(&o);
+}
+
+size_t
+zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+
+	write_fields(p, d, &o, false);
+	return finish(&o);
+}

@@ -1,0 +1,660 @@
+/*
+ * movegen.c - attacks, legal move generation, making moves, perft.
+ *
+ * Legal moves are generated directly: the checkers and pinned pieces are
+ * found first, so only king moves and en passant need a trial.  Drops are
+ * legal on any empty square the variant allows, or, in single check, on a
+ * square that blocks a slider's check.  Every rule switch comes from the
+ * variant table (p->v).
+ */
+#include <string.h>
+
+#include "zh_int.h"
+
+/* Movement of each piece type: steps and rays. */
+enum { A_KNIGHT = 1, A_DIAG = 2, A_ORTH = 4, A_KING = 8 };
+static const unsigned char attr[ZH_NTYPES] = {
+	[ZH_KNIGHT] = A_KNIGHT, [ZH_BISHOP] = A_DIAG, [ZH_ROOK] = A_ORTH,
+	[ZH_QUEEN] = A_DIAG | A_ORTH, [ZH_KING] = A_KING,
+	[ZH_ARCHBISHOP] = A_DIAG | A_KNIGHT, [ZH_CHANCELLOR] = A_ORTH | A_KNIGHT,
+};
+/* First four orthogonal, last four diagonal. */
+static const int rays[8] = { 16, -16, 1, -1, 15, 17, -15, -17 };
+static const int jumps[8] = { 31, 33, 14, 18, -31, -33, -14, -18 };
+
+#define FORWARD(c)	((c) == ZH_WHITE ? 16 : -16)
+#define RELRANK(p, c, s) ((c) == ZH_WHITE ? ZH_RANK(s) : (p)->v->ranks - 1 - ZH_RANK(s))
+
+static inline bool
+is_color(unsigned char pc, int c)
+{
+	return pc != 0 && pc != ZH_OFF && ZH_COLOR(pc) == c;
+}
+
+/* Is s attacked by 'by', treating square 'skip' as empty? */
+static bool
+attacked_x(const struct zh_pos *p, int s, int by, int skip)
+{
+	const unsigned char *b = p->sq;
+	int i, t, pawn = ZH_PIECE(by, ZH_PAWN);
+	int back = -FORWARD(by);
+
+	if ((b[s + back - 1] & ~ZH_PROMOTED) == pawn ||
+	    (b[s + back + 1] & ~ZH_PROMOTED) == pawn)
+		return true;
+	for (i = 0; i < 8; i++) {
+		unsigned char pc = b[s + jumps[i]];
+
+		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & A_KNIGHT))
+			return true;
+	}
+	for (i = 0; i < 8; i++) {
+		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
+		int t2 = s + rays[i];
+		unsigned char pc = b[t2];
+
+		if (is_color(pc, by) && ZH_TYPE(pc) == ZH_KING)
+			return true;
+		for (t = t2; ; t += rays[i]) {
+			pc = b[t];
+			if (t == skip)
+				continue;
+			if (pc == 0)
+				continue;
+			if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & want))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+bool
+zh_attacked(const struct zh_pos *p, int s, int by)
+{
+	return attacked_x(p, s, by, -1);
+}
+
+bool
+zh_in_check(const struct zh_pos *p)
+{
+	int k = p->king[p->side];
+
+	return k != ZH_NOSQ && zh_attacked(p, k, !p->side);
+}
+
+/* ======================== generation ======================== */
+
+struct gen {
+	const struct zh_pos *p;
+	struct zh_move *out;
+	int n;
+	int us, them, ksq;
+	int nchecks;
+	bool target_ok[ZH_NSQ];		/* valid only when nchecks == 1 */
+	int npins;
+	unsigned char pin_sq[8];
+	signed char pin_dir[8];
+	signed char pin_len[8];		/* king to pinner, in steps */
+};
+
+static inline void
+add(struct gen *g, int from, int to, int piece, int flags)
+{
+	struct zh_move *m = &g->out[g->n++];
+
+	m->from = (unsigned char)from;
+	m->to = (unsigned char)to;
+	m->piece = (unsigned char)piece;
+	m->flags = (unsigned char)flags;
+}
+
+/* Checkers, block squares and pins of the side to move. */
+static void
+scan_king(struct gen *g)
+{
+	const struct zh_pos *p = g->p;
+	const unsigned char *b = p->sq;
+	int k = g->ksq, i, t, pawn = ZH_PIECE(g->them, ZH_PAWN);
+	int fwd = FORWARD(g->us);
+
+	g->nchecks = 0;
+	g->npins = 0;
+	if (k == ZH_NOSQ)
+		return;
+	for (i = -1; i <= 1; i += 2)
+		if ((b[k + fwd + i] & ~ZH_PROMOTED) == pawn) {
+			if (g->nchecks++ == 0)
+				memset(g->target_ok, 0, sizeof g->target_ok);
+			g->target_ok[k + fwd + i] = true;
+		}
+	for (i = 0; i < 8; i++) {
+		unsigned char pc = b[k + jumps[i]];
+
+		if (is_color(pc, g->them) && (attr[ZH_TYPE(pc)] & A_KNIGHT)) {
+			if (g->nchecks++ == 0)
+				memset(g->target_ok, 0, sizeof g->target_ok);
+			g->target_ok[k + jumps[i]] = true;
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
+		int d = rays[i], own = -1, steps = 0;
+
+		for (t = k + d; ; t += d) {
+			unsigned char pc = b[t];
+
+			steps++;
+			if (pc == 0)
+				continue;
+			if (pc == ZH_OFF)
+				break;
+			if (ZH_COLOR(pc) == g->us) {
+				if (own >= 0)
+					break;
+				own = t;
+				continue;
+			}
+			if (!(attr[ZH_TYPE(pc)] & want))
+				break;
+			if (own >= 0) {
+				g->pin_sq[g->npins] = (unsigned char)own;
+				g->pin_dir[g->npins] = (signed char)d;
+				g->pin_len[g->npins] = (signed char)steps;
+				g->npins++;
+			} else {
+				int u;
+
+				if (g->nchecks++ == 0)
+					memset(g->target_ok, 0, sizeof g->target_ok);
+				for (u = k + d; u != t; u += d)
+					g->target_ok[u] = true;
+				g->target_ok[t] = true;
+			}
+			break;
+		}
+	}
+}
+
+/* May the piece on 'from' move to 'to' without exposing its king? */
+static inline bool
+pin_ok(const struct gen *g, int from, int to)
+{
+	int i;
+
+	for (i = 0; i < g->npins; i++) {
+		int d, diff, k;
+
+		if (g->pin_sq[i] != from)
+			continue;
+		d = g->pin_dir[i];
+		diff = to - g->ksq;
+		if (diff % d != 0)
+			return false;
+		k = diff / d;
+		return k >= 1 && k <= g->pin_len[i];
+	}
+	return true;
+}
+
+static inline bool
+target_ok(const struct gen *g, int to)
+{
+	return g->nchecks == 0 || g->target_ok[to];
+}
+
+/* Start-position count of each type for one colour, per variant. */
+static const unsigned char *
+start_counts(const struct zh_variant *v)
+{
+	static unsigned char cache[16][ZH_NTYPES];
+	static bool done[16];
+	int i = (int)(v - zh_variants);
+	const char *s;
+
+	if (i < 0 || i >= 16)
+		i = 15;
+	if (!done[i]) {
+		memset(cache[i], 0, sizeof cache[i]);
+		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
+			if (*s >= 'A' && *s <= 'Z')
+				cache[i][zh_letter_type(*s)]++;
+		done[i] = true;
+	}
+	return cache[i];
+}
+
+static const unsigned char promo_order[] = {
+	ZH_QUEEN, ZH_CHANCELLOR, ZH_ARCHBISHOP, ZH_ROOK, ZH_BISHOP, ZH_KNIGHT
+};
+
+/* Pawn move to 'to', with promotions as the variant allows. */
+static void
+add_pawn(struct gen *g, int from, int to, int flags)
+{
+	const struct zh_pos *p = g->p;
+	const struct zh_variant *v = p->v;
+	int rel = RELRANK(p, g->us, to), t, i;
+	const unsigned char *sc;
+
+	if (rel < v->promo_lo) {
+		add(g, from, to, 0, flags);
+		return;
+	}
+	if (rel < v->ranks - 1)
+		add(g, from, to, 0, flags);	/* promotion optional here */
+	sc = v->promo_limited ? start_counts(v) : NULL;
+	for (i = 0; i < (int)sizeof promo_order; i++) {
+		t = promo_order[i];
+		if (!(v->promo_types & ZH_TYPEBIT(t)))
+			continue;
+		if (sc && p->count[g->us][t] >= sc[t])
+			continue;
+		add(g, from, to, t, flags | ZH_MPROMO);
+	}
+}
+
+static bool
+ep_safe(const struct gen *g, int from, int to)
+{
+	struct zh_pos c = *g->p;
+	struct zh_move m = { (unsigned char)from, (unsigned char)to, 0, ZH_MEP };
+
+	zh_make(&c, m);
+	return !zh_attacked(&c, g->ksq, g->them);
+}
+
+static void
+gen_pawn(struct gen *g, int s)
+{
+	const struct zh_pos *p = g->p;
+	const unsigned char *b = p->sq;
+	int fwd = FORWARD(g->us), to = s + fwd, i;
+
+	if (b[to] == 0) {
+		if (target_ok(g, to) && pin_ok(g, s, to))
+			add_pawn(g, s, to, 0);
+		if (RELRANK(p, g->us, s) == p->v->double_step &&
+		    b[to + fwd] == 0 && target_ok(g, to + fwd) &&
+		    pin_ok(g, s, to + fwd))
+			add(g, s, to + fwd, 0, ZH_MDOUBLE);
+	}
+	for (i = -1; i <= 1; i += 2) {
+		int c = to + i;
+
+		if (is_color(b[c], g->them)) {
+			if (target_ok(g, c) && pin_ok(g, s, c))
+				add_pawn(g, s, c, 0);
+		} else if (c == p->ep && p->ep != ZH_NOSQ && b[c] == 0 &&
+		    (b[c - fwd] & ~ZH_PROMOTED) == ZH_PIECE(g->them, ZH_PAWN)) {
+			if (g->ksq == ZH_NOSQ || ep_safe(g, s, c))
+				add(g, s, c, 0, ZH_MEP);
+		}
+	}
+}
+
+static void
+gen_piece(struct gen *g, int s, int type)
+{
+	const unsigned char *b = g->p->sq;
+	unsigned a = attr[type];
+	int i, t;
+
+	if (a & A_KNIGHT)
+		for (i = 0; i < 8; i++) {
+			t = s + jumps[i];
+			if (b[t] == ZH_OFF || is_color(b[t], g->us))
+				continue;
+			if (target_ok(g, t) && pin_ok(g, s, t))
+				add(g, s, t, 0, 0);
+		}
+	for (i = (a & A_ORTH) ? 0 : 4; i < ((a & A_DIAG) ? 8 : 4); i++) {
+		int d = rays[i];
+
+		if (!(a & (A_ORTH | A_DIAG)))
+			break;
+		for (t = s + d; b[t] != ZH_OFF; t += d) {
+			if (is_color(b[t], g->us))
+				break;
+			if (target_ok(g, t) && pin_ok(g, s, t))
+				add(g, s, t, 0, 0);
+			if (b[t] != 0)
+				break;
+		}
+	}
+}
+
+static void
+gen_king(struct gen *g)
+{
+	const struct zh_pos *p = g->p;
+	const unsigned char *b = p->sq;
+	int k = g->ksq, i, t;
+
+	for (i = 0; i < 8; i++) {
+		t = k + rays[i];
+		if (b[t] == ZH_OFF || is_color(b[t], g->us))
+			continue;
+		if (!attacked_x(p, t, g->them, k))
+			add(g, k, t, 0, 0);
+	}
+	if (!p->v->castling || g->nchecks > 0 || p->castle == 0)
+		return;
+	{
+		int r = g->us == ZH_WHITE ? 0 : p->v->ranks - 1;
+		int rk = ZH_PIECE(g->us, ZH_ROOK);
+		unsigned kr = g->us == ZH_WHITE ? ZH_CASTLE_WK : ZH_CASTLE_BK;
+		unsigned qr = g->us == ZH_WHITE ? ZH_CASTLE_WQ : ZH_CASTLE_BQ;
+
+		if (k != ZH_SQ(4, r))
+			return;
+		if ((p->castle & kr) && (b[ZH_SQ(7, r)] & ~ZH_PROMOTED) == rk &&
+		    b[ZH_SQ(5, r)] == 0 && b[ZH_SQ(6, r)] == 0 &&
+		    !zh_attacked(p, ZH_SQ(5, r), g->them) &&
+		    !zh_attacked(p, ZH_SQ(6, r), g->them))
+			add(g, k, ZH_SQ(6, r), 0, ZH_MCASTLE);
+		if ((p->castle & qr) && (b[ZH_SQ(0, r)] & ~ZH_PROMOTED) == rk &&
+		    b[ZH_SQ(1, r)] == 0 && b[ZH_SQ(2, r)] == 0 &&
+		    b[ZH_SQ(3, r)] == 0 &&
+		    !zh_attacked(p, ZH_SQ(3, r), g->them) &&
+		    !zh_attacked(p, ZH_SQ(2, r), g->them))
+			add(g, k, ZH_SQ(2, r), 0, ZH_MCASTLE);
+	}
+}
+
+/* May a pawn of side c stand (be dropped) on square s? */
+static inline bool
+pawn_drop_rank(const struct zh_pos *p, int c, int s)
+{
+	int rel = RELRANK(p, c, s);
+
+	return rel >= p->v->pawn_drop_lo && rel <= p->v->pawn_drop_hi;
+}
+
+/* Drops: listed into g->out, or only counted when 'count' is set. */
+static uint64_t
+gen_drops(struct gen *g, bool count)
+{
+	const struct zh_pos *p = g->p;
+	const unsigned char *hand = p->pocket[g->us];
+	int t, ntypes = 0, r, f;
+	bool pawns = hand[ZH_PAWN] > 0;
+	uint64_t sq_all = 0, sq_pawn = 0;
+
+	if (!p->v->drops || g->nchecks > 1)
+		return 0;
+	for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
+		if (hand[t] > 0 && t != ZH_KING)
+			ntypes++;
+	if (ntypes == 0 && !pawns)
+		return 0;
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			int s = ZH_SQ(f, r);
+
+			if (p->sq[s] != 0 || !target_ok(g, s))
+				continue;
+			if (count) {
+				sq_all++;
+				sq_pawn += pawns && pawn_drop_rank(p, g->us, s);
+				continue;
+			}
+			if (pawns && pawn_drop_rank(p, g->us, s))
+				add(g, ZH_NOSQ, s, ZH_PAWN, ZH_MDROP);
+			for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
+				if (hand[t] > 0 && t != ZH_KING)
+					add(g, ZH_NOSQ, s, t, ZH_MDROP);
+		}
+	return sq_all * (uint64_t)ntypes + sq_pawn;
+}
+
+static uint64_t
+generate(const struct zh_pos *p, struct zh_move *out, bool count)
+{
+	struct gen gs, *g = &gs;
+	const unsigned char *b = p->sq;
+	int r, f;
+	uint64_t drops;
+
+	g->p = p;
+	g->out = out;
+	g->n = 0;
+	g->us = p->side;
+	g->them = !p->side;
+	g->ksq = p->king[g->us];
+	scan_king(g);
+	if (g->ksq != ZH_NOSQ)
+		gen_king(g);
+	if (g->nchecks < 2)
+		for (r = 0; r < p->v->ranks; r++)
+			for (f = 0; f < p->v->files; f++) {
+				int s = ZH_SQ(f, r);
+				unsigned char pc = b[s];
+
+				if (!is_color(pc, g->us))
+					continue;
+				switch (ZH_TYPE(pc)) {
+				case ZH_PAWN:
+					gen_pawn(g, s);
+					break;
+				case ZH_KING:	/* done above */
+					break;
+				default:
+					gen_piece(g, s, ZH_TYPE(pc));
+				}
+			}
+	drops = gen_drops(g, count);
+	return count ? g->n + drops : (uint64_t)g->n;
+}
+
+int
+zh_legal_moves(const struct zh_pos *p, struct zh_move *out)
+{
+	return (int)generate(p, out, false);
+}
+
+uint64_t
+zh_count_legal(const struct zh_pos *p)
+{
+	struct zh_move buf[ZH_MAXMOVES];
+
+	return generate(p, buf, true);
+}
+
+bool
+zh_is_legal(const struct zh_pos *p, struct zh_move m)
+{
+	struct zh_move buf[ZH_MAXMOVES];
+	int i, n = zh_legal_moves(p, buf);
+
+	for (i = 0; i < n; i++)
+		if (zh_move_eq(buf[i], m))
+			return true;
+	return false;
+}
+
+int
+zh_status(const struct zh_pos *p)
+{
+	if (zh_count_legal(p) > 0)
+		return ZH_ONGOING;
+	return zh_in_check(p) ? ZH_CHECKMATE : ZH_STALEMATE;
+}
+
+bool
+zh_ep_legal(const struct zh_pos *p)
+{
+	struct zh_move buf[ZH_MAXMOVES];
+	int i, n;
+
+	if (p->ep == ZH_NOSQ)
+		return false;
+	n = zh_legal_moves(p, buf);
+	for (i = 0; i < n; i++)
+		if (buf[i].flags & ZH_MEP)
+			return true;
+	return false;
+}
+
+bool
+zh_ep_attacked(const struct zh_pos *p)
+{
+	int back, pawn = ZH_PIECE(p->side, ZH_PAWN);
+
+	if (p->ep == ZH_NOSQ)
+		return false;
+	back = -FORWARD(p->side);
+	return (p->sq[p->ep + back - 1] & ~ZH_PROMOTED) == pawn ||
+	    (p->sq[p->ep + back + 1] & ~ZH_PROMOTED) == pawn;
+}
+
+/* ======================== making moves ======================== */
+
+static void
+clear_rights(struct zh_pos *p, int s)
+{
+	int top = p->v->ranks - 1, right = p->v->files - 1;
+
+	if (s == ZH_SQ(0, 0))
+		p->castle &= ~ZH_CASTLE_WQ;
+	else if (s == ZH_SQ(right, 0))
+		p->castle &= ~ZH_CASTLE_WK;
+	else if (s == ZH_SQ(0, top))
+		p->castle &= ~ZH_CASTLE_BQ;
+	else if (s == ZH_SQ(right, top))
+		p->castle &= ~ZH_CASTLE_BK;
+}
+
+void
+zh_make(struct zh_pos *p, struct zh_move m)
+{
+	int us = p->side, them = !us;
+	unsigned char pc, cap;
+
+	if (m.flags & ZH_MDROP) {
+		p->sq[m.to] = ZH_PIECE(us, m.piece);
+		p->pocket[us][m.piece]--;
+		p->count[us][m.piece]++;
+		p->halfmove = m.piece == ZH_PAWN ? 0 : p->halfmove + 1;
+		p->ep = ZH_NOSQ;
+		goto done;
+	}
+	pc = p->sq[m.from];
+	cap = p->sq[m.to];
+	if (m.flags & ZH_MEP) {
+		int cs = m.to - FORWARD(us);
+
+		cap = p->sq[cs];
+		p->sq[cs] = 0;
+	}
+	if (cap != 0) {
+		int t = ZH_TYPE(cap);
+
+		p->count[them][t]--;
+		if (p->v->drops)
+			p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
+			    ZH_PAWN : t]++;
+		if (t == ZH_KING && p->king[them] == m.to)
+			p->king[them] = ZH_NOSQ;
+	}
+	if (p->castle) {
+		clear_rights(p, m.from);
+		clear_rights(p, m.to);
+		if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
+			p->castle &= us == ZH_WHITE ?
+			    ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
+			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
+	}
+	p->sq[m.from] = 0;
+	if (m.flags & ZH_MPROMO) {
+		p->sq[m.to] = ZH_PIECE(us, m.piece) | ZH_PROMOTED;
+		p->count[us][ZH_PAWN]--;
+		p->count[us][m.piece]++;
+	} else
+		p->sq[m.to] = pc;
+	if (m.flags & ZH_MCASTLE) {
+		int r = ZH_RANK(m.to);
+		int rf = ZH_FILE(m.to) > 4 ? p->v->files - 1 : 0;
+		int rt = ZH_FILE(m.to) > 4 ? 5 : 3;
+
+		p->sq[ZH_SQ(rt, r)] = p->sq[ZH_SQ(rf, r)];
+		p->sq[ZH_SQ(rf, r)] = 0;
+	}
+	if (p->king[us] == m.from)
+		p->king[us] = m.to;
+	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
+	    p->halfmove + 1;
+	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
+	    ZH_NOSQ;
+done:
+	p->side = (unsigned char)them;
+	if (us == ZH_BLACK)
+		p->fullmove++;
+}
+
+uint64_t
+zh_perft(const struct zh_pos *p, int depth)
+{
+	struct zh_move moves[ZH_MAXMOVES];
+	uint64_t sum = 0;
+	int i, n;
+
+	if (depth <= 0)
+		return 1;
+	if (depth == 1)
+		return zh_count_legal(p);
+	n = zh_legal_moves(p, moves);
+	for (i = 0; i < n; i++) {
+		struct zh_pos c = *p;
+
+		zh_make(&c, moves[i]);
+		sum += zh_perft(&c, depth - 1);
+	}
+	return sum;
+}
+
+bool
+zh__reaches(const struct zh_pos *p, int from, int to)
+{
+	const unsigned char *b = p->sq;
+	unsigned char pc = b[from];
+	int c, i, t;
+	unsigned a;
+
+	if (pc == 0 || pc == ZH_OFF || from == to)
+		return false;
+	c = ZH_COLOR(pc);
+	if (is_color(b[to], c))
+		return false;
+	if (ZH_TYPE(pc) == ZH_PAWN) {
+		int fwd = FORWARD(c);
+
+		if (b[to] == 0 && to == from + fwd)
+			return true;
+		if (b[to] == 0 && to == from + 2 * fwd && b[from + fwd] == 0 &&
+		    RELRANK(p, c, from) == p->v->double_step)
+			return true;
+		return (to == from + fwd - 1 || to == from + fwd + 1) &&
+		    (b[to] != 0 || to == p->ep);
+	}
+	a = attr[ZH_TYPE(pc)];
+	if (a & A_KING)
+		for (i = 0; i < 8; i++)
+			if (from + rays[i] == to)
+				return true;
+	if (a & A_KNIGHT)
+		for (i = 0; i < 8; i++)
+			if (from + jumps[i] == to)
+				return true;
+	for (i = 0; i < 8; i++) {
+		if (!(a & (i < 4 ? A_ORTH : A_DIAG)))
+			continue;
+		for (t = from + rays[i]; b[t] != ZH_OFF; t += rays[i]) {
+			if (t == to)
+				return true;
+			if (b[t] != 0)
+				break;
+		}
+	}
+	return false;
+}

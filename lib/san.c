@@ -1,0 +1,500 @@
+/*
+ * san.c - moves as text: UCI ("e2e4", "P@e4", "e7e8q") and SAN in every
+ * dialect ("Nbd2", "exd6", "e8=Q+", "P@e4" or "@e4", "O-O").
+ *
+ * The SAN reader is tolerant (any dialect, "0-0", "e8Q", "p@e4", LAN such
+ * as "Ng1-f3" and plain UCI), and when a move is not legal it says why.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zh_int.h"
+
+static const char *const side_name[2] = { "White", "Black" };
+static const char *const type_name[ZH_NTYPES] = { "", "pawn", "knight",
+    "bishop", "rook", "queen", "king", "archbishop", "chancellor" };
+
+static size_t
+put_square(char *b, int s)
+{
+	return (size_t)sprintf(b, "%c%d", 'a' + ZH_FILE(s), ZH_RANK(s) + 1);
+}
+
+size_t
+zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
+{
+	size_t n = 0;
+
+	(void)p;
+	if (m.flags & ZH_MDROP) {
+		buf[n++] = zh_type_letter(m.piece);
+		buf[n++] = '@';
+		n += put_square(buf + n, m.to);
+		return n;
+	}
+	n += put_square(buf + n, m.from);
+	n += put_square(buf + n, m.to);
+	if (m.flags & ZH_MPROMO)
+		buf[n++] = (char)tolower((unsigned char)zh_type_letter(m.piece));
+	buf[n] = '\0';
+	return n;
+}
+
+size_t
+zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
+{
+	struct zh_move list[ZH_MAXMOVES];
+	struct zh_pos next;
+	size_t n = 0;
+	int type;
+
+	if (m.flags & ZH_MDROP) {
+		if (m.piece != ZH_PAWN || d != ZH_CHESSCOM)
+			buf[n++] = zh_type_letter(m.piece);
+		buf[n++] = '@';
+		n += put_square(buf + n, m.to);
+	} else if (m.flags & ZH_MCASTLE) {
+		strcpy(buf, ZH_FILE(m.to) > ZH_FILE(m.from) ? "O-O" : "O-O-O");
+		n = strlen(buf);
+	} else if ((type = ZH_TYPE(p->sq[m.from])) == ZH_PAWN) {
+		if (ZH_FILE(m.from) != ZH_FILE(m.to)) {
+			buf[n++] = (char)('a' + ZH_FILE(m.from));
+			buf[n++] = 'x';
+		}
+		n += put_square(buf + n, m.to);
+		if (m.flags & ZH_MPROMO) {
+			buf[n++] = '=';
+			buf[n++] = zh_type_letter(m.piece);
+		}
+	} else {
+		int i, cnt, same_file = 0, same_rank = 0, others = 0;
+
+		buf[n++] = zh_type_letter(type);
+		cnt = zh_legal_moves(p, list);
+		for (i = 0; i < cnt; i++) {
+			const struct zh_move *o = &list[i];
+
+			if ((o->flags & ZH_MDROP) || o->to != m.to ||
+			    o->from == m.from ||
+			    ZH_TYPE(p->sq[o->from]) != type)
+				continue;
+			others++;
+			same_file += ZH_FILE(o->from) == ZH_FILE(m.from);
+			same_rank += ZH_RANK(o->from) == ZH_RANK(m.from);
+		}
+		if (others > 0) {
+			if (same_file == 0)
+				buf[n++] = (char)('a' + ZH_FILE(m.from));
+			else if (same_rank == 0)
+				n += (size_t)sprintf(buf + n, "%d",
+				    ZH_RANK(m.from) + 1);
+			else
+				n += put_square(buf + n, m.from);
+		}
+		if (p->sq[m.to] != 0)
+			buf[n++] = 'x';
+		n += put_square(buf + n, m.to);
+	}
+	next = *p;
+	zh_make(&next, m);
+	if (zh_in_check(&next))
+		buf[n++] = zh_count_legal(&next) == 0 ? '#' : '+';
+	buf[n] = '\0';
+	return n;
+}
+
+/* ======================== reading ======================== */
+
+/* A square at s[0..] of length 2 or 3 within the board; -1 if not. */
+static int
+parse_square(const struct zh_pos *p, const char *s, size_t n)
+{
+	int f, r;
+
+	if (n < 2 || n > 3 || s[0] < 'a' || s[0] >= 'a' + p->v->files ||
+	    !isdigit((unsigned char)s[1]) || s[1] == '0')
+		return -1;
+	r = s[1] - '0';
+	if (n == 3) {
+		if (!isdigit((unsigned char)s[2]))
+			return -1;
+		r = r * 10 + (s[2] - '0');
+	}
+	if (r < 1 || r > p->v->ranks)
+		return -1;
+	f = s[0] - 'a';
+	return ZH_SQ(f, r - 1);
+}
+
+static void
+pocket_string(const struct zh_pos *p, int c, char *buf)
+{
+	static const unsigned char order[] = { ZH_QUEEN, ZH_CHANCELLOR,
+	    ZH_ARCHBISHOP, ZH_ROOK, ZH_BISHOP, ZH_KNIGHT, ZH_PAWN };
+	size_t i, n = 0;
+	int k;
+
+	for (i = 0; i < sizeof order; i++)
+		for (k = 0; k < p->pocket[c][order[i]] && n < 40; k++)
+			buf[n++] = zh_type_letter(order[i]);
+	if (n == 0)
+		buf[n++] = '-';
+	buf[n] = '\0';
+}
+
+static const char *
+ordinal(int n)
+{
+	static char b[16];
+
+	snprintf(b, sizeof b, "%d%s", n, n == 1 ? "st" : n == 2 ? "nd" :
+	    n == 3 ? "rd" : "th");
+	return b;
+}
+
+static int
+read_drop(const struct zh_pos *p, int type, int to, const char *tok,
+    struct zh_move *m, struct zh_error *err)
+{
+	struct zh_move cand = { ZH_NOSQ, (unsigned char)to, (unsigned char)type,
+	    ZH_MDROP };
+	int us = p->side;
+	char pocket[48];
+
+	if (!p->v->drops) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "'%s' is a drop, and %s has no drops", tok, p->v->name);
+		return -1;
+	}
+	if (type == ZH_KING || !(p->v->types & ZH_TYPEBIT(type))) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal drop '%s': a %s cannot be dropped", tok,
+		    type_name[type]);
+		return -1;
+	}
+	if (p->pocket[us][type] == 0) {
+		pocket_string(p, us, pocket);
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal drop '%s': no %s in %s's pocket (pocket: %s)", tok,
+		    type_name[type], side_name[us], pocket);
+		return -1;
+	}
+	if (p->sq[to] != 0) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal drop '%s': the square is occupied", tok);
+		return -1;
+	}
+	if (type == ZH_PAWN) {
+		int rel = us == ZH_WHITE ? ZH_RANK(to) :
+		    p->v->ranks - 1 - ZH_RANK(to);
+
+		if (rel < p->v->pawn_drop_lo || rel > p->v->pawn_drop_hi) {
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal drop '%s': pawn drop on the %s rank is "
+			    "not allowed in %s", tok, ordinal(ZH_RANK(to) + 1),
+			    p->v->name);
+			return -1;
+		}
+	}
+	if (!zh_is_legal(p, cand)) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal drop '%s': %s is in check and the drop does not "
+		    "block it", tok, side_name[us]);
+		return -1;
+	}
+	*m = cand;
+	return 0;
+}
+
+int
+zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err)
+{
+	struct zh_move list[ZH_MAXMOVES];
+	char tok[32];
+	int from, to, promo = 0, i, cnt;
+	size_t k;
+
+	if (n == 0 || n >= sizeof tok) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "not a UCI move");
+		return -1;
+	}
+	memcpy(tok, s, n);
+	tok[n] = '\0';
+	if (n >= 4 && tok[1] == '@') {
+		int t = zh_letter_type(tok[0]);
+
+		to = parse_square(p, tok + 2, n - 2);
+		if (t == ZH_EMPTY || to < 0) {
+			zh_error_set(err, ZH_ESYNTAX, 1,
+			    "'%s' is not a UCI move", tok);
+			return -1;
+		}
+		return read_drop(p, t, to, tok, m, err);
+	}
+	for (k = 2; k < n && isdigit((unsigned char)tok[k]); k++)
+		;
+	from = parse_square(p, tok, k);
+	i = (int)k;
+	for (k = (size_t)i + 1; k < n && isdigit((unsigned char)tok[k]); k++)
+		;
+	to = parse_square(p, tok + i, k - (size_t)i);
+	if (k + 1 == n)
+		promo = zh_letter_type(tok[k]);
+	if (from < 0 || to < 0 || (k != n && promo == ZH_EMPTY) || k + 1 < n) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a UCI move", tok);
+		return -1;
+	}
+	cnt = zh_legal_moves(p, list);
+	for (i = 0; i < cnt; i++)
+		if (!(list[i].flags & ZH_MDROP) && list[i].from == from &&
+		    list[i].to == to && list[i].piece == promo) {
+			*m = list[i];
+			return 0;
+		}
+	zh_error_set(err, ZH_EILLEGAL, 1, "illegal move '%s'", tok);
+	return -1;
+}
+
+static int
+castle_token(const char *t)
+{
+	char b[16];
+	size_t i, n = 0;
+
+	for (i = 0; t[i] && n < sizeof b - 1; i++)
+		b[n++] = t[i] == '0' || t[i] == 'o' ? 'O' : t[i];
+	b[n] = '\0';
+	if (strcmp(b, "O-O") == 0)
+		return 1;
+	if (strcmp(b, "O-O-O") == 0)
+		return 2;
+	return 0;
+}
+
+int
+zh_san_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err)
+{
+	struct zh_move list[ZH_MAXMOVES];
+	char tok[32], core[32];
+	int type = ZH_PAWN, to, promo = 0, dfile = -1, drank = -1;
+	int i, cnt, nmatch = 0, c;
+	size_t k, e, st;
+	struct zh_move found = { 0, 0, 0, 0 };
+
+	if (n == 0 || n >= sizeof tok) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%.*s' is not a move",
+		    (int)(n > 20 ? 20 : n), s);
+		return -1;
+	}
+	memcpy(tok, s, n);
+	tok[n] = '\0';
+	/* Strip check marks, annotation glyphs and "e.p.". */
+	e = n;
+	if (e > 4 && strcmp(tok + e - 4, "e.p.") == 0)
+		e -= 4;
+	while (e > 0 && strchr("+#!?", tok[e - 1]) != NULL)
+		e--;
+	memcpy(core, tok, e);
+	core[e] = '\0';
+	if (e == 0) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		return -1;
+	}
+	if (strcmp(core, "--") == 0 || strcmp(core, "@@@@") == 0 ||
+	    strcmp(core, "Z0") == 0) {
+		zh_error_set(err, ZH_EILLEGAL, 1, "null move '%s' is not supported",
+		    tok);
+		return -1;
+	}
+	if ((c = castle_token(core)) != 0) {
+		cnt = zh_legal_moves(p, list);
+		for (i = 0; i < cnt; i++)
+			if ((list[i].flags & ZH_MCASTLE) &&
+			    (ZH_FILE(list[i].to) > 4) == (c == 1)) {
+				*m = list[i];
+				return 0;
+			}
+		zh_error_set(err, ZH_EILLEGAL, 1, "illegal castling '%s': %s", tok,
+		    !p->v->castling ? "there is no castling in this game" :
+		    zh_in_check(p) ? "the king is in check" :
+		    "the king or rook has moved, a square between is occupied, "
+		    "or the king passes through check");
+		return -1;
+	}
+	/* Drops: "N@f3", "@e4", "P@e4", "p@e4". */
+	{
+		char *at = strchr(core, '@');
+
+		if (at != NULL) {
+			int t = ZH_PAWN;
+
+			if (at - core == 1)
+				t = zh_letter_type(core[0]);
+			else if (at != core)
+				t = ZH_EMPTY;
+			to = parse_square(p, at + 1, strlen(at + 1));
+			if (t == ZH_EMPTY || to < 0) {
+				zh_error_set(err, ZH_ESYNTAX, 1,
+				    "'%s' is not a drop", tok);
+				return -1;
+			}
+			return read_drop(p, t, to, tok, m, err);
+		}
+	}
+	/* Promotion at the end: "=Q", "Q", "q" (UCI), "(Q)". */
+	k = e;
+	if (k >= 2 && core[k - 1] == ')' && core[k - 3] == '(')
+		k -= 1;
+	if (k >= 3 && isalpha((unsigned char)core[k - 1]) &&
+	    !(core[k - 1] >= 'a' && core[k - 1] <= 'j' && !isdigit((unsigned char)core[k - 2]))) {
+		int t = zh_letter_type(core[k - 1]);
+
+		if (t != ZH_EMPTY && t != ZH_PAWN && isdigit((unsigned char)core[k - 2])) {
+			promo = t;
+			k--;
+		} else if (t != ZH_EMPTY && t != ZH_PAWN && (core[k - 2] == '=' || core[k - 2] == '(')) {
+			promo = t;
+			k -= 2;
+		}
+	}
+	core[k] = '\0';
+	/* The target square is the last letter and digits. */
+	for (st = k; st > 0 && isdigit((unsigned char)core[st - 1]); st--)
+		;
+	if (st == 0 || st == k) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		return -1;
+	}
+	st--;
+	to = parse_square(p, core + st, k - st);
+	if (to < 0) {
+		zh_error_set(err, ZH_ESYNTAX, 1,
+		    "'%s' is not a move: no square '%.*s' on this board", tok,
+		    (int)(k - st), core + st);
+		return -1;
+	}
+	/* Piece letter, then disambiguation / LAN origin, 'x', '-', ':'. */
+	i = 0;
+	if (isupper((unsigned char)core[0]) && zh_letter_type(core[0]) != ZH_EMPTY) {
+		type = zh_letter_type(core[0]);
+		i = 1;
+	}
+	for (k = (size_t)i; k < st; k++) {
+		char ch = core[k];
+
+		if (ch == 'x' || ch == '-' || ch == ':')
+			continue;
+		if (ch >= 'a' && ch < 'a' + p->v->files && dfile < 0) {
+			dfile = ch - 'a';
+			continue;
+		}
+		if (isdigit((unsigned char)ch) && drank < 0) {
+			drank = ch - '0';
+			if (k + 1 < st && isdigit((unsigned char)core[k + 1]))
+				drank = drank * 10 + (core[++k] - '0');
+			drank--;
+			continue;
+		}
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		return -1;
+	}
+	if (i == 0 && dfile >= 0 && drank >= 0) {	/* UCI or LAN origin */
+		unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
+
+		if (pc != 0 && pc != ZH_OFF && ZH_COLOR(pc) == p->side)
+			type = ZH_TYPE(pc);
+	}
+	if (!(p->v->types & ZH_TYPEBIT(type))) {
+		zh_error_set(err, ZH_ESYNTAX, 1,
+		    "'%s': there is no %s in %s", tok, type_name[type], p->v->name);
+		return -1;
+	}
+	/* UCI castling written as the king's move ("e1g1") is found below. */
+	cnt = zh_legal_moves(p, list);
+	for (i = 0; i < cnt; i++) {
+		const struct zh_move *o = &list[i];
+
+		if ((o->flags & ZH_MDROP) || o->to != to ||
+		    ZH_TYPE(p->sq[o->from]) != type)
+			continue;
+		if (dfile >= 0 && ZH_FILE(o->from) != dfile)
+			continue;
+		if (drank >= 0 && ZH_RANK(o->from) != drank)
+			continue;
+		if (o->piece != promo)
+			continue;
+		if (nmatch++ == 0)
+			found = *o;
+	}
+	if (nmatch == 1) {
+		*m = found;
+		return 0;
+	}
+	if (nmatch > 1) {
+		char where[64] = "";
+		size_t w = 0;
+
+		for (i = 0; i < cnt && w + 8 < sizeof where; i++) {
+			const struct zh_move *o = &list[i];
+
+			if ((o->flags & ZH_MDROP) || o->to != to ||
+			    ZH_TYPE(p->sq[o->from]) != type || o->piece != promo)
+				continue;
+			if (w > 0)
+				w += (size_t)sprintf(where + w, " and ");
+			w += put_square(where + w, o->from);
+		}
+		zh_error_set(err, ZH_EAMBIG, 1,
+		    "'%s' is ambiguous: %ss on %s can move there", tok,
+		    type_name[type], where);
+		return -1;
+	}
+	/* Why not?  Look for a piece that could get there by its movement. */
+	{
+		int r, f, reach = 0;
+		bool promo_issue = false;
+
+		for (r = 0; r < p->v->ranks; r++)
+			for (f = 0; f < p->v->files; f++) {
+				int sq = ZH_SQ(f, r);
+				unsigned char pc = p->sq[sq];
+
+				if (pc == 0 || ZH_COLOR(pc) != p->side ||
+				    ZH_TYPE(pc) != type ||
+				    (dfile >= 0 && f != dfile) ||
+				    (drank >= 0 && r != drank))
+					continue;
+				if (zh__reaches(p, sq, to)) {
+					reach++;
+					for (c = 0; c < cnt; c++)
+						if (list[c].from == sq &&
+						    list[c].to == to &&
+						    !(list[c].flags & ZH_MDROP))
+							promo_issue = true;
+				}
+			}
+		if (promo_issue)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': %s", tok, promo ?
+			    "the pawn cannot promote to that piece here" :
+			    "a promotion piece must be given");
+		else if (reach > 0)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': it leaves %s's king in check", tok,
+			    side_name[p->side]);
+		else if (type == ZH_PAWN && ZH_FILE(to) != dfile && dfile >= 0 &&
+		    p->sq[to] == 0)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': nothing to capture on the square%s",
+			    tok, p->ep == ZH_NOSQ ? " (no en passant: the last "
+			    "move was not a pawn's double step)" : "");
+		else
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': no %s of %s can move there", tok,
+			    type_name[type], side_name[p->side]);
+	}
+	return -1;
+}

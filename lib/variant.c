@@ -1,0 +1,203 @@
+/*
+ * variant.c - the variant table: every rule difference between the games
+ * zhkit plays, as data.
+ *
+ * To add a game, add a row: its board, start position, pieces, and the
+ * few rule switches below.  Nothing else in the library names a variant.
+ * Ranks are relative (0 = the side's own first rank).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "zh.h"
+
+#define ORTHODOX (ZH_TYPEBIT(ZH_PAWN) | ZH_TYPEBIT(ZH_KNIGHT) | \
+    ZH_TYPEBIT(ZH_BISHOP) | ZH_TYPEBIT(ZH_ROOK) | ZH_TYPEBIT(ZH_QUEEN) | \
+    ZH_TYPEBIT(ZH_KING))
+#define GRAND (ORTHODOX | ZH_TYPEBIT(ZH_ARCHBISHOP) | ZH_TYPEBIT(ZH_CHANCELLOR))
+#define PROMO8 (ZH_TYPEBIT(ZH_KNIGHT) | ZH_TYPEBIT(ZH_BISHOP) | \
+    ZH_TYPEBIT(ZH_ROOK) | ZH_TYPEBIT(ZH_QUEEN))
+#define PROMO10 (PROMO8 | ZH_TYPEBIT(ZH_ARCHBISHOP) | ZH_TYPEBIT(ZH_CHANCELLOR))
+
+#define START8 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+#define START10 "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R"
+
+const struct zh_variant zh_variants[] = {
+	{
+		.name = "crazyhouse", .tag = "Crazyhouse",
+		.aliases = { "crazy house", "house", "zh", "wild/23", NULL },
+		.files = 8, .ranks = 8, .start = START8 "[] w KQkq - 0 1",
+		.types = ORTHODOX, .drops = true, .demote = true,
+		.fairy_tilde = true, .pawn_drop_lo = 1, .pawn_drop_hi = 6,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = true,
+	}, {
+		.name = "loop", .tag = "Loop",
+		.aliases = { "loop chess", "loopchess", NULL },
+		.files = 8, .ranks = 8, .start = START8 "[] w KQkq - 0 1",
+		.types = ORTHODOX, .drops = true, .demote = false,
+		.fairy_tilde = false, .pawn_drop_lo = 1, .pawn_drop_hi = 6,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = true,
+	}, {
+		.name = "chessgi", .tag = "Chessgi",
+		.aliases = { "mad mate", "madmate", NULL },
+		.files = 8, .ranks = 8, .start = START8 "[] w KQkq - 0 1",
+		.types = ORTHODOX, .drops = true, .demote = false,
+		.fairy_tilde = false, .pawn_drop_lo = 0, .pawn_drop_hi = 6,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = true,
+	}, {
+		.name = "grandhouse", .tag = "Grandhouse",
+		.aliases = { "grand house", NULL },
+		.files = 10, .ranks = 10, .start = START10 "[] w - - 0 1",
+		.types = GRAND, .drops = true, .demote = true,
+		.fairy_tilde = true, .pawn_drop_lo = 1, .pawn_drop_hi = 6,
+		.double_step = 2, .promo_lo = 7, .promo_types = PROMO10,
+		.promo_limited = true, .castling = false,
+	}, {
+		.name = "upsidedown", .tag = "Upside-down",
+		.aliases = { "upside-down", "upside down", "upside-down chess", NULL },
+		.files = 8, .ranks = 8,
+		.start = "RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1",
+		.types = ORTHODOX, .pawn_drop_lo = -1, .pawn_drop_hi = -1,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = false,
+	}, {
+		.name = "wild5", .tag = "wild/5",
+		.aliases = { "wild/5", "wild 5", "w5", NULL },
+		.files = 8, .ranks = 8,
+		.start = "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr w - - 0 1",
+		.types = ORTHODOX, .pawn_drop_lo = -1, .pawn_drop_hi = -1,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = false,
+	}, {
+		.name = "chess", .tag = "Standard",
+		.aliases = { "standard", "normal", "chess", "from position",
+		    NULL },
+		.files = 8, .ranks = 8, .start = START8 " w KQkq - 0 1",
+		.types = ORTHODOX, .pawn_drop_lo = -1, .pawn_drop_hi = -1,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = true, .chess_tags = true,
+	}, {
+		/* Grand chess without drops: for the published Grand perft. */
+		.name = "grand", .tag = "Grand",
+		.aliases = { "grand chess", NULL },
+		.files = 10, .ranks = 10, .start = START10 " w - - 0 1",
+		.types = GRAND, .pawn_drop_lo = -1, .pawn_drop_hi = -1,
+		.double_step = 2, .promo_lo = 7, .promo_types = PROMO10,
+		.promo_limited = true, .castling = false,
+	},
+};
+const int zh_nvariants = sizeof zh_variants / sizeof zh_variants[0];
+
+const struct zh_variant *
+zh_variant_find(const char *name)
+{
+	int i, j;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < zh_nvariants; i++) {
+		const struct zh_variant *v = &zh_variants[i];
+
+		if (strcasecmp(name, v->name) == 0 ||
+		    strcasecmp(name, v->tag) == 0)
+			return v;
+		for (j = 0; j < 8 && v->aliases[j] != NULL; j++)
+			if (strcasecmp(name, v->aliases[j]) == 0)
+				return v;
+	}
+	return NULL;
+}
+
+const struct zh_variant *
+zh_variant_default(void)
+{
+	return &zh_variants[0];
+}
+
+const struct zh_variant *
+zh_variant_chess(void)
+{
+	return zh_variant_find("chess");
+}
+
+/* ======================== pieces ======================== */
+
+static const char letters[ZH_NTYPES] = { 0, 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C' };
+
+char
+zh_type_letter(int type)
+{
+	return type > 0 && type < ZH_NTYPES ? letters[type] : 0;
+}
+
+int
+zh_letter_type(int c)
+{
+	int t;
+
+	c = toupper((unsigned char)c);
+	for (t = 1; t < ZH_NTYPES; t++)
+		if (letters[t] == c)
+			return t;
+	return ZH_EMPTY;
+}
+
+/* ======================== errors ======================== */
+
+void
+zh_error_set(struct zh_error *err, int code, long col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || err->code != ZH_OK)
+		return;
+	err->code = code;
+	err->col = col;
+	va_start(ap, fmt);
+	vsnprintf(err->text, sizeof err->text, fmt, ap);
+	va_end(ap);
+}
+
+void
+zh_error_clear(struct zh_error *err)
+{
+	if (err != NULL)
+		memset(err, 0, sizeof *err);
+}
+
+/* ======================== dialects ======================== */
+
+static const char *const dialects[ZH_NDIALECTS] = {
+	"auto", "lichess", "xboard", "chesscom", "fairy"
+};
+
+int
+zh_dialect_find(const char *name)
+{
+	int i;
+
+	if (name == NULL)
+		return -1;
+	for (i = 0; i < ZH_NDIALECTS; i++)
+		if (strcasecmp(name, dialects[i]) == 0)
+			return i;
+	if (strcasecmp(name, "winboard") == 0 || strcasecmp(name, "cutechess") == 0)
+		return ZH_XBOARD;
+	if (strcasecmp(name, "chess.com") == 0)
+		return ZH_CHESSCOM;
+	if (strcasecmp(name, "fairy-stockfish") == 0 || strcasecmp(name, "pychess") == 0)
+		return ZH_FAIRY;
+	return -1;
+}
+
+const char *
+zh_dialect_name(int d)
+{
+	return d >= 0 && d < ZH_NDIALECTS ? dialects[d] : "?";
+}
