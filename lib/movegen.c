@@ -658,3 +658,64 @@ zh__reaches(const struct zh_pos *p, int from, int to)
 	}
 	return false;
 }
+
+/* ======================== targeted generation ======================== */
+
+static void
+gen_init(struct gen *g, const struct zh_pos *p, struct zh_move *out)
+{
+	g->p = p;
+	g->out = out;
+	g->n = 0;
+	g->us = p->side;
+	g->them = !p->side;
+	g->ksq = p->king[g->us];
+	scan_king(g);
+}
+
+int
+zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
+{
+	struct gen gs, *g = &gs;
+	int r, f, i, n = 0;
+
+	gen_init(g, p, out);
+	if (type == ZH_KING) {
+		if (g->ksq != ZH_NOSQ)
+			gen_king(g);
+	} else if (g->nchecks < 2) {
+		for (r = 0; r < p->v->ranks; r++)
+			for (f = 0; f < p->v->files; f++) {
+				int s = ZH_SQ(f, r);
+				unsigned char pc = p->sq[s];
+
+				if (!is_color(pc, g->us) || ZH_TYPE(pc) != type ||
+				    !zh__reaches(p, s, to))
+					continue;
+				if (type == ZH_PAWN)
+					gen_pawn(g, s);
+				else
+					gen_piece(g, s, type);
+			}
+	}
+	for (i = 0; i < g->n; i++)
+		if (out[i].to == to)
+			out[n++] = out[i];
+	return n;
+}
+
+bool
+zh__drop_ok(const struct zh_pos *p, int type, int to)
+{
+	struct gen gs, *g = &gs;
+	struct zh_move dummy[1];
+
+	if (!p->v->drops || type <= ZH_EMPTY || type >= ZH_NTYPES ||
+	    type == ZH_KING || p->pocket[p->side][type] == 0 ||
+	    !zh_on_board(p, to) || p->sq[to] != 0)
+		return false;
+	if (type == ZH_PAWN && !pawn_drop_rank(p, p->side, to))
+		return false;
+	gen_init(g, p, dummy);
+	return g->nchecks == 0 || (g->nchecks == 1 && g->target_ok[to]);
+}

@@ -71,13 +71,11 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 		int i, cnt, same_file = 0, same_rank = 0, others = 0;
 
 		buf[n++] = zh_type_letter(type);
-		cnt = zh_legal_moves(p, list);
+		cnt = zh__moves_to(p, type, m.to, list);
 		for (i = 0; i < cnt; i++) {
 			const struct zh_move *o = &list[i];
 
-			if ((o->flags & ZH_MDROP) || o->to != m.to ||
-			    o->from == m.from ||
-			    ZH_TYPE(p->sq[o->from]) != type)
+			if (o->from == m.from)
 				continue;
 			others++;
 			same_file += ZH_FILE(o->from) == ZH_FILE(m.from);
@@ -197,7 +195,7 @@ read_drop(const struct zh_pos *p, int type, int to, const char *tok,
 			return -1;
 		}
 	}
-	if (!zh_is_legal(p, cand)) {
+	if (!zh__drop_ok(p, type, to)) {
 		zh_error_set(err, ZH_EILLEGAL, 1,
 		    "illegal drop '%s': %s is in check and the drop does not "
 		    "block it", tok, side_name[us]);
@@ -246,7 +244,7 @@ zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a UCI move", tok);
 		return -1;
 	}
-	cnt = zh_legal_moves(p, list);
+	cnt = p->sq[from] == 0 ? 0 : zh__moves_to(p, ZH_TYPE(p->sq[from]), to, list);
 	for (i = 0; i < cnt; i++)
 		if (!(list[i].flags & ZH_MDROP) && list[i].from == from &&
 		    list[i].to == to && list[i].piece == promo) {
@@ -413,7 +411,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		return -1;
 	}
 	/* UCI castling written as the king's move ("e1g1") is found below. */
-	cnt = zh_legal_moves(p, list);
+	cnt = zh__moves_to(p, type, to, list);
 	for (i = 0; i < cnt; i++) {
 		const struct zh_move *o = &list[i];
 

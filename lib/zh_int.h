@@ -6,4 +6,9 @@
 /* Could the piece on 'from' reach 'to' by its movement alone (ignoring
  * checks and pins)?  Pawns: pushes, double steps and captures. */
 bool zh__reaches(const struct zh_pos *p, int from, int to);
+/* Legal non-drop moves of the side to move's pieces of 'type' to 'to'
+ * (all promotion choices); returns their number. */
+int zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out);
+/* Is dropping 'type' on 'to' legal? */
+bool zh__drop_ok(const struct zh_pos *p, int type, int to);
 #endif
