@@ -75,6 +75,22 @@ demo: deps
 bench: all
 	@sh bench/run.sh
 
+# libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
+# seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
+FUZZTIME = 30
+FUZZCC   = clang
+FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
+
+build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -o $@ $< $(LIBSRC) $(LIBS)
+
+fuzz: $(FUZZERS)
+	for f in $(FUZZERS); do n=$${f##*/}; mkdir -p tests/fuzz/corpus/$$n build/fuzz/new-$$n; \
+	    $$f -max_total_time=$(FUZZTIME) -timeout=5 -rss_limit_mb=512 \
+	    -artifact_prefix=build/fuzz/ build/fuzz/new-$$n tests/fuzz/corpus/$$n || exit 1; done
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
@@ -92,4 +108,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all deps check check-slow units asan demo bench install uninstall clean
+.PHONY: all deps check check-slow units asan demo bench fuzz install uninstall clean

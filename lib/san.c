@@ -344,7 +344,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	}
 	/* Promotion at the end: "=Q", "Q", "q" (UCI), "(Q)". */
 	k = e;
-	if (k >= 2 && core[k - 1] == ')' && core[k - 3] == '(')
+	if (k >= 4 && core[k - 1] == ')' && core[k - 3] == '(')
 		k -= 1;
 	if (k >= 3 && isalpha((unsigned char)core[k - 1]) &&
 	    !(core[k - 1] >= 'a' && core[k - 1] <= 'j' && !isdigit((unsigned char)core[k - 2]))) {
@@ -394,8 +394,14 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 			if (k + 1 < st && isdigit((unsigned char)core[k + 1]))
 				drank = drank * 10 + (core[++k] - '0');
 			drank--;
+			if (drank < 0 || drank >= p->v->ranks)
+				break;
 			continue;
 		}
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		return -1;
+	}
+	if (k < st) {
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
 		return -1;
 	}
