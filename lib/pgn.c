@@ -29,6 +29,7 @@
 #define LOOK		256		/* lookahead to recognise a tag line */
 #define MAXWORD		255		/* longest move or move number */
 #define NOOFF		SIZE_MAX	/* token text is a static string */
+#define PAD		8		/* zero bytes kept after the data */
 
 static const struct zh_pgn_limits defaults = {
 	.max_game = 16u << 20,
@@ -92,6 +93,7 @@ struct zh_pgn_reader {
 	struct zh_token *toks;
 	size_t *toff;		/* text offsets, NOOFF for static texts */
 	size_t ntoks, tokcap, toffcap;
+	size_t tokroom;		/* tokens that fit without emit_slow() */
 	struct zh_tag *tags;
 	size_t *tagoff;		/* name and value offsets into strs */
 	size_t ntags, tagcap, tagoffcap;
@@ -146,17 +148,17 @@ fill(struct zh_pgn_reader *r)
 		return -1;
 	if (r->eof)
 		return 0;
-	if (r->gstart > 0 && r->cap - r->len < CHUNK + 1) {
+	if (r->gstart > 0 && r->cap - r->len < CHUNK + PAD) {
 		memmove(r->buf, r->buf + r->gstart, r->len - r->gstart);
 		r->len -= r->gstart;
 		r->gstart = 0;
 	}
-	if (r->cap - r->len < CHUNK + 1) {
+	if (r->cap - r->len < CHUNK + PAD) {
 		size_t ncap = r->cap * 2;
 		unsigned char *nb;
 
-		if (ncap < r->len + CHUNK + 1)
-			ncap = r->len + CHUNK + 1;
+		if (ncap < r->len + CHUNK + PAD)
+			ncap = r->len + CHUNK + PAD;
 		if ((nb = realloc(r->buf, ncap)) == NULL) {
 			r->fail = ZH_ENOMEM;
 			return -1;
@@ -166,7 +168,7 @@ fill(struct zh_pgn_reader *r)
 	}
 	n = fread(r->buf + r->len, 1, CHUNK, r->f);
 	r->len += n;
-	r->buf[r->len] = 0;
+	memset(r->buf + r->len, 0, PAD);	/* the sentinel and padding */
 	if (n > 0)
 		return 1;
 	if (ferror(r->f)) {
@@ -219,16 +221,34 @@ peek(struct zh_pgn_reader *r, size_t i)
 
 /* ==================== lines and columns ==================== */
 
-/* Column of relative offset i (i >= every offset asked before on the line). */
-static long
+/*
+ * Column of relative offset i (i >= every offset asked before on the
+ * line): one more than the characters before it, that is the bytes that
+ * are not UTF-8 continuation bytes (10xxxxxx), counted 8 at a time.  The
+ * last word may read up to 7 bytes past the data: fill() keeps PAD zero
+ * bytes there, and the mask drops them.
+ */
+static inline long
 colat(struct zh_pgn_reader *r, size_t i)
 {
 	const unsigned char *b = B(r);
 	size_t k = r->ccpos;
-	long c = r->ccol;
+	long c = r->ccol + (long)(i - k);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0x8080808080808080u;
+	uint64_t w;
 
+	for (; k < i; k += 8) {
+		memcpy(&w, b + k, 8);
+		if (i - k < 8)
+			w &= ~(~(uint64_t)0 << 8 * (i - k));
+		if (w & hi)
+			c -= __builtin_popcountll(w & ~(w << 1) & hi);
+	}
+#else
 	for (; k < i; k++)
-		c += (b[k] & 0xc0) != 0x80;
+		c -= (b[k] & 0xc0) == 0x80;
+#endif
 	r->ccpos = i;
 	r->ccol = c;
 	return c;
@@ -277,27 +297,37 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-/* Add a token; off is relative to gstart, or NOOFF with a static text. */
+/* Make room for one more token; -1 if over the limit or out of memory. */
 static int
-emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
-    const char *stat, long line, long col)
+emit_slow(struct zh_pgn_reader *r, long line, long col)
 {
-	struct zh_token *t;
-
 	if ((long)r->ntoks >= r->lim.max_tokens) {
 		synerr(r, ZH_ELIMIT, line, col,
 		    "too many movetext tokens (limit %ld)", r->lim.max_tokens);
 		return -1;
 	}
-	if (r->ntoks == r->tokcap || r->ntoks == r->toffcap) {
-		if (!grow((void **)&r->toks, &r->tokcap, r->ntoks + 1,
-		    sizeof *r->toks) ||
-		    !grow((void **)&r->toff, &r->toffcap, r->ntoks + 1,
-		    sizeof *r->toff)) {
-			r->fail = ZH_ENOMEM;
-			return -1;
-		}
+	if (!grow((void **)&r->toks, &r->tokcap, r->ntoks + 1,
+	    sizeof *r->toks) ||
+	    !grow((void **)&r->toff, &r->toffcap, r->ntoks + 1,
+	    sizeof *r->toff)) {
+		r->fail = ZH_ENOMEM;
+		return -1;
 	}
+	r->tokroom = r->tokcap < r->toffcap ? r->tokcap : r->toffcap;
+	if (r->tokroom > (size_t)r->lim.max_tokens)
+		r->tokroom = (size_t)r->lim.max_tokens;
+	return 0;
+}
+
+/* Add a token; off is relative to gstart, or NOOFF with a static text. */
+static inline int
+emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
+    const char *stat, long line, long col)
+{
+	struct zh_token *t;
+
+	if (r->ntoks >= r->tokroom && emit_slow(r, line, col) < 0)
+		return -1;
 	t = &r->toks[r->ntoks];
 	t->kind = kind;
 	t->text = stat;
@@ -444,7 +474,7 @@ skip(struct zh_pgn_reader *r)
 				/* Nothing after keep is wanted but the line's
 				   tail, which is empty here. */
 				r->len = r->gstart + r->keep;
-				r->buf[r->len] = 0;
+				memset(r->buf + r->len, 0, PAD);
 				r->lbeg -= (ptrdiff_t)(i - r->keep);
 				i = r->keep;
 			}
@@ -608,7 +638,7 @@ skip_escape(struct zh_pgn_reader *r)
 static int
 lex_tag(struct zh_pgn_reader *r)
 {
-	size_t i = r->pos, name, namelen, vstart, vlen, off;
+	size_t i = r->pos, name, namelen, vstart, vend, vlen, off;
 	long line = r->line, col = colat(r, i);
 	const unsigned char *b;
 	char *d;
@@ -641,6 +671,12 @@ lex_tag(struct zh_pgn_reader *r)
 	vstart = ++i;
 	vlen = 0;		/* unescaped length */
 	for (;;) {
+		b = B(r);
+		while ((c = b[i]) != '"' && c != '\\' && c > '\r' &&
+		    vlen < r->lim.max_tag) {
+			i++;
+			vlen++;
+		}
 		c = peek(r, i);
 		if (c == '"')
 			break;
@@ -666,7 +702,7 @@ lex_tag(struct zh_pgn_reader *r)
 			goto out;
 		}
 	}
-	off = i++;		/* closing quote */
+	vend = i++;		/* closing quote */
 	while ((c = peek(r, i)) == ' ' || c == '\t')
 		i++;
 	if (c != ']') {
@@ -694,10 +730,15 @@ lex_tag(struct zh_pgn_reader *r)
 	memcpy(d, b + name, namelen);
 	d[namelen] = '\0';
 	d += namelen + 1;
-	for (size_t k = vstart; vlen > 0; vlen--) {
-		if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
-			k++;
-		*d++ = (char)b[k++];
+	if (vlen == vend - vstart) {
+		memcpy(d, b + vstart, vlen);	/* no escapes */
+		d += vlen;
+	} else {
+		for (size_t k = vstart; vlen > 0; vlen--) {
+			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
+				k++;
+			*d++ = (char)b[k++];
+		}
 	}
 	*d = '\0';
 	r->tags[r->ntags].line = line;
@@ -980,6 +1021,75 @@ between(struct zh_pgn_reader *r)
 	return r->fail ? -1 : 1;
 }
 
+/*
+ * The common cases, with the position in a local: spaces, moves, move
+ * numbers and one-line brace comments.  Anything else, including a
+ * token that reaches the end of the buffered input, is left at r->pos
+ * for the general code.
+ */
+static void
+fast(struct zh_pgn_reader *r)
+{
+	const unsigned char *cls = r->cls, *b = B(r);
+	size_t i = r->pos, s;
+	long col;
+	int kind;
+	unsigned char c;
+
+	for (;;) {
+		c = b[i];
+		if (c == ' ') {
+			i++;
+			continue;
+		}
+		s = i;
+		if (cls[c] == C_WORD) {
+			while (cls[b[i]] == C_WORD)
+				i++;
+			if (b[i] == 0 || i - s > MAXWORD)
+				break;
+			if (c >= '0' && c <= '9') {
+				size_t k = s;
+
+				while (b[k] >= '0' && b[k] <= '9')
+					k++;
+				if (k != i)
+					break;	/* result, castling with 0 */
+				while (b[i] == '.')
+					i++;
+				if (b[i] == 0)
+					break;
+				kind = ZH_T_MOVENUM;
+			} else {
+				if (r->depth == 0 &&
+				    r->plies >= r->lim.max_plies)
+					break;
+				r->plies += r->depth == 0;
+				kind = ZH_T_MOVE;
+			}
+			col = colat(r, s);
+			if (emit(r, kind, s, i - s, NULL, r->line, col) < 0)
+				break;
+			continue;
+		}
+		if (c == '{') {
+			i++;
+			while ((c = b[i]) > '\r' && c != '}')
+				i++;
+			if (c != '}' || i - s - 1 > r->lim.max_comment)
+				break;
+			col = colat(r, s);
+			if (emit(r, ZH_T_COMMENT, s + 1, i - s - 1, NULL,
+			    r->line, col) < 0)
+				break;
+			i++;
+			continue;
+		}
+		break;
+	}
+	r->pos = s;
+}
+
 /* Read one game from r->pos (its first byte).  Returns 0 or -1. */
 static int
 lex_game(struct zh_pgn_reader *r)
@@ -992,6 +1102,12 @@ lex_game(struct zh_pgn_reader *r)
 			rc = skip(r);
 			break;
 		}
+		if (!r->after_result)
+			fast(r);
+		if (r->fail)
+			return -1;
+		if (r->err.code != ZH_OK)
+			continue;
 		i = r->pos;
 		c = B(r)[i];
 		if (r->after_result && r->cls[c] != C_SP && c != '{' &&
@@ -1230,7 +1346,7 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 		free(r);
 		return NULL;
 	}
-	r->buf[0] = 0;
+	memset(r->buf, 0, PAD);
 	r->line = 1;
 	r->ccol = 1;
 	return r;
