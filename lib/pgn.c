@@ -966,8 +966,10 @@ between(struct zh_pgn_reader *r)
 			i = 0;
 		}
 		c = peek(r, i);
-		if (c < 0)
+		if (c < 0) {
+			r->pos = i;
 			return r->fail ? -1 : 0;
+		}
 		if (r->cls[c] == C_SP) {
 			i++;
 			continue;
