@@ -257,4 +257,103 @@ size_t zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf);
 int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, struct zh_error *err);
 
+/* ======================== PGN reader ======================== */
+
+/*
+ * A streaming PGN reader that knows PGN syntax but no chess rules: it
+ * splits a byte stream into games and each game into tag pairs and
+ * movetext tokens.  Memory is bounded by the largest single game (and by
+ * the limits below), never by the size of the input.
+ *
+ * Games: a game starts at a tag line ('[' Name "value" ']') or at
+ * movetext without tags.  It ends after its result token (1-0, 0-1,
+ * 1/2-1/2, *) and any comment on the same line, at the next tag pair once
+ * movetext has begun, at a blank line once movetext has begun (no
+ * result), at a second Event tag, or at the end of input.  Text between
+ * games that cannot start one (a line such as "Downloaded from ...") is
+ * skipped.  A UTF-8 BOM, CRLF and lone CR line ends, '%' escape lines and
+ * an empty line inside the tag section are accepted.
+ *
+ * Errors: the first syntax error of a game is recorded in game->err with
+ * its line and column (1-based, column in characters).  The reader then
+ * skips to the next line starting with "[Event " or to a tag line after a
+ * blank line, and returns the bad game with the tokens read before the
+ * error and all its raw bytes, so no game is ever dropped silently.
+ */
+
+struct zh_pgn_limits {		/* 0 in a field means the default */
+	size_t max_game;	/* bytes of one game (16 MiB) */
+	size_t max_tag;		/* bytes of one tag value (64 KiB) */
+	size_t max_comment;	/* bytes of one comment (1 MiB) */
+	long max_tags;		/* tag pairs in one game (1000) */
+	long max_plies;		/* moves in the main line (10000) */
+	long max_tokens;	/* movetext tokens in one game (1000000) */
+	int max_depth;		/* nesting of variations (64) */
+};
+
+enum zh_tok {
+	ZH_T_MOVE,	/* a move as written, '+'/'#' kept, '!'/'?' split off:
+			   "e4", "N@f3", "@e4", "O-O", "e7e6", "--", ... */
+	ZH_T_MOVENUM,	/* "12.", "1...", "12" (digits and dots as written) */
+	ZH_T_COMMENT,	/* {...} without the braces, or ;... to end of line */
+	ZH_T_NAG,	/* "$14"; a glyph is converted: ! $1, ? $2, !! $3,
+			   ?? $4, !? $5, ?! $6 */
+	ZH_T_VSTART,	/* "(" */
+	ZH_T_VEND,	/* ")" */
+	ZH_T_RESULT	/* "1-0", "0-1", "1/2-1/2", "*" */
+};
+
+struct zh_token {
+	int kind;		/* enum zh_tok */
+	const char *text;	/* not NUL-terminated: use len */
+	size_t len;
+	long line, col;		/* 1-based position of the token's first byte */
+};
+
+struct zh_tag {
+	const char *name;	/* NUL-terminated */
+	const char *value;	/* NUL-terminated, \" and \\ unescaped */
+	long line, col;		/* position of the '[' */
+};
+
+/*
+ * One game.  Everything it points to belongs to the reader and stays
+ * valid until the next zh_pgn_next() or zh_pgn_close() on that reader.
+ */
+struct zh_game {
+	long number;		/* 1-based number of the game in the stream */
+	long line;		/* line of the game's first byte */
+	struct zh_tag *tags;	/* in input order; names may repeat */
+	size_t ntags;
+	struct zh_token *toks;	/* movetext in order, variations bracketed by
+				   VSTART/VEND, the result last (a comment on
+				   the result's line may follow it) */
+	size_t ntoks;
+	const char *result;	/* result token (static string), NULL if none */
+	const char *raw;	/* the game's bytes verbatim, without trailing
+				   white space (not NUL-terminated) */
+	size_t rawlen;
+	bool raw_truncated;	/* raw holds only the first bytes of a game
+				   longer than max_game */
+	struct zh_error err;	/* first syntax error, code ZH_OK if none */
+};
+
+struct zh_pgn_reader;
+
+/*
+ * Start reading f (which stays the caller's: zh_pgn_close does not close
+ * it).  lim may be NULL for the defaults.  Returns NULL if out of memory.
+ */
+struct zh_pgn_reader *zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim);
+/*
+ * Read the next game into *g.  Returns 1 when a game was read (check
+ * g->err: the game may be bad), 0 at the end of input, -1 on a read error
+ * or when out of memory (g->err says which; the reader is then unusable).
+ */
+int zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g);
+/* Value of the first tag called 'name' (case-sensitive), NULL if absent. */
+const char *zh_game_tag(const struct zh_game *g, const char *name);
+/* Free the reader and its storage; NULL is allowed. */
+void zh_pgn_close(struct zh_pgn_reader *r);
+
 #endif /* ZH_H */

@@ -1,0 +1,1417 @@
+/*
+ * pgn.c - streaming PGN reader: games, tag pairs and movetext tokens.
+ *
+ * The reader knows PGN syntax and no chess rules.  Input is read with
+ * fread() in large chunks straight into one buffer that also holds the
+ * current game, so the game's raw bytes and its token texts need no copy.
+ * The buffer always ends with a NUL sentinel at buf[len]: hot loops scan
+ * with pointers and stop at it, then ask for more input.  A real NUL byte
+ * in the input is an error.
+ *
+ * Offsets used while lexing are relative to gstart, the first byte of the
+ * current game, so they stay valid when fill() slides the game to the
+ * front of the buffer or realloc() moves it.  Token and tag texts are
+ * kept as offsets and turned into pointers once the game is complete.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+/* ==================== constants ==================== */
+
+#define CHUNK		(128u * 1024)	/* bytes asked of fread() at a time */
+#define LOOK		256		/* lookahead to recognise a tag line */
+#define MAXWORD		255		/* longest move or move number */
+#define NOOFF		SIZE_MAX	/* token text is a static string */
+#define PAD		8		/* zero bytes kept after the data */
+
+static const struct zh_pgn_limits defaults = {
+	.max_game = 16u << 20,
+	.max_tag = 64u << 10,
+	.max_comment = 1u << 20,
+	.max_tags = 1000,
+	.max_plies = 10000,
+	.max_tokens = 1000000,
+	.max_depth = 64,
+};
+
+/* Character classes of the movetext lexer. */
+enum {
+	C_END,		/* NUL: the sentinel, or a NUL byte in the input */
+	C_SP,		/* blank: space, tab, VT, FF, ^Z */
+	C_NL,		/* line end: LF or CR */
+	C_WORD,		/* letters, digits, @=+#-/~_:,'^&|` and bytes >= 0x80 */
+	C_DOT, C_LBRACE, C_RBRACE, C_LPAR, C_RPAR, C_LBRACK, C_RBRACK,
+	C_SEMI, C_DOLLAR, C_GLYPH, C_STAR, C_PCT, C_QUOTE,
+	C_BAD		/* other control bytes, \ < > */
+};
+
+/* Results the reader hands out: static strings. */
+static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
+/* Glyphs converted to NAG text: ! ? !! ?? !? ?! */
+static const char *const nagtext[] = { "$0", "$1", "$2", "$3", "$4", "$5", "$6" };
+
+/* ==================== reader state ==================== */
+
+struct zh_pgn_reader {
+	FILE *f;
+	struct zh_pgn_limits lim;
+	unsigned char cls[256];
+
+	unsigned char *buf;	/* input; buf[len] == 0 */
+	size_t cap, len;
+	size_t gstart;		/* first byte of the current game */
+	size_t pos;		/* scan position, relative to gstart */
+	ptrdiff_t lbeg;		/* first byte of the current line (relative) */
+	size_t ccpos;		/* column cache: byte ccpos (relative) ... */
+	long ccol;		/* ... is in column ccol */
+	long line;		/* current line */
+	bool eof;
+	int fail;		/* ZH_EIO or ZH_ENOMEM once the reader is broken */
+	int errnum;		/* errno of a read error */
+	long games;		/* games returned */
+	int mode;		/* M_BETWEEN, M_GAME or M_SKIP */
+
+	/* the current game */
+	struct zh_error err;	/* first error */
+	bool has_moves;		/* a movetext token other than a comment */
+	bool has_event;		/* an Event tag */
+	bool after_result;	/* result read: only comments may follow */
+	bool truncated;		/* skipping past max_game: bytes discarded */
+	size_t keep;		/* raw bytes kept when truncated */
+	int depth;		/* open variations */
+	long plies;		/* main-line moves */
+	long gline;		/* line of the game's first byte */
+	const char *result;
+
+	struct zh_token *toks;
+	size_t *toff;		/* text offsets, NOOFF for static texts */
+	size_t ntoks, tokcap, toffcap;
+	size_t tokroom;		/* tokens that fit without emit_slow() */
+	struct zh_tag *tags;
+	size_t *tagoff;		/* name and value offsets into strs */
+	size_t ntags, tagcap, tagoffcap;
+	char *strs;		/* tag names and values, NUL-terminated */
+	size_t slen, scap;
+	long *vstack;		/* line and column of each open '(' */
+};
+
+enum { M_BETWEEN, M_GAME, M_SKIP };
+
+#define B(r)		((r)->buf + (r)->gstart)
+#define AVAIL(r)	((r)->len - (r)->gstart)
+#define ATEND(r, i)	((r)->gstart + (i) >= (r)->len)
+
+/* ==================== errors ==================== */
+
+static void synerr(struct zh_pgn_reader *, int, long, long, const char *, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Record the game's first error. */
+static void
+synerr(struct zh_pgn_reader *r, int code, long line, long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->err.code != ZH_OK)
+		return;
+	r->err.code = code;
+	r->err.line = line;
+	r->err.col = col;
+	r->err.ply = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->err.text, sizeof r->err.text, fmt, ap);
+	va_end(ap);
+}
+
+/* ==================== input buffer ==================== */
+
+/*
+ * Append up to CHUNK bytes of input.  Returns 1 if some were added, 0 at
+ * the end of input, -1 on a read error or no memory (r->fail is set).
+ * May slide the current game to the front of the buffer or move the
+ * buffer: callers reload their pointers from B(r).
+ */
+static int
+fill(struct zh_pgn_reader *r)
+{
+	size_t n;
+
+	if (r->fail)
+		return -1;
+	if (r->eof)
+		return 0;
+	if (r->gstart > 0 && r->cap - r->len < CHUNK + PAD) {
+		memmove(r->buf, r->buf + r->gstart, r->len - r->gstart);
+		r->len -= r->gstart;
+		r->gstart = 0;
+	}
+	if (r->cap - r->len < CHUNK + PAD) {
+		size_t ncap = r->cap * 2;
+		unsigned char *nb;
+
+		if (ncap < r->len + CHUNK + PAD)
+			ncap = r->len + CHUNK + PAD;
+		if ((nb = realloc(r->buf, ncap)) == NULL) {
+			r->fail = ZH_ENOMEM;
+			return -1;
+		}
+		r->buf = nb;
+		r->cap = ncap;
+	}
+	n = fread(r->buf + r->len, 1, CHUNK, r->f);
+	r->len += n;
+	memset(r->buf + r->len, 0, PAD);	/* the sentinel and padding */
+	if (n > 0)
+		return 1;
+	if (ferror(r->f)) {
+		r->errnum = errno;
+		r->fail = ZH_EIO;
+		return -1;
+	}
+	r->eof = true;
+	return 0;
+}
+
+/*
+ * All buffered bytes are scanned: get more.  Like fill(), and -2 while
+ * reading a game that is in error (the lexer stops and skip() takes
+ * over, bounding memory by itself) or that outgrows max_game.
+ */
+static int
+more(struct zh_pgn_reader *r)
+{
+	if (r->mode == M_GAME) {
+		if (r->err.code != ZH_OK)
+			return -2;
+		if (AVAIL(r) >= r->lim.max_game) {
+			synerr(r, ZH_ELIMIT, r->line, 0,
+			    "game too long (limit %zu bytes)",
+			    r->lim.max_game);
+			return -2;
+		}
+	}
+	return fill(r);
+}
+
+/* Byte at relative offset i, reading on as needed; -1 if there is none. */
+static int
+peek_slow(struct zh_pgn_reader *r, size_t i)
+{
+	while (ATEND(r, i))
+		if (more(r) <= 0)
+			return -1;
+	return B(r)[i];
+}
+
+static inline int
+peek(struct zh_pgn_reader *r, size_t i)
+{
+	if (!ATEND(r, i))
+		return B(r)[i];
+	return peek_slow(r, i);
+}
+
+/* ==================== lines and columns ==================== */
+
+/*
+ * Column of relative offset i (i >= every offset asked before on the
+ * line): one more than the characters before it, that is the bytes that
+ * are not UTF-8 continuation bytes (10xxxxxx), counted 8 at a time.  The
+ * last word may read up to 7 bytes past the data: fill() keeps PAD zero
+ * bytes there, and the mask drops them.
+ */
+static inline long
+colat(struct zh_pgn_reader *r, size_t i)
+{
+	const unsigned char *b = B(r);
+	size_t k = r->ccpos;
+	long c = r->ccol + (long)(i - k);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0x8080808080808080u;
+	uint64_t w;
+
+	for (; k < i; k += 8) {
+		memcpy(&w, b + k, 8);
+		if (i - k < 8)
+			w &= ~(~(uint64_t)0 << 8 * (i - k));
+		if (w & hi)
+			c -= __builtin_popcountll(w & ~(w << 1) & hi);
+	}
+#else
+	for (; k < i; k++)
+		c -= (b[k] & 0xc0) == 0x80;
+#endif
+	r->ccpos = i;
+	r->ccol = c;
+	return c;
+}
+
+/* b[i] is CR or LF: step over the line end; returns the offset after it. */
+static size_t
+eol(struct zh_pgn_reader *r, size_t i)
+{
+	if (B(r)[i] == '\r' && peek(r, i + 1) == '\n')
+		i++;
+	i++;
+	r->line++;
+	r->lbeg = (ptrdiff_t)i;
+	r->ccpos = i;
+	r->ccol = 1;
+	return i;
+}
+
+/* Forget the bytes before relative offset i (i >= ccpos): they are not part of a game. */
+static void
+discard(struct zh_pgn_reader *r, size_t i)
+{
+	colat(r, i);
+	r->gstart += i;
+	r->lbeg -= (ptrdiff_t)i;
+	r->ccpos = 0;
+}
+
+/* ==================== token and tag storage ==================== */
+
+static bool
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	while (n < need)
+		n *= 2;
+	if (n == *cap)
+		return true;
+	if ((q = realloc(*p, n * size)) == NULL)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* Make room for one more token; -1 if over the limit or out of memory. */
+static int
+emit_slow(struct zh_pgn_reader *r, long line, long col)
+{
+	if ((long)r->ntoks >= r->lim.max_tokens) {
+		synerr(r, ZH_ELIMIT, line, col,
+		    "too many movetext tokens (limit %ld)", r->lim.max_tokens);
+		return -1;
+	}
+	if (!grow((void **)&r->toks, &r->tokcap, r->ntoks + 1,
+	    sizeof *r->toks) ||
+	    !grow((void **)&r->toff, &r->toffcap, r->ntoks + 1,
+	    sizeof *r->toff)) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
+	r->tokroom = r->tokcap < r->toffcap ? r->tokcap : r->toffcap;
+	if (r->tokroom > (size_t)r->lim.max_tokens)
+		r->tokroom = (size_t)r->lim.max_tokens;
+	return 0;
+}
+
+/* Add a token; off is relative to gstart, or NOOFF with a static text. */
+static inline int
+emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
+    const char *stat, long line, long col)
+{
+	struct zh_token *t;
+
+	if (r->ntoks >= r->tokroom && emit_slow(r, line, col) < 0)
+		return -1;
+	t = &r->toks[r->ntoks];
+	t->kind = kind;
+	t->text = stat;
+	t->len = len;
+	t->line = line;
+	t->col = col;
+	r->toff[r->ntoks++] = off;
+	if (kind != ZH_T_COMMENT)
+		r->has_moves = true;
+	return 0;
+}
+
+/* Reserve n bytes in the string arena; returns their offset or NOOFF. */
+static size_t
+salloc(struct zh_pgn_reader *r, size_t n)
+{
+	size_t off = r->slen;
+
+	if (!grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
+		r->fail = ZH_ENOMEM;
+		return NOOFF;
+	}
+	r->slen += n;
+	return off;
+}
+
+/* ==================== lexer pieces ==================== */
+
+/*
+ * Each piece scans from r->pos and leaves r->pos after what it read.
+ * They return 0 to go on, 1 when the game ends at r->pos, -1 on a fatal
+ * failure (r->fail).  A syntax error is recorded in r->err; the caller
+ * then skips to the next game.
+ */
+
+static bool
+isname(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Is there a tag pair ('[', blanks, a name character) at offset i? */
+static bool
+tagahead(struct zh_pgn_reader *r, size_t i)
+{
+	size_t k;
+	int c;
+
+	for (k = i + 1; k < i + LOOK; k++) {
+		c = peek(r, k);
+		if (c != ' ' && c != '\t')
+			return isname(c);
+	}
+	return false;
+}
+
+/*
+ * Is the line at offset i (its first byte) a place to resume after an
+ * error: "[Event" and a blank, or after a blank line a full tag start
+ * '[' Name '"'?  Leading blanks are allowed.
+ */
+static bool
+resync_line(struct zh_pgn_reader *r, size_t i, bool blank_before)
+{
+	size_t k = i, n;
+	int c;
+
+	while ((c = peek(r, k)) == ' ' || c == '\t')
+		if (++k > i + LOOK)
+			return false;
+	if (c != '[')
+		return false;
+	k++;
+	if (peek(r, k + 5) >= 0 && memcmp(B(r) + k, "Event", 5) == 0 &&
+	    (B(r)[k + 5] == ' ' || B(r)[k + 5] == '\t'))
+		return true;
+	if (!blank_before)
+		return false;
+	while ((c = peek(r, k)) == ' ' || c == '\t')
+		k++;
+	for (n = 0; isname(c = peek(r, k)); n++)
+		if (++k > i + LOOK)
+			return false;
+	if (n == 0)
+		return false;
+	while ((c = peek(r, k)) == ' ' || c == '\t')
+		k++;
+	return c == '"';
+}
+
+/* If the line at offset i is blank, the offset of its line end, else NOOFF. */
+static size_t
+blankline(struct zh_pgn_reader *r, size_t i)
+{
+	int c;
+
+	while ((c = peek(r, i)) == ' ' || c == '\t')
+		i++;
+	return c == '\n' || c == '\r' ? i : NOOFF;
+}
+
+/*
+ * After an error: skip to a resync line (see resync_line) or the end of
+ * input.  Bytes past max_game are scanned but not kept.
+ */
+static int
+skip(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	bool linestart = (ptrdiff_t)i == r->lbeg, blank = false;
+	const unsigned char *b;
+	int c;
+
+	r->mode = M_SKIP;
+	for (;;) {
+		if (linestart) {
+			size_t k = i;
+
+			while ((c = peek(r, k)) == ' ' || c == '\t' ||
+			    c == '\f' || c == '\v')
+				k++;
+			if (c == '\n' || c == '\r' || c < 0) {
+				blank = true;
+			} else if (resync_line(r, i, blank)) {
+				r->pos = i;
+				return 1;
+			} else {
+				blank = false;
+			}
+			if (r->fail)
+				return -1;
+			linestart = false;
+		}
+		b = B(r);
+		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
+			i++;
+		if (b[i] == 0) {
+			if (!r->truncated && AVAIL(r) >= r->lim.max_game) {
+				r->truncated = true;
+				r->keep = i;
+			}
+			if (r->truncated && i > r->keep) {
+				/* Nothing after keep is wanted but the line's
+				   tail, which is empty here. */
+				r->len = r->gstart + r->keep;
+				memset(r->buf + r->len, 0, PAD);
+				r->lbeg -= (ptrdiff_t)(i - r->keep);
+				i = r->keep;
+			}
+			c = fill(r);
+			if (c < 0)
+				return -1;
+			if (c == 0) {
+				r->pos = i;
+				return 1;
+			}
+			continue;
+		}
+		i = eol(r, i);
+		linestart = true;
+	}
+}
+
+/* A brace comment at r->pos. */
+static int
+lex_comment(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos, start;
+	long line = r->line, col = colat(r, i);
+	const unsigned char *b;
+	unsigned char c;
+
+	start = ++i;
+	for (;;) {
+		b = B(r);
+		while ((c = b[i]) > '\r' && c != '}')
+			i++;
+		if (i - start > r->lim.max_comment) {
+			synerr(r, ZH_ELIMIT, line, col,
+			    "comment too long (limit %zu bytes)",
+			    r->lim.max_comment);
+			r->pos = i;
+			return 0;
+		}
+		if (c == '}')
+			break;
+		if (c == '\n' || c == '\r') {
+			/* A line that resumes after an error (the next
+			   game's tags) ends an unterminated comment. */
+			bool blank = false;
+			size_t e;
+
+			i = eol(r, i);
+			while ((e = blankline(r, i)) != NOOFF) {
+				i = eol(r, e);
+				blank = true;
+			}
+			if (resync_line(r, i, blank)) {
+				synerr(r, ZH_ESYNTAX, line, col,
+				    "unterminated comment started at line %ld",
+				    line);
+				r->pos = i;
+				return 1;
+			}
+			if (r->fail || r->err.code != ZH_OK) {
+				r->pos = i;
+				return r->fail ? -1 : 0;
+			}
+			continue;
+		}
+		if (c == 0) {
+			if (ATEND(r, i)) {
+				int rc = more(r);
+
+				if (rc < 0) {
+					r->pos = i;
+					return r->fail ? -1 : 0;
+				}
+				if (rc == 0) {
+					synerr(r, ZH_ESYNTAX, line, col,
+					    "unterminated comment started at line %ld",
+					    line);
+					r->pos = i;
+					return 1;
+				}
+				continue;
+			}
+			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+			    "binary NUL byte in input");
+			r->pos = i;
+			return 0;
+		}
+		i++;		/* tab, VT, FF or another control byte */
+	}
+	r->pos = i + 1;
+	return emit(r, ZH_T_COMMENT, start, i - start, NULL, line, col) < 0 &&
+	    r->fail ? -1 : 0;
+}
+
+/* A ';' comment at r->pos, to the end of the line. */
+static int
+lex_linecomment(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos, start;
+	long line = r->line, col = colat(r, i);
+	const unsigned char *b;
+
+	start = ++i;
+	for (;;) {
+		b = B(r);
+		while (r->cls[b[i]] != C_NL && b[i] != 0)
+			i++;
+		if (i - start > r->lim.max_comment) {
+			synerr(r, ZH_ELIMIT, line, col,
+			    "comment too long (limit %zu bytes)",
+			    r->lim.max_comment);
+			r->pos = i;
+			return 0;
+		}
+		if (b[i] != 0)
+			break;
+		if (!ATEND(r, i)) {
+			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+			    "binary NUL byte in input");
+			r->pos = i;
+			return 0;
+		}
+		if (more(r) <= 0) {
+			if (r->fail)
+				return -1;
+			if (r->err.code != ZH_OK) {
+				r->pos = i;
+				return 0;
+			}
+			break;
+		}
+	}
+	r->pos = i;
+	return emit(r, ZH_T_COMMENT, start, i - start, NULL, line, col) < 0 &&
+	    r->fail ? -1 : 0;
+}
+
+/* Skip a '%' escape line (the '%' is at r->pos, in column 1). */
+static int
+skip_escape(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	const unsigned char *b;
+
+	for (;;) {
+		b = B(r);
+		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
+			i++;
+		if (b[i] != 0)
+			break;
+		if (more(r) <= 0)
+			break;
+	}
+	r->pos = i;
+	return r->fail ? -1 : 0;
+}
+
+/*
+ * A tag pair at r->pos ('[' seen, tagahead() true).  Returns 1 without
+ * reading it if it is a second Event tag: a new game starts there.
+ */
+static int
+lex_tag(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos, name, namelen, vstart, vend, vlen, off;
+	long line = r->line, col = colat(r, i);
+	const unsigned char *b;
+	char *d;
+	int c;
+
+	i++;
+	while ((c = peek(r, i)) == ' ' || c == '\t')
+		i++;
+	name = i;
+	while (isname(c = peek(r, i))) {
+		if (i - name > r->lim.max_tag) {
+			synerr(r, ZH_ELIMIT, line, col,
+			    "tag name too long (limit %zu bytes)",
+			    r->lim.max_tag);
+			goto out;
+		}
+		i++;
+	}
+	namelen = i - name;
+	if (namelen == 5 && memcmp(B(r) + name, "Event", 5) == 0 &&
+	    r->has_event)
+		return 1;
+	while ((c = peek(r, i)) == ' ' || c == '\t')
+		i++;
+	if (c != '"') {
+		synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+		    "tag value must be a quoted string");
+		goto out;
+	}
+	vstart = ++i;
+	vlen = 0;		/* unescaped length */
+	for (;;) {
+		b = B(r);
+		while ((c = b[i]) != '"' && c != '\\' && c > '\r' &&
+		    vlen < r->lim.max_tag) {
+			i++;
+			vlen++;
+		}
+		c = peek(r, i);
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			int e = peek(r, i + 1);
+
+			if (e == '"' || e == '\\')
+				i++;
+		} else if (c < 0 || c == '\n' || c == '\r') {
+			synerr(r, ZH_ESYNTAX, line, col,
+			    "unterminated tag value");
+			goto out;
+		} else if (c == 0) {
+			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+			    "binary NUL byte in input");
+			goto out;
+		}
+		i++;
+		if (++vlen > r->lim.max_tag) {
+			synerr(r, ZH_ELIMIT, line, col,
+			    "tag value too long (limit %zu bytes)",
+			    r->lim.max_tag);
+			goto out;
+		}
+	}
+	vend = i++;		/* closing quote */
+	while ((c = peek(r, i)) == ' ' || c == '\t')
+		i++;
+	if (c != ']') {
+		synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+		    "missing ']' after tag value");
+		goto out;
+	}
+	i++;
+	if ((long)r->ntags >= r->lim.max_tags) {
+		synerr(r, ZH_ELIMIT, line, col, "too many tags (limit %ld)",
+		    r->lim.max_tags);
+		goto out;
+	}
+	if (!grow((void **)&r->tags, &r->tagcap, r->ntags + 1,
+	    sizeof *r->tags) ||
+	    !grow((void **)&r->tagoff, &r->tagoffcap, 2 * (r->ntags + 1),
+	    sizeof *r->tagoff)) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
+	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
+		return -1;
+	b = B(r);
+	d = r->strs + off;
+	memcpy(d, b + name, namelen);
+	d[namelen] = '\0';
+	d += namelen + 1;
+	if (vlen == vend - vstart) {
+		memcpy(d, b + vstart, vlen);	/* no escapes */
+		d += vlen;
+	} else {
+		for (size_t k = vstart; vlen > 0; vlen--) {
+			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
+				k++;
+			*d++ = (char)b[k++];
+		}
+	}
+	*d = '\0';
+	r->tags[r->ntags].line = line;
+	r->tags[r->ntags].col = col;
+	r->tagoff[2 * r->ntags] = off;
+	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
+	r->ntags++;
+	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
+		r->has_event = true;
+out:
+	r->pos = i;
+	return 0;
+}
+
+/* A move, move number or result at r->pos. */
+static int
+lex_word(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos, n, k;
+	long col = colat(r, i);
+	const unsigned char *b;
+	int kind;
+
+	for (;;) {
+		b = B(r);
+		while (r->cls[b[i]] == C_WORD)
+			i++;
+		if (b[i] != 0 || !ATEND(r, i) || i - r->pos > MAXWORD)
+			break;
+		if (more(r) <= 0) {
+			if (r->fail)
+				return -1;
+			break;
+		}
+	}
+	n = i - r->pos;
+	b = B(r) + r->pos;
+	if (n > MAXWORD) {
+		synerr(r, ZH_ESYNTAX, r->line, col,
+		    "move too long (over %d bytes)", MAXWORD);
+		r->pos = i;
+		return 0;
+	}
+	kind = ZH_T_MOVE;
+	if (b[0] >= '0' && b[0] <= '9') {
+		for (k = 0; k < n && b[k] >= '0' && b[k] <= '9'; k++)
+			;
+		if (k == n) {
+			int c;
+
+			while ((c = peek(r, i)) == '.')
+				i++;
+			kind = ZH_T_MOVENUM;
+			n = i - r->pos;
+		} else {
+			for (k = 0; k < 3; k++)
+				if (strlen(results[k]) == n &&
+				    memcmp(b, results[k], n) == 0)
+					break;
+			if (k < 3) {
+				if (r->depth > 0) {
+					synerr(r, ZH_ESYNTAX, r->line, col,
+					    "game result inside a variation");
+					r->pos = i;
+					return 0;
+				}
+				r->result = results[k];
+				r->after_result = true;
+				kind = ZH_T_RESULT;
+			}
+		}
+	}
+	if (kind == ZH_T_MOVE && r->depth == 0 &&
+	    ++r->plies > r->lim.max_plies) {
+		synerr(r, ZH_ELIMIT, r->line, col,
+		    "too many moves (limit %ld)", r->lim.max_plies);
+		r->pos = i;
+		return 0;
+	}
+	if (emit(r, kind, r->pos, n, NULL, r->line, col) < 0 && r->fail)
+		return -1;
+	r->pos = i;
+	return 0;
+}
+
+/* A NAG "$14" at r->pos. */
+static int
+lex_nag(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos + 1;
+	long col = colat(r, r->pos), v = 0;
+	int c;
+
+	while ((c = peek(r, i)) >= '0' && c <= '9') {
+		v = v * 10 + (c - '0');
+		i++;
+		if (v > 255)
+			break;
+	}
+	if (i == r->pos + 1) {
+		synerr(r, ZH_ESYNTAX, r->line, col, "'$' without a number");
+	} else if (v > 255) {
+		synerr(r, ZH_ESYNTAX, r->line, col,
+		    "NAG out of range (0-255)");
+	} else if (emit(r, ZH_T_NAG, r->pos, i - r->pos, NULL, r->line,
+	    col) < 0 && r->fail) {
+		return -1;
+	}
+	r->pos = i;
+	return 0;
+}
+
+/* Glyphs ! ? !! ?? !? ?! at r->pos, as NAG tokens $1..$6. */
+static int
+lex_glyph(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	int c = peek(r, i), d = peek(r, i + 1), nag;
+	long col = colat(r, i);
+
+	if (c == '!')
+		nag = d == '!' ? 3 : d == '?' ? 5 : 1;
+	else
+		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
+	i += nag >= 3 ? 2 : 1;
+	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0 &&
+	    r->fail)
+		return -1;
+	r->pos = i;
+	return 0;
+}
+
+/* White space at r->pos; notes blank lines. */
+static int
+lex_space(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	const unsigned char *b = B(r);
+	int nl = 0;
+	unsigned char c;
+
+	for (;;) {
+		c = b[i];
+		if (r->cls[c] == C_SP) {
+			i++;
+		} else if (c == '\n' || c == '\r') {
+			if (r->after_result)
+				break;		/* the game ends on this line */
+			i = eol(r, i);
+			b = B(r);
+			nl++;
+		} else if (c == 0 && ATEND(r, i)) {
+			int rc = more(r);
+
+			if (rc < 0 && r->fail)
+				return -1;
+			if (rc <= 0)
+				break;
+			b = B(r);
+		} else {
+			break;
+		}
+	}
+	r->pos = i;
+	if (r->after_result && (c == '\n' || c == '\r'))
+		return 1;
+	if (nl >= 2 && r->has_moves)
+		return 1;		/* a blank line after movetext */
+	return 0;
+}
+
+/* ==================== games ==================== */
+
+/* Reset the per-game state. */
+static void
+newgame(struct zh_pgn_reader *r)
+{
+	memset(&r->err, 0, sizeof r->err);
+	r->has_moves = r->has_event = r->after_result = false;
+	r->truncated = false;
+	r->keep = 0;
+	r->depth = 0;
+	r->plies = 0;
+	r->result = NULL;
+	r->ntoks = r->ntags = r->slen = 0;
+}
+
+/*
+ * Could text starting at offset i, outside a game, begin movetext?
+ * Lines that cannot are skipped as garbage between games.
+ */
+static bool
+gamestart(struct zh_pgn_reader *r, size_t i)
+{
+	int c = peek(r, i), d = peek(r, i + 1);
+
+	if ((c >= '0' && c <= '9') || c == '*' || c == '{' || c == ';' ||
+	    c == '@')
+		return true;
+	if (c >= 'a' && c <= 'j')
+		return (d >= '0' && d <= '9') || d == 'x';
+	if (c && strchr("KQRBNPAC", c))
+		return (d >= 'a' && d <= 'j') || (d >= '1' && d <= '9') ||
+		    d == 'x' || d == '@';
+	if (c && strchr("pnbrqac", c))
+		return d == '@';
+	return (c == 'O' && d == '-') || (c == '-' && d == '-');
+}
+
+/*
+ * Between games: skip blanks, escape lines, a BOM and garbage lines up to
+ * the first byte of a game.  Returns 1 at a game, 0 at the end of input,
+ * -1 on failure.
+ */
+static int
+between(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	int c;
+
+	r->mode = M_BETWEEN;
+	for (;;) {
+		if (ATEND(r, i) && i > 0) {
+			discard(r, i);		/* keep memory bounded */
+			i = 0;
+		}
+		c = peek(r, i);
+		if (c < 0) {
+			r->pos = i;
+			return r->fail ? -1 : 0;
+		}
+		if (r->cls[c] == C_SP) {
+			i++;
+			continue;
+		}
+		if (c == '\n' || c == '\r') {
+			i = eol(r, i);
+			discard(r, i);
+			i = 0;
+			continue;
+		}
+		if ((ptrdiff_t)i == r->lbeg) {
+			if (c == '%') {
+				r->pos = i;
+				if (skip_escape(r) < 0)
+					return -1;
+				i = r->pos;
+				continue;
+			}
+			if (c == 0xef && peek(r, i + 1) == 0xbb &&
+			    peek(r, i + 2) == 0xbf) {
+				i += 3;
+				r->lbeg = (ptrdiff_t)i;
+				r->ccpos = i;
+				r->ccol = 1;
+				continue;
+			}
+		}
+		if ((c == '[' && tagahead(r, i)) || gamestart(r, i))
+			break;
+		/* garbage: skip the rest of the line */
+		for (;;) {
+			const unsigned char *b = B(r);
+
+			while (r->cls[b[i]] != C_NL &&
+			    !(b[i] == 0 && ATEND(r, i)))
+				i++;
+			if (b[i] != 0)
+				break;
+			discard(r, i);
+			i = 0;
+			if ((c = fill(r)) <= 0) {
+				if (c < 0)
+					return -1;
+				break;
+			}
+		}
+	}
+	discard(r, i);
+	r->pos = 0;
+	r->mode = M_GAME;
+	return r->fail ? -1 : 1;
+}
+
+/*
+ * The common cases, with the position in a local: spaces, moves, move
+ * numbers and one-line brace comments.  Anything else, including a
+ * token that reaches the end of the buffered input, is left at r->pos
+ * for the general code.
+ */
+static void
+fast(struct zh_pgn_reader *r)
+{
+	const unsigned char *cls = r->cls, *b = B(r);
+	size_t i = r->pos, s;
+	long col;
+	int kind;
+	unsigned char c;
+
+	for (;;) {
+		c = b[i];
+		if (c == ' ') {
+			i++;
+			continue;
+		}
+		s = i;
+		if (cls[c] == C_WORD) {
+			while (cls[b[i]] == C_WORD)
+				i++;
+			if (b[i] == 0 || i - s > MAXWORD)
+				break;
+			if (c >= '0' && c <= '9') {
+				size_t k = s;
+
+				while (b[k] >= '0' && b[k] <= '9')
+					k++;
+				if (k != i)
+					break;	/* result, castling with 0 */
+				while (b[i] == '.')
+					i++;
+				if (b[i] == 0)
+					break;
+				kind = ZH_T_MOVENUM;
+			} else {
+				if (r->depth == 0 &&
+				    r->plies >= r->lim.max_plies)
+					break;
+				r->plies += r->depth == 0;
+				kind = ZH_T_MOVE;
+			}
+			col = colat(r, s);
+			if (emit(r, kind, s, i - s, NULL, r->line, col) < 0)
+				break;
+			continue;
+		}
+		if (c == '{') {
+			i++;
+			while ((c = b[i]) > '\r' && c != '}')
+				i++;
+			if (c != '}' || i - s - 1 > r->lim.max_comment)
+				break;
+			col = colat(r, s);
+			if (emit(r, ZH_T_COMMENT, s + 1, i - s - 1, NULL,
+			    r->line, col) < 0)
+				break;
+			i++;
+			continue;
+		}
+		break;
+	}
+	r->pos = s;
+}
+
+/* Read one game from r->pos (its first byte).  Returns 0 or -1. */
+static int
+lex_game(struct zh_pgn_reader *r)
+{
+	int rc, c;
+	size_t i;
+
+	for (;;) {
+		if (r->err.code != ZH_OK) {
+			rc = skip(r);
+			break;
+		}
+		if (!r->after_result)
+			fast(r);
+		if (r->fail)
+			return -1;
+		if (r->err.code != ZH_OK)
+			continue;
+		i = r->pos;
+		c = B(r)[i];
+		if (r->after_result && r->cls[c] != C_SP && c != '{' &&
+		    c != ';' && !(c == 0 && ATEND(r, i))) {
+			rc = 1;		/* text after the result: next game */
+			break;
+		}
+		switch (r->cls[c]) {
+		case C_SP:
+		case C_NL:
+			rc = lex_space(r);
+			break;
+		case C_WORD:
+			rc = lex_word(r);
+			break;
+		case C_LBRACE:
+			rc = lex_comment(r);
+			break;
+		case C_SEMI:
+			rc = lex_linecomment(r);
+			break;
+		case C_DOLLAR:
+			rc = lex_nag(r);
+			break;
+		case C_GLYPH:
+			rc = lex_glyph(r);
+			break;
+		case C_DOT:
+			while (peek(r, i) == '.')
+				i++;
+			r->pos = i;
+			rc = 0;
+			break;
+		case C_STAR:
+			if (r->depth > 0) {
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "game result inside a variation");
+				rc = 0;
+				break;
+			}
+			r->result = results[3];
+			r->after_result = true;
+			rc = emit(r, ZH_T_RESULT, i, 1, NULL, r->line,
+			    colat(r, i)) < 0 && r->fail ? -1 : 0;
+			r->pos = i + 1;
+			break;
+		case C_LPAR:
+			if (r->depth >= r->lim.max_depth) {
+				synerr(r, ZH_ELIMIT, r->line, colat(r, i),
+				    "variations nested too deeply (limit %d)",
+				    r->lim.max_depth);
+				rc = 0;
+				break;
+			}
+			if (r->vstack == NULL && (r->vstack = malloc(2 *
+			    (size_t)r->lim.max_depth * sizeof *r->vstack)) == NULL) {
+				r->fail = ZH_ENOMEM;
+				rc = -1;
+				break;
+			}
+			r->vstack[2 * r->depth] = r->line;
+			r->vstack[2 * r->depth + 1] = colat(r, i);
+			r->depth++;
+			rc = emit(r, ZH_T_VSTART, i, 1, NULL, r->line,
+			    colat(r, i)) < 0 && r->fail ? -1 : 0;
+			r->pos = i + 1;
+			break;
+		case C_RPAR:
+			if (r->depth == 0) {
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "unbalanced ')'");
+				rc = 0;
+				break;
+			}
+			r->depth--;
+			rc = emit(r, ZH_T_VEND, i, 1, NULL, r->line,
+			    colat(r, i)) < 0 && r->fail ? -1 : 0;
+			r->pos = i + 1;
+			break;
+		case C_LBRACK:
+			if (!tagahead(r, i)) {
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "unexpected '['");
+				rc = 0;
+			} else if (r->has_moves) {
+				rc = 1;		/* the next game's tags */
+			} else {
+				rc = lex_tag(r);
+			}
+			break;
+		case C_PCT:
+			if ((ptrdiff_t)i == r->lbeg) {
+				rc = skip_escape(r);
+			} else {
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "unexpected '%%' (escape lines start in column 1)");
+				rc = 0;
+			}
+			break;
+		case C_END:
+			if (ATEND(r, i)) {
+				rc = more(r);
+				if (rc < 0)
+					rc = r->fail ? -1 : 0;
+				else
+					rc = rc == 0;	/* end of input */
+				break;
+			}
+			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+			    "binary NUL byte in input");
+			rc = 0;
+			break;
+		case C_RBRACE:
+		case C_RBRACK:
+		case C_QUOTE:
+			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+			    "unexpected '%c'", c);
+			rc = 0;
+			break;
+		default:
+			if (c >= ' ' && c < 0x7f)
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "unexpected '%c'", c);
+			else
+				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
+				    "unexpected control byte 0x%02x", c);
+			rc = 0;
+			break;
+		}
+		if (rc != 0)
+			break;
+	}
+	if (rc < 0 || r->fail)
+		return -1;
+	if (r->depth > 0)
+		synerr(r, ZH_ESYNTAX, r->vstack[2 * r->depth - 2],
+		    r->vstack[2 * r->depth - 1],
+		    "missing ')' for the variation started at line %ld",
+		    r->vstack[2 * r->depth - 2]);
+	return 0;
+}
+
+/* Hand the finished game to the caller. */
+static void
+finish(struct zh_pgn_reader *r, struct zh_game *g)
+{
+	const unsigned char *b = B(r);
+	size_t end = r->truncated ? r->keep : r->pos, k;
+
+	while (end > 0 && (r->cls[b[end - 1]] == C_SP ||
+	    r->cls[b[end - 1]] == C_NL))
+		end--;
+	for (k = 0; k < r->ntoks; k++)
+		if (r->toff[k] != NOOFF)
+			r->toks[k].text = (const char *)b + r->toff[k];
+	for (k = 0; k < r->ntags; k++) {
+		r->tags[k].name = r->strs + r->tagoff[2 * k];
+		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
+	}
+	g->number = ++r->games;
+	g->line = r->gline;
+	g->tags = r->tags;
+	g->ntags = r->ntags;
+	g->toks = r->toks;
+	g->ntoks = r->ntoks;
+	g->result = r->result;
+	g->raw = (const char *)b;
+	g->rawlen = end;
+	g->raw_truncated = r->truncated;
+	g->err = r->err;
+}
+
+/* ==================== public interface ==================== */
+
+struct zh_pgn_reader *
+zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
+{
+	struct zh_pgn_reader *r;
+	int c;
+
+	if (f == NULL || (r = calloc(1, sizeof *r)) == NULL)
+		return NULL;
+	r->f = f;
+	r->lim = defaults;
+	if (lim != NULL) {
+		if (lim->max_game)
+			r->lim.max_game = lim->max_game;
+		if (lim->max_tag)
+			r->lim.max_tag = lim->max_tag;
+		if (lim->max_comment)
+			r->lim.max_comment = lim->max_comment;
+		if (lim->max_tags > 0)
+			r->lim.max_tags = lim->max_tags;
+		if (lim->max_plies > 0)
+			r->lim.max_plies = lim->max_plies;
+		if (lim->max_tokens > 0)
+			r->lim.max_tokens = lim->max_tokens;
+		if (lim->max_depth > 0)
+			r->lim.max_depth = lim->max_depth;
+	}
+	for (c = 0; c < 256; c++) {
+		int k;
+
+		if (c == 0)
+			k = C_END;
+		else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' ||
+		    c == 0x1a)
+			k = C_SP;
+		else if (c == '\n' || c == '\r')
+			k = C_NL;
+		else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c >= 0x80 ||
+		    strchr("@=+#-/~_:,'^&|`", c))
+			k = C_WORD;
+		else
+			switch (c) {
+			case '.': k = C_DOT; break;
+			case '{': k = C_LBRACE; break;
+			case '}': k = C_RBRACE; break;
+			case '(': k = C_LPAR; break;
+			case ')': k = C_RPAR; break;
+			case '[': k = C_LBRACK; break;
+			case ']': k = C_RBRACK; break;
+			case ';': k = C_SEMI; break;
+			case '$': k = C_DOLLAR; break;
+			case '!': case '?': k = C_GLYPH; break;
+			case '*': k = C_STAR; break;
+			case '%': k = C_PCT; break;
+			case '"': k = C_QUOTE; break;
+			default: k = C_BAD; break;
+			}
+		r->cls[c] = (unsigned char)k;
+	}
+	r->cap = 4 * CHUNK;
+	if ((r->buf = malloc(r->cap)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	memset(r->buf, 0, PAD);
+	r->line = 1;
+	r->ccol = 1;
+	return r;
+}
+
+int
+zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
+{
+	int rc;
+
+	memset(g, 0, sizeof *g);
+	for (;;) {
+		newgame(r);
+		if (r->fail == 0) {
+			rc = between(r);
+			if (rc == 0)
+				return 0;
+			if (rc > 0) {
+				r->gline = r->line;
+				lex_game(r);
+			}
+		}
+		if (r->fail) {
+			g->err.code = r->fail;
+			g->err.line = r->line;
+			if (r->fail == ZH_EIO)
+				snprintf(g->err.text, sizeof g->err.text,
+				    "read error: %s", strerror(r->errnum));
+			else
+				snprintf(g->err.text, sizeof g->err.text,
+				    "out of memory");
+			return -1;
+		}
+		/* Comments alone, outside any game, are not a game. */
+		if (r->ntags > 0 || r->has_moves || r->err.code != ZH_OK)
+			break;
+	}
+	finish(r, g);
+	return 1;
+}
+
+const char *
+zh_game_tag(const struct zh_game *g, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < g->ntags; k++)
+		if (strcmp(g->tags[k].name, name) == 0)
+			return g->tags[k].value;
+	return NULL;
+}
+
+void
+zh_pgn_close(struct zh_pgn_reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->buf);
+	free(r->toks);
+	free(r->toff);
+	free(r->tags);
+	free(r->tagoff);
+	free(r->strs);
+	free(r->vstack);
+	free(r);
+}
