@@ -33,9 +33,8 @@ is_color(unsigned char pc, int c)
 
 /* Is s attacked by 'by', treating square 'skip' as empty? */
 static bool
-attacked_x(const struct zh_pos *p, int s, int by, int skip)
+attacked_b(const unsigned char *b, int s, int by, int skip)
 {
-	const unsigned char *b = p->sq;
 	int i, t, pawn = ZH_PIECE(by, ZH_PAWN);
 	int back = -FORWARD(by);
 
@@ -67,6 +66,12 @@ attacked_x(const struct zh_pos *p, int s, int by, int skip)
 		}
 	}
 	return false;
+}
+
+static inline bool
+attacked_x(const struct zh_pos *p, int s, int by, int skip)
+{
+	return attacked_b(p->sq, s, by, skip);
 }
 
 bool
@@ -673,42 +678,128 @@ gen_init(struct gen *g, const struct zh_pos *p, struct zh_move *out)
 	scan_king(g);
 }
 
+/* Would a (pseudo-legal, non-castling) move leave the mover's king safe? */
+static bool
+safe_after(const struct zh_pos *p, const struct zh_move *m)
+{
+	unsigned char b[ZH_NSQ];
+	int us = p->side, k = p->king[us];
+
+	if (k == ZH_NOSQ)
+		return true;
+	memcpy(b, p->sq, sizeof b);
+	if (m->flags & ZH_MEP)
+		b[m->to - FORWARD(us)] = 0;
+	b[m->to] = b[m->from];
+	b[m->from] = 0;
+	if (m->from == k)
+		k = m->to;
+	return !attacked_b(b, k, !us, -1);
+}
+
+/* Own pieces of 'type' that could move to 'to' by their movement alone. */
+static int
+origins(const struct zh_pos *p, int type, int to, unsigned char *from)
+{
+	const unsigned char *b = p->sq;
+	int us = p->side, n = 0, i, t;
+	unsigned char want = ZH_PIECE(us, type);
+	unsigned a = attr[type];
+
+	if (type == ZH_PAWN) {
+		int fwd = FORWARD(us);
+
+		if (b[to] == 0) {
+			if ((b[to - fwd] & ~ZH_PROMOTED) == want)
+				from[n++] = (unsigned char)(to - fwd);
+			else if (b[to - fwd] == 0 &&
+			    (b[to - 2 * fwd] & ~ZH_PROMOTED) == want &&
+			    RELRANK(p, us, to - 2 * fwd) == p->v->double_step)
+				from[n++] = (unsigned char)(to - 2 * fwd);
+		}
+		if (is_color(b[to], !us) || (to == p->ep && p->ep != ZH_NOSQ)) {
+			if ((b[to - fwd - 1] & ~ZH_PROMOTED) == want)
+				from[n++] = (unsigned char)(to - fwd - 1);
+			if ((b[to - fwd + 1] & ~ZH_PROMOTED) == want)
+				from[n++] = (unsigned char)(to - fwd + 1);
+		}
+		return n;
+	}
+	if (is_color(b[to], us))
+		return 0;
+	if (a & A_KNIGHT)
+		for (i = 0; i < 8; i++)
+			if ((b[to - jumps[i]] & ~ZH_PROMOTED) == want)
+				from[n++] = (unsigned char)(to - jumps[i]);
+	for (i = 0; i < 8; i++) {
+		if (!(a & (i < 4 ? A_ORTH : A_DIAG)))
+			continue;
+		for (t = to + rays[i]; b[t] == 0; t += rays[i])
+			;
+		if ((b[t] & ~ZH_PROMOTED) == want)
+			from[n++] = (unsigned char)t;
+	}
+	return n;
+}
+
 int
 zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 {
 	struct gen gs, *g = &gs;
-	int r, f, i, n = 0;
+	unsigned char from[24];
+	int i, k, n = 0, nf;
 
-	gen_init(g, p, out);
+	g->p = p;
+	g->out = out;
+	g->n = 0;
+	g->us = p->side;
+	g->them = !p->side;
+	g->ksq = p->king[g->us];
+	g->nchecks = 0;		/* legality is checked below, move by move */
+	g->npins = 0;
 	if (type == ZH_KING) {
-		if (g->ksq != ZH_NOSQ)
-			gen_king(g);
-	} else if (g->nchecks < 2) {
-		for (r = 0; r < p->v->ranks; r++)
-			for (f = 0; f < p->v->files; f++) {
-				int s = ZH_SQ(f, r);
-				unsigned char pc = p->sq[s];
+		int df, dr;
 
-				if (!is_color(pc, g->us) || ZH_TYPE(pc) != type ||
-				    !zh__reaches(p, s, to))
-					continue;
-				if (type == ZH_PAWN)
-					gen_pawn(g, s);
-				else
-					gen_piece(g, s, type);
-			}
+		if (g->ksq == ZH_NOSQ || is_color(p->sq[to], g->us) ||
+		    p->sq[to] == ZH_OFF)
+			return 0;
+		df = ZH_FILE(to) - ZH_FILE(g->ksq);
+		dr = ZH_RANK(to) - ZH_RANK(g->ksq);
+		if (df >= -1 && df <= 1 && dr >= -1 && dr <= 1) {
+			if (attacked_x(p, to, g->them, g->ksq))
+				return 0;
+			add(g, g->ksq, to, 0, 0);
+			return 1;
+		}
+		g->nchecks = zh_in_check(p);	/* no castling out of check */
+		gen_king(g);
+		for (i = 0; i < g->n; i++)
+			if (out[i].to == to)
+				out[n++] = out[i];
+		return n;
 	}
-	for (i = 0; i < g->n; i++)
-		if (out[i].to == to)
-			out[n++] = out[i];
+	nf = origins(p, type, to, from);
+	for (k = 0; k < nf; k++) {
+		int start = g->n;
+
+		if (type == ZH_PAWN)
+			gen_pawn(g, from[k]);
+		else
+			add(g, from[k], to, 0, 0);	/* origins() checked the path */
+		for (i = start; i < g->n; i++)
+			if (out[i].to == to && ((out[i].flags & ZH_MEP) ||
+			    safe_after(p, &out[i])))
+				out[n++] = out[i];
+		g->n = n;
+	}
 	return n;
 }
 
 bool
 zh__drop_ok(const struct zh_pos *p, int type, int to)
 {
-	struct gen gs, *g = &gs;
-	struct zh_move dummy[1];
+	unsigned char b[ZH_NSQ];
+	int k = p->king[p->side];
 
 	if (!p->v->drops || type <= ZH_EMPTY || type >= ZH_NTYPES ||
 	    type == ZH_KING || p->pocket[p->side][type] == 0 ||
@@ -716,6 +807,30 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 		return false;
 	if (type == ZH_PAWN && !pawn_drop_rank(p, p->side, to))
 		return false;
-	gen_init(g, p, dummy);
-	return g->nchecks == 0 || (g->nchecks == 1 && g->target_ok[to]);
+	if (k == ZH_NOSQ || !zh_in_check(p))	/* a drop exposes nothing */
+		return true;
+	memcpy(b, p->sq, sizeof b);
+	b[to] = ZH_PIECE(p->side, type);
+	return !attacked_b(b, k, !p->side, -1);
+}
+
+/*
+ * Has the side to move any legal move?  Cheaper than counting: a king
+ * step or a drop that blocks usually answers at once.
+ */
+bool
+zh_has_legal(const struct zh_pos *p)
+{
+	struct gen gs, *g = &gs;
+	struct zh_move buf[ZH_MAXMOVES];
+
+	gen_init(g, p, buf);
+	if (g->ksq != ZH_NOSQ) {
+		gen_king(g);
+		if (g->n > 0)
+			return true;
+	}
+	if (g->nchecks < 2 && gen_drops(g, true) > 0)
+		return true;
+	return zh_count_legal(p) > 0;
 }

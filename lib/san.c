@@ -18,7 +18,15 @@ static const char *const type_name[ZH_NTYPES] = { "", "pawn", "knight",
 static size_t
 put_square(char *b, int s)
 {
-	return (size_t)sprintf(b, "%c%d", 'a' + ZH_FILE(s), ZH_RANK(s) + 1);
+	int r = ZH_RANK(s) + 1;
+	size_t n = 0;
+
+	b[n++] = (char)('a' + ZH_FILE(s));
+	if (r >= 10)
+		b[n++] = (char)('0' + r / 10);
+	b[n++] = (char)('0' + r % 10);
+	b[n] = '\0';
+	return n;
 }
 
 size_t
@@ -97,7 +105,7 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 	next = *p;
 	zh_make(&next, m);
 	if (zh_in_check(&next))
-		buf[n++] = zh_count_legal(&next) == 0 ? '#' : '+';
+		buf[n++] = zh_has_legal(&next) ? '+' : '#';
 	buf[n] = '\0';
 	return n;
 }

@@ -194,6 +194,8 @@ int zh_legal_moves(const struct zh_pos *p, struct zh_move *out);
 /* Number of legal moves, faster than listing them (drops are counted). */
 uint64_t zh_count_legal(const struct zh_pos *p);
 bool zh_is_legal(const struct zh_pos *p, struct zh_move m);
+/* Has the side to move a legal move?  (Faster than counting.) */
+bool zh_has_legal(const struct zh_pos *p);
 /* Play a legal move. */
 void zh_make(struct zh_pos *p, struct zh_move m);
 /* Leaf count of the legal move tree to 'depth' plies. */
@@ -355,5 +357,59 @@ int zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g);
 const char *zh_game_tag(const struct zh_game *g, const char *name);
 /* Free the reader and its storage; NULL is allowed. */
 void zh_pgn_close(struct zh_pgn_reader *r);
+
+/* ======================== games: PGN with the rules ======================== */
+
+/*
+ * The variant of a game: 'force' if given (--variant), else the Variant
+ * tag (any known spelling; an unknown value is an error), else a variant
+ * named as a word of the Event tag (FICS: "rated crazyhouse game"), else
+ * the FEN tag's shape (a pocket: crazyhouse; ten ranks: grandhouse), else
+ * chess.
+ */
+int zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
+    const struct zh_variant **out, struct zh_error *err);
+
+/* One move token resolved against the rules. */
+struct zh_rmove {
+	bool ok;		/* a legal move (false after an error in its line) */
+	struct zh_move move;
+	char san[ZH_MOVEMAX];	/* SAN in the Lichess dialect ("P@e4", "+", "#") */
+	char uci[ZH_MOVEMAX];
+	long ply;		/* 1-based ply from the game's start position */
+	int depth;		/* 0: mainline; n: inside n variations */
+};
+
+/*
+ * A replayed game.  Zero it before the first use; reuse it for every
+ * game (its move array grows to the largest game); zh_replay_free() at
+ * the end.
+ */
+struct zh_replay {
+	const struct zh_variant *v;
+	struct zh_pos start;		/* from the FEN tag or the variant */
+	struct zh_pos final;		/* after the last legal mainline move */
+	bool fast;			/* set by the caller: legality only, no
+					   san/uci text (validation) */
+	bool setup;			/* the start came from a FEN tag */
+	bool complete;			/* every mainline move was legal */
+	long start_ply;			/* plies before the start position */
+	long nplies;			/* legal mainline moves played */
+	struct zh_error err;		/* first mainline error (line, col, ply) */
+	struct zh_error varerr[8];	/* errors inside variations */
+	size_t nvarerr, nvarerr_more;
+	struct zh_rmove *moves;		/* one per token of the game */
+	size_t cap;
+};
+
+/* Replay g; 0 if every mainline move was legal, else -1 (see r->err). */
+int zh_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_replay *r);
+void zh_replay_free(struct zh_replay *r);
+
+/* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds. */
+bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
+/* "[%eval 0.34]" or "[%eval #-3]": pawns, or mate in n (n != 0). */
+bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 
 #endif /* ZH_H */

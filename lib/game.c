@@ -1,0 +1,388 @@
+/*
+ * game.c - a PGN game with the rules applied: which variant it is, where
+ * it starts, and every move token resolved to a legal move (mainline and
+ * variations), or the first reason it could not be.
+ *
+ * The PGN reader (pgn.c) knows syntax only; this file is where syntax
+ * meets the rules.  Tools walk the game's tokens and find each move's
+ * resolution in replay->moves[token index].
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "zh.h"
+
+/* ======================== variant detection ======================== */
+
+/* Is word w (length n) a variant name or alias?  Whole words only. */
+static const struct zh_variant *
+word_variant(const char *w, size_t n)
+{
+	char buf[32];
+
+	if (n == 0 || n >= sizeof buf)
+		return NULL;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	return zh_variant_find(buf);
+}
+
+/* FICS/ICS events: "FICS rated crazyhouse game", "rated wild/5 game". */
+static const struct zh_variant *
+event_variant(const char *ev)
+{
+	const char *s = ev, *w;
+
+	while (*s) {
+		while (*s && !isalnum((unsigned char)*s))
+			s++;
+		w = s;
+		while (*s && (isalnum((unsigned char)*s) || *s == '/'))
+			s++;
+		if (s > w) {
+			const struct zh_variant *v = word_variant(w, (size_t)(s - w));
+
+			/* "chess"/"standard" in an event name proves nothing */
+			if (v != NULL && !v->chess_tags)
+				return v;
+		}
+	}
+	return NULL;
+}
+
+/* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */
+static const struct zh_variant *
+fen_variant(const char *fen)
+{
+	const char *s;
+	int slashes = 0;
+	bool pocket = false;
+
+	for (s = fen; *s && *s != ' '; s++) {
+		if (*s == '/')
+			slashes++;
+		if (*s == '[')
+			pocket = true;
+	}
+	if (slashes >= 9)
+		return zh_variant_find(pocket || slashes == 10 ? "grandhouse" : "grand");
+	if (pocket || slashes == 8)
+		return zh_variant_default();
+	return NULL;
+}
+
+int
+zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
+    const struct zh_variant **out, struct zh_error *err)
+{
+	const char *tag, *ev, *fen;
+	const struct zh_variant *v = NULL;
+
+	if (force != NULL) {
+		*out = force;
+		return 0;
+	}
+	if ((tag = zh_game_tag(g, "Variant")) != NULL && *tag != '\0') {
+		v = zh_variant_find(tag);
+		if (v == NULL) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "unknown variant '%.60s' in the Variant tag", tag);
+			return -1;
+		}
+		*out = v;
+		return 0;
+	}
+	if ((ev = zh_game_tag(g, "Event")) != NULL && (v = event_variant(ev)) != NULL) {
+		*out = v;
+		return 0;
+	}
+	if ((fen = zh_game_tag(g, "FEN")) != NULL && (v = fen_variant(fen)) != NULL) {
+		*out = v;
+		return 0;
+	}
+	*out = zh_variant_chess();
+	return 0;
+}
+
+/* ======================== comments ======================== */
+
+/* Find "[%cmd " in a comment; returns a pointer after it or NULL. */
+static const char *
+find_cmd(const char *s, size_t n, const char *cmd)
+{
+	size_t k = strlen(cmd), i;
+
+	for (i = 0; i + k + 3 <= n; i++)
+		if (s[i] == '[' && s[i + 1] == '%' &&
+		    memcmp(s + i + 2, cmd, k) == 0 &&
+		    (s[i + 2 + k] == ' ' || s[i + 2 + k] == '\t'))
+			return s + i + 2 + k;
+	return NULL;
+}
+
+bool
+zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
+{
+	const char *p = find_cmd(s, n, cmd), *e = s + n;
+	double parts[3] = { 0, 0, 0 };
+	int np = 0;
+
+	if (p == NULL)
+		return false;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (p < e && np < 3) {
+		double x = 0, scale = 0.1;
+
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (p < e && isdigit((unsigned char)*p))
+			x = x * 10 + (*p++ - '0');
+		if (p < e && *p == '.') {
+			p++;
+			while (p < e && isdigit((unsigned char)*p)) {
+				x += (*p++ - '0') * scale;
+				scale /= 10;
+			}
+		}
+		parts[np++] = x;
+		if (p < e && *p == ':')
+			p++;
+		else
+			break;
+	}
+	if (p >= e || (*p != ']' && *p != ' '))
+		return false;
+	*sec = np == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] :
+	    np == 2 ? parts[0] * 60 + parts[1] : parts[0];
+	return true;
+}
+
+bool
+zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
+{
+	const char *p = find_cmd(s, n, "eval"), *e = s + n;
+	char buf[32];
+	size_t k = 0;
+
+	if (p == NULL)
+		return false;
+	while (p < e && *p == ' ')
+		p++;
+	while (p < e && *p != ']' && *p != ',' && *p != ' ' && k < sizeof buf - 1)
+		buf[k++] = *p++;
+	buf[k] = '\0';
+	if (k == 0)
+		return false;
+	if (buf[0] == '#') {
+		char *end;
+		long m = strtol(buf + 1, &end, 10);
+
+		if (*end != '\0' || end == buf + 1)
+			return false;
+		*mate = (int)m;
+		*pawns = 0;
+		return true;
+	} else {
+		char *end;
+		double x = strtod(buf, &end);
+
+		if (*end != '\0')
+			return false;
+		*pawns = x;
+		*mate = 0;
+		return true;
+	}
+}
+
+/* ======================== replay ======================== */
+
+struct walker {
+	const struct zh_game *g;
+	struct zh_replay *r;
+	size_t i;		/* next token */
+};
+
+static void
+note_error(struct walker *w, const struct zh_token *t, long ply,
+    const struct zh_error *e, int depth)
+{
+	struct zh_replay *r = w->r;
+	struct zh_error *dst;
+
+	if (depth == 0) {
+		if (r->err.code != ZH_OK)
+			return;
+		dst = &r->err;
+	} else {
+		if (r->nvarerr >= sizeof r->varerr / sizeof r->varerr[0]) {
+			r->nvarerr_more++;
+			return;
+		}
+		dst = &r->varerr[r->nvarerr++];
+	}
+	*dst = *e;
+	dst->line = t->line;
+	dst->col = t->col;
+	dst->ply = ply;
+}
+
+static bool
+has_drop_letter(const struct zh_token *t)
+{
+	return memchr(t->text, '@', t->len) != NULL;
+}
+
+/*
+ * Walk one line of play from 'pos' (the position before the first move);
+ * 'before' is the position before the line's previous move, where a
+ * variation that follows begins.  Stops after the matching VEND.
+ */
+static void
+walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
+{
+	const struct zh_game *g = w->g;
+	struct zh_replay *r = w->r;
+	struct zh_pos before = *pos;
+	bool have_before = false;
+
+	while (w->i < g->ntoks) {
+		size_t i = w->i++;
+		const struct zh_token *t = &g->toks[i];
+		struct zh_rmove *rm = &r->moves[i];
+
+		switch (t->kind) {
+		case ZH_T_MOVE: {
+			struct zh_error e = { 0 };
+			struct zh_move m;
+
+			rm->ply = ply + 1;
+			rm->depth = depth;
+			if (dead)
+				break;
+			if (zh_san_read(pos, t->text, t->len, &m, &e) != 0) {
+				if (!pos->v->drops && has_drop_letter(t) &&
+				    zh_game_tag(g, "Variant") == NULL) {
+					zh_error_clear(&e);
+					zh_error_set(&e, ZH_EVARIANT, 1,
+					    "'%.*s' is a drop: this game has drops "
+					    "but no [Variant] tag; use --variant "
+					    "crazyhouse", (int)t->len, t->text);
+				}
+				note_error(w, t, ply + 1, &e, depth);
+				dead = true;
+				break;
+			}
+			before = *pos;
+			have_before = true;
+			rm->ok = true;
+			rm->move = m;
+			if (!r->fast) {
+				zh_san_write(pos, m, ZH_LICHESS, rm->san);
+				zh_uci_write(pos, m, rm->uci);
+			}
+			zh_make(pos, m);
+			ply++;
+			if (depth == 0)
+				r->nplies = ply;
+			break;
+		}
+		case ZH_T_VSTART: {
+			struct zh_pos vp = before;
+			struct zh_error e = { 0 };
+
+			if (!have_before && !dead) {
+				zh_error_set(&e, ZH_ESYNTAX, 1,
+				    "a variation must follow a move");
+				note_error(w, t, ply, &e, depth + 1);
+			}
+			walk(w, &vp, have_before ? ply - 1 : ply, depth + 1,
+			    dead || !have_before);
+			break;
+		}
+		case ZH_T_VEND:
+			if (depth > 0)
+				return;
+			break;
+		default:
+			break;
+		}
+	}
+	if (depth == 0)
+		r->final = *pos;
+}
+
+void
+zh_replay_free(struct zh_replay *r)
+{
+	if (r != NULL) {
+		free(r->moves);
+		r->moves = NULL;
+		r->cap = 0;
+	}
+}
+
+int
+zh_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_replay *r)
+{
+	struct walker w = { g, r, 0 };
+	const char *fen;
+	struct zh_pos pos;
+	size_t cap;
+
+	r->complete = false;
+	r->nplies = 0;
+	r->nvarerr = 0;
+	r->nvarerr_more = 0;
+	r->setup = false;
+	zh_error_clear(&r->err);
+	if (g->ntoks > r->cap) {
+		struct zh_rmove *m;
+
+		cap = g->ntoks < 64 ? 64 : g->ntoks + g->ntoks / 2;
+		m = realloc(r->moves, cap * sizeof *m);
+		if (m == NULL) {
+			zh_error_set(&r->err, ZH_ENOMEM, 0, "out of memory");
+			return -1;
+		}
+		r->moves = m;
+		r->cap = cap;
+	}
+	if (g->ntoks > 0)
+		memset(r->moves, 0, g->ntoks * sizeof *r->moves);
+	if (zh_game_variant(g, force, &r->v, &r->err) != 0) {
+		r->err.line = g->line;
+		return -1;
+	}
+	if ((fen = zh_game_tag(g, "FEN")) != NULL && *fen != '\0') {
+		const struct zh_tag *t = NULL;
+		size_t k;
+
+		for (k = 0; k < g->ntags; k++)
+			if (strcmp(g->tags[k].name, "FEN") == 0) {
+				t = &g->tags[k];
+				break;
+			}
+		if (zh_fen_read(&r->start, fen, r->v, ZH_AUTO, 0, &r->err) != 0) {
+			char msg[sizeof r->err.text];
+
+			snprintf(msg, sizeof msg, "FEN tag: %.180s", r->err.text);
+			snprintf(r->err.text, sizeof r->err.text, "%s", msg);
+			r->err.line = t ? t->line : g->line;
+			/* column inside the tag: after '[FEN "' */
+			r->err.col = t ? t->col + 6 + r->err.col - 1 : 0;
+			return -1;
+		}
+		r->setup = true;
+	} else
+		zh_pos_start(&r->start, r->v);
+	r->start_ply = (long)(r->start.fullmove - 1) * 2 + r->start.side;
+	r->final = r->start;
+	pos = r->start;
+	walk(&w, &pos, 0, 0, false);
+	r->complete = r->err.code == ZH_OK;
+	return r->complete ? 0 : -1;
+}
