@@ -20,8 +20,8 @@ LIBS     = -ljansson -lpthread
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLISRC   = $(sort $(filter-out cmd/cli.c,$(wildcard cmd/*.c)))
-CLIOBJ   = $(wildcard cmd/cli.c)
+CLIOBJ   = cmd/cli.c cmd/jobs.c
+CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNITSRC:tests/unit/%.c=build/unit/%)

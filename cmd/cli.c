@@ -22,25 +22,43 @@ use_colour(void)
 	return c;
 }
 
+static void
+vdiag(FILE *f, const char *kind, const char *file, long line, long col,
+    const char *fmt, va_list ap)
+{
+	int warn = strcmp(kind, "warning") == 0;
+
+	flockfile(f);
+	if (use_colour())
+		fprintf(f, "%s: \033[1m%s:%ld:%ld:\033[0m \033[1;%dm%s:\033[0m ",
+		    cli_prog, file, line, col, warn ? 35 : 31, kind);
+	else
+		fprintf(f, "%s: %s:%ld:%ld: %s: ", cli_prog, file, line, col, kind);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	funlockfile(f);
+}
+
 void
 cli_diag(const char *kind, const char *file, long line, long col,
     const char *fmt, ...)
 {
 	va_list ap;
-	int warn = strcmp(kind, "warning") == 0;
 
-	flockfile(stderr);
-	if (use_colour())
-		fprintf(stderr, "%s: \033[1m%s:%ld:%ld:\033[0m \033[1;%dm%s:\033[0m ",
-		    cli_prog, file, line, col, warn ? 35 : 31, kind);
-	else
-		fprintf(stderr, "%s: %s:%ld:%ld: %s: ", cli_prog, file, line, col,
-		    kind);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vdiag(stderr, kind, file, line, col, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+}
+
+void
+cli_fdiag(FILE *f, const char *kind, const char *file, long line, long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag(f, kind, file, line, col, fmt, ap);
+	va_end(ap);
 }
 
 void

@@ -12,6 +12,9 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 /* "TOOL: FILE:LINE:COL: error: MESSAGE" (or "warning:"); colour on a tty. */
 void cli_diag(const char *kind, const char *file, long line, long col,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same, to any stream (a worker's buffer); colour as for stderr. */
+void cli_fdiag(FILE *f, const char *kind, const char *file, long line,
+    long col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */

@@ -386,3 +386,50 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	r->complete = r->err.code == ZH_OK;
 	return r->complete ? 0 : -1;
 }
+
+/* ======================== copies ======================== */
+
+struct zh_game *
+zh_game_dup(const struct zh_game *g)
+{
+	size_t size = sizeof *g, i;
+	struct zh_game *d;
+	char *s;
+
+	size += g->ntags * sizeof *g->tags + g->ntoks * sizeof *g->toks;
+	for (i = 0; i < g->ntags; i++)
+		size += strlen(g->tags[i].name) + strlen(g->tags[i].value) + 2;
+	for (i = 0; i < g->ntoks; i++)
+		size += g->toks[i].len + 1;
+	size += g->rawlen + 1;
+	if ((d = malloc(size)) == NULL)
+		return NULL;
+	*d = *g;
+	d->tags = (struct zh_tag *)(d + 1);
+	d->toks = (struct zh_token *)(d->tags + g->ntags);
+	s = (char *)(d->toks + g->ntoks);
+	for (i = 0; i < g->ntags; i++) {
+		size_t n = strlen(g->tags[i].name) + 1, m;
+
+		d->tags[i] = g->tags[i];
+		memcpy(s, g->tags[i].name, n);
+		d->tags[i].name = s;
+		s += n;
+		m = strlen(g->tags[i].value) + 1;
+		memcpy(s, g->tags[i].value, m);
+		d->tags[i].value = s;
+		s += m;
+	}
+	for (i = 0; i < g->ntoks; i++) {
+		d->toks[i] = g->toks[i];
+		memcpy(s, g->toks[i].text, g->toks[i].len);
+		s[g->toks[i].len] = '\0';
+		d->toks[i].text = s;
+		s += g->toks[i].len + 1;
+	}
+	if (g->rawlen > 0)
+		memcpy(s, g->raw, g->rawlen);
+	s[g->rawlen] = '\0';
+	d->raw = s;
+	return d;
+}

@@ -407,6 +407,10 @@ int zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r);
 void zh_replay_free(struct zh_replay *r);
 
+/* A self-contained copy of a game (one malloc'd block: free() it), to
+ * keep after the reader moves on; NULL if out of memory. */
+struct zh_game *zh_game_dup(const struct zh_game *g);
+
 /* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds. */
 bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
 /* "[%eval 0.34]" or "[%eval #-3]": pawns, or mate in n (n != 0). */

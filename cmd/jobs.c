@@ -1,0 +1,228 @@
+/*
+ * jobs.c - one reader thread (the caller), N workers, results written in
+ * input order.  Games are copied out of the reader (zh_game_dup), worked
+ * on into memory streams, and flushed by the main thread as soon as the
+ * oldest is finished.  Memory: at most 'slots' games in flight.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "jobs.h"
+
+int
+jobs_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static int
+run_serial(struct jobs *j, struct zh_pgn_reader *r)
+{
+	struct zh_game g;
+	void *st = j->make_state ? j->make_state(j->ctx) : NULL;
+	int rc, res;
+	long n = 0;
+
+	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
+		res = j->work(&g, j->out, j->err, j->ctx, st);
+		j->done(j->ctx, &g, res);
+		if (j->max_games && ++n >= j->max_games)
+			break;
+	}
+	if (j->free_state)
+		j->free_state(st);
+	return rc < 0 ? -1 : 0;
+}
+
+enum { EMPTY, READY, BUSY, DONE };
+
+struct slot {
+	int state;
+	struct zh_game *g;
+	char *obuf, *ebuf;
+	size_t olen, elen;
+	int result;
+};
+
+struct pool {
+	struct jobs *j;
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv, done_cv;
+	struct slot *slots;
+	size_t nslots;
+	size_t next_work;	/* next slot index a worker takes */
+	size_t next_fill;	/* next slot the reader fills */
+	bool closing;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+	void *st = p->j->make_state ? p->j->make_state(p->j->ctx) : NULL;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct slot *s;
+		FILE *o, *e;
+
+		while (!p->closing && p->slots[p->next_work % p->nslots].state != READY)
+			pthread_cond_wait(&p->work_cv, &p->mu);
+		s = &p->slots[p->next_work % p->nslots];
+		if (s->state != READY)
+			break;		/* closing and nothing left */
+		s->state = BUSY;
+		p->next_work++;
+		pthread_mutex_unlock(&p->mu);
+		o = open_memstream(&s->obuf, &s->olen);
+		e = open_memstream(&s->ebuf, &s->elen);
+		if (o == NULL || e == NULL) {
+			s->result = -1;
+			if (o)
+				fclose(o);
+			if (e)
+				fclose(e);
+		} else {
+			s->result = p->j->work(s->g, o, e, p->j->ctx, st);
+			fclose(o);
+			fclose(e);
+		}
+		pthread_mutex_lock(&p->mu);
+		s->state = DONE;
+		pthread_cond_broadcast(&p->done_cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (p->j->free_state)
+		p->j->free_state(st);
+	return NULL;
+}
+
+/* Write out slot s (finished), in order; called without the lock. */
+static void
+flush_slot(struct pool *p, struct slot *s)
+{
+	if (s->elen)
+		fwrite(s->ebuf, 1, s->elen, p->j->err);
+	if (s->olen)
+		fwrite(s->obuf, 1, s->olen, p->j->out);
+	p->j->done(p->j->ctx, s->g, s->result);
+	free(s->obuf);
+	free(s->ebuf);
+	free(s->g);
+	s->obuf = s->ebuf = NULL;
+	s->olen = s->elen = 0;
+	s->g = NULL;
+}
+
+static int
+run_parallel(struct jobs *j, struct zh_pgn_reader *r)
+{
+	struct pool p;
+	pthread_t *th;
+	size_t next_flush = 0, i;
+	int n = j->njobs, rc = 1, err = 0;
+	long count = 0;
+	struct zh_game g;
+
+	memset(&p, 0, sizeof p);
+	p.j = j;
+	p.nslots = (size_t)n * 8;
+	p.slots = calloc(p.nslots, sizeof *p.slots);
+	th = calloc((size_t)n, sizeof *th);
+	if (p.slots == NULL || th == NULL) {
+		free(p.slots);
+		free(th);
+		cli_fail("out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.work_cv, NULL);
+	pthread_cond_init(&p.done_cv, NULL);
+	for (i = 0; i < (size_t)n; i++)
+		pthread_create(&th[i], NULL, worker, &p);
+	for (;;) {
+		struct slot *s;
+
+		if (rc == 1 && !j->stop && !(j->max_games && count >= j->max_games))
+			rc = zh_pgn_next(r, &g);
+		else if (rc == 1)
+			rc = 0;
+		pthread_mutex_lock(&p.mu);
+		/* Flush what is finished, oldest first; wait while full. */
+		for (;;) {
+			s = &p.slots[next_flush % p.nslots];
+			if (s->state == DONE) {
+				s->state = EMPTY;
+				pthread_mutex_unlock(&p.mu);
+				flush_slot(&p, s);
+				next_flush++;
+				pthread_mutex_lock(&p.mu);
+				continue;
+			}
+			if (rc == 1 && p.slots[p.next_fill % p.nslots].state != EMPTY) {
+				pthread_cond_wait(&p.done_cv, &p.mu);
+				continue;
+			}
+			if (rc != 1 && next_flush < p.next_fill) {
+				pthread_cond_wait(&p.done_cv, &p.mu);
+				continue;
+			}
+			break;
+		}
+		if (rc != 1) {
+			pthread_mutex_unlock(&p.mu);
+			break;
+		}
+		s = &p.slots[p.next_fill % p.nslots];
+		pthread_mutex_unlock(&p.mu);
+		s->g = zh_game_dup(&g);
+		if (s->g == NULL) {
+			cli_fail("out of memory");
+			err = 1;
+			rc = 0;
+			continue;
+		}
+		count++;
+		pthread_mutex_lock(&p.mu);
+		s->state = READY;
+		p.next_fill++;
+		pthread_cond_signal(&p.work_cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.closing = true;
+	pthread_cond_broadcast(&p.work_cv);
+	pthread_mutex_unlock(&p.mu);
+	for (i = 0; i < (size_t)n; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.work_cv);
+	pthread_cond_destroy(&p.done_cv);
+	free(p.slots);
+	free(th);
+	return rc < 0 || err ? -1 : 0;
+}
+
+int
+jobs_run(struct jobs *j, FILE *in, const char *name)
+{
+	struct zh_pgn_reader *r = zh_pgn_open(in, j->limits);
+	int rc;
+
+	if (r == NULL) {
+		cli_fail("%s: out of memory", name);
+		return -1;
+	}
+	if (j->njobs == 0)
+		j->njobs = jobs_cores();
+	rc = j->njobs <= 1 ? run_serial(j, r) : run_parallel(j, r);
+	if (rc != 0)
+		cli_fail("%s: read error", name);
+	zh_pgn_close(r);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * jobs.h - run a tool's per-game work over a PGN stream, on one thread
+ * or on N, with output in input order, byte-identical either way.
+ *
+ * A tool supplies 'work', which processes one game and writes whatever
+ * it prints to the two FILEs it is given (never to stdout/stderr
+ * directly), and 'done', called on the main thread in input order with
+ * work's return value (for counting).  'state' is per worker (e.g. a
+ * struct zh_replay to reuse); make_state/free_state may be NULL.
+ */
+#ifndef JOBS_H
+#define JOBS_H
+#include <stdio.h>
+#include "zh.h"
+
+struct jobs {
+	int njobs;				/* 1: no threads; 0: all cores */
+	const struct zh_pgn_limits *limits;
+	void *ctx;				/* the tool's options and counters */
+	int (*work)(const struct zh_game *g, FILE *out, FILE *err,
+	    void *ctx, void *state);
+	void (*done)(void *ctx, const struct zh_game *g, int result);
+	void *(*make_state)(void *ctx);
+	void (*free_state)(void *state);
+	FILE *out, *err;			/* where results go, in order */
+	long max_games;				/* stop after so many (0: all) */
+	int stop;				/* set by done() to stop early */
+};
+
+/* Run over one input; returns 0, or -1 on an I/O or memory error
+ * (reported through cli_fail). */
+int jobs_run(struct jobs *j, FILE *in, const char *name);
+/* Number of online processors (for -j 0). */
+int jobs_cores(void);
+#endif
