@@ -8,6 +8,7 @@ BINDIR   = $(PREFIX)/bin
 LIBDIR   = $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
 CC       = cc
 CFLAGS   = -O2 -g
 LDFLAGS  =
@@ -16,6 +17,8 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpthread
+SOMAJOR  = 0
+SOVER    = $(SOMAJOR).1.0
 
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
@@ -27,15 +30,26 @@ UNITSRC  = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNITSRC:tests/unit/%.c=build/unit/%)
 MAN      = $(sort $(wildcard man/*.[1-9]))
 
-all: $(TOOLS) build/libzh.a
+all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER)
 
 build/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p build/lib
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -fPIC -c -o $@ $<
 
 build/libzh.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) -rc $@ $(LIBOBJ)
+
+# The shared library: soname libzh.so.$(SOMAJOR).
+build/libzh.so.$(SOVER): $(LIBOBJ)
+	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson
+
+build/zhkit.pc: Makefile
+	@mkdir -p build
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+	    'Name: zhkit' 'Description: libzh, rules and dialects of crazyhouse-family chess' \
+	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson' \
+	    'Cflags: -I$${includedir}' > $@
 
 build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h)
 	@mkdir -p build/cmd
@@ -91,18 +105,25 @@ fuzz: $(FUZZERS)
 	    $$f -max_total_time=$(FUZZTIME) -timeout=5 -rss_limit_mb=512 \
 	    -artifact_prefix=build/fuzz/ build/fuzz/new-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-install: all
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+install: all build/zhkit.pc
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(COMPDIR)
 	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
-	cp build/libzh.a $(DESTDIR)$(LIBDIR)/
+	cp build/libzh.a build/libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/
+	ln -sf libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR)
+	ln -sf libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so
+	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	cp lib/zh.h $(DESTDIR)$(INCDIR)/
 	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
 
 uninstall:
-	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#bin/}; done
-	rm -f $(DESTDIR)$(LIBDIR)/libzh.a $(DESTDIR)$(INCDIR)/zh.h
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#bin/} $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
+	rm -f $(DESTDIR)$(LIBDIR)/libzh.a $(DESTDIR)$(LIBDIR)/libzh.so.$(SOVER) \
+	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 
 clean:

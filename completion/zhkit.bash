@@ -1,0 +1,34 @@
+# bash completion for the zhkit tools (zhfen, zhpgn, zhcheck, zhreplay,
+# zhperft).  Installed once per tool name; options are read from --help,
+# so the completion follows the tool.
+_zhkit()
+{
+	local cur prev words
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	case $prev in
+	-v|--variant)
+		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand' -- "$cur"))
+		return ;;
+	--from)
+		COMPREPLY=($(compgen -W 'auto lichess xboard chesscom fairy' -- "$cur"))
+		return ;;
+	--to)
+		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
+		return ;;
+	--format)
+		COMPREPLY=($(compgen -W 'fen epd uci san jsonl board' -- "$cur"))
+		return ;;
+	-o|--output|-s|--suite|--rejects)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		words=$("${COMP_WORDS[0]}" --help 2>/dev/null |
+		    grep -oE -- '--[a-z][a-z-]*' | sort -u)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return
+	fi
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _zhkit zhfen zhpgn zhcheck zhreplay zhperft

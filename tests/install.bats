@@ -1,0 +1,40 @@
+#!/usr/bin/env bats
+# make install into a staging directory, then the libzh(3) example is
+# compiled against the staged library with pkg-config, and run.
+
+load common
+
+setup_file() {
+	export STAGE="$BATS_FILE_TMPDIR/stage"
+	make -s -C "$ZH_TOP" install DESTDIR="$STAGE" PREFIX=/usr >/dev/null
+}
+
+@test "install: tools, static and shared library, header, pc file, pages, completion" {
+	for f in usr/bin/zhperft usr/lib/libzh.a usr/lib/libzh.so usr/lib/libzh.so.0 \
+	    usr/include/zh.h usr/lib/pkgconfig/zhkit.pc usr/share/man/man3/libzh.3 \
+	    usr/share/man/man1/zhperft.1 usr/share/bash-completion/completions/zhperft; do
+		[ -e "$STAGE/$f" ] || { echo "missing $f"; return 1; }
+	done
+	run objdump -p "$STAGE/usr/lib/libzh.so"
+	assert_output --partial 'SONAME               libzh.so.0'
+}
+
+@test "install: the libzh(3) example compiles with pkg-config and runs" {
+	command -v pkg-config >/dev/null || skip "pkg-config not installed"
+	local src="$BATS_TEST_TMPDIR/ex.c"
+	# The first literal block of EXAMPLES, mdoc escapes undone.
+	awk '/^\.Bd -literal/ { n++; if (n == 1) { on = 1; next } } /^\.Ed/ { on = 0 } on' \
+	    "$ZH_TOP/man/libzh.3" | sed 's/\\e/\\/g' > "$src"
+	export PKG_CONFIG_PATH="$STAGE/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE"
+	run cc -o "$BATS_TEST_TMPDIR/ex" "$src" $(pkg-config --cflags --libs zhkit)
+	assert_success
+	LD_LIBRARY_PATH="$STAGE/usr/lib" run "$BATS_TEST_TMPDIR/ex"
+	assert_success
+	assert_output 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[-] w KQkq d6 0 2'
+}
+
+@test "install: uninstall removes what install put there" {
+	make -s -C "$ZH_TOP" uninstall DESTDIR="$STAGE" PREFIX=/usr >/dev/null
+	run find "$STAGE" -type f
+	assert_output ''
+}
