@@ -77,10 +77,11 @@ check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
 
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
 	$(MAKE) clean
-	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" check
+	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check
+	$(MAKE) clean
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -26,7 +26,8 @@ setup_file() {
 	awk '/^\.Bd -literal/ { n++; if (n == 1) { on = 1; next } } /^\.Ed/ { on = 0 } on' \
 	    "$ZH_TOP/man/libzh.3" | sed 's/\\e/\\/g' > "$src"
 	export PKG_CONFIG_PATH="$STAGE/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE"
-	run cc -o "$BATS_TEST_TMPDIR/ex" "$src" $(pkg-config --cflags --libs zhkit)
+	# shellcheck disable=SC2086 # (make asan: the library is instrumented)
+	run cc ${ZH_SANFLAGS-} -o "$BATS_TEST_TMPDIR/ex" "$src" $(pkg-config --cflags --libs zhkit)
 	assert_success
 	LD_LIBRARY_PATH="$STAGE/usr/lib" run "$BATS_TEST_TMPDIR/ex"
 	assert_success
