@@ -4,9 +4,12 @@
  * on into memory streams, and flushed by the main thread as soon as the
  * oldest is finished.  Memory: at most 'slots' games in flight.
  */
+#include <sys/stat.h>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -20,8 +23,66 @@ jobs_cores(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* ======================== progress ======================== */
+
+struct progress {
+	bool on;
+	FILE *in;
+	double start, last, total;	/* seconds; total bytes if known */
+	long games;
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+progress_init(struct progress *pr, const struct jobs *j, FILE *in)
+{
+	struct stat st;
+
+	memset(pr, 0, sizeof *pr);
+	pr->on = j->progress && isatty(STDERR_FILENO);
+	pr->in = in;
+	pr->start = pr->last = now();
+	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
+		pr->total = (double)st.st_size;
+}
+
+static void
+progress_tick(struct progress *pr, bool final)
+{
+	double t, mb, rate;
+	off_t pos;
+
+	pr->games++;
+	if (!pr->on || ((pr->games & 255) != 0 && !final))
+		return;
+	t = now();
+	if (!final && t - pr->last < 0.25)
+		return;
+	pr->last = t;
+	pos = ftello(pr->in);
+	mb = pos > 0 ? (double)pos / 1e6 : 0;
+	rate = t > pr->start ? pr->games / (t - pr->start) : 0;
+	fprintf(stderr, "\r%s: %ld games, %.1f MB, %.0f games/s", cli_prog,
+	    pr->games, mb, rate);
+	if (pr->total > 0 && pos > 0 && t > pr->start)
+		fprintf(stderr, ", ETA %.0f s   ",
+		    (pr->total - (double)pos) / ((double)pos / (t - pr->start)));
+	if (final)
+		fputc('\n', stderr);
+}
+
+/* ======================== serial ======================== */
+
 static int
-run_serial(struct jobs *j, struct zh_pgn_reader *r)
+run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct zh_game g;
 	void *st = j->make_state ? j->make_state(j->ctx) : NULL;
@@ -31,6 +92,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r)
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
 		res = j->work(&g, j->out, j->err, j->ctx, st);
 		j->done(j->ctx, &g, res);
+		progress_tick(pr, false);
 		if (j->max_games && ++n >= j->max_games)
 			break;
 	}
@@ -51,6 +113,7 @@ struct slot {
 
 struct pool {
 	struct jobs *j;
+	struct progress *pr;
 	pthread_mutex_t mu;
 	pthread_cond_t work_cv, done_cv;
 	struct slot *slots;
@@ -111,6 +174,7 @@ flush_slot(struct pool *p, struct slot *s)
 	if (s->olen)
 		fwrite(s->obuf, 1, s->olen, p->j->out);
 	p->j->done(p->j->ctx, s->g, s->result);
+	progress_tick(p->pr, false);
 	free(s->obuf);
 	free(s->ebuf);
 	free(s->g);
@@ -120,7 +184,7 @@ flush_slot(struct pool *p, struct slot *s)
 }
 
 static int
-run_parallel(struct jobs *j, struct zh_pgn_reader *r)
+run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct pool p;
 	pthread_t *th;
@@ -131,6 +195,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r)
 
 	memset(&p, 0, sizeof p);
 	p.j = j;
+	p.pr = pr;
 	p.nslots = (size_t)n * 8;
 	p.slots = calloc(p.nslots, sizeof *p.slots);
 	th = calloc((size_t)n, sizeof *th);
@@ -212,6 +277,7 @@ int
 jobs_run(struct jobs *j, FILE *in, const char *name)
 {
 	struct zh_pgn_reader *r = zh_pgn_open(in, j->limits);
+	struct progress pr;
 	int rc;
 
 	if (r == NULL) {
@@ -220,7 +286,12 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 	}
 	if (j->njobs == 0)
 		j->njobs = jobs_cores();
-	rc = j->njobs <= 1 ? run_serial(j, r) : run_parallel(j, r);
+	progress_init(&pr, j, in);
+	rc = j->njobs <= 1 ? run_serial(j, r, &pr) : run_parallel(j, r, &pr);
+	if (pr.on) {
+		pr.games--;
+		progress_tick(&pr, true);
+	}
 	if (rc != 0)
 		cli_fail("%s: read error", name);
 	zh_pgn_close(r);

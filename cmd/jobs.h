@@ -24,6 +24,8 @@ struct jobs {
 	void (*free_state)(void *state);
 	FILE *out, *err;			/* where results go, in order */
 	long max_games;				/* stop after so many (0: all) */
+	int progress;				/* --progress: a status line on
+						   stderr, only if it is a tty */
 	int stop;				/* set by done() to stop early */
 };
 
