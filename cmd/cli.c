@@ -108,3 +108,49 @@ cli_version(void)
 {
 	printf("%s (zhkit) %s\n", cli_prog, ZH_VERSION);
 }
+
+int
+cli_limit(struct zh_pgn_limits *lim, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[16], *end;
+	unsigned long long n;
+	size_t len;
+
+	if (eq == NULL || (len = (size_t)(eq - arg)) == 0 || len >= sizeof name)
+		goto bad;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	errno = 0;
+	n = strtoull(eq + 1, &end, 10);
+	if (end == eq + 1 || errno == ERANGE || eq[1] == '-')
+		goto bad;
+	switch (*end) {
+	case 'k': case 'K': n <<= 10; end++; break;
+	case 'm': case 'M': n <<= 20; end++; break;
+	case 'g': case 'G': n <<= 30; end++; break;
+	}
+	if (*end != '\0' || n > (1ULL << 40))
+		goto bad;
+	if (strcmp(name, "game") == 0)
+		lim->max_game = (size_t)n;
+	else if (strcmp(name, "tag") == 0)
+		lim->max_tag = (size_t)n;
+	else if (strcmp(name, "comment") == 0)
+		lim->max_comment = (size_t)n;
+	else if (strcmp(name, "tags") == 0 && n <= LONG_MAX)
+		lim->max_tags = (long)n;
+	else if (strcmp(name, "plies") == 0 && n <= LONG_MAX)
+		lim->max_plies = (long)n;
+	else if (strcmp(name, "tokens") == 0 && n <= LONG_MAX)
+		lim->max_tokens = (long)n;
+	else if (strcmp(name, "depth") == 0 && n <= 100000)
+		lim->max_depth = (int)n;
+	else
+		goto bad;
+	return 1;
+bad:
+	cli_fail("--limit: '%s' is not NAME=N with NAME one of game, tag, "
+	    "comment, tags, plies, tokens, depth", arg);
+	return 0;
+}

@@ -22,4 +22,13 @@ long cli_number(const char *s, long lo, long hi, const char *what);
 /* Open FILE for reading ("-" or NULL: stdin); NULL after a message. */
 FILE *cli_open(const char *path, const char **name);
 void cli_version(void);
+/*
+ * --limit NAME=VALUE for the PGN reader: game, tag, comment (bytes; K, M
+ * and G suffixes), tags, plies, tokens, depth.  0 after a message.
+ */
+int cli_limit(struct zh_pgn_limits *lim, const char *arg);
+#define CLI_LIMIT_HELP \
+    "  --limit NAME=N     reader limits: game=16M tag=64K comment=1M tags=1000\n" \
+    "                     plies=10000 tokens=1000000 depth=64 (0 = default)\n"
+
 #endif
