@@ -330,7 +330,8 @@ struct zh_game {
 	size_t ntoks;
 	const char *result;	/* result token (static string), NULL if none */
 	const char *raw;	/* the game's bytes verbatim, without trailing
-				   white space (not NUL-terminated) */
+				   white space (not NUL-terminated); the
+				   token texts (but glyph NAGs) lie inside */
 	size_t rawlen;
 	bool raw_truncated;	/* raw holds only the first bytes of a game
 				   longer than max_game */
