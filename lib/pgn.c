@@ -25,7 +25,10 @@
 
 /* ==================== constants ==================== */
 
-#define CHUNK		(128u * 1024)	/* bytes asked of fread() at a time */
+#ifndef ZH_PGN_CHUNK	/* tests build with tiny reads to reach every refill */
+#define ZH_PGN_CHUNK	(128u * 1024)
+#endif
+#define CHUNK		((size_t)ZH_PGN_CHUNK)	/* bytes asked of fread() at a time */
 #define LOOK		256		/* lookahead to recognise a tag line */
 #define MAXWORD		255		/* longest move or move number */
 #define NOOFF		SIZE_MAX	/* token text is a static string */
@@ -1262,6 +1265,13 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 	while (end > 0 && (r->cls[b[end - 1]] == C_SP ||
 	    r->cls[b[end - 1]] == C_NL))
 		end--;
+	/* every token text lies inside raw (a ';' comment keeps its blanks) */
+	for (k = r->ntoks; k-- > 0;)
+		if (r->toff[k] != NOOFF) {
+			if (end < r->toff[k] + r->toks[k].len)
+				end = r->toff[k] + r->toks[k].len;
+			break;
+		}
 	for (k = 0; k < r->ntoks; k++)
 		if (r->toff[k] != NOOFF)
 			r->toks[k].text = (const char *)b + r->toff[k];
@@ -1343,7 +1353,7 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 			}
 		r->cls[c] = (unsigned char)k;
 	}
-	r->cap = 4 * CHUNK;
+	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
 		free(r);
 		return NULL;

@@ -273,14 +273,16 @@ int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
  * movetext has begun, at a blank line once movetext has begun (no
  * result), at a second Event tag, or at the end of input.  Text between
  * games that cannot start one (a line such as "Downloaded from ...") is
- * skipped.  A UTF-8 BOM, CRLF and lone CR line ends, '%' escape lines and
+ * skipped, and so are comments with no tag or move after them.  A comment
+ * before a game's tags belongs to that game.  A UTF-8 BOM, CRLF and lone CR line ends, '%' escape lines and
  * an empty line inside the tag section are accepted.
  *
  * Errors: the first syntax error of a game is recorded in game->err with
  * its line and column (1-based, column in characters).  The reader then
  * skips to the next line starting with "[Event " or to a tag line after a
  * blank line, and returns the bad game with the tokens read before the
- * error and all its raw bytes, so no game is ever dropped silently.
+ * error and its raw bytes (only the first ones past max_game), so no game
+ * is ever dropped silently.
  */
 
 struct zh_pgn_limits {		/* 0 in a field means the default */
@@ -333,7 +335,8 @@ struct zh_game {
 	size_t ntoks;
 	const char *result;	/* result token (static string), NULL if none */
 	const char *raw;	/* the game's bytes verbatim, without trailing
-				   white space (not NUL-terminated) */
+				   white space (not NUL-terminated); the
+				   token texts (but glyph NAGs) lie inside */
 	size_t rawlen;
 	bool raw_truncated;	/* raw holds only the first bytes of a game
 				   longer than max_game */

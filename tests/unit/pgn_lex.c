@@ -594,7 +594,7 @@ test_corpus(void)
 	for (k = 0; k < sizeof files / sizeof files[0]; k++) {
 		struct zh_pgn_reader *r;
 		struct zh_game g;
-		long n = 0, bad = 0, moves = 0;
+		long n = 0, bad = 0;
 		FILE *f;
 
 		snprintf(path, sizeof path, "%s/pgn/%s", dir, files[k].file);
@@ -608,8 +608,6 @@ test_corpus(void)
 		while (zh_pgn_next(r, &g) == 1) {
 			n++;
 			bad += g.err.code != ZH_OK;
-			for (size_t t = 0; t < g.ntoks; t++)
-				moves += g.toks[t].kind == ZH_T_MOVE;
 		}
 		zh_pgn_close(r);
 		fclose(f);
