@@ -11,8 +11,9 @@
  *    returns 0 on success and -1 on failure; the first error recorded wins.
  *  - Positions are plain values: copy them with '=' (copy-make).
  *  - Strings returned in caller buffers are always NUL-terminated.
- *  - Nothing is allocated except by the PGN reader, whose objects are
- *    released with the matching _free function (free(NULL)-safe).
+ *  - Only the PGN reader and the game replay allocate: release them with
+ *    zh_pgn_close() and zh_replay_free() (both NULL-safe); a game kept
+ *    with zh_game_dup() is one block for free().
  */
 #ifndef ZH_H
 #define ZH_H
