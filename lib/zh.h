@@ -244,6 +244,23 @@ size_t zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size);
 /* Same without clocks (EPD: four fields, pocket as the dialect puts it). */
 size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
 
+/* ======================== positions as data ======================== */
+
+/*
+ * The legal moves of p in UCI, sorted in byte order, separated by one
+ * space, into buf (snprintf rules); returns the length needed.
+ */
+size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
+/*
+ * p as a JSON object (Jansson; the caller owns it and json_decref()s it):
+ * variant, fen (dialect d), board (ranks from the top, arrays of letters
+ * or null), pockets, promoted, side, castling, ep, halfmove, fullmove,
+ * in_check, legal_moves, status, and with 'moves' the sorted UCI list.
+ * NULL when out of memory.
+ */
+struct json_t;
+struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
+
 /* ======================== UCI and SAN ======================== */
 
 #define ZH_MOVEMAX 16
