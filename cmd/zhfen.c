@@ -132,10 +132,14 @@ input_json(const char *s, size_t n)
 	return j;
 }
 
-/* Handle one record; 'line' is NUL-terminated, n its length. */
+/*
+ * Handle one record; 'line' is NUL-terminated, n its length.  Blank and
+ * '#' lines of files are skipped; arguments (is_arg) are always records.
+ * 'toolong' is the message for a line that did not fit.
+ */
 static void
 record(const struct opts *o, struct tally *t, const char *file, long lineno,
-    const char *line, size_t n, const char *toolong)
+    const char *line, size_t n, bool is_arg, const char *toolong)
 {
 	struct zh_error err = { 0 };
 	struct zh_pos pos;
@@ -144,7 +148,7 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 
 	for (q = line; *q == ' ' || *q == '\t'; q++)
 		;
-	if (toolong == NULL && nul == NULL && (*q == '\0' || *q == '#'))
+	if (!is_arg && toolong == NULL && nul == NULL && (*q == '\0' || *q == '#'))
 		return;		/* blank or comment: not a record */
 	if (toolong != NULL)
 		zh_error_set(&err, ZH_ELIMIT, LINEMAX + 1, "%s", toolong);
@@ -224,7 +228,7 @@ file(const struct opts *o, struct tally *t, const char *path)
 	ls.pos = ls.len = 0;
 	ls.eof = ls.skipping = false;
 	while ((r = next_line(&ls, &line, &n)) != 0)
-		record(o, t, name, ++lineno, line, n, r < 0 ?
+		record(o, t, name, ++lineno, line, n, false, r < 0 ?
 		    "line longer than 65536 bytes (not a FEN)" : NULL);
 	if (ferror(ls.f)) {
 		cli_fail("%s: read error", name);
@@ -234,13 +238,14 @@ file(const struct opts *o, struct tally *t, const char *path)
 		fclose(ls.f);
 }
 
-/* An operand is a FEN when it has a blank, a '[' or a board's 7 '/'. */
+/* An operand is a FEN when it is empty or has a blank, a '[' or a
+   board's 7 '/'; else it names a file. */
 static bool
 is_fen(const char *s)
 {
 	int slashes = 0;
 
-	if (strpbrk(s, " \t[") != NULL)
+	if (*s == '\0' || strpbrk(s, " \t[") != NULL)
 		return true;
 	for (; *s; s++)
 		slashes += *s == '/';
@@ -343,7 +348,7 @@ main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (is_fen(argv[i]))
 			record(&o, &t, "<arg>", ++nfen, argv[i], strlen(argv[i]),
-			    NULL);
+			    true, NULL);
 		else {
 			file(&o, &t, argv[i]);
 			nfiles++;
