@@ -83,6 +83,18 @@ struct where {
 static int check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
     const struct where *w);
 
+/* Could a pawn of the side not to move have just double-stepped over ep? */
+static bool
+ep_ok(const struct zh_pos *p, int ep)
+{
+	int them = !p->side, fwd = them == ZH_WHITE ? 16 : -16;
+	int rel = them == ZH_WHITE ? ZH_RANK(ep) : p->v->ranks - 1 - ZH_RANK(ep);
+
+	return rel == p->v->double_step + 1 && p->sq[ep] == 0 &&
+	    p->sq[ep - fwd] == 0 &&
+	    (p->sq[ep + fwd] & ~ZH_PROMOTED) == ZH_PIECE(them, ZH_PAWN);
+}
+
 static int
 fail(struct fenin *in, const char *at, int code, const char *msg, ...)
     __attribute__((format(printf, 4, 5)));
@@ -411,11 +423,17 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	}
 	pos.ep = ZH_NOSQ;
 	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
-		int zero = d == ZH_XBOARD && v->ranks == 10;
+		/* XBoard numbers the ranks of 10-rank boards from 0. */
+		int zero = v->ranks == 10 && (d == ZH_XBOARD ||
+		    (d == ZH_AUTO && zh_fen_dialect(s, v) == ZH_XBOARD));
 		int sq = read_square(&pos, fs[3], fe[3], zero);
 
-		if (sq < 0 && d == ZH_AUTO && v->ranks == 10)
-			sq = read_square(&pos, fs[3], fe[3], 1);
+		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(&pos, sq))) {
+			int alt = read_square(&pos, fs[3], fe[3], !zero);
+
+			if (alt >= 0 && (sq < 0 || ep_ok(&pos, alt)))
+				sq = alt;
+		}
 		if (sq < 0)
 			return fail(&in, fs[3], ZH_ESYNTAX,
 			    "en passant: '%.*s' is not a square or -",
@@ -687,14 +705,10 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 		}
 	}
 	if (p->ep != ZH_NOSQ) {
-		int them = !p->side, fwd = them == ZH_WHITE ? 16 : -16;
-		int rel = them == ZH_WHITE ? ZH_RANK(p->ep) :
-		    v->ranks - 1 - ZH_RANK(p->ep);
+		int them = !p->side;
 
 		square_name(p, p->ep, name);
-		if (rel != v->double_step + 1 || p->sq[p->ep] != 0 ||
-		    p->sq[p->ep - fwd] != 0 ||
-		    (p->sq[p->ep + fwd] & ~ZH_PROMOTED) != ZH_PIECE(them, ZH_PAWN)) {
+		if (!ep_ok(p, p->ep)) {
 			zh_error_set(err, ZH_EPOSITION,
 			    w && w->ep ? col_of(w->base, w->ep) : 1,
 			    "en passant: %s, but no %s pawn can have just "
