@@ -76,6 +76,12 @@ next_line(struct lines *ls, char **line, size_t *n)
 			ls->skipping = false;
 			if (skipped)
 				continue;
+			if (k > LINEMAX) {
+				*line = s;
+				*n = LINEMAX;
+				s[LINEMAX] = '\0';
+				return -1;
+			}
 			if (k > 0 && s[k - 1] == '\r')
 				k--;
 			s[k] = '\0';
