@@ -170,7 +170,7 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		if (o->mode == OUT_JSON)
 			put_json(o->out, json_pack("{s:I,s:o,s:b,s:{s:I,s:I,s:s}}",
 			    "line", (json_int_t)lineno, "input",
-			    input_json(line, n > 4096 ? 4096 : n), "valid", 0,
+			    input_json(line, toolong != NULL && n > 64 ? 64 : n), "valid", 0,
 			    "error", "line", (json_int_t)lineno, "col",
 			    (json_int_t)err.col, "message", err.text));
 		return;

@@ -207,8 +207,8 @@ roundtrip() {
 	assert_equal "${stderr_lines[0]}" "zhfen: <arg>:1:53: error: en passant: e3, but no Black pawn can have just double-stepped over it"
 	run --separate-stderr zhfen '1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
 	assert_equal "${stderr_lines[0]}" "zhfen: <arg>:1:52: error: castling: right q, but no Black rook on a8"
-	run --separate-stderr zhfen 'rnbqkbnr/ppppPppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1'
-	assert_equal "${stderr_lines[0]}" "zhfen: <arg>:1:5: error: board: White is in check, but it is Black's move"
+	run --separate-stderr zhfen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPpPP/RNBQKBNR[] b KQkq - 0 1'
+	assert_equal "${stderr_lines[0]}" "zhfen: <arg>:1:40: error: board: White is in check, but it is Black's move"
 	run --separate-stderr zhfen 'rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR[] w KQq - 0 1'
 	assert_equal "${stderr_lines[0]}" "zhfen: <arg>:1:8: error: board: White pawn on h8: pawns cannot stand on rank 8 in crazyhouse"
 	run --separate-stderr zhfen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK[] w Qkq - 0 1'
@@ -244,7 +244,7 @@ roundtrip() {
 }
 
 @test "zhfen: binary garbage and NUL bytes are errors, not crashes" {
-	head -c 65536 /dev/zero | tr '\0' '\377' > "$BATS_TEST_TMPDIR/bin"
+	head -c 70000 /dev/zero | tr '\0' '\377' > "$BATS_TEST_TMPDIR/bin"
 	printf '\nr\000nbq\n\001\002\003\n\377\376 w\n' >> "$BATS_TEST_TMPDIR/bin"
 	run --separate-stderr zhfen "$BATS_TEST_TMPDIR/bin"
 	assert_failure 1
@@ -253,7 +253,7 @@ roundtrip() {
 	assert_equal "${stderr_lines[1]}" "zhfen: $BATS_TEST_TMPDIR/bin:2:2: error: NUL byte in the input"
 	assert_equal "${stderr_lines[2]}" "zhfen: $BATS_TEST_TMPDIR/bin:3:1: error: board: byte 0x01 is not a piece of crazyhouse"
 	assert_equal "${stderr_lines[3]}" "zhfen: $BATS_TEST_TMPDIR/bin:4:1: error: board: byte 0xff is not a piece of crazyhouse"
-	run zhfen --json "$BATS_TEST_TMPDIR/bin"
+	run --separate-stderr zhfen --json "$BATS_TEST_TMPDIR/bin"
 	assert_failure 1
 	assert_line --index 1 '{"line":2,"input":"r\u0000nbq","valid":false,"error":{"line":2,"col":2,"message":"NUL byte in the input"}}'
 	assert_line --index 3 '{"line":4,"input":"?? w","valid":false,"error":{"line":4,"col":1,"message":"board: byte 0xff is not a piece of crazyhouse"}}'
