@@ -21,6 +21,21 @@
 
 static const char *const side_name[2] = { "White", "Black" };
 
+/* zh_letter_type() as a table: the reader's inner loop. */
+static const unsigned char letter_type[256] = {
+	['P'] = ZH_PAWN, ['N'] = ZH_KNIGHT, ['B'] = ZH_BISHOP, ['R'] = ZH_ROOK,
+	['Q'] = ZH_QUEEN, ['K'] = ZH_KING, ['A'] = ZH_ARCHBISHOP,
+	['C'] = ZH_CHANCELLOR,
+	['p'] = ZH_PAWN, ['n'] = ZH_KNIGHT, ['b'] = ZH_BISHOP, ['r'] = ZH_ROOK,
+	['q'] = ZH_QUEEN, ['k'] = ZH_KING, ['a'] = ZH_ARCHBISHOP,
+	['c'] = ZH_CHANCELLOR,
+};
+static const char piece_char[2][ZH_NTYPES + 7] = {
+	{ '?', 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C', '?', '?', '?', '?', '?', '?', '?' },
+	{ '?', 'p', 'n', 'b', 'r', 'q', 'k', 'a', 'c', '?', '?', '?', '?', '?', '?', '?' },
+};
+#define LETTER_TYPE(c)	((int)letter_type[(unsigned char)(c)])
+
 static int
 col_of(const char *base, const char *p)
 {
@@ -135,7 +150,7 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 				return fail(in, d, ZH_ESYNTAX,
 				    "pocket: bad piece count");
 		}
-		t = zh_letter_type(*q);
+		t = LETTER_TYPE(*q);
 		if (*q == '-' && e - s > 1)
 			return fail(in, q, ZH_ESYNTAX,
 			    "pocket: '-' means an empty pocket and must stand alone");
@@ -247,7 +262,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 			continue;
 		}
 		{
-			int t = zh_letter_type(c);
+			int t = LETTER_TYPE(c);
 			int color = isupper(c) ? ZH_WHITE : ZH_BLACK;
 			int sq;
 
@@ -334,7 +349,7 @@ all_pocket_letters(const char *s, const char *e)
 	if (e - s == 1 && *s == '-')
 		return true;
 	for (; s < e; s++)
-		if (zh_letter_type(*s) == ZH_EMPTY || zh_letter_type(*s) == ZH_KING)
+		if (LETTER_TYPE(*s) == ZH_EMPTY || LETTER_TYPE(*s) == ZH_KING)
 			return false;
 	return true;
 }
@@ -725,8 +740,8 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 		int t;
 
 		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
-			if (zh_letter_type(*s) != ZH_EMPTY)
-				start[zh_letter_type(*s)]++;
+			if (LETTER_TYPE(*s) != ZH_EMPTY)
+				start[LETTER_TYPE(*s)]++;
 		for (r = 0; r < v->ranks; r++)
 			for (f = 0; f < v->files; f++) {
 				unsigned char pc = p->sq[ZH_SQ(f, r)];
@@ -855,20 +870,27 @@ put(struct out *o, int c)
 }
 
 static void
-puts_(struct out *o, const char *s)
+putnum(struct out *o, unsigned long n)
 {
-	while (*s)
-		put(o, *s++);
+	char b[24];
+	int i = 0;
+
+	if (n < 10) {
+		put(o, (int)('0' + n));
+		return;
+	}
+	do
+		b[i++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (i > 0)
+		put(o, b[--i]);
 }
 
 static void
 putsq(struct out *o, const struct zh_pos *p, int s, int zero_based)
 {
-	char b[8];
-
-	snprintf(b, sizeof b, "%c%d", 'a' + ZH_FILE(s),
-	    ZH_RANK(s) + (zero_based ? 0 : 1));
-	puts_(o, b);
+	put(o, 'a' + ZH_FILE(s));
+	putnum(o, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
 	(void)p;
 }
 
@@ -906,7 +928,6 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 	const struct zh_variant *v = p->v;
 	bool tilde, drops = v->drops;
 	int f, r;
-	char num[32];
 
 	if (d == ZH_AUTO)
 		d = ZH_FAIRY;
@@ -924,20 +945,16 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 				continue;
 			}
 			if (empty) {
-				snprintf(num, sizeof num, "%d", empty);
-				puts_(o, num);
+				putnum(o, (unsigned long)empty);
 				empty = 0;
 			}
-			l = zh_type_letter(ZH_TYPE(pc));
-			put(o, ZH_COLOR(pc) == ZH_WHITE ? l :
-			    tolower((unsigned char)l));
+			l = piece_char[ZH_COLOR(pc)][ZH_TYPE(pc)];
+			put(o, l);
 			if (tilde && (pc & ZH_PROMOTED))
 				put(o, '~');
 		}
-		if (empty) {
-			snprintf(num, sizeof num, "%d", empty);
-			puts_(o, num);
-		}
+		if (empty)
+			putnum(o, (unsigned long)empty);
 		if (r > 0)
 			put(o, '/');
 	}
@@ -999,8 +1016,10 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 			put(o, '-');
 	}
 	if (clocks) {
-		snprintf(num, sizeof num, " %u %u", p->halfmove, p->fullmove);
-		puts_(o, num);
+		put(o, ' ');
+		putnum(o, p->halfmove);
+		put(o, ' ');
+		putnum(o, p->fullmove);
 	}
 	if (drops && d == ZH_CHESSCOM) {
 		bool any = false;
