@@ -21,10 +21,37 @@
 
 static const char *const side_name[2] = { "White", "Black" };
 
+/* zh_letter_type() as a table: the reader's inner loop. */
+static const unsigned char letter_type[256] = {
+	['P'] = ZH_PAWN, ['N'] = ZH_KNIGHT, ['B'] = ZH_BISHOP, ['R'] = ZH_ROOK,
+	['Q'] = ZH_QUEEN, ['K'] = ZH_KING, ['A'] = ZH_ARCHBISHOP,
+	['C'] = ZH_CHANCELLOR,
+	['p'] = ZH_PAWN, ['n'] = ZH_KNIGHT, ['b'] = ZH_BISHOP, ['r'] = ZH_ROOK,
+	['q'] = ZH_QUEEN, ['k'] = ZH_KING, ['a'] = ZH_ARCHBISHOP,
+	['c'] = ZH_CHANCELLOR,
+};
+static const char piece_char[2][ZH_NTYPES + 7] = {
+	{ '?', 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C', '?', '?', '?', '?', '?', '?', '?' },
+	{ '?', 'p', 'n', 'b', 'r', 'q', 'k', 'a', 'c', '?', '?', '?', '?', '?', '?', '?' },
+};
+#define LETTER_TYPE(c)	((int)letter_type[(unsigned char)(c)])
+
 static int
 col_of(const char *base, const char *p)
 {
 	return (int)(p - base) + 1;
+}
+
+/* "'x'" for a printable ASCII byte, "byte 0xNN" for anything else. */
+static const char *
+byte_desc(int c, char buf[16])
+{
+	c &= 0xff;
+	if (c > 0x20 && c < 0x7f)
+		snprintf(buf, 16, "'%c'", c);
+	else
+		snprintf(buf, 16, "byte 0x%02x", c);
+	return buf;
 }
 
 void
@@ -56,7 +83,32 @@ struct fenin {
 	const char *base;		/* the whole input, for columns */
 	struct zh_error *err;
 	int dialect;
+	const char *pocket;		/* where the pocket text starts, if any */
 };
+
+/* Where the fields of a FEN were, so position errors can point at them. */
+struct where {
+	const char *base;		/* the whole input */
+	const char *board, *board_end;	/* board field, with any pocket */
+	const char *side;		/* side-to-move field, or NULL */
+	const char *castle, *castle_end;	/* castling field, or NULL */
+	const char *ep;			/* en passant field, or NULL */
+};
+
+static int check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
+    const struct where *w);
+
+/* Could a pawn of the side not to move have just double-stepped over ep? */
+static bool
+ep_ok(const struct zh_pos *p, int ep)
+{
+	int them = !p->side, fwd = them == ZH_WHITE ? 16 : -16;
+	int rel = them == ZH_WHITE ? ZH_RANK(ep) : p->v->ranks - 1 - ZH_RANK(ep);
+
+	return rel == p->v->double_step + 1 && p->sq[ep] == 0 &&
+	    p->sq[ep - fwd] == 0 &&
+	    (p->sq[ep + fwd] & ~ZH_PROMOTED) == ZH_PIECE(them, ZH_PAWN);
+}
 
 static int
 fail(struct fenin *in, const char *at, int code, const char *msg, ...)
@@ -98,7 +150,7 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 				return fail(in, d, ZH_ESYNTAX,
 				    "pocket: bad piece count");
 		}
-		t = zh_letter_type(*q);
+		t = LETTER_TYPE(*q);
 		if (*q == '-' && e - s > 1)
 			return fail(in, q, ZH_ESYNTAX,
 			    "pocket: '-' means an empty pocket and must stand alone");
@@ -106,13 +158,11 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 			return fail(in, q, ZH_ESYNTAX,
 			    "pocket: '%c' is not allowed in a pocket", *q);
 		if (t == ZH_EMPTY || !(p->v->types & ZH_TYPEBIT(t))) {
-			if (isprint((unsigned char)*q))
-				return fail(in, q, ZH_ESYNTAX,
-				    "pocket: '%c' is not a piece of %s", *q,
-				    p->v->name);
+			char b[16];
+
 			return fail(in, q, ZH_ESYNTAX,
-			    "pocket: byte 0x%02x is not a piece letter",
-			    (unsigned char)*q);
+			    "pocket: %s is not a piece of %s",
+			    byte_desc(*q, b), p->v->name);
 		}
 		c = isupper((unsigned char)*q) ? ZH_WHITE : ZH_BLACK;
 		if (p->pocket[c][t] + n > 200)
@@ -141,7 +191,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		if (c == '/') {
 			if (f != v->files)
 				return fail(in, rank_start, ZH_ESYNTAX,
-				    "rank %d has %d squares, expected %d",
+				    "board: rank %d has %d squares, expected %d",
 				    r + 1, f, v->files);
 			q++;
 			if (r == 0) {	/* 9th part: Lichess pocket */
@@ -151,9 +201,10 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 					pe++;
 				if (pe < e)
 					return fail(in, pe, ZH_ESYNTAX,
-					    "too many ranks (expected %d)",
+					    "board: too many ranks (expected %d)",
 					    v->ranks);
 				*had_pocket = true;
+				in->pocket = q;
 				return read_pocket(in, p, q, e);
 			}
 			r--;
@@ -168,10 +219,10 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 			if (r != 0 || f != v->files) {
 				if (r > 0)
 					return fail(in, q, ZH_ESYNTAX,
-					    "board has %d ranks, expected %d",
+					    "board: %d ranks, expected %d",
 					    v->ranks - r, v->ranks);
 				return fail(in, rank_start, ZH_ESYNTAX,
-				    "rank %d has %d squares, expected %d",
+				    "board: rank %d has %d squares, expected %d",
 				    r + 1, f, v->files);
 			}
 			if (close == NULL)
@@ -181,6 +232,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				return fail(in, close + 1, ZH_ESYNTAX,
 				    "unexpected text after the pocket");
 			*had_pocket = true;
+			in->pocket = q;
 			return read_pocket(in, p, q + 1, close);
 		}
 		if (isdigit(c)) {
@@ -191,7 +243,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				n = n * 10 + (*q++ - '0');
 			if (n == 0 || f + n > v->files)
 				return fail(in, rank_start, ZH_ESYNTAX,
-				    "rank %d has more than %d squares",
+				    "board: rank %d has more than %d squares",
 				    r + 1, v->files);
 			(void)d;
 			f += n;
@@ -201,7 +253,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		if (c == '~') {
 			if (last < 0)
 				return fail(in, q, ZH_ESYNTAX,
-				    "'~' must follow a piece");
+				    "board: '~' must follow a piece");
 			if (ZH_TYPE(p->sq[last]) != ZH_PAWN &&
 			    ZH_TYPE(p->sq[last]) != ZH_KING)
 				p->sq[last] |= ZH_PROMOTED;
@@ -210,21 +262,20 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 			continue;
 		}
 		{
-			int t = zh_letter_type(c);
+			int t = LETTER_TYPE(c);
 			int color = isupper(c) ? ZH_WHITE : ZH_BLACK;
 			int sq;
 
 			if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
-				if (isprint(c))
-					return fail(in, q, ZH_ESYNTAX,
-					    "'%c' is not a piece of %s", c,
-					    v->name);
+				char b[16];
+
 				return fail(in, q, ZH_ESYNTAX,
-				    "byte 0x%02x in the board field", c);
+				    "board: %s is not a piece of %s",
+				    byte_desc(c, b), v->name);
 			}
 			if (f >= v->files)
 				return fail(in, rank_start, ZH_ESYNTAX,
-				    "rank %d has more than %d squares",
+				    "board: rank %d has more than %d squares",
 				    r + 1, v->files);
 			sq = ZH_SQ(f, r);
 			p->sq[sq] = ZH_PIECE(color, t);
@@ -241,11 +292,11 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		}
 	}
 	if (r > 0)
-		return fail(in, q, ZH_ESYNTAX, "board has %d ranks, expected %d",
+		return fail(in, q, ZH_ESYNTAX, "board: %d ranks, expected %d",
 		    v->ranks - r, v->ranks);
 	if (f != v->files)
 		return fail(in, rank_start, ZH_ESYNTAX,
-		    "rank %d has %d squares, expected %d", r + 1, f, v->files);
+		    "board: rank %d has %d squares, expected %d", r + 1, f, v->files);
 	return 0;
 }
 
@@ -298,7 +349,7 @@ all_pocket_letters(const char *s, const char *e)
 	if (e - s == 1 && *s == '-')
 		return true;
 	for (; s < e; s++)
-		if (zh_letter_type(*s) == ZH_EMPTY || zh_letter_type(*s) == ZH_KING)
+		if (LETTER_TYPE(*s) == ZH_EMPTY || LETTER_TYPE(*s) == ZH_KING)
 			return false;
 	return true;
 }
@@ -309,10 +360,10 @@ int
 zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
     int d, unsigned flags, struct zh_error *err)
 {
-	struct fenin in = { s, err, d };
+	struct fenin in = { s, err, d, NULL };
 	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
 	int nf = 0, i;
-	bool had_pocket;
+	bool had_pocket, ops_tail = false;
 	struct zh_pos pos;
 
 	/* Split into fields on blanks and '_' (Lichess URLs). */
@@ -322,9 +373,13 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			q++;
 		if (*q == '\0')
 			break;
-		if (nf == MAXFIELDS)
-			return fail(&in, q, ZH_ESYNTAX,
-			    "too many fields (at most %d)", MAXFIELDS);
+		if (nf == MAXFIELDS) {
+			if (strchr(q, ';') == NULL)
+				return fail(&in, q, ZH_ESYNTAX,
+				    "too many fields (at most %d)", MAXFIELDS);
+			ops_tail = true;	/* long EPD operations */
+			break;
+		}
 		fs[nf] = q;
 		while (*q != '\0' && *q != ' ' && *q != '\t' && *q != '_' &&
 		    *q != '\r' && *q != '\n')
@@ -359,6 +414,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
 		for (q = fs[2]; q < fe[2]; q++) {
 			unsigned bit;
+			char b[16];
 
 			switch (*q) {
 			case 'K': case 'H': bit = ZH_CASTLE_WK; break;
@@ -371,7 +427,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 					    "castling: '%c': Chess960 castling is not supported",
 					    *q);
 				return fail(&in, q, ZH_ESYNTAX,
-				    "castling: '%c' is not K, Q, k, q or -", *q);
+				    "castling: %s is not K, Q, k, q or -",
+				    byte_desc(*q, b));
 			}
 			if (pos.castle & bit)
 				return fail(&in, q, ZH_ESYNTAX,
@@ -381,41 +438,59 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	}
 	pos.ep = ZH_NOSQ;
 	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
-		int zero = d == ZH_XBOARD && v->ranks == 10;
+		/* XBoard numbers the ranks of 10-rank boards from 0. */
+		int zero = v->ranks == 10 && (d == ZH_XBOARD ||
+		    (d == ZH_AUTO && zh_fen_dialect(s, v) == ZH_XBOARD));
 		int sq = read_square(&pos, fs[3], fe[3], zero);
 
-		if (sq < 0 && d == ZH_AUTO && v->ranks == 10)
-			sq = read_square(&pos, fs[3], fe[3], 1);
+		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(&pos, sq))) {
+			int alt = read_square(&pos, fs[3], fe[3], !zero);
+
+			if (alt >= 0 && (sq < 0 || ep_ok(&pos, alt)))
+				sq = alt;
+		}
 		if (sq < 0)
 			return fail(&in, fs[3], ZH_ESYNTAX,
 			    "en passant: '%.*s' is not a square or -",
 			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
 		pos.ep = (unsigned char)sq;
 	}
-	i = 4;
-	if (nf > 4 && isdigit((unsigned char)*fs[4])) {
-		if (read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
-		    &pos.halfmove) != 0)
-			return -1;
-		i = 5;
-		if (nf > 5) {
-			if (read_number(&in, fs[5], fe[5], "fullmove number",
-			    1000000, &pos.fullmove) != 0)
-				return -1;
-			if (pos.fullmove == 0)
-				pos.fullmove = 1;
-			i = 6;
+	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored. */
+	for (i = 4; i < nf; i++) {
+		int j;
+
+		if (!isalpha((unsigned char)*fs[i]))
+			continue;
+		for (j = i; j < nf && memchr(fs[j], ';', (size_t)(fe[j] - fs[j])) == NULL; j++)
+			;
+		if (j < nf || ops_tail) {
+			nf = i;
+			break;
 		}
-	} else if (nf > 4 && (strchr(fs[4], ';') != NULL ||
-	    (fe[4] - fs[4] >= 2 && isalpha((unsigned char)fs[4][0]) &&
-	    !all_pocket_letters(fs[4], fe[4])))) {
-		i = nf;		/* EPD operations: ignored */
+	}
+	for (i = 4; i < nf; i++)
+		if (memchr(fs[i], '+', (size_t)(fe[i] - fs[i])) != NULL)
+			return fail(&in, fs[i], ZH_EVARIANT,
+			    "'%.*s' is a three-check counter; three-check is "
+			    "not a zhkit variant",
+			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
+	if (nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
+	    &pos.halfmove) != 0)
+		return -1;
+	if (nf > 5) {
+		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
+		    &pos.fullmove) != 0)
+			return -1;
+		if (pos.fullmove == 0)
+			pos.fullmove = 1;
 	}
 	/* chess.com: pocket after the fullmove number, then promoted squares. */
-	if (i < nf && i >= 4) {
+	if (nf > 6) {
+		i = 6;
 		if (!all_pocket_letters(fs[i], fe[i]))
 			return fail(&in, fs[i], ZH_ESYNTAX,
-			    "unexpected field '%.*s'",
+			    "unexpected field '%.*s' (a chess.com pocket has "
+			    "only piece letters)",
 			    (int)(fe[i] - fs[i] > 20 ? 20 : fe[i] - fs[i]), fs[i]);
 		if (had_pocket)
 			return fail(&in, fs[i], ZH_ESYNTAX,
@@ -423,6 +498,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		if (read_pocket(&in, &pos, fs[i], fe[i]) != 0)
 			return -1;
 		had_pocket = true;
+		in.pocket = fs[i];
 		for (i++; i < nf; i++) {
 			for (q = fs[i]; q < fe[i]; ) {
 				const char *e = q + 1;
@@ -456,16 +532,90 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		for (c = 0; c < 2; c++)
 			for (t = 0; t < ZH_NTYPES; t++)
 				if (pos.pocket[c][t])
-					return fail(&in, fs[0], ZH_EPOSITION,
-					    "%s has no pockets", v->name);
+					return fail(&in, in.pocket ? in.pocket : fs[0],
+					    ZH_EPOSITION, "pocket: %s has no pockets",
+					    v->name);
 	}
-	if (zh_pos_check(&pos, flags, err) != 0)
-		return -1;
+	{
+		struct where w = { s, fs[0], fe[0], NULL, NULL, NULL, NULL };
+
+		if (nf > 1)
+			w.side = fs[1];
+		if (nf > 2) {
+			w.castle = fs[2];
+			w.castle_end = fe[2];
+		}
+		if (nf > 3)
+			w.ep = fs[3];
+		if (check(&pos, flags, err, &w) != 0)
+			return -1;
+	}
 	*p = pos;
 	return 0;
 }
 
 /* ======================== checking ======================== */
+
+/* Column of the board text that holds square sq (board field start if none). */
+static long
+square_col(const struct where *w, const struct zh_variant *v, int sq)
+{
+	const char *q;
+	int r = v->ranks - 1, f = 0;
+
+	if (w == NULL)
+		return 1;
+	for (q = w->board; q < w->board_end && *q != '[' && r >= 0; q++) {
+		if (*q == '/') {
+			r--;
+			f = 0;
+		} else if (isdigit((unsigned char)*q)) {
+			int n = 0;
+
+			while (q < w->board_end && isdigit((unsigned char)*q))
+				n = n * 10 + (*q++ - '0');
+			q--;
+			f += n;
+		} else if (*q != '~') {
+			if (ZH_SQ(f, r) == sq)
+				return col_of(w->base, q);
+			f++;
+		}
+	}
+	return col_of(w->base, w->board);
+}
+
+/* Column of the n-th (1-based) letter ch on the board, or the board's. */
+static long
+letter_col(const struct where *w, const struct zh_variant *v, int ch, int n)
+{
+	const char *q;
+	int slashes = 0;
+
+	if (w == NULL)
+		return 1;
+	for (q = w->board; q < w->board_end && *q != '['; q++) {
+		if (*q == '/' && ++slashes == v->ranks)
+			break;
+		if (*q == ch && --n == 0)
+			return col_of(w->base, q);
+	}
+	return col_of(w->base, w->board);
+}
+
+/* Column of the first castling letter in 'set', else of the field. */
+static long
+castle_col(const struct where *w, const char *set)
+{
+	const char *q;
+
+	if (w == NULL || w->castle == NULL)
+		return w == NULL ? 1 : col_of(w->base, w->board);
+	for (q = w->castle; q < w->castle_end; q++)
+		if (strchr(set, *q) != NULL)
+			return col_of(w->base, q);
+	return col_of(w->base, w->castle);
+}
 
 static void
 square_name(const struct zh_pos *p, int s, char *buf)
@@ -477,19 +627,34 @@ square_name(const struct zh_pos *p, int s, char *buf)
 int
 zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 {
+	return check(p, flags, err, NULL);
+}
+
+/*
+ * The position layer of validation.  With 'w' (the text it was read
+ * from) each error points at the square, letter or field at fault;
+ * without, at column 1.
+ */
+static int
+check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
+    const struct where *w)
+{
 	const struct zh_variant *v = p->v;
+	long board_col = w ? col_of(w->base, w->board) : 1;
 	int c, f, r;
 	char name[4];
 
 	for (c = 0; c < 2; c++) {
 		if (p->count[c][ZH_KING] == 0) {
-			zh_error_set(err, ZH_EPOSITION, 1, "%s has no king",
-			    side_name[c]);
+			zh_error_set(err, ZH_EPOSITION, board_col,
+			    "board: %s has no king", side_name[c]);
 			return -1;
 		}
 		if (p->count[c][ZH_KING] > 1) {
-			zh_error_set(err, ZH_EPOSITION, 1, "%s has %d kings",
-			    side_name[c], p->count[c][ZH_KING]);
+			zh_error_set(err, ZH_EPOSITION,
+			    letter_col(w, v, c ? 'k' : 'K', 2),
+			    "board: %s has %d kings", side_name[c],
+			    p->count[c][ZH_KING]);
 			return -1;
 		}
 	}
@@ -505,22 +670,27 @@ zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 			if (rel == v->ranks - 1 ||
 			    (rel == 0 && !(v->drops && v->pawn_drop_lo <= 0))) {
 				square_name(p, ZH_SQ(f, r), name);
-				zh_error_set(err, ZH_EPOSITION, 1,
-				    "%s pawn on %s: pawns cannot stand on rank %d in %s",
-				    side_name[c], name, r + 1, v->name);
+				zh_error_set(err, ZH_EPOSITION,
+				    square_col(w, v, ZH_SQ(f, r)),
+				    "board: %s pawn on %s: pawns cannot stand on "
+				    "rank %d in %s", side_name[c], name, r + 1,
+				    v->name);
 				return -1;
 			}
 		}
 	if (zh_attacked(p, p->king[!p->side], p->side)) {
-		zh_error_set(err, ZH_EPOSITION, 1,
-		    "%s, not to move, is in check", side_name[!p->side]);
+		zh_error_set(err, ZH_EPOSITION,
+		    square_col(w, v, p->king[!p->side]),
+		    "board: %s is in check, but it is %s's move",
+		    side_name[!p->side], side_name[p->side]);
 		return -1;
 	}
 	if (p->castle && !v->castling) {
-		zh_error_set(err, ZH_EPOSITION, 1,
-		    "castling rights given, but %s has no castling", v->name);
+		zh_error_set(err, ZH_EPOSITION, castle_col(w, "KQkqHAha"),
+		    "castling: rights given, but %s has no castling", v->name);
 		return -1;
 	}
+	/* ZH_EVARIANT: such rights would be Chess960's, which zhkit lacks. */
 	for (c = 0; c < 2 && p->castle; c++) {
 		int br = c == ZH_WHITE ? 0 : v->ranks - 1;
 		unsigned ks = c == ZH_WHITE ? ZH_CASTLE_WK : ZH_CASTLE_BK;
@@ -528,37 +698,35 @@ zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 		int rook = ZH_PIECE(c, ZH_ROOK);
 
 		if ((p->castle & (ks | qs)) && p->king[c] != ZH_SQ(4, br)) {
-			zh_error_set(err, ZH_EVARIANT, 1,
-			    "castling rights for %s, but its king is not on e%d",
+			zh_error_set(err, ZH_EVARIANT,
+			    castle_col(w, c ? "kqha" : "KQHA"),
+			    "castling: rights for %s, but its king is not on e%d",
 			    side_name[c], br + 1);
 			return -1;
 		}
 		if ((p->castle & ks) &&
 		    (p->sq[ZH_SQ(v->files - 1, br)] & ~ZH_PROMOTED) != rook) {
-			zh_error_set(err, ZH_EVARIANT, 1,
-			    "castling right %c, but no %s rook on %c%d",
+			zh_error_set(err, ZH_EVARIANT, castle_col(w, c ? "kh" : "KH"),
+			    "castling: right %c, but no %s rook on %c%d",
 			    c ? 'k' : 'K', side_name[c], 'a' + v->files - 1, br + 1);
 			return -1;
 		}
 		if ((p->castle & qs) &&
 		    (p->sq[ZH_SQ(0, br)] & ~ZH_PROMOTED) != rook) {
-			zh_error_set(err, ZH_EVARIANT, 1,
-			    "castling right %c, but no %s rook on a%d",
+			zh_error_set(err, ZH_EVARIANT, castle_col(w, c ? "qa" : "QA"),
+			    "castling: right %c, but no %s rook on a%d",
 			    c ? 'q' : 'Q', side_name[c], br + 1);
 			return -1;
 		}
 	}
 	if (p->ep != ZH_NOSQ) {
-		int them = !p->side, fwd = them == ZH_WHITE ? 16 : -16;
-		int rel = them == ZH_WHITE ? ZH_RANK(p->ep) :
-		    v->ranks - 1 - ZH_RANK(p->ep);
+		int them = !p->side;
 
 		square_name(p, p->ep, name);
-		if (rel != v->double_step + 1 || p->sq[p->ep] != 0 ||
-		    p->sq[p->ep - fwd] != 0 ||
-		    (p->sq[p->ep + fwd] & ~ZH_PROMOTED) != ZH_PIECE(them, ZH_PAWN)) {
-			zh_error_set(err, ZH_EPOSITION, 1,
-			    "en passant square %s: no %s pawn can have just "
+		if (!ep_ok(p, p->ep)) {
+			zh_error_set(err, ZH_EPOSITION,
+			    w && w->ep ? col_of(w->base, w->ep) : 1,
+			    "en passant: %s, but no %s pawn can have just "
 			    "double-stepped over it", name, side_name[them]);
 			return -1;
 		}
@@ -572,8 +740,8 @@ zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 		int t;
 
 		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
-			if (zh_letter_type(*s) != ZH_EMPTY)
-				start[zh_letter_type(*s)]++;
+			if (LETTER_TYPE(*s) != ZH_EMPTY)
+				start[LETTER_TYPE(*s)]++;
 		for (r = 0; r < v->ranks; r++)
 			for (f = 0; f < v->files; f++) {
 				unsigned char pc = p->sq[ZH_SQ(f, r)];
@@ -587,7 +755,7 @@ zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 				have[t] += p->pocket[c][t];
 		for (t = 1; t < ZH_NTYPES; t++)
 			if (have[t] > start[t]) {
-				zh_error_set(err, ZH_EPOSITION, 1,
+				zh_error_set(err, ZH_EPOSITION, board_col,
 				    "material: %u %s on the board and in the "
 				    "pockets, the start position has %u%s",
 				    have[t], tname[t], start[t],
@@ -596,6 +764,94 @@ zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 			}
 	}
 	return 0;
+}
+
+/* ======================== dialect detection ======================== */
+
+/* Rank of a pocket letter in the PNBRQAC order, -1 if not one. */
+static int
+pocket_rank(int c)
+{
+	static const char order[] = "PNBRQAC";
+	const char *q = c ? strchr(order, toupper((unsigned char)c)) : NULL;
+
+	return q ? (int)(q - order) : -1;
+}
+
+/* Do the letters of [s, e) run white then black, each ascending (dir 1)
+   or descending (dir -1)? */
+static bool
+pocket_in_order(const char *s, const char *e, int dir)
+{
+	int last = -1, colour = ZH_WHITE;
+
+	for (; s < e; s++) {
+		int c = isupper((unsigned char)*s) ? ZH_WHITE : ZH_BLACK;
+		int k = pocket_rank(*s);
+
+		if (k < 0)
+			return false;
+		if (c != colour) {
+			if (c == ZH_WHITE)
+				return false;
+			colour = c;
+			last = -1;
+		}
+		k = dir > 0 ? k : 6 - k;
+		if (k < last)
+			return false;
+		last = k;
+	}
+	return true;
+}
+
+int
+zh_fen_dialect(const char *s, const struct zh_variant *v)
+{
+	const char *q, *b, *be, *open = NULL;
+	int slashes = 0, nf = 0, ranks;
+	bool ops = false;
+
+	for (b = s; *b == ' ' || *b == '\t' || *b == '_'; b++)
+		;
+	for (be = b; *be && *be != ' ' && *be != '\t' && *be != '_' &&
+	    *be != '\r' && *be != '\n'; be++) {
+		if (*be == '[' && open == NULL)
+			open = be;
+		if (open == NULL)
+			slashes += *be == '/';
+	}
+	ranks = v != NULL ? v->ranks : slashes >= 9 ? 10 : 8;
+	for (q = b; *q; ) {
+		while (*q == ' ' || *q == '\t' || *q == '_' || *q == '\r' ||
+		    *q == '\n')
+			q++;
+		if (*q == '\0')
+			break;
+		nf++;
+		while (*q && *q != ' ' && *q != '\t' && *q != '_' &&
+		    *q != '\r' && *q != '\n') {
+			ops |= *q == ';' || *q == '+';
+			q++;
+		}
+	}
+	if (nf >= 7 && !ops)
+		return ZH_CHESSCOM;
+	if (open != NULL) {
+		const char *close = memchr(open, ']', (size_t)(be - open));
+
+		if (close == NULL)
+			return ZH_AUTO;
+		if (close - open == 2 && open[1] == '-')
+			return ZH_XBOARD;
+		if (pocket_in_order(open + 1, close, 1) &&
+		    !pocket_in_order(open + 1, close, -1))
+			return ZH_XBOARD;
+		return ZH_FAIRY;
+	}
+	if (slashes == ranks)
+		return ZH_LICHESS;
+	return ZH_AUTO;
 }
 
 /* ======================== writing ======================== */
@@ -614,20 +870,27 @@ put(struct out *o, int c)
 }
 
 static void
-puts_(struct out *o, const char *s)
+putnum(struct out *o, unsigned long n)
 {
-	while (*s)
-		put(o, *s++);
+	char b[24];
+	int i = 0;
+
+	if (n < 10) {
+		put(o, (int)('0' + n));
+		return;
+	}
+	do
+		b[i++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (i > 0)
+		put(o, b[--i]);
 }
 
 static void
 putsq(struct out *o, const struct zh_pos *p, int s, int zero_based)
 {
-	char b[8];
-
-	snprintf(b, sizeof b, "%c%d", 'a' + ZH_FILE(s),
-	    ZH_RANK(s) + (zero_based ? 0 : 1));
-	puts_(o, b);
+	put(o, 'a' + ZH_FILE(s));
+	putnum(o, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
 	(void)p;
 }
 
@@ -665,7 +928,6 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 	const struct zh_variant *v = p->v;
 	bool tilde, drops = v->drops;
 	int f, r;
-	char num[32];
 
 	if (d == ZH_AUTO)
 		d = ZH_FAIRY;
@@ -683,20 +945,16 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 				continue;
 			}
 			if (empty) {
-				snprintf(num, sizeof num, "%d", empty);
-				puts_(o, num);
+				putnum(o, (unsigned long)empty);
 				empty = 0;
 			}
-			l = zh_type_letter(ZH_TYPE(pc));
-			put(o, ZH_COLOR(pc) == ZH_WHITE ? l :
-			    tolower((unsigned char)l));
+			l = piece_char[ZH_COLOR(pc)][ZH_TYPE(pc)];
+			put(o, l);
 			if (tilde && (pc & ZH_PROMOTED))
 				put(o, '~');
 		}
-		if (empty) {
-			snprintf(num, sizeof num, "%d", empty);
-			puts_(o, num);
-		}
+		if (empty)
+			putnum(o, (unsigned long)empty);
 		if (r > 0)
 			put(o, '/');
 	}
@@ -758,8 +1016,10 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 			put(o, '-');
 	}
 	if (clocks) {
-		snprintf(num, sizeof num, " %u %u", p->halfmove, p->fullmove);
-		puts_(o, num);
+		put(o, ' ');
+		putnum(o, p->halfmove);
+		put(o, ' ');
+		putnum(o, p->fullmove);
 	}
 	if (drops && d == ZH_CHESSCOM) {
 		bool any = false;

@@ -235,10 +235,34 @@ int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
     int d, unsigned flags, struct zh_error *err);
 /* Position checks (kings, pawns, check, castling, ep, material). */
 int zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err);
+/*
+ * Which dialect's writer could have written FEN s (of variant v, NULL:
+ * guess from the rank count): a 7th field after the clocks is chesscom,
+ * a 9th '/' rank lichess, "[-]" or a white-then-black PNBRQ-ordered
+ * "[..]" xboard, any other "[..]" fairy; ZH_AUTO when nothing tells.
+ */
+int zh_fen_dialect(const char *s, const struct zh_variant *v);
 /* Write p as FEN of dialect d (ZH_AUTO means fairy); returns the length. */
 size_t zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size);
 /* Same without clocks (EPD: four fields, pocket as the dialect puts it). */
 size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
+
+/* ======================== positions as data ======================== */
+
+/*
+ * The legal moves of p in UCI, sorted in byte order, separated by one
+ * space, into buf (snprintf rules); returns the length needed.
+ */
+size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
+/*
+ * p as a JSON object (Jansson; the caller owns it and json_decref()s it):
+ * variant, fen (dialect d), board (ranks from the top, arrays of letters
+ * or null), pockets, promoted, side, castling, ep, halfmove, fullmove,
+ * in_check, legal_moves, status, and with 'moves' the sorted UCI list.
+ * NULL when out of memory.
+ */
+struct json_t;
+struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
 
 /* ======================== UCI and SAN ======================== */
 

@@ -1,0 +1,374 @@
+/* zhfen - validate and convert FEN/EPD positions; list their legal moves. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+
+#define LINEMAX	65536		/* longer lines are reported, not buffered */
+#define BUFSIZE	(4 * LINEMAX)
+
+enum mode { OUT_FEN, OUT_CHECK, OUT_MOVES, OUT_JSON };
+
+struct opts {
+	const struct zh_variant *variant;	/* NULL: by rank count */
+	int from, to;				/* ZH_AUTO: detect / as input */
+	unsigned flags;				/* ZH_FEN_STRICT */
+	enum mode mode;
+	bool moves;				/* --moves with --json */
+	FILE *out;
+};
+
+struct tally {
+	long valid, invalid;
+	bool ioerr;
+};
+
+/* A line source over a FILE with a fixed buffer: constant memory. */
+struct lines {
+	FILE *f;
+	size_t pos, len;
+	bool eof, skipping;
+	char buf[BUFSIZE + 1];
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: zhfen [-chjmqsV] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-o FILE]\n"
+	    "             [FEN | FILE ...]\n"
+	    "Validate and convert FEN/EPD positions, one per argument or input line.\n"
+	    "  -f, --from D      input dialect: auto (default), lichess, xboard,\n"
+	    "                    chesscom, fairy\n"
+	    "  -t, --to D        output dialect (default: the input's dialect,\n"
+	    "                    fairy when nothing tells)\n"
+	    "  -v, --variant V   crazyhouse (default; grandhouse for 10 ranks), loop,\n"
+	    "                    chessgi, grandhouse, upsidedown, wild5, chess, grand\n"
+	    "  -c, --check       validate only: no output, exit status and diagnostics\n"
+	    "  -s, --strict      also check material against the start position\n"
+	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
+	    "  -j, --json        one JSON object per position\n"
+	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
+	    "  -h, --help        this help;      -V, --version  the version\n");
+}
+
+/*
+ * Next line of ls into *line (NUL-terminated, without "\n" or "\r\n"),
+ * its length into *n; 1 for a line, 0 at the end, -1 for a line longer
+ * than LINEMAX (skipped up to its newline; *line holds its start).
+ */
+static int
+next_line(struct lines *ls, char **line, size_t *n)
+{
+	for (;;) {
+		char *s = ls->buf + ls->pos;
+		char *nl = memchr(s, '\n', ls->len - ls->pos);
+		size_t got;
+
+		if (nl != NULL || (ls->eof && ls->pos < ls->len)) {
+			size_t k = nl ? (size_t)(nl - s) : ls->len - ls->pos;
+			bool skipped = ls->skipping;
+
+			ls->pos += k + (nl != NULL);
+			ls->skipping = false;
+			if (skipped)
+				continue;
+			if (k > LINEMAX) {
+				*line = s;
+				*n = LINEMAX;
+				s[LINEMAX] = '\0';
+				return -1;
+			}
+			if (k > 0 && s[k - 1] == '\r')
+				k--;
+			s[k] = '\0';
+			*line = s;
+			*n = k;
+			return 1;
+		}
+		if (ls->eof)
+			return 0;
+		if (ls->len - ls->pos >= LINEMAX && !ls->skipping) {
+			*line = ls->buf + ls->pos;
+			*n = LINEMAX;
+			ls->pos = ls->len;	/* drop the buffered part */
+			ls->skipping = true;
+			return -1;
+		}
+		if (ls->skipping)
+			ls->pos = ls->len;
+		memmove(ls->buf, ls->buf + ls->pos, ls->len - ls->pos);
+		ls->len -= ls->pos;
+		ls->pos = 0;
+		got = fread(ls->buf + ls->len, 1, BUFSIZE - ls->len, ls->f);
+		ls->len += got;
+		if (got == 0)
+			ls->eof = true;
+	}
+}
+
+/* Print one JSON object as a line; input text is made valid UTF-8. */
+static void
+put_json(FILE *out, json_t *o)
+{
+	if (o != NULL)
+		json_dumpf(o, out, JSON_COMPACT);
+	else
+		fputs("{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
+	putc('\n', out);
+	json_decref(o);
+}
+
+static json_t *
+input_json(const char *s, size_t n)
+{
+	json_t *j = json_stringn(s, n);
+	char *clean;
+	size_t i;
+
+	if (j != NULL || (clean = malloc(n + 1)) == NULL)
+		return j;
+	for (i = 0; i < n; i++)		/* not UTF-8: keep ASCII, '?' else */
+		clean[i] = (s[i] & 0x80) ? '?' : s[i];
+	j = json_stringn(clean, n);
+	free(clean);
+	return j;
+}
+
+/*
+ * Handle one record; 'line' is NUL-terminated, n its length.  Blank and
+ * '#' lines of files are skipped; arguments (is_arg) are always records.
+ * 'toolong' is the message for a line that did not fit.
+ */
+static void
+record(const struct opts *o, struct tally *t, const char *file, long lineno,
+    const char *line, size_t n, bool is_arg, const char *toolong)
+{
+	struct zh_error err = { 0 };
+	struct zh_pos pos;
+	const char *q, *nul = memchr(line, '\0', n);
+	int d;
+
+	for (q = line; *q == ' ' || *q == '\t'; q++)
+		;
+	if (!is_arg && toolong == NULL && nul == NULL && (*q == '\0' || *q == '#'))
+		return;		/* blank or comment: not a record */
+	if (toolong != NULL)
+		zh_error_set(&err, ZH_ELIMIT, LINEMAX + 1, "%s", toolong);
+	else if (nul != NULL)
+		zh_error_set(&err, ZH_ESYNTAX, nul - line + 1,
+		    "NUL byte in the input");
+	else
+		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
+	if (err.code != ZH_OK) {
+		t->invalid++;
+		if (!cli_quiet)
+			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		if (o->mode == OUT_JSON)
+			put_json(o->out, json_pack("{s:I,s:o,s:b,s:{s:I,s:I,s:s}}",
+			    "line", (json_int_t)lineno, "input",
+			    input_json(line, toolong != NULL && n > 64 ? 64 : n), "valid", 0,
+			    "error", "line", (json_int_t)lineno, "col",
+			    (json_int_t)err.col, "message", err.text));
+		return;
+	}
+	t->valid++;
+	d = o->to != ZH_AUTO ? o->to : o->from != ZH_AUTO ? o->from :
+	    zh_fen_dialect(line, o->variant);
+	if (d == ZH_AUTO)
+		d = ZH_FAIRY;
+	switch (o->mode) {
+	case OUT_CHECK:
+		break;
+	case OUT_MOVES: {
+		static char buf[ZH_MAXMOVES * ZH_MOVEMAX];
+
+		zh_moves_write(&pos, buf, sizeof buf);
+		fputs(buf, o->out);
+		putc('\n', o->out);
+		break;
+	}
+	case OUT_JSON: {
+		int from = o->from != ZH_AUTO ? o->from :
+		    zh_fen_dialect(line, o->variant);
+		json_t *j = json_pack("{s:I,s:o,s:b,s:s?}", "line",
+		    (json_int_t)lineno, "input", input_json(line, n), "valid", 1,
+		    "from", from == ZH_AUTO ? NULL : zh_dialect_name(from));
+		json_t *p = zh_pos_json(&pos, d, o->moves);
+
+		if (j != NULL && (p == NULL || json_object_update(j, p) != 0)) {
+			json_decref(j);
+			j = NULL;
+		}
+		json_decref(p);
+		put_json(o->out, j);
+		break;
+	}
+	default: {
+		char buf[ZH_FENMAX];
+		size_t k = zh_fen_write(&pos, d, buf, sizeof buf);
+
+		buf[k] = '\n';
+		fwrite(buf, 1, k + 1, o->out);
+	}
+	}
+}
+
+static void
+file(const struct opts *o, struct tally *t, const char *path)
+{
+	static struct lines ls;
+	const char *name;
+	char *line;
+	size_t n;
+	long lineno = 0;
+	int r;
+
+	if ((ls.f = cli_open(path, &name)) == NULL) {
+		t->ioerr = true;
+		return;
+	}
+	ls.pos = ls.len = 0;
+	ls.eof = ls.skipping = false;
+	while ((r = next_line(&ls, &line, &n)) != 0)
+		record(o, t, name, ++lineno, line, n, false, r < 0 ?
+		    "line longer than 65536 bytes (not a FEN)" : NULL);
+	if (ferror(ls.f)) {
+		cli_fail("%s: read error", name);
+		t->ioerr = true;
+	}
+	if (ls.f != stdin)
+		fclose(ls.f);
+}
+
+/* An operand is a FEN when it is empty or has a blank, a '[' or a
+   board's 7 '/'; else it names a file. */
+static bool
+is_fen(const char *s)
+{
+	int slashes = 0;
+
+	if (*s == '\0' || strpbrk(s, " \t[") != NULL)
+		return true;
+	for (; *s; s++)
+		slashes += *s == '/';
+	return slashes >= 7;
+}
+
+static int
+dialect(const char *s, const char *opt)
+{
+	int d = zh_dialect_find(s);
+
+	if (d < 0)
+		cli_fail("%s: unknown dialect '%s' (try lichess, xboard, chesscom, "
+		    "fairy%s)", opt, s, strcmp(opt, "--from") == 0 ? ", auto" : "");
+	return d;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "moves", no_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "to", required_argument, NULL, 't' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, stdout };
+	struct tally t = { 0, 0, false };
+	bool check = false, json = false, moves = false;
+	long nfen = 0;
+	int c, i, nfiles = 0;
+
+	cli_prog = "zhfen";
+	while ((c = getopt_long(argc, argv, "cf:hjmo:qst:v:V", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'c':
+			check = true;
+			break;
+		case 'f':
+			if ((o.from = dialect(optarg, "--from")) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_VALID;
+		case 'j':
+			json = true;
+			break;
+		case 'm':
+			moves = true;
+			break;
+		case 'o':
+			if ((o.out = fopen(optarg, "w")) == NULL) {
+				cli_fail("%s: cannot write", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case 's':
+			o.flags |= ZH_FEN_STRICT;
+			break;
+		case 't':
+			if ((o.to = dialect(optarg, "--to")) <= 0) {
+				if (o.to == ZH_AUTO)
+					cli_fail("--to: choose lichess, xboard, "
+					    "chesscom or fairy");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'v':
+			if ((o.variant = zh_variant_find(optarg)) == NULL) {
+				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
+				    "chessgi, grandhouse, upsidedown, wild5, chess)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'V':
+			cli_version();
+			return EXIT_VALID;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	o.mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES : OUT_FEN;
+	o.moves = moves;
+	setvbuf(o.out, NULL, _IOFBF, 1 << 16);
+
+	for (i = optind; i < argc; i++)
+		if (is_fen(argv[i]))
+			record(&o, &t, "<arg>", ++nfen, argv[i], strlen(argv[i]),
+			    true, NULL);
+		else {
+			file(&o, &t, argv[i]);
+			nfiles++;
+		}
+	if (nfen == 0 && nfiles == 0)
+		file(&o, &t, "-");
+
+	if (!cli_quiet && (check || t.invalid > 0))
+		fprintf(stderr, "zhfen: checked %ld positions: %ld valid, %ld invalid\n",
+		    t.valid + t.invalid, t.valid, t.invalid);
+	if (fflush(o.out) != 0 || ferror(o.out) ||
+	    (o.out != stdout && fclose(o.out) != 0)) {
+		cli_fail("write error");
+		return EXIT_USAGE;
+	}
+	return t.ioerr ? EXIT_USAGE : t.invalid ? EXIT_INVALID : EXIT_VALID;
+}
