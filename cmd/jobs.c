@@ -106,11 +106,15 @@ worker(void *arg)
 static void
 flush_slot(struct pool *p, struct slot *s)
 {
-	if (s->elen)
-		fwrite(s->ebuf, 1, s->elen, p->j->err);
-	if (s->olen)
-		fwrite(s->obuf, 1, s->olen, p->j->out);
-	p->j->done(p->j->ctx, s->g, s->result);
+	/* After done() asked to stop, games still in flight are dropped,
+	   as run_serial would never have read them. */
+	if (!p->j->stop) {
+		if (s->elen)
+			fwrite(s->ebuf, 1, s->elen, p->j->err);
+		if (s->olen)
+			fwrite(s->obuf, 1, s->olen, p->j->out);
+		p->j->done(p->j->ctx, s->g, s->result);
+	}
 	free(s->obuf);
 	free(s->ebuf);
 	free(s->g);
