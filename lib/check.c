@@ -171,9 +171,9 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
 
 		add(c, soft, "result", last ? last->line : g->line,
-		    last ? last->col + (long)last->len : 1, 0,
+		    last ? last->col : 1, 0,
 		    "the movetext does not end with a result "
-		    "(1-0, 0-1, 1/2-1/2 or *)");
+		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
 	}
 	if ((t = find_tag(g, "PlyCount")) != NULL && c->r.complete) {
 		char *e;
