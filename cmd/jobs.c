@@ -57,6 +57,7 @@ struct pool {
 	size_t nslots;
 	size_t next_work;	/* next slot index a worker takes */
 	size_t next_fill;	/* next slot the reader fills */
+	size_t next_flush;	/* next slot the reader writes out */
 	bool closing;
 };
 
@@ -94,7 +95,10 @@ worker(void *arg)
 		}
 		pthread_mutex_lock(&p->mu);
 		s->state = DONE;
-		pthread_cond_broadcast(&p->done_cv);
+		/* The reader only ever waits for the oldest slot: waking it
+		   for any other costs a context switch per game. */
+		if (s == &p->slots[p->next_flush % p->nslots])
+			pthread_cond_signal(&p->done_cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	if (p->j->free_state)
@@ -128,7 +132,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r)
 {
 	struct pool p;
 	pthread_t *th;
-	size_t next_flush = 0, i;
+	size_t i;
 	int n = j->njobs, rc = 1, err = 0;
 	long count = 0;
 	struct zh_game g;
@@ -159,20 +163,20 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r)
 		pthread_mutex_lock(&p.mu);
 		/* Flush what is finished, oldest first; wait while full. */
 		for (;;) {
-			s = &p.slots[next_flush % p.nslots];
+			s = &p.slots[p.next_flush % p.nslots];
 			if (s->state == DONE) {
 				s->state = EMPTY;
 				pthread_mutex_unlock(&p.mu);
 				flush_slot(&p, s);
-				next_flush++;
 				pthread_mutex_lock(&p.mu);
+				p.next_flush++;
 				continue;
 			}
 			if (rc == 1 && p.slots[p.next_fill % p.nslots].state != EMPTY) {
 				pthread_cond_wait(&p.done_cv, &p.mu);
 				continue;
 			}
-			if (rc != 1 && next_flush < p.next_fill) {
+			if (rc != 1 && p.next_flush < p.next_fill) {
 				pthread_cond_wait(&p.done_cv, &p.mu);
 				continue;
 			}

@@ -42,15 +42,15 @@ report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
 	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
-	char who[160] = "", ply[32] = "";
+	bool who = w != NULL || b != NULL;
+	char ply[32] = "";
 
-	if (w != NULL || b != NULL)
-		snprintf(who, sizeof who, " (%.70s - %.70s)", w ? w : "?",
-		    b ? b : "?");
 	if (p->ply > 0)
 		snprintf(ply, sizeof ply, ", ply %ld", p->ply);
 	cli_fdiag(err, p->severity == ZH_ERROR ? "error" : "warning", file,
-	    p->line, p->col, "game %ld%s%s: %s", g->number, who, ply, p->text);
+	    p->line, p->col, "game %ld%s%.70s%s%.70s%s%s: %s", g->number,
+	    who ? " (" : "", who ? (w ? w : "?") : "", who ? " - " : "",
+	    who ? (b ? b : "?") : "", who ? ")" : "", ply, p->text);
 }
 
 /* Write one JSON line; -1 if it could not be made. */
@@ -171,6 +171,8 @@ main(int argc, char **argv)
 	long n;
 
 	cli_prog = "zhcheck";
+	/* one write per diagnostic line, not three */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	j.njobs = 1;
 	j.out = stdout;
 	j.err = stderr;
