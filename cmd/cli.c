@@ -15,10 +15,12 @@ static int
 use_colour(void)
 {
 	static int c = -1;
-	const char *nc = getenv("NO_COLOR");
+	const char *nc;
 
-	if (c < 0)
+	if (c < 0) {
+		nc = getenv("NO_COLOR");
 		c = isatty(STDERR_FILENO) && (nc == NULL || *nc == '\0');
+	}
 	return c;
 }
 

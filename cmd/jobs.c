@@ -120,6 +120,7 @@ struct pool {
 	size_t nslots;
 	size_t next_work;	/* next slot index a worker takes */
 	size_t next_fill;	/* next slot the reader fills */
+	size_t next_flush;	/* next slot the reader writes out */
 	bool closing;
 };
 
@@ -157,7 +158,10 @@ worker(void *arg)
 		}
 		pthread_mutex_lock(&p->mu);
 		s->state = DONE;
-		pthread_cond_broadcast(&p->done_cv);
+		/* The reader only ever waits for the oldest slot: waking it
+		   for any other costs a context switch per game. */
+		if (s == &p->slots[p->next_flush % p->nslots])
+			pthread_cond_signal(&p->done_cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	if (p->j->free_state)
@@ -169,12 +173,16 @@ worker(void *arg)
 static void
 flush_slot(struct pool *p, struct slot *s)
 {
-	if (s->elen)
-		fwrite(s->ebuf, 1, s->elen, p->j->err);
-	if (s->olen)
-		fwrite(s->obuf, 1, s->olen, p->j->out);
-	p->j->done(p->j->ctx, s->g, s->result);
-	progress_tick(p->pr, false);
+	/* After done() asked to stop, games still in flight are dropped,
+	   as run_serial would never have read them. */
+	if (!p->j->stop) {
+		if (s->elen)
+			fwrite(s->ebuf, 1, s->elen, p->j->err);
+		if (s->olen)
+			fwrite(s->obuf, 1, s->olen, p->j->out);
+		p->j->done(p->j->ctx, s->g, s->result);
+		progress_tick(p->pr, false);
+	}
 	free(s->obuf);
 	free(s->ebuf);
 	free(s->g);
@@ -188,7 +196,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct pool p;
 	pthread_t *th;
-	size_t next_flush = 0, i;
+	size_t i;
 	int n = j->njobs, rc = 1, err = 0;
 	long count = 0;
 	struct zh_game g;
@@ -220,20 +228,20 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		pthread_mutex_lock(&p.mu);
 		/* Flush what is finished, oldest first; wait while full. */
 		for (;;) {
-			s = &p.slots[next_flush % p.nslots];
+			s = &p.slots[p.next_flush % p.nslots];
 			if (s->state == DONE) {
 				s->state = EMPTY;
 				pthread_mutex_unlock(&p.mu);
 				flush_slot(&p, s);
-				next_flush++;
 				pthread_mutex_lock(&p.mu);
+				p.next_flush++;
 				continue;
 			}
 			if (rc == 1 && p.slots[p.next_fill % p.nslots].state != EMPTY) {
 				pthread_cond_wait(&p.done_cv, &p.mu);
 				continue;
 			}
-			if (rc != 1 && next_flush < p.next_fill) {
+			if (rc != 1 && p.next_flush < p.next_fill) {
 				pthread_cond_wait(&p.done_cv, &p.mu);
 				continue;
 			}

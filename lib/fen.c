@@ -71,10 +71,25 @@ zh_pos_clear(struct zh_pos *p, const struct zh_variant *v)
 void
 zh_pos_start(struct zh_pos *p, const struct zh_variant *v)
 {
+	/* Parsed once per thread and variant: every game replay starts here. */
+	static _Thread_local struct zh_pos cache[16];
+	static _Thread_local bool cached[16];
+	int i;
+
 	if (v == NULL)
 		v = zh_variant_default();
+	for (i = 0; i < zh_nvariants && i < 16 && &zh_variants[i] != v; i++)
+		;
+	if (i < zh_nvariants && i < 16 && cached[i]) {
+		*p = cache[i];
+		return;
+	}
 	if (zh_fen_read(p, v->start, v, ZH_FAIRY, 0, NULL) != 0)
 		zh_pos_clear(p, v);	/* cannot happen: the table is tested */
+	if (i < zh_nvariants && i < 16) {
+		cache[i] = *p;
+		cached[i] = true;
+	}
 }
 
 /* ======================== reading ======================== */

@@ -187,8 +187,13 @@ read_drop(const struct zh_pos *p, int type, int to, const char *tok,
 		return -1;
 	}
 	if (p->sq[to] != 0) {
+		char sq[4];
+
+		put_square(sq, to);
 		zh_error_set(err, ZH_EILLEGAL, 1,
-		    "illegal drop '%s': the square is occupied", tok);
+		    "illegal drop '%s': %s is occupied by a %s %s", tok, sq,
+		    ZH_COLOR(p->sq[to]) == ZH_WHITE ? "white" : "black",
+		    type_name[ZH_TYPE(p->sq[to])]);
 		return -1;
 	}
 	if (type == ZH_PAWN) {
@@ -279,6 +284,50 @@ castle_token(const char *t)
 	return 0;
 }
 
+/* Why the side to move cannot castle (king side if 'kside'). */
+static void
+castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
+{
+	int us = p->side, r = us == ZH_WHITE ? 0 : p->v->ranks - 1, f;
+	unsigned right = us == ZH_WHITE ? (kside ? ZH_CASTLE_WK : ZH_CASTLE_WQ) :
+	    (kside ? ZH_CASTLE_BK : ZH_CASTLE_BQ);
+	int rook = ZH_SQ(kside ? 7 : 0, r);
+	char sq[4];
+
+	if (!p->v->castling) {
+		snprintf(buf, size, "there is no castling in %s", p->v->name);
+		return;
+	}
+	if (!(p->castle & right) || p->king[us] != ZH_SQ(4, r) ||
+	    (p->sq[rook] & ~ZH_PROMOTED) != ZH_PIECE(us, ZH_ROOK)) {
+		put_square(sq, rook);
+		snprintf(buf, size, "%s has lost the right to castle %s: its "
+		    "king or the %s rook has moved or been captured (a rook "
+		    "dropped there does not restore it)", side_name[us],
+		    kside ? "kingside" : "queenside", sq);
+		return;
+	}
+	if (zh_in_check(p)) {
+		snprintf(buf, size, "%s's king is in check", side_name[us]);
+		return;
+	}
+	for (f = kside ? 5 : 1; f <= (kside ? 6 : 3); f++)
+		if (p->sq[ZH_SQ(f, r)] != 0) {
+			put_square(sq, ZH_SQ(f, r));
+			snprintf(buf, size, "%s is occupied", sq);
+			return;
+		}
+	for (f = kside ? 5 : 3; kside ? f <= 6 : f >= 2; f += kside ? 1 : -1)
+		if (zh_attacked(p, ZH_SQ(f, r), !us)) {
+			put_square(sq, ZH_SQ(f, r));
+			snprintf(buf, size, "the king %s %s, which %s attacks",
+			    f == (kside ? 6 : 2) ? "would land on" :
+			    "passes through", sq, side_name[!us]);
+			return;
+		}
+	snprintf(buf, size, "castling is not possible here");
+}
+
 int
 zh_san_read(const struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, struct zh_error *err)
@@ -286,7 +335,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	struct zh_move list[ZH_MAXMOVES];
 	char tok[32], core[32];
 	int type = ZH_PAWN, to, promo = 0, dfile = -1, drank = -1;
-	int i, cnt, nmatch = 0, c;
+	int i, cnt, nmatch = 0, c, letter;
 	size_t k, e, st;
 	struct zh_move found = { 0, 0, 0, 0 };
 
@@ -323,11 +372,13 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 				*m = list[i];
 				return 0;
 			}
-		zh_error_set(err, ZH_EILLEGAL, 1, "illegal castling '%s': %s", tok,
-		    !p->v->castling ? "there is no castling in this game" :
-		    zh_in_check(p) ? "the king is in check" :
-		    "the king or rook has moved, a square between is occupied, "
-		    "or the king passes through check");
+		{
+			char why[160];
+
+			castle_why(p, c == 1, why, sizeof why);
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal castling '%s': %s", tok, why);
+		}
 		return -1;
 	}
 	/* Drops: "N@f3", "@e4", "P@e4", "p@e4". */
@@ -413,6 +464,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
 		return -1;
 	}
+	letter = i;
 	if (i == 0 && dfile >= 0 && drank >= 0) {	/* UCI or LAN origin */
 		unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
 
@@ -466,47 +518,99 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	}
 	/* Why not?  Look for a piece that could get there by its movement. */
 	{
-		int r, f, reach = 0;
+		int r, f, reach = 0, rel;
 		bool promo_issue = false;
+		char sq[4], from[4];
 
+		put_square(sq, to);
+		rel = p->side == ZH_WHITE ? ZH_RANK(to) :
+		    p->v->ranks - 1 - ZH_RANK(to);
 		for (r = 0; r < p->v->ranks; r++)
 			for (f = 0; f < p->v->files; f++) {
-				int sq = ZH_SQ(f, r);
-				unsigned char pc = p->sq[sq];
+				int s2 = ZH_SQ(f, r);
+				unsigned char pc = p->sq[s2];
 
 				if (pc == 0 || ZH_COLOR(pc) != p->side ||
 				    ZH_TYPE(pc) != type ||
 				    (dfile >= 0 && f != dfile) ||
 				    (drank >= 0 && r != drank))
 					continue;
-				if (zh__reaches(p, sq, to)) {
+				if (zh__reaches(p, s2, to)) {
 					reach++;
 					for (c = 0; c < cnt; c++)
-						if (list[c].from == sq &&
+						if (list[c].from == s2 &&
 						    list[c].to == to &&
 						    !(list[c].flags & ZH_MDROP))
 							promo_issue = true;
 				}
 			}
-		if (promo_issue)
+		if (!letter && dfile >= 0 && drank >= 0) {
+			unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
+
+			put_square(from, ZH_SQ(dfile, drank));
+			if (pc == 0) {
+				zh_error_set(err, ZH_EILLEGAL, 1,
+				    "illegal move '%s': there is no piece on %s",
+				    tok, from);
+				return -1;
+			}
+			if (ZH_COLOR(pc) != p->side) {
+				zh_error_set(err, ZH_EILLEGAL, 1,
+				    "illegal move '%s': the %s on %s is %s's, and "
+				    "it is %s's move", tok,
+				    type_name[ZH_TYPE(pc)], from,
+				    side_name[!p->side], side_name[p->side]);
+				return -1;
+			}
+		}
+		if (promo_issue && promo == 0)
 			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': %s", tok, promo ?
-			    "the pawn cannot promote to that piece here" :
-			    "a promotion piece must be given");
+			    "illegal move '%s': a pawn that reaches the %s rank "
+			    "must promote: add the piece, as in '%s=Q'", tok,
+			    ordinal(ZH_RANK(to) + 1), tok);
+		else if (promo_issue && rel < p->v->promo_lo)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': a pawn cannot promote on the %s "
+			    "rank", tok, ordinal(ZH_RANK(to) + 1));
+		else if (promo_issue && !(p->v->promo_types & ZH_TYPEBIT(promo)))
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': a pawn cannot promote to a %s in "
+			    "%s", tok, type_name[promo], p->v->name);
+		else if (promo_issue && p->v->promo_limited)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': %s has lost no %s; in %s a pawn "
+			    "promotes only to a piece type its side has fewer of "
+			    "than at the start", tok, side_name[p->side],
+			    type_name[promo], p->v->name);
+		else if (promo_issue)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': the pawn cannot promote to that "
+			    "piece here", tok);
+		else if (reach > 0 && type == ZH_PAWN && promo == 0 &&
+		    rel == p->v->ranks - 1 && p->v->promo_limited)
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': %s has lost no piece to promote "
+			    "to, so the pawn cannot go to the last rank", tok,
+			    side_name[p->side]);
+		else if (reach > 0 && zh_in_check(p))
+			zh_error_set(err, ZH_EILLEGAL, 1,
+			    "illegal move '%s': %s's king is in check, and the "
+			    "move does not get it out of check", tok,
+			    side_name[p->side]);
 		else if (reach > 0)
 			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': it leaves %s's king in check", tok,
-			    side_name[p->side]);
+			    "illegal move '%s': it would leave %s's king in check",
+			    tok, side_name[p->side]);
 		else if (type == ZH_PAWN && ZH_FILE(to) != dfile && dfile >= 0 &&
 		    p->sq[to] == 0)
 			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': nothing to capture on the square%s",
-			    tok, p->ep == ZH_NOSQ ? " (no en passant: the last "
-			    "move was not a pawn's double step)" : "");
+			    "illegal move '%s': there is nothing to capture on %s%s",
+			    tok, sq, p->ep == to ? "" : ", and no en passant: "
+			    "the last move was not a pawn's double step over it");
 		else
 			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': no %s of %s can move there", tok,
-			    type_name[type], side_name[p->side]);
+			    "illegal move '%s': no %s of %s can move to %s", tok,
+			    type_name[type], side_name[p->side], sq);
 	}
 	return -1;
 }

@@ -444,4 +444,63 @@ bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
 /* "[%eval 0.34]" or "[%eval #-3]": pawns, or mate in n (n != 0). */
 bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 
+/* ======================== checks: a game validated for CI ======================== */
+
+/*
+ * zh_check_game() replays a game with full legality (zh_replay, fast)
+ * and checks its tags, and lists each problem once, in input order:
+ *  - errors: a PGN syntax error (g->err), an unknown variant, a bad FEN
+ *    tag, an illegal, ambiguous or unreadable mainline move;
+ *  - warnings (errors with ZH_CHECK_STRICT): a move error inside a
+ *    variation, a missing tag of the Seven Tag Roster, a Result tag that
+ *    differs from the termination token or is missing one, a final
+ *    checkmate or stalemate that contradicts the result, a wrong
+ *    PlyCount, a FEN tag without SetUp "1" or the other way round.
+ * The list ends at the first error: a game is invalid from there on.
+ */
+enum zh_severity { ZH_WARNING = 1, ZH_ERROR = 2 };
+enum { ZH_CHECK_STRICT = 1 };
+
+struct zh_problem {
+	int severity;		/* ZH_WARNING or ZH_ERROR */
+	const char *code;	/* short stable name (static): "syntax",
+				   "variant", "fen", "illegal-move",
+				   "illegal-drop", "ambiguous", "variation",
+				   "tag", "result", "plycount", "setup" */
+	long line, col;		/* 1-based */
+	long ply;		/* 1-based ply of a move, 0 if none */
+	char text[200];		/* message, no trailing newline */
+};
+
+#define ZH_MAXPROBLEMS 24
+
+struct zh_check {
+	struct zh_replay r;	/* the replay; reused from game to game */
+	struct zh_problem probs[ZH_MAXPROBLEMS];
+	size_t nprobs;
+	size_t nerrors, nwarnings;	/* nerrors is 0 or 1 */
+};
+
+/*
+ * Check g ('force': the variant for every game, or NULL).  Zero *c
+ * before the first use and reuse it; zh_check_free() at the end.
+ * Returns 0 if the game is valid (no error), -1 if not.
+ */
+int zh_check_game(const struct zh_game *g, const struct zh_variant *force,
+    unsigned flags, struct zh_check *c);
+void zh_check_free(struct zh_check *c);
+/* One line of JSON (no newline) reporting the checked game: malloc'd,
+ * NULL if out of memory.  'file' may be NULL. */
+char *zh_check_json(const struct zh_check *c, const struct zh_game *g,
+    const char *file);
+/*
+ * Check one FEN or EPD (any dialect; ZH_CHECK_STRICT adds material
+ * conservation) of variant v (NULL: crazyhouse) read from line 'line':
+ * at most one error, code "syntax", "position" or "variant".
+ */
+int zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
+    long line, struct zh_check *c);
+char *zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
+    const char *file);
+
 #endif /* ZH_H */

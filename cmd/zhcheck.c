@@ -1,0 +1,270 @@
+/* zhcheck - validate PGN games (or FEN positions) for CI. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jobs.h"
+
+struct run {
+	const struct zh_variant *force;	/* --variant */
+	unsigned flags;			/* ZH_CHECK_STRICT */
+	bool json;
+	long max_errors;
+	const char *name;		/* current input */
+	struct jobs *jobs;
+	long items, valid, invalid, warnings;
+	bool fail;			/* out of memory */
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: zhcheck [-qs] [-j N] [-m N] [-o FILE] [-v VARIANT] [--fen] [--json]\n"
+	    "               [FILE ...]\n"
+	    "Check that every game is legal and its tags consistent (CI).\n"
+	    "  -s, --strict       tag, result and variation problems are errors\n"
+	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
+	    "                     grandhouse, upsidedown, wild5, chess)\n"
+	    "  -m, --max-errors N stop after N errors\n"
+	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
+	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
+	    "      --json         one JSON report per game (or position) on stdout\n"
+	    "  -o, --output FILE  write the JSON report to FILE\n"
+	    "  -q, --quiet        no summary line\n"
+	    "  -h, --help         this help;  -V, --version  the version\n");
+}
+
+/* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
+static void
+report(FILE *err, const char *file, const struct zh_game *g,
+    const struct zh_problem *p)
+{
+	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
+	bool who = w != NULL || b != NULL;
+	char ply[32] = "";
+
+	if (p->ply > 0)
+		snprintf(ply, sizeof ply, ", ply %ld", p->ply);
+	cli_fdiag(err, p->severity == ZH_ERROR ? "error" : "warning", file,
+	    p->line, p->col, "game %ld%s%.70s%s%.70s%s%s: %s", g->number,
+	    who ? " (" : "", who ? (w ? w : "?") : "", who ? " - " : "",
+	    who ? (b ? b : "?") : "", who ? ")" : "", ply, p->text);
+}
+
+/* Write one JSON line; -1 if it could not be made. */
+static int
+emit_json(FILE *out, char *s)
+{
+	if (s == NULL)
+		return -1;
+	fprintf(out, "%s\n", s);
+	free(s);
+	return 0;
+}
+
+/* One game, on any thread; returns invalid (bit 0) | warnings << 1,
+ * or -1 when out of memory. */
+static int
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+{
+	struct run *o = ctx;
+	struct zh_check *c = state;
+	size_t i;
+
+	if (c == NULL)
+		return -1;
+	zh_check_game(g, o->force, o->flags, c);
+	for (i = 0; i < c->nprobs; i++)
+		report(err, o->name, g, &c->probs[i]);
+	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
+		return -1;
+	return (c->nerrors ? 1 : 0) | (int)(c->nwarnings << 1);
+}
+
+/* On the main thread, in input order. */
+static void
+done(void *ctx, const struct zh_game *g, int res)
+{
+	struct run *o = ctx;
+
+	(void)g;
+	if (res < 0) {
+		o->fail = true;
+		o->jobs->stop = 1;
+		return;
+	}
+	o->items++;
+	if (res & 1)
+		o->invalid++;
+	else
+		o->valid++;
+	o->warnings += res >> 1;
+	if (o->max_errors && o->invalid >= o->max_errors)
+		o->jobs->stop = 1;
+}
+
+static void *
+make_state(void *ctx)
+{
+	(void)ctx;
+	return calloc(1, sizeof(struct zh_check));
+}
+
+static void
+free_state(void *state)
+{
+	zh_check_free(state);
+	free(state);
+}
+
+/* --fen: one position per line; blank lines are skipped. */
+static void
+check_fens(FILE *in, FILE *out, struct run *o)
+{
+	struct zh_check c = { 0 };
+	char *line = NULL;
+	size_t cap = 0, n;
+	ssize_t len;
+	long lineno = 0;
+
+	while (!o->jobs->stop && (len = getline(&line, &cap, in)) >= 0) {
+		lineno++;
+		n = (size_t)len;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (strspn(line, " \t") == n)
+			continue;
+		zh_check_fen(line, o->force, o->flags, lineno, &c);
+		if (c.nerrors)
+			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
+			    "%s", c.probs[0].text);
+		done(o, NULL, o->json && emit_json(out,
+		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
+		    c.nerrors ? 1 : 0);
+	}
+	free(line);
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_FEN = 256, OPT_JSON };
+	static const struct option opts[] = {
+		{ "fen", no_argument, NULL, OPT_FEN },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "max-errors", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct run o = { 0 };
+	struct jobs j = { 0 };
+	bool fen = false;
+	int c, i, rc = EXIT_VALID;
+	long n;
+
+	cli_prog = "zhcheck";
+	/* one write per diagnostic line, not three */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
+	j.njobs = 1;
+	j.out = stdout;
+	j.err = stderr;
+	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
+		switch (c) {
+		case OPT_FEN:
+			fen = true;
+			break;
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_VALID;
+		case 'j':
+			if ((n = cli_number(optarg, 0, 64, "--jobs")) < 0)
+				return EXIT_USAGE;
+			j.njobs = (int)n;
+			break;
+		case 'm':
+			if ((o.max_errors = cli_number(optarg, 1, 1L << 40,
+			    "--max-errors")) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'o':
+			if ((j.out = fopen(optarg, "w")) == NULL) {
+				cli_fail("%s: cannot write", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case 's':
+			o.flags |= ZH_CHECK_STRICT;
+			break;
+		case 'v':
+			if ((o.force = zh_variant_find(optarg)) == NULL) {
+				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
+				    "chessgi, grandhouse, upsidedown, wild5, chess)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'V':
+			cli_version();
+			return EXIT_VALID;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	argc -= optind;
+	argv += optind;
+	o.jobs = &j;
+	j.ctx = &o;
+	j.work = work;
+	j.done = done;
+	j.make_state = make_state;
+	j.free_state = free_state;
+	for (i = 0; i < (argc ? argc : 1) && !j.stop; i++) {
+		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
+
+		if (in == NULL) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		if (fen)
+			check_fens(in, j.out, &o);
+		else if (jobs_run(&j, in, o.name) != 0)
+			rc = EXIT_USAGE;
+		if (ferror(in)) {
+			cli_fail("%s: read error", o.name);
+			rc = EXIT_USAGE;
+		}
+		if (in != stdin)
+			fclose(in);
+	}
+	if (o.fail) {
+		cli_fail("out of memory");
+		rc = EXIT_USAGE;
+	}
+	if (!cli_quiet)
+		fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid "
+		    "(%ld warning%s)\n", cli_prog, o.items, fen ?
+		    (o.items == 1 ? "position" : "positions") :
+		    (o.items == 1 ? "game" : "games"), o.valid, o.invalid,
+		    o.warnings, o.warnings == 1 ? "" : "s");
+	if (fflush(j.out) != 0 || (j.out != stdout && fclose(j.out) != 0)) {
+		cli_fail("write error");
+		return EXIT_USAGE;
+	}
+	if (rc == EXIT_VALID && o.invalid > 0)
+		rc = EXIT_INVALID;
+	return rc;
+}

@@ -1,0 +1,397 @@
+/*
+ * check.c - a game validated as a CI pipeline wants it: the rules
+ * (through zh_replay), the tags, and the result against the final
+ * position; every problem once, in input order, up to the first error.
+ */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+static const char *const roster[] = {
+	"Event", "Site", "Date", "Round", "White", "Black", "Result"
+};
+
+static struct zh_problem *
+add(struct zh_check *c, int sev, const char *code, long line, long col,
+    long ply, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static struct zh_problem *
+add(struct zh_check *c, int sev, const char *code, long line, long col,
+    long ply, const char *fmt, ...)
+{
+	struct zh_problem *p;
+	va_list ap;
+
+	if (c->nprobs >= ZH_MAXPROBLEMS)
+		return NULL;
+	p = &c->probs[c->nprobs++];
+	p->severity = sev;
+	p->code = code;
+	p->line = line;
+	p->col = col;
+	p->ply = ply;
+	va_start(ap, fmt);
+	vsnprintf(p->text, sizeof p->text, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+static const struct zh_tag *
+find_tag(const struct zh_game *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->ntags; i++)
+		if (strcmp(g->tags[i].name, name) == 0)
+			return &g->tags[i];
+	return NULL;
+}
+
+/* The token that starts at line:col, or NULL. */
+static const struct zh_token *
+token_at(const struct zh_game *g, long line, long col)
+{
+	size_t i;
+
+	for (i = 0; i < g->ntoks; i++)
+		if (g->toks[i].line == line && g->toks[i].col == col)
+			return &g->toks[i];
+	return NULL;
+}
+
+/* Code of a move error recorded by zh_replay. */
+static const char *
+move_code(const struct zh_game *g, const struct zh_error *e)
+{
+	const struct zh_token *t;
+
+	switch (e->code) {
+	case ZH_EAMBIG:
+		return "ambiguous";
+	case ZH_EVARIANT:
+		return "variant";
+	case ZH_ESYNTAX:
+		return "syntax";
+	case ZH_EILLEGAL:
+		t = token_at(g, e->line, e->col);
+		return t && memchr(t->text, '@', t->len) ? "illegal-drop" :
+		    "illegal-move";
+	case ZH_ELIMIT:
+		return "limit";
+	case ZH_ENOMEM:
+		return "memory";
+	default:
+		return "error";
+	}
+}
+
+/* The mainline error, or the start position's (variant, FEN tag). */
+static void
+replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
+{
+	const struct zh_replay *r = &c->r;
+	const struct zh_error *e = &r->err;
+	size_t i;
+
+	if (e->code != ZH_OK) {
+		if (e->ply == 0 && e->code == ZH_EVARIANT) {
+			const struct zh_tag *t = find_tag(g, "Variant");
+
+			add(c, ZH_ERROR, "variant", t ? t->line : g->line,
+			    t ? t->col : 1, 0, "%s", e->text);
+		} else if (e->ply == 0 && strncmp(e->text, "FEN tag", 7) == 0)
+			add(c, ZH_ERROR, "fen", e->line, e->col, 0, "%s", e->text);
+		else
+			add(c, ZH_ERROR, move_code(g, e), e->line, e->col,
+			    e->ply, "%s", e->text);
+	}
+	for (i = 0; i < r->nvarerr; i++) {
+		const struct zh_error *v = &r->varerr[i];
+
+		add(c, soft, "variation", v->line, v->col, v->ply,
+		    "in a variation: %s", v->text);
+	}
+	if (r->nvarerr_more > 0 && r->nvarerr > 0) {
+		const struct zh_error *v = &r->varerr[r->nvarerr - 1];
+
+		add(c, soft, "variation", v->line, v->col, v->ply,
+		    "and %zu more errors in variations", r->nvarerr_more);
+	}
+}
+
+static bool
+is_result(const char *s)
+{
+	return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 ||
+	    strcmp(s, "1/2-1/2") == 0 || strcmp(s, "*") == 0;
+}
+
+static const struct zh_token *
+result_token(const struct zh_game *g)
+{
+	size_t i = g->ntoks;
+
+	while (i > 0)
+		if (g->toks[--i].kind == ZH_T_RESULT)
+			return &g->toks[i];
+	return NULL;
+}
+
+/* Seven Tag Roster, Result, PlyCount, SetUp/FEN. */
+static void
+tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
+{
+	const struct zh_tag *res = find_tag(g, "Result"), *t;
+	const struct zh_token *term = result_token(g);
+	char missing[80] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof roster / sizeof roster[0]; i++)
+		if (find_tag(g, roster[i]) == NULL)
+			n += (size_t)snprintf(missing + n, sizeof missing - n,
+			    "%s%s", n ? ", " : "", roster[i]);
+	if (n > 0)
+		add(c, soft, "tag", g->line, 1, 0,
+		    "missing tag%s of the Seven Tag Roster: %s",
+		    strchr(missing, ',') ? "s" : "", missing);
+	if (res != NULL && !is_result(res->value))
+		add(c, soft, "result", res->line, res->col, 0,
+		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
+		    res->value);
+	else if (res != NULL && g->result != NULL &&
+	    strcmp(res->value, g->result) != 0)
+		add(c, soft, "result", term ? term->line : res->line,
+		    term ? term->col : res->col, 0,
+		    "the game ends with %s but its Result tag says %s",
+		    g->result, res->value);
+	if (g->result == NULL) {
+		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
+
+		add(c, soft, "result", last ? last->line : g->line,
+		    last ? last->col : 1, 0,
+		    "the movetext does not end with a result "
+		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
+	}
+	if ((t = find_tag(g, "PlyCount")) != NULL && c->r.complete) {
+		char *e;
+		long k = strtol(t->value, &e, 10);
+
+		if (*t->value == '\0' || *e != '\0' || k < 0)
+			add(c, soft, "plycount", t->line, t->col, 0,
+			    "PlyCount '%.40s' is not a number", t->value);
+		else if (k != c->r.nplies)
+			add(c, soft, "plycount", t->line, t->col, 0,
+			    "PlyCount is %ld but the game has %ld plies", k,
+			    c->r.nplies);
+	}
+	t = find_tag(g, "SetUp");
+	if (t != NULL && strcmp(t->value, "0") != 0 && strcmp(t->value, "1") != 0)
+		add(c, soft, "setup", t->line, t->col, 0,
+		    "SetUp '%.40s' is not 0 or 1", t->value);
+	else if (t != NULL && strcmp(t->value, "1") == 0 &&
+	    find_tag(g, "FEN") == NULL)
+		add(c, soft, "setup", t->line, t->col, 0,
+		    "SetUp \"1\" without a FEN tag");
+	else if ((t == NULL || strcmp(t->value, "0") == 0) &&
+	    find_tag(g, "FEN") != NULL) {
+		const struct zh_tag *f = find_tag(g, "FEN");
+
+		add(c, soft, "setup", f->line, f->col, 0,
+		    "FEN tag without SetUp \"1\"");
+	}
+}
+
+/* A checkmate is a win for the mating side, a stalemate a draw. */
+static void
+final_problems(struct zh_check *c, const struct zh_game *g, int soft)
+{
+	static const char *const side[2] = { "White", "Black" };
+	const struct zh_tag *res = find_tag(g, "Result");
+	const struct zh_token *term = result_token(g);
+	const char *result = g->result ? g->result : res ? res->value : NULL;
+	const struct zh_pos *p = &c->r.final;
+	long line = term ? term->line : res ? res->line : g->line;
+	long col = term ? term->col : res ? res->col : 1;
+	int st;
+
+	if (!c->r.complete || result == NULL || !is_result(result))
+		return;
+	st = zh_status(p);
+	if (st == ZH_CHECKMATE) {
+		const char *want = p->side == ZH_WHITE ? "0-1" : "1-0";
+
+		if (strcmp(result, want) != 0)
+			add(c, soft, "result", line, col, c->r.nplies,
+			    "%s is checkmated but the result is %s; the game "
+			    "is a win for %s (%s)", side[p->side], result,
+			    side[!p->side], want);
+	} else if (st == ZH_STALEMATE && strcmp(result, "1/2-1/2") != 0)
+		add(c, soft, "result", line, col, c->r.nplies,
+		    "%s is stalemated but the result is %s; a stalemate is a "
+		    "draw (1/2-1/2)", side[p->side], result);
+}
+
+static int
+cmp_problem(const void *a, const void *b)
+{
+	const struct zh_problem *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	/* same place: errors first, then in the order found (via code) */
+	return y->severity - x->severity;
+}
+
+int
+zh_check_game(const struct zh_game *g, const struct zh_variant *force,
+    unsigned flags, struct zh_check *c)
+{
+	int soft = (flags & ZH_CHECK_STRICT) ? ZH_ERROR : ZH_WARNING;
+	size_t i;
+
+	c->nprobs = c->nerrors = c->nwarnings = 0;
+	c->r.fast = true;
+	c->r.v = NULL;
+	zh_replay(g, force, &c->r);
+	if (g->err.code != ZH_OK)
+		add(c, ZH_ERROR, "syntax", g->err.line, g->err.col, 0, "%s",
+		    g->err.text);
+	replay_problems(c, g, soft);
+	/* A game cut short by a syntax error has no result to check. */
+	if (g->err.code == ZH_OK && c->r.v != NULL) {
+		tag_problems(c, g, soft);
+		final_problems(c, g, soft);
+	}
+	/* insertion sort: stable, and the list is short */
+	for (i = 1; i < c->nprobs; i++) {
+		struct zh_problem x = c->probs[i];
+		size_t k = i;
+
+		while (k > 0 && cmp_problem(&c->probs[k - 1], &x) > 0) {
+			c->probs[k] = c->probs[k - 1];
+			k--;
+		}
+		c->probs[k] = x;
+	}
+	for (i = 0; i < c->nprobs; i++)
+		if (c->probs[i].severity == ZH_ERROR) {
+			c->nprobs = i + 1;
+			c->nerrors = 1;
+			break;
+		}
+	c->nwarnings = c->nprobs - c->nerrors;
+	return c->nerrors ? -1 : 0;
+}
+
+void
+zh_check_free(struct zh_check *c)
+{
+	if (c != NULL)
+		zh_replay_free(&c->r);
+}
+
+int
+zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
+    long line, struct zh_check *c)
+{
+	struct zh_error e = { 0 };
+	struct zh_pos p;
+	const char *code;
+
+	c->nprobs = c->nerrors = c->nwarnings = 0;
+	if (zh_fen_read(&p, fen, v, ZH_AUTO,
+	    (flags & ZH_CHECK_STRICT) ? ZH_FEN_STRICT : 0, &e) == 0)
+		return 0;
+	code = e.code == ZH_ESYNTAX ? "syntax" : e.code == ZH_EPOSITION ?
+	    "position" : e.code == ZH_EVARIANT ? "variant" : "error";
+	add(c, ZH_ERROR, code, line, e.col > 0 ? e.col : 1, 0, "%s", e.text);
+	c->nerrors = 1;
+	return -1;
+}
+
+/* ======================== JSON ======================== */
+
+/* A JSON string of s, with bytes that are not UTF-8 replaced by '?'. */
+static json_t *
+jstr(const char *s)
+{
+	json_t *j;
+	char *t;
+	size_t i, n;
+
+	if (s == NULL)
+		return json_null();
+	if ((j = json_string(s)) != NULL)
+		return j;
+	n = strlen(s);
+	if ((t = malloc(n + 1)) == NULL)
+		return NULL;
+	for (i = 0; i <= n; i++)
+		t[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+static json_t *
+problems_json(const struct zh_check *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	if (a == NULL)
+		return NULL;
+	for (i = 0; i < c->nprobs; i++) {
+		const struct zh_problem *p = &c->probs[i];
+
+		if (json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:s, "
+		    "s:o, s:s}", "line", (json_int_t)p->line, "col",
+		    (json_int_t)p->col, "ply", (json_int_t)p->ply, "code",
+		    p->code, "message", jstr(p->text), "severity",
+		    p->severity == ZH_ERROR ? "error" : "warning")) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static char *
+dump(json_t *o)
+{
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+char *
+zh_check_json(const struct zh_check *c, const struct zh_game *g,
+    const char *file)
+{
+	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
+	const char *res = g->result ? g->result : zh_game_tag(g, "Result");
+	json_t *o;
+
+	o = json_pack("{s:o, s:I, s:I, s:o, s:o, s:s?, s:I, s:o, s:b, s:o}",
+	    "file", jstr(file), "game", (json_int_t)g->number,
+	    "line", (json_int_t)g->line, "white", jstr(w), "black", jstr(b),
+	    "variant", c->r.v ? c->r.v->name : NULL,
+	    "plies", (json_int_t)c->r.nplies, "result", jstr(res),
+	    "valid", c->nerrors == 0, "errors", problems_json(c));
+	return dump(o);
+}
+
+char *
+zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
+    const char *file)
+{
+	return dump(json_pack("{s:o, s:I, s:o, s:b, s:o}", "file", jstr(file),
+	    "line", (json_int_t)line, "fen", jstr(fen), "valid", c->nerrors == 0,
+	    "errors", problems_json(c)));
+}
