@@ -613,22 +613,38 @@ put(struct out *o, int c)
 	o->len++;
 }
 
+/* A number without snprintf: the writers are on zhreplay's hot path. */
 static void
-puts_(struct out *o, const char *s)
+putnum(struct out *o, unsigned x)
 {
-	while (*s)
-		put(o, *s++);
+	char b[12];
+	int i = (int)sizeof b;
+
+	do
+		b[--i] = (char)('0' + x % 10);
+	while ((x /= 10) != 0);
+	while (i < (int)sizeof b)
+		put(o, b[i++]);
 }
 
 static void
 putsq(struct out *o, const struct zh_pos *p, int s, int zero_based)
 {
-	char b[8];
-
-	snprintf(b, sizeof b, "%c%d", 'a' + ZH_FILE(s),
-	    ZH_RANK(s) + (zero_based ? 0 : 1));
-	puts_(o, b);
+	put(o, 'a' + ZH_FILE(s));
+	putnum(o, (unsigned)(ZH_RANK(s) + (zero_based ? 0 : 1)));
 	(void)p;
+}
+
+/* Letter of a piece of colour c, as zh_type_letter but inlined. */
+static inline char
+piece_letter(int c, int t)
+{
+	static const char l[2][ZH_NTYPES] = {
+		{ '?', 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C' },
+		{ '?', 'p', 'n', 'b', 'r', 'q', 'k', 'a', 'c' }
+	};
+
+	return l[c][t];
 }
 
 /* Pocket letters of one colour, in ascending or descending order. */
@@ -641,10 +657,10 @@ put_pocket(struct out *o, const struct zh_pos *p, int c, bool descending)
 
 	for (i = 0; i < n; i++) {
 		int t = asc[descending ? n - 1 - i : i];
-		char l = zh_type_letter(t);
+		char l = piece_letter(c, t);
 
 		for (k = 0; k < p->pocket[c][t]; k++)
-			put(o, c == ZH_WHITE ? l : tolower((unsigned char)l));
+			put(o, l);
 	}
 }
 
@@ -665,7 +681,6 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 	const struct zh_variant *v = p->v;
 	bool tilde, drops = v->drops;
 	int f, r;
-	char num[32];
 
 	if (d == ZH_AUTO)
 		d = ZH_FAIRY;
@@ -676,27 +691,21 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 
 		for (f = 0; f < v->files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
-			char l;
 
 			if (pc == 0) {
 				empty++;
 				continue;
 			}
 			if (empty) {
-				snprintf(num, sizeof num, "%d", empty);
-				puts_(o, num);
+				putnum(o, (unsigned)empty);
 				empty = 0;
 			}
-			l = zh_type_letter(ZH_TYPE(pc));
-			put(o, ZH_COLOR(pc) == ZH_WHITE ? l :
-			    tolower((unsigned char)l));
+			put(o, piece_letter(ZH_COLOR(pc), ZH_TYPE(pc)));
 			if (tilde && (pc & ZH_PROMOTED))
 				put(o, '~');
 		}
-		if (empty) {
-			snprintf(num, sizeof num, "%d", empty);
-			puts_(o, num);
-		}
+		if (empty)
+			putnum(o, (unsigned)empty);
 		if (r > 0)
 			put(o, '/');
 	}
@@ -758,8 +767,10 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 			put(o, '-');
 	}
 	if (clocks) {
-		snprintf(num, sizeof num, " %u %u", p->halfmove, p->fullmove);
-		puts_(o, num);
+		put(o, ' ');
+		putnum(o, p->halfmove);
+		put(o, ' ');
+		putnum(o, p->fullmove);
 	}
 	if (drops && d == ZH_CHESSCOM) {
 		bool any = false;
