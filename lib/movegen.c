@@ -492,7 +492,7 @@ zh_ep_legal(const struct zh_pos *p)
 	struct zh_move buf[ZH_MAXMOVES];
 	int i, n;
 
-	if (p->ep == ZH_NOSQ)
+	if (!zh_ep_attacked(p))		/* no pawn to capture with */
 		return false;
 	n = zh_legal_moves(p, buf);
 	for (i = 0; i < n; i++)

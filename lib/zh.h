@@ -503,4 +503,115 @@ int zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
 char *zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
     const char *file);
 
+/* ======================== positions of a replayed game ======================== */
+
+/*
+ * Every position of a replayed game, line by line, for tools that print
+ * them (zhreplay).  A line of play is the mainline or one variation.  A
+ * variation is walked as a game of its own from the game's start: first
+ * the positions of its parent line up to the branch point ('prefix'),
+ * then its own.  Lines come mainline first, then variations in the order
+ * they open in the movetext.  A line stops before its first illegal move;
+ * a variation without a legal move of its own is skipped.
+ */
+struct zh_ply {
+	long game;		/* the game's number in its stream */
+	long ply;		/* plies from the game's start position (0) */
+	int line;		/* 0: the mainline; n: the n-th variation */
+	const char *path;	/* NULL on the mainline; else the variation's
+				   number among its parent's, per level:
+				   "2", "2.1" */
+	bool prefix;		/* a position of the parent line, before the
+				   branch point (never on the mainline) */
+	bool last;		/* the last position of its line */
+	long start_ply;		/* plies before the start (from its FEN) */
+	const struct zh_pos *pos;
+	const struct zh_rmove *move;	/* the move that led here; NULL at ply 0 */
+	bool has_clock, has_eval;	/* [%clk] / [%eval] after that move */
+	double clock;		/* seconds */
+	double eval;		/* pawns, White's view, when mate == 0 */
+	int mate;		/* mate in n (negative: Black mates), or 0 */
+	const char *result;	/* "1-0", "0-1", "1/2-1/2" or "*" */
+};
+
+/* Scratch space of zh_lines_walk: zero it, reuse it, zh_lines_free(). */
+struct zh_lines {
+	size_t *seq, seqcap;	/* move tokens of the line being walked */
+	size_t *own, owncap;	/* move tokens of every line, grouped by line */
+	struct zh_line_info {
+		int parent;
+		size_t branch;	/* moves of the parent line before the branch */
+		size_t off, n;	/* own moves in 'own' */
+		size_t first;	/* first token of the line */
+		int children;
+		char path[64];
+	} *info;
+	size_t ninfo, infocap;
+	int *tokline;		/* line of each token */
+	size_t toklinecap;
+};
+
+enum {
+	ZH_WALK_VARIATIONS = 1,	/* variations too, not only the mainline */
+	ZH_WALK_COMMENTS = 2	/* fill has_clock/has_eval from comments */
+};
+
+/*
+ * Call fn(arg, ply) for every position of every line of a game replayed
+ * by zh_replay() into r (not with r->fast).  Returns 0, the first
+ * non-zero value fn returned, or -1 when out of memory.
+ */
+int zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl), void *arg);
+void zh_lines_free(struct zh_lines *w);
+
+/* The game's result: its result token, else a Result tag of one of the
+ * four forms, else "*". */
+const char *zh_game_result(const struct zh_game *g);
+
+/* SAN in dialect d from the Lichess-dialect SAN 'san' (chess.com writes
+ * pawn drops "@e4"); returns the length.  buf holds ZH_MOVEMAX. */
+size_t zh_san_dialect(const char *san, int d, char *buf);
+
+/*
+ * A position as one compact JSON object (no newline), byte for byte what
+ * json_dumps(zh_ply_object(pl, d, flags), ZH_PLY_JSON_FLAGS) writes, but
+ * without allocating: keys game, ply, [variation,] fen, move ({uci, san}
+ * or null), side, pockets ({"white": {"P": 2}, "black": {}}), promoted
+ * (squares), check, [clock,] [eval (pawns or {"mate": n}),] result.
+ * Returns the length it needs; the output is cut (and NUL-terminated) if
+ * that is not less than size.  The schema is in zhkit-json(5).
+ */
+enum { ZH_PLY_VARIATION = 1 };	/* flags: write the "variation" key */
+#define ZH_PLY_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+size_t zh_ply_json(const struct zh_ply *pl, int d, unsigned flags,
+    char *buf, size_t size);
+/* The same as a Jansson object (new reference; NULL if out of memory). */
+struct json_t *zh_ply_object(const struct zh_ply *pl, int d, unsigned flags);
+
+/*
+ * A board diagram for a terminal: ranks top down with numbers, files
+ * below, Black's pocket beside the top rank and White's beside the
+ * bottom one, '>' at the side to move.  ASCII: '.' for an empty square,
+ * [x] around the last move's squares, !K! around a king in check, '~'
+ * after a promoted piece.  ZH_DIAG_UNICODE: chess symbols; ZH_DIAG_COLOUR:
+ * ANSI backgrounds for the squares instead of the brackets.  Returns
+ * the length (cut at size like zh_ply_json).
+ */
+enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2 };
+#define ZH_DIAGMAX 8192
+size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
+    unsigned flags, char *buf, size_t size);
+
+/* Which positions of a line to print (zhreplay --plies/--every/...). */
+struct zh_plysel {
+	long from, to;		/* plies, inclusive; to < 0: to the end */
+	long every;		/* every n-th ply from 'from' (1: all) */
+	bool start_only, final_only;
+};
+/* Parse "A-B", "A-", "-B" or "A" into s->from/s->to; -1 if malformed. */
+int zh_plysel_range(struct zh_plysel *s, const char *range);
+bool zh_plysel_match(const struct zh_plysel *s, const struct zh_ply *pl);
+
 #endif /* ZH_H */

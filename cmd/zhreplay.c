@@ -1,0 +1,467 @@
+/* zhreplay - replay games and print every position. */
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "jobs.h"
+
+enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD };
+
+static const char *const fmt_names[] = {
+	"fen", "epd", "uci", "san", "jsonl", "board", NULL
+};
+
+struct opts {
+	enum fmt fmt;
+	int dialect;
+	const struct zh_variant *force;
+	struct zh_plysel sel;
+	bool variations;
+	unsigned diag;			/* ZH_DIAG_* */
+	long games, bad;		/* counted by done() */
+	const char *name;		/* current input's name */
+};
+
+/* Per worker: the replay, the lines, and the game's output buffer. */
+struct state {
+	struct zh_replay r;
+	struct zh_lines lines;
+	char *buf;
+	size_t len, cap;
+	const struct opts *o;
+	bool fail;			/* out of memory */
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: zhreplay [-f FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
+	    "                [--start-only | --final-only] [--mainline | --variations]\n"
+	    "                [--color WHEN] [-j N] [-o FILE] [-q] [FILE ...]\n"
+	    "Replay games and write every position.\n"
+	    "  -f, --format F     fen (default), epd, uci, san, jsonl, board\n"
+	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
+	    "                     chesscom, fairy\n"
+	    "  -v, --variant V    play every game as V (default: from its tags)\n"
+	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
+	    "  -e, --every N      only every N-th ply from A\n"
+	    "      --start-only   only the start position\n"
+	    "      --final-only   only the final position\n"
+	    "      --mainline     only the mainline (default)\n"
+	    "      --variations   also the variations, after the mainline\n"
+	    "      --color WHEN   board colours: auto (default), always, never\n"
+	    "  -j, --jobs N       N threads (0: all cores; default 1)\n"
+	    "  -o, --output FILE  write to FILE\n"
+	    "  -q, --quiet        no summary line\n"
+	    "  -h, --help         this help;  -V, --version  the version\n");
+}
+
+/* ======================== output buffer ======================== */
+
+/* Make room for n more bytes. */
+static char *
+reserve(struct state *st, size_t n)
+{
+	if (st->len + n > st->cap) {
+		size_t cap = st->cap ? st->cap : 65536;
+		char *b;
+
+		while (cap < st->len + n)
+			cap *= 2;
+		if ((b = realloc(st->buf, cap)) == NULL) {
+			st->fail = true;
+			return NULL;
+		}
+		st->buf = b;
+		st->cap = cap;
+	}
+	return st->buf + st->len;
+}
+
+static void
+emit(struct state *st, const char *s, size_t n)
+{
+	char *p = reserve(st, n);
+
+	if (p != NULL) {
+		memcpy(p, s, n);
+		st->len += n;
+	}
+}
+
+/* ======================== one position ======================== */
+
+static void
+move_label(char *b, size_t size, const struct zh_ply *pl, int d)
+{
+	long abs = pl->start_ply + pl->ply - 1;	/* plies before the move */
+	char san[ZH_MOVEMAX];
+
+	zh_san_dialect(pl->move->san, d, san);
+	snprintf(b, size, "%ld%s %s", abs / 2 + 1, abs % 2 ? "..." : ".", san);
+}
+
+static int
+on_ply(void *arg, const struct zh_ply *pl)
+{
+	struct state *st = arg;
+	const struct opts *o = st->o;
+	char *p;
+	size_t n;
+
+	if (pl->ply == 0 && pl->line > 0 && o->fmt != F_JSONL && o->fmt != F_UCI &&
+	    o->fmt != F_SAN)
+		emit(st, "\n", 1);		/* a variation's block */
+	if (!zh_plysel_match(&o->sel, pl) && !(o->fmt == F_UCI || o->fmt == F_SAN))
+		return 0;
+	switch (o->fmt) {
+	case F_FEN:
+	case F_EPD:
+		if ((p = reserve(st, ZH_FENMAX + 1)) == NULL)
+			return -1;
+		n = o->fmt == F_FEN ? zh_fen_write(pl->pos, o->dialect, p, ZH_FENMAX) :
+		    zh_epd_write(pl->pos, o->dialect, p, ZH_FENMAX);
+		p[n] = '\n';
+		st->len += n + 1;
+		break;
+	case F_UCI:
+	case F_SAN:
+		if (pl->ply > 0 && zh_plysel_match(&o->sel, pl)) {
+			char san[ZH_MOVEMAX];
+			const char *m = o->fmt == F_UCI ? pl->move->uci : san;
+
+			if (o->fmt == F_SAN)
+				zh_san_dialect(pl->move->san, o->dialect, san);
+			if (st->len > 0 && st->buf[st->len - 1] != '\n')
+				emit(st, " ", 1);
+			emit(st, m, strlen(m));
+		}
+		if (pl->last)
+			emit(st, "\n", 1);
+		break;
+	case F_JSONL: {
+		unsigned fl = o->variations ? ZH_PLY_VARIATION : 0;
+		size_t room = 2048;
+
+		if (pl->prefix)
+			return 0;
+		for (;;) {
+			if ((p = reserve(st, room)) == NULL)
+				return -1;
+			n = zh_ply_json(pl, o->dialect, fl, p, room);
+			if (n + 1 < room)
+				break;
+			room = n + 2;
+		}
+		p[n] = '\n';
+		st->len += n + 1;
+		break;
+	}
+	case F_BOARD: {
+		char head[160], lbl[48] = "start", var[80] = "";
+		char fen[ZH_FENMAX];
+
+		if (pl->move != NULL)
+			move_label(lbl, sizeof lbl, pl, o->dialect);
+		if (pl->path != NULL)
+			snprintf(var, sizeof var, ", variation %s", pl->path);
+		n = (size_t)snprintf(head, sizeof head, "game %ld%s, ply %ld: %s%s\n",
+		    pl->game, var, pl->ply, lbl,
+		    pl->move ? "" : "");
+		emit(st, head, n);
+		if ((p = reserve(st, ZH_DIAGMAX)) == NULL)
+			return -1;
+		n = zh_diagram_write(pl->pos, pl->move ? &pl->move->move : NULL,
+		    o->diag, p, ZH_DIAGMAX);
+		st->len += n < ZH_DIAGMAX ? n : ZH_DIAGMAX - 1;
+		n = zh_fen_write(pl->pos, o->dialect, fen, sizeof fen);
+		emit(st, fen, n);
+		emit(st, "\n\n", 2);
+		break;
+	}
+	}
+	return st->fail ? -1 : 0;
+}
+
+/* ======================== one game ======================== */
+
+static void *
+make_state(void *ctx)
+{
+	struct state *st = calloc(1, sizeof *st);
+
+	if (st != NULL)
+		st->o = ctx;
+	return st;
+}
+
+static void
+free_state(void *p)
+{
+	struct state *st = p;
+
+	if (st != NULL) {
+		zh_replay_free(&st->r);
+		zh_lines_free(&st->lines);
+		free(st->buf);
+		free(st);
+	}
+}
+
+static int
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+{
+	const struct opts *o = ctx;
+	struct state *st = state;
+	struct zh_replay *r = &st->r;
+	bool bad = false, started;
+	size_t i;
+
+	if (st == NULL) {
+		cli_fdiag(err, "error", o->name, g->line, 1, "out of memory");
+		return 1;
+	}
+	st->len = 0;
+	st->fail = false;
+	/* FEN and EPD need no move text: legality only */
+	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
+	zh_replay(g, o->force, r);
+	/* a variant or FEN tag error leaves nothing to replay */
+	started = r->err.code == ZH_OK || r->err.ply > 0;
+	if (started) {
+		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
+		    (o->fmt == F_JSONL ? ZH_WALK_COMMENTS : 0);
+
+		if (zh_lines_walk(&st->lines, g, r, fl, on_ply, st) != 0 || st->fail) {
+			cli_fdiag(err, "error", o->name, g->line, 1,
+			    "game %ld: out of memory", g->number);
+			st->len = 0;
+			return 1;
+		}
+	} else if (o->fmt == F_UCI || o->fmt == F_SAN)
+		emit(st, "\n", 1);		/* one line per game, always */
+	if (o->fmt == F_FEN || o->fmt == F_EPD)
+		emit(st, "\n", 1);		/* each game's block ends here */
+	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
+		return 1;
+	if (g->err.code != ZH_OK) {
+		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
+		    "game %ld: %s", g->number, g->err.text);
+		bad = true;
+	}
+	if (r->err.code != ZH_OK) {
+		if (r->err.ply > 0)
+			cli_fdiag(err, "error", o->name, r->err.line, r->err.col,
+			    "game %ld, ply %ld: %s", g->number, r->err.ply,
+			    r->err.text);
+		else
+			cli_fdiag(err, "error", o->name, r->err.line,
+			    r->err.col > 0 ? r->err.col : 1, "game %ld: %s",
+			    g->number, r->err.text);
+		bad = true;
+	}
+	if (o->variations && started) {
+		for (i = 0; i < r->nvarerr; i++)
+			cli_fdiag(err, "error", o->name, r->varerr[i].line,
+			    r->varerr[i].col, "game %ld, ply %ld (variation): %s",
+			    g->number, r->varerr[i].ply, r->varerr[i].text);
+		if (r->nvarerr_more > 0)
+			cli_fdiag(err, "error", o->name, g->line, 1,
+			    "game %ld: %zu more errors in variations", g->number,
+			    r->nvarerr_more);
+		if (r->nvarerr > 0)
+			bad = true;
+	}
+	return bad ? 1 : 0;
+}
+
+static void
+done(void *ctx, const struct zh_game *g, int result)
+{
+	struct opts *o = ctx;
+
+	(void)g;
+	o->games++;
+	if (result != 0)
+		o->bad++;
+}
+
+/* ======================== options ======================== */
+
+static int
+find_name(const char *const *names, const char *s)
+{
+	int i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+enum {
+	O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR
+};
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "color", required_argument, NULL, O_COLOR },
+		{ "colour", required_argument, NULL, O_COLOR },
+		{ "every", required_argument, NULL, 'e' },
+		{ "final-only", no_argument, NULL, O_FINAL },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "mainline", no_argument, NULL, O_MAINLINE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "plies", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "start-only", no_argument, NULL, O_START },
+		{ "to", required_argument, NULL, 't' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "variations", no_argument, NULL, O_VARIATIONS },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const colors[] = { "auto", "always", "never", NULL };
+	struct opts o;
+	struct jobs j;
+	const char *outpath = NULL, *cs;
+	FILE *out = stdout;
+	long njobs = 1;
+	int c, color = 0, rc = EXIT_VALID, i;
+
+	cli_prog = "zhreplay";
+	memset(&o, 0, sizeof o);
+	o.dialect = ZH_LICHESS;
+	o.sel.to = -1;
+	o.sel.every = 1;
+	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V", lopts, NULL)) != -1)
+		switch (c) {
+		case 'e':
+			if ((o.sel.every = cli_number(optarg, 1, 100000000L,
+			    "--every")) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			if ((i = find_name(fmt_names, optarg)) < 0) {
+				cli_fail("unknown format '%s' (try fen, epd, uci, san, "
+				    "jsonl, board)", optarg);
+				return EXIT_USAGE;
+			}
+			o.fmt = (enum fmt)i;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_VALID;
+		case 'j':
+			if ((njobs = cli_number(optarg, 0, 64, "--jobs")) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'p':
+			if (zh_plysel_range(&o.sel, optarg) != 0) {
+				cli_fail("--plies: '%s' is not a range A-B, A-, -B or A",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case 't':
+			if ((o.dialect = zh_dialect_find(optarg)) <= ZH_AUTO) {
+				cli_fail("unknown dialect '%s' (try lichess, xboard, "
+				    "chesscom, fairy)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'v':
+			if ((o.force = zh_variant_find(optarg)) == NULL) {
+				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
+				    "chessgi, grandhouse, upsidedown, wild5, chess)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'V':
+			cli_version();
+			return EXIT_VALID;
+		case O_START:
+			o.sel.start_only = true;
+			break;
+		case O_FINAL:
+			o.sel.final_only = true;
+			break;
+		case O_MAINLINE:
+			o.variations = false;
+			break;
+		case O_VARIATIONS:
+			o.variations = true;
+			break;
+		case O_COLOR:
+			if ((color = find_name(colors, optarg)) < 0) {
+				cli_fail("--color: '%s' is not auto, always or never",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	argc -= optind;
+	argv += optind;
+	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
+		cli_fail("%s: cannot write", outpath);
+		return EXIT_USAGE;
+	}
+	/* The board's glyphs follow the locale; colours need a terminal. */
+	if (setlocale(LC_CTYPE, "") != NULL && (cs = nl_langinfo(CODESET)) != NULL &&
+	    strcmp(cs, "UTF-8") == 0)
+		o.diag |= ZH_DIAG_UNICODE;
+	if (color == 1 || (color == 0 && isatty(fileno(out)) &&
+	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0')))
+		o.diag |= ZH_DIAG_COLOUR;
+	memset(&j, 0, sizeof j);
+	j.njobs = (int)njobs;
+	j.ctx = &o;
+	j.work = work;
+	j.done = done;
+	j.make_state = make_state;
+	j.free_state = free_state;
+	j.out = out;
+	j.err = stderr;
+	i = 0;
+	do {
+		FILE *in = cli_open(argc > 0 ? argv[i] : NULL, &o.name);
+
+		if (in == NULL) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		if (jobs_run(&j, in, o.name) != 0)
+			rc = EXIT_USAGE;
+		if (in != stdin)
+			fclose(in);
+	} while (++i < argc);
+	if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
+		cli_fail("write error");
+		return EXIT_USAGE;
+	}
+	if (o.bad > 0 && !cli_quiet)
+		fprintf(stderr, "zhreplay: replayed %ld games: %ld with errors\n",
+		    o.games, o.bad);
+	if (rc == EXIT_VALID && o.bad > 0)
+		rc = EXIT_INVALID;
+	return rc;
+}

@@ -1,0 +1,717 @@
+/*
+ * positions.c - the positions of a replayed game, line by line, and the
+ * ways zhreplay writes them: one JSON object per position, a board
+ * diagram, and the choice of plies.
+ *
+ * The JSON writer is on the hot path of dataset builds (hundreds of
+ * thousands of positions a second), so it writes into a caller buffer
+ * without allocating; zh_ply_object builds the same object with Jansson,
+ * and the unit tests check that json_dumps of it is byte-identical.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+/* ======================== lines of play ======================== */
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	if ((q = realloc(*p, n * elem)) == NULL)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+void
+zh_lines_free(struct zh_lines *w)
+{
+	if (w == NULL)
+		return;
+	free(w->seq);
+	free(w->own);
+	free(w->info);
+	free(w->tokline);
+	memset(w, 0, sizeof *w);
+}
+
+const char *
+zh_game_result(const struct zh_game *g)
+{
+	static const char *const forms[] = { "1-0", "0-1", "1/2-1/2", "*" };
+	const char *t;
+	size_t i;
+
+	if (g->result != NULL)
+		return g->result;
+	if ((t = zh_game_tag(g, "Result")) != NULL)
+		for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
+			if (strcmp(t, forms[i]) == 0)
+				return forms[i];
+	return "*";
+}
+
+/* A new line branching from 'parent'; returns its index or -1. */
+static int
+new_line(struct zh_lines *w, int parent, size_t branch, size_t first)
+{
+	struct zh_line_info *li;
+
+	if (grow((void **)&w->info, &w->infocap, w->ninfo + 1, sizeof *w->info))
+		return -1;
+	li = &w->info[w->ninfo];
+	memset(li, 0, sizeof *li);
+	li->parent = parent;
+	li->branch = branch;
+	li->first = first;
+	if (parent >= 0) {
+		struct zh_line_info *p = &w->info[parent];
+
+		p->children++;
+		if (p->parent < 0)
+			snprintf(li->path, sizeof li->path, "%d", p->children);
+		else
+			snprintf(li->path, sizeof li->path, "%.50s.%d", p->path,
+			    p->children);
+	}
+	return (int)w->ninfo++;
+}
+
+/* Assign every legal move token to its line; count each line's moves. */
+static int
+split_lines(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, bool variations)
+{
+	int stack[256], depth = 0, cur;
+	size_t i;
+
+	w->ninfo = 0;
+	if (grow((void **)&w->tokline, &w->toklinecap, g->ntoks + 1,
+	    sizeof *w->tokline) || (cur = new_line(w, -1, 0, 0)) < 0)
+		return -1;
+	for (i = 0; i < g->ntoks; i++) {
+		const struct zh_token *t = &g->toks[i];
+
+		w->tokline[i] = -1;
+		if (t->kind == ZH_T_MOVE) {
+			if (r->moves[i].ok && depth <= 256 &&
+			    (variations || depth == 0)) {
+				w->tokline[i] = cur;
+				w->info[cur].n++;
+			}
+		} else if (t->kind == ZH_T_VSTART) {
+			struct zh_line_info *li = &w->info[cur];
+			size_t full = li->branch + li->n;
+			int v;
+
+			if (depth < 256)
+				stack[depth] = cur;
+			depth++;
+			if (!variations || depth > 256)
+				continue;
+			/* a variation replaces its parent's last move */
+			v = new_line(w, cur, full > 0 ? full - 1 : 0, i);
+			if (v < 0)
+				return -1;
+			if (full == 0)
+				w->info[v].branch = (size_t)-1;	/* dead */
+			cur = v;
+		} else if (t->kind == ZH_T_VEND && depth > 0) {
+			depth--;
+			if (depth < 256)
+				cur = stack[depth];
+		}
+	}
+	return 0;
+}
+
+/* Group the tokens by line (a counting sort) into w->own. */
+static int
+group_lines(struct zh_lines *w, const struct zh_game *g)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < w->ninfo; i++) {
+		w->info[i].off = off;
+		off += w->info[i].n;
+		w->info[i].n = 0;
+	}
+	if (grow((void **)&w->own, &w->owncap, off + 1, sizeof *w->own))
+		return -1;
+	for (i = 0; i < g->ntoks; i++)
+		if (w->tokline[i] >= 0) {
+			struct zh_line_info *li = &w->info[w->tokline[i]];
+
+			w->own[li->off + li->n++] = i;
+		}
+	return 0;
+}
+
+/* Append the first k moves of line l's full sequence to w->seq. */
+static size_t
+build(struct zh_lines *w, int l, size_t k, size_t len)
+{
+	const struct zh_line_info *li = &w->info[l];
+	size_t b = li->parent < 0 ? 0 : li->branch, j;
+
+	if (li->parent >= 0)
+		len = build(w, li->parent, k < b ? k : b, len);
+	for (j = 0; k > b && j < k - b && j < li->n; j++)
+		w->seq[len++] = w->own[li->off + j];
+	return len;
+}
+
+static void
+comments(const struct zh_game *g, size_t i, struct zh_ply *pl)
+{
+	pl->has_clock = pl->has_eval = false;
+	for (i++; i < g->ntoks; i++) {
+		const struct zh_token *t = &g->toks[i];
+
+		if (t->kind == ZH_T_NAG)
+			continue;
+		if (t->kind != ZH_T_COMMENT)
+			break;
+		if (!pl->has_clock)
+			pl->has_clock = zh_comment_clock(t->text, t->len, "clk",
+			    &pl->clock);
+		if (!pl->has_eval)
+			pl->has_eval = zh_comment_eval(t->text, t->len, &pl->eval,
+			    &pl->mate);
+	}
+}
+
+int
+zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl), void *arg)
+{
+	struct zh_ply pl;
+	struct zh_pos pos;
+	size_t l, k, len, depthmax = 0;
+	int rc;
+
+	if (split_lines(w, g, r, flags & ZH_WALK_VARIATIONS) ||
+	    group_lines(w, g))
+		return -1;
+	for (l = 0; l < w->ninfo; l++)
+		if (w->info[l].n + (w->info[l].parent < 0 ? 0 : w->info[l].branch) >
+		    depthmax && w->info[l].branch != (size_t)-1)
+			depthmax = w->info[l].n + (w->info[l].parent < 0 ? 0 :
+			    w->info[l].branch);
+	if (grow((void **)&w->seq, &w->seqcap, depthmax + 1, sizeof *w->seq))
+		return -1;
+	memset(&pl, 0, sizeof pl);
+	pl.game = g->number;
+	pl.result = zh_game_result(g);
+	pl.start_ply = r->start_ply;
+	pl.pos = &pos;
+	for (l = 0; l < w->ninfo; l++) {
+		const struct zh_line_info *li = &w->info[l];
+		size_t branch = li->parent < 0 ? 0 : li->branch;
+
+		if (l > 0 && (li->n == 0 || li->branch == (size_t)-1))
+			continue;
+		len = build(w, (int)l, branch + li->n, 0);
+		pl.line = (int)l;
+		pl.path = l == 0 ? NULL : li->path;
+		pos = r->start;
+		pl.ply = 0;
+		pl.move = NULL;
+		pl.has_clock = pl.has_eval = false;
+		pl.prefix = l > 0;
+		pl.last = len == 0;
+		if ((rc = fn(arg, &pl)) != 0)
+			return rc;
+		for (k = 0; k < len; k++) {
+			const struct zh_rmove *m = &r->moves[w->seq[k]];
+
+			zh_make(&pos, m->move);
+			pl.ply = (long)k + 1;
+			pl.move = m;
+			pl.prefix = l > 0 && k + 1 <= branch;
+			pl.last = k + 1 == len;
+			if (flags & ZH_WALK_COMMENTS)
+				comments(g, w->seq[k], &pl);
+			if ((rc = fn(arg, &pl)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* ======================== SAN per dialect ======================== */
+
+size_t
+zh_san_dialect(const char *san, int d, char *buf)
+{
+	size_t n;
+
+	if (d == ZH_CHESSCOM && san[0] == 'P' && san[1] == '@')
+		san++;
+	n = strlen(san);
+	if (n >= ZH_MOVEMAX)
+		n = ZH_MOVEMAX - 1;
+	memcpy(buf, san, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* ======================== JSON ======================== */
+
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+static void
+put(struct out *o, char c)
+{
+	if (o->len + 1 < o->size)
+		o->buf[o->len] = c;
+	o->len++;
+}
+
+static void
+putn(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n < o->size)
+		memcpy(o->buf + o->len, s, n);
+	else if (o->len < o->size)
+		memcpy(o->buf + o->len, s, o->size - 1 - o->len);
+	o->len += n;
+}
+
+#define PUTS(o, lit) putn((o), (lit), sizeof(lit) - 1)
+
+static void
+puts_(struct out *o, const char *s)
+{
+	putn(o, s, strlen(s));
+}
+
+static void
+putlong(struct out *o, long x)
+{
+	char tmp[24];
+	int i = (int)sizeof tmp;
+	unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
+
+	do
+		tmp[--i] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		tmp[--i] = '-';
+	putn(o, tmp + i, sizeof tmp - (size_t)i);
+}
+
+/* A real as Jansson writes it with JSON_REAL_PRECISION(15). */
+static void
+putreal(struct out *o, double x)
+{
+	char tmp[64];
+	int n = snprintf(tmp, sizeof tmp, "%.15g", x);
+
+	if (n < 0 || n >= (int)sizeof tmp - 3)
+		n = 0;
+	if (strpbrk(tmp, ".eE") == NULL) {
+		tmp[n++] = '.';
+		tmp[n++] = '0';
+	} else {
+		char *e = strchr(tmp, 'e');
+
+		/* Jansson drops '+' and leading zeros of an exponent */
+		if (e != NULL) {
+			char *s = e + 1, *d = e + 1;
+
+			if (*s == '+')
+				s++;
+			else if (*s == '-')
+				*d++ = *s++;
+			while (*s == '0' && s[1] != '\0')
+				s++;
+			memmove(d, s, strlen(s) + 1);
+			n = (int)strlen(tmp);
+		}
+	}
+	putn(o, tmp, (size_t)n);
+}
+
+/* Strings we write are ASCII without '"' or '\\' (FEN, SAN, squares). */
+static void
+putstr(struct out *o, const char *s, size_t n)
+{
+	put(o, '"');
+	putn(o, s, n);
+	put(o, '"');
+}
+
+static void
+putsq(char *b, int s)
+{
+	int r = ZH_RANK(s) + 1;
+
+	*b++ = (char)('a' + ZH_FILE(s));
+	if (r >= 10)
+		*b++ = (char)('0' + r / 10);
+	*b++ = (char)('0' + r % 10);
+	*b = '\0';
+}
+
+static const unsigned char pocket_order[] = {
+	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP,
+	ZH_CHANCELLOR
+};
+
+static bool
+ply_check(const struct zh_ply *pl)
+{
+	if (pl->move != NULL && pl->move->san[0] != '\0') {
+		size_t n = strlen(pl->move->san);
+
+		return pl->move->san[n - 1] == '+' || pl->move->san[n - 1] == '#';
+	}
+	return zh_in_check(pl->pos);
+}
+
+size_t
+zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
+    size_t size)
+{
+	struct out o = { buf, size, 0 };
+	const struct zh_pos *p = pl->pos;
+	char tmp[ZH_FENMAX];
+	size_t n;
+	int c, f, r, k;
+	bool any;
+
+	PUTS(&o, "{\"game\":");
+	putlong(&o, pl->game);
+	PUTS(&o, ",\"ply\":");
+	putlong(&o, pl->ply);
+	if (flags & ZH_PLY_VARIATION) {
+		PUTS(&o, ",\"variation\":");
+		if (pl->path == NULL)
+			PUTS(&o, "null");
+		else
+			putstr(&o, pl->path, strlen(pl->path));
+	}
+	PUTS(&o, ",\"fen\":");
+	n = zh_fen_write(p, d, tmp, sizeof tmp);
+	putstr(&o, tmp, n);
+	PUTS(&o, ",\"move\":");
+	if (pl->move == NULL)
+		PUTS(&o, "null");
+	else {
+		PUTS(&o, "{\"uci\":");
+		putstr(&o, pl->move->uci, strlen(pl->move->uci));
+		PUTS(&o, ",\"san\":");
+		n = zh_san_dialect(pl->move->san, d, tmp);
+		putstr(&o, tmp, n);
+		put(&o, '}');
+	}
+	if (p->side == ZH_WHITE)
+		PUTS(&o, ",\"side\":\"white\",\"pockets\":{\"white\":{");
+	else
+		PUTS(&o, ",\"side\":\"black\",\"pockets\":{\"white\":{");
+	for (c = 0; c < 2; c++) {
+		any = false;
+		if (c == 1)
+			PUTS(&o, "},\"black\":{");
+		for (k = 0; k < (int)sizeof pocket_order; k++) {
+			int t = pocket_order[k];
+
+			if (p->pocket[c][t] == 0)
+				continue;
+			if (any)
+				put(&o, ',');
+			any = true;
+			put(&o, '"');
+			put(&o, zh_type_letter(t));
+			PUTS(&o, "\":");
+			putlong(&o, p->pocket[c][t]);
+		}
+	}
+	PUTS(&o, "}},\"promoted\":[");
+	any = false;
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+			if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
+				continue;
+			if (any)
+				put(&o, ',');
+			any = true;
+			putsq(tmp, ZH_SQ(f, r));
+			putstr(&o, tmp, strlen(tmp));
+		}
+	if (ply_check(pl))
+		PUTS(&o, "],\"check\":true");
+	else
+		PUTS(&o, "],\"check\":false");
+	if (pl->has_clock) {
+		PUTS(&o, ",\"clock\":");
+		putreal(&o, pl->clock);
+	}
+	if (pl->has_eval) {
+		PUTS(&o, ",\"eval\":");
+		if (pl->mate != 0) {
+			PUTS(&o, "{\"mate\":");
+			putlong(&o, pl->mate);
+			put(&o, '}');
+		} else
+			putreal(&o, pl->eval);
+	}
+	PUTS(&o, ",\"result\":");
+	putstr(&o, pl->result, strlen(pl->result));
+	put(&o, '}');
+	if (o.size > 0)
+		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
+	return o.len;
+}
+
+struct json_t *
+zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
+{
+	const struct zh_pos *p = pl->pos;
+	json_t *o = json_object(), *pk, *pr;
+	char tmp[ZH_FENMAX];
+	int c, f, r, k;
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "game", json_integer(pl->game));
+	json_object_set_new(o, "ply", json_integer(pl->ply));
+	if (flags & ZH_PLY_VARIATION)
+		json_object_set_new(o, "variation",
+		    pl->path ? json_string(pl->path) : json_null());
+	zh_fen_write(p, d, tmp, sizeof tmp);
+	json_object_set_new(o, "fen", json_string(tmp));
+	if (pl->move == NULL)
+		json_object_set_new(o, "move", json_null());
+	else {
+		zh_san_dialect(pl->move->san, d, tmp);
+		json_object_set_new(o, "move", json_pack("{s:s,s:s}",
+		    "uci", pl->move->uci, "san", tmp));
+	}
+	json_object_set_new(o, "side",
+	    json_string(p->side == ZH_WHITE ? "white" : "black"));
+	pk = json_object();
+	for (c = 0; c < 2; c++) {
+		json_t *side = json_object();
+
+		for (k = 0; k < (int)sizeof pocket_order; k++) {
+			int t = pocket_order[k];
+			char key[2] = { zh_type_letter(t), '\0' };
+
+			if (p->pocket[c][t])
+				json_object_set_new(side, key,
+				    json_integer(p->pocket[c][t]));
+		}
+		json_object_set_new(pk, c == 0 ? "white" : "black", side);
+	}
+	json_object_set_new(o, "pockets", pk);
+	pr = json_array();
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+			if (pc != ZH_OFF && (pc & ZH_PROMOTED)) {
+				putsq(tmp, ZH_SQ(f, r));
+				json_array_append_new(pr, json_string(tmp));
+			}
+		}
+	json_object_set_new(o, "promoted", pr);
+	json_object_set_new(o, "check", json_boolean(ply_check(pl)));
+	if (pl->has_clock)
+		json_object_set_new(o, "clock", json_real(pl->clock));
+	if (pl->has_eval)
+		json_object_set_new(o, "eval", pl->mate != 0 ?
+		    json_pack("{s:i}", "mate", pl->mate) : json_real(pl->eval));
+	json_object_set_new(o, "result", json_string(pl->result));
+	return o;
+}
+
+/* ======================== board diagrams ======================== */
+
+static const char *const glyph[2][ZH_NTYPES] = {
+	{ NULL, "\u2659", "\u2658", "\u2657", "\u2656", "\u2655", "\u2654",
+	  "A", "C" },
+	{ NULL, "\u265f", "\u265e", "\u265d", "\u265c", "\u265b", "\u265a",
+	  "a", "c" }
+};
+
+static void
+put_piece(struct out *o, int colour, int type, unsigned flags)
+{
+	char l = zh_type_letter(type);
+
+	if (flags & ZH_DIAG_UNICODE)
+		puts_(o, glyph[colour][type]);
+	else
+		put(o, colour == ZH_WHITE ? l : (char)tolower((unsigned char)l));
+}
+
+static void
+put_pocket(struct out *o, const struct zh_pos *p, int c, unsigned flags)
+{
+	int k, i;
+	bool any = false;
+
+	PUTS(o, "  ");
+	put(o, p->side == c ? '>' : ' ');
+	puts_(o, c == ZH_WHITE ? " white" : " black");
+	if (!p->v->drops)
+		return;
+	PUTS(o, " in hand:");
+	for (k = 0; k < (int)sizeof pocket_order; k++)
+		for (i = 0; i < p->pocket[c][pocket_order[k]]; i++) {
+			put(o, ' ');
+			put_piece(o, c, pocket_order[k], flags);
+			any = true;
+		}
+	if (!any)
+		PUTS(o, " -");
+}
+
+size_t
+zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
+    unsigned flags, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	const struct zh_variant *v = p->v;
+	bool colour = flags & ZH_DIAG_COLOUR;
+	int checked = zh_in_check(p) ? p->king[p->side] : -1;
+	int f, r;
+
+	PUTS(&o, "   +");
+	for (f = 0; f < v->files * 3; f++)
+		put(&o, '-');
+	PUTS(&o, "+\n");
+	for (r = v->ranks - 1; r >= 0; r--) {
+		char num[4];
+
+		snprintf(num, sizeof num, "%2d", r + 1);
+		puts_(&o, num);
+		PUTS(&o, " |");
+		for (f = 0; f < v->files; f++) {
+			int s = ZH_SQ(f, r);
+			unsigned char pc = p->sq[s];
+			bool mark = last != NULL && (s == last->to ||
+			    (!(last->flags & ZH_MDROP) && s == last->from));
+			char lc = ' ', rc = ' ';
+
+			if (s == checked) {
+				lc = rc = '!';
+			} else if (mark) {
+				lc = '[';
+				rc = ']';
+			} else if (pc != 0 && (pc & ZH_PROMOTED))
+				rc = '~';
+			if (colour) {
+				/* light and dark squares; last move; check */
+				const char *bg = s == checked ? "41" :
+				    mark ? ((f + r) % 2 ? "43" : "103") :
+				    (f + r) % 2 ? "47" : "100";
+
+				PUTS(&o, "\033[");
+				puts_(&o, bg);
+				puts_(&o, pc != 0 && ZH_COLOR(pc) == ZH_BLACK ?
+				    ";30m" : ";97;1m");
+				if (lc == '[' || lc == '!')
+					lc = ' ';
+				if (rc == ']' || rc == '!')
+					rc = ' ';
+			}
+			put(&o, lc);
+			if (pc == 0)
+				puts_(&o, flags & ZH_DIAG_UNICODE ? "\u00b7" : ".");
+			else
+				put_piece(&o, ZH_COLOR(pc), ZH_TYPE(pc), flags);
+			put(&o, rc);
+			if (colour)
+				PUTS(&o, "\033[0m");
+		}
+		put(&o, '|');
+		if (r == v->ranks - 1)
+			put_pocket(&o, p, ZH_BLACK, flags);
+		else if (r == 0)
+			put_pocket(&o, p, ZH_WHITE, flags);
+		put(&o, '\n');
+	}
+	PUTS(&o, "   +");
+	for (f = 0; f < v->files * 3; f++)
+		put(&o, '-');
+	PUTS(&o, "+\n    ");
+	for (f = 0; f < v->files; f++) {
+		put(&o, ' ');
+		put(&o, (char)('a' + f));
+		if (f + 1 < v->files)
+			put(&o, ' ');
+	}
+	put(&o, '\n');
+	if (o.size > 0)
+		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
+	return o.len;
+}
+
+/* ======================== choosing plies ======================== */
+
+static int
+num(const char **s, long *x)
+{
+	char *e;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	*x = strtol(*s, &e, 10);
+	if (*x < 0 || *x > 100000000L)
+		return -1;
+	*s = e;
+	return 0;
+}
+
+int
+zh_plysel_range(struct zh_plysel *s, const char *range)
+{
+	const char *p = range;
+	long a = 0, b = -1;
+
+	if (*p != '-' && num(&p, &a) != 0)
+		return -1;
+	if (*p == '\0')
+		b = a;
+	else if (*p++ != '-')
+		return -1;
+	else if (*p != '\0' && num(&p, &b) != 0)
+		return -1;
+	if (*p != '\0' || (b >= 0 && b < a) || strcmp(range, "-") == 0)
+		return -1;
+	s->from = a;
+	s->to = b;
+	return 0;
+}
+
+bool
+zh_plysel_match(const struct zh_plysel *s, const struct zh_ply *pl)
+{
+	if (s->start_only || s->final_only)
+		return (s->start_only && pl->ply == 0) ||
+		    (s->final_only && pl->last);
+	if (pl->ply < s->from || (s->to >= 0 && pl->ply > s->to))
+		return false;
+	return s->every <= 1 || (pl->ply - s->from) % s->every == 0;
+}
