@@ -265,12 +265,15 @@ struct pgnw {
 	int opens;		/* '(' to glue to the next word */
 };
 
-/* Add a word (it may hold newlines: a comment), wrapping at WRAP. */
+/*
+ * Add a word (it may hold newlines: a comment), wrapping at WRAP; 'trail'
+ * closing parentheses will be glued to it, so they must fit too.
+ */
 static void
-word(struct pgnw *w, const char *s, size_t n)
+tword(struct pgnw *w, const char *s, size_t n, size_t trail)
 {
 	const char *nl = memchr(s, '\n', n);
-	size_t first = (nl ? (size_t)(nl - s) : n) + (size_t)w->opens;
+	size_t first = (nl ? (size_t)(nl - s) : n + trail) + (size_t)w->opens;
 
 	if (w->col > 0) {
 		if (w->col + 1 + first > WRAP) {
@@ -295,6 +298,23 @@ word(struct pgnw *w, const char *s, size_t n)
 }
 
 static void
+word(struct pgnw *w, const char *s, size_t n)
+{
+	tword(w, s, n, 0);
+}
+
+/* How many ')' follow token i directly. */
+static size_t
+closers(const struct zh_game *g, size_t i)
+{
+	size_t n = 0;
+
+	while (++i < g->ntoks && g->toks[i].kind == ZH_T_VEND)
+		n++;
+	return n;
+}
+
+static void
 close_paren(struct pgnw *w)
 {
 	if (w->opens > 0) {
@@ -315,7 +335,7 @@ close_paren(struct pgnw *w)
  * which ends its line.
  */
 static void
-comment(struct pgnw *w, const struct zh_token *t)
+comment(struct pgnw *w, const struct zh_token *t, size_t trail)
 {
 	bool semi = memchr(t->text, '}', t->len) != NULL;
 	size_t i;
@@ -341,7 +361,7 @@ comment(struct pgnw *w, const struct zh_token *t)
 		return;
 	}
 	bputc(&w->tmp, '}');
-	word(w, w->tmp.s, w->tmp.len);
+	tword(w, w->tmp.s, w->tmp.len, trail);
 }
 
 static const char *const glyphs[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
@@ -426,15 +446,15 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				}
 			}
 			if (n > 0)
-				word(&w, mw, n);
+				tword(&w, mw, n, closers(g, i));
 			break;
 		}
 		case ZH_T_COMMENT:
-			comment(&w, t);
+			comment(&w, t, closers(g, i));
 			force = true;
 			break;
 		case ZH_T_NAG:
-			word(&w, t->text, t->len);
+			tword(&w, t->text, t->len, closers(g, i));
 			break;
 		case ZH_T_VSTART:
 			w.opens++;
@@ -493,6 +513,15 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 
 /* ======================== JSON ======================== */
 
+/*
+ * The game object's small parts (tags, errors) are Jansson objects; the
+ * moves, which are most of the bytes, are written straight into the
+ * buffer: SAN, UCI and FEN are our own ASCII, and every string that
+ * comes from the input goes through Jansson's encoder unless it is plain
+ * printable ASCII.  Building a Jansson object per move cost as much as
+ * replaying the game.
+ */
+
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
 static size_t
 utf8_len(const unsigned char *s, size_t n)
@@ -547,15 +576,82 @@ jstr(const char *s, size_t n)
 	return j;
 }
 
-/* A clock or elapsed time in seconds: integer if whole, else to the ms. */
-static json_t *
-jseconds(double sec)
+#define JFLAGS (JSON_COMPACT | JSON_ENCODE_ANY)
+
+/* Append Jansson's encoding of j (NULL: out of memory) and drop j. */
+static void
+jdump(struct buf *b, json_t *j)
+{
+	size_t n;
+
+	if (j == NULL) {
+		b->fail = true;
+		return;
+	}
+	n = json_dumpb(j, NULL, 0, JFLAGS);
+	if (n == 0 || !reserve(b, n))
+		b->fail = true;
+	else {
+		json_dumpb(j, b->s + b->len, n, JFLAGS);
+		b->len += n;
+		b->s[b->len] = '\0';
+	}
+	json_decref(j);
+}
+
+/* A string from the input, as a JSON string. */
+static void
+jstring(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
+			break;
+	if (i < n) {
+		jdump(b, jstr(s, n));
+		return;
+	}
+	bputc(b, '"');
+	bput(b, s, n);
+	bputc(b, '"');
+}
+
+/* ',"key":' (or without the comma for the first member). */
+static void
+jkey(struct buf *b, const char *key)
+{
+	if (b->len > 0 && b->s[b->len - 1] != '{')
+		bputc(b, ',');
+	bputc(b, '"');
+	bputs(b, key);
+	bput(b, "\":", 2);
+}
+
+static void
+jint(struct buf *b, long long x)
+{
+	char s[24];
+
+	bput(b, s, (size_t)snprintf(s, sizeof s, "%lld", x));
+}
+
+/* Seconds: an integer when whole, else to the millisecond. */
+static void
+jseconds(struct buf *b, double sec)
 {
 	long long ms = (long long)(sec * 1000 + 0.5);
+	char s[32];
+	size_t n;
 
-	if (ms % 1000 == 0)
-		return json_integer(ms / 1000);
-	return json_real((double)ms / 1000);
+	if (ms % 1000 == 0) {
+		jint(b, ms / 1000);
+		return;
+	}
+	n = (size_t)snprintf(s, sizeof s, "%lld.%03lld", ms / 1000, ms % 1000);
+	while (s[n - 1] == '0')
+		n--;
+	bput(b, s, n);
 }
 
 struct jctx {
@@ -564,26 +660,10 @@ struct jctx {
 	int d;
 	unsigned flags;
 	size_t i;		/* next token */
-	bool nomem;
-	struct buf text;	/* comments of the move being built */
-	json_t *game_comment;	/* comments outside any move */
+	struct buf comment;	/* comments outside any move */
 };
 
-static void
-jset(struct jctx *c, json_t *o, const char *key, json_t *v)
-{
-	if (v == NULL || json_object_set_new_nocheck(o, key, v) != 0)
-		c->nomem = true;
-}
-
-static void
-jappend(struct jctx *c, json_t *a, json_t *v)
-{
-	if (v == NULL || json_array_append_new(a, v) != 0)
-		c->nomem = true;
-}
-
-/* Trimmed comment text appended to c->text, space-separated. */
+/* Trimmed comment text appended to b, space-separated. */
 static void
 add_comment(struct buf *b, const struct zh_token *t)
 {
@@ -600,82 +680,94 @@ add_comment(struct buf *b, const struct zh_token *t)
 	bput(b, s, (size_t)(e - s));
 }
 
-/* The move object being built for one line. */
+/* The move being built: its fields until the next move ends it. */
 struct jmove {
-	json_t *obj;		/* NULL: none yet */
-	json_t *nags, *vars;
+	bool open;
 	bool clock, emt, eval;
 	double clk, el, pawns;
 	int mate;
-	struct buf text;
+	struct buf text;	/* its comments */
+	struct buf nags;	/* "1,14" */
+	struct buf vars;	/* "[...],[...]" */
 };
 
 static void
-jmove_finish(struct jctx *c, struct jmove *m, json_t *line)
+jmove_finish(struct buf *b, struct jmove *m)
 {
-	if (m->obj == NULL)
+	if (!m->open)
 		return;
-	if (m->text.len > 0)
-		jset(c, m->obj, "comment", jstr(m->text.s, m->text.len));
-	if (m->nags != NULL)
-		jset(c, m->obj, "nags", m->nags);
-	if (m->clock)
-		jset(c, m->obj, "clock", jseconds(m->clk));
-	if (m->emt)
-		jset(c, m->obj, "emt", jseconds(m->el));
-	if (m->eval) {
-		if (m->mate != 0)
-			jset(c, m->obj, "mate", json_integer(m->mate));
-		else
-			jset(c, m->obj, "eval", json_integer((json_int_t)
-			    (m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5))));
+	if (m->text.len > 0) {
+		jkey(b, "comment");
+		jstring(b, m->text.s, m->text.len);
 	}
-	if (m->vars != NULL)
-		jset(c, m->obj, "variations", m->vars);
-	jappend(c, line, m->obj);
-	m->obj = m->nags = m->vars = NULL;
-	m->clock = m->emt = m->eval = false;
-	m->text.len = 0;
+	if (m->nags.len > 0) {
+		jkey(b, "nags");
+		bputc(b, '[');
+		bput(b, m->nags.s, m->nags.len);
+		bputc(b, ']');
+	}
+	if (m->clock) {
+		jkey(b, "clock");
+		jseconds(b, m->clk);
+	}
+	if (m->emt) {
+		jkey(b, "emt");
+		jseconds(b, m->el);
+	}
+	if (m->eval && m->mate != 0) {
+		jkey(b, "mate");
+		jint(b, m->mate);
+	} else if (m->eval) {
+		jkey(b, "eval");
+		jint(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
+	}
+	if (m->vars.len > 0) {
+		jkey(b, "variations");
+		bputc(b, '[');
+		bput(b, m->vars.s, m->vars.len);
+		bputc(b, ']');
+	}
+	bputc(b, '}');
+	m->open = m->clock = m->emt = m->eval = false;
+	m->text.len = m->nags.len = m->vars.len = 0;
 }
 
 /*
- * One line of play from c->i to its VEND (or the end), as an array of
- * move objects.  'pos' is the position before the line's first move,
+ * One line of play from c->i to its VEND (or the end) as a JSON array
+ * appended to b.  'pos' is the position before the line's first move,
  * or NULL when positions are not tracked or not known.
  */
-static json_t *
-jline(struct jctx *c, struct zh_pos *pos, int depth)
+static void
+jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 {
 	const struct zh_game *g = c->g;
 	const struct zh_replay *r = c->r;
-	json_t *line = json_array();
 	struct jmove m = { 0 };
 	struct zh_pos before;
-	bool have_before = false;
+	bool have_before = false, first = true;
 	struct buf pre = { 0 };		/* comments before the first move */
 
-	if (line == NULL) {
-		c->nomem = true;
-		return NULL;
-	}
+	bputc(b, '[');
 	while (c->i < g->ntoks) {
 		size_t i = c->i++;
 		const struct zh_token *t = &g->toks[i];
 		const struct zh_rmove *rm = &r->moves[i];
 
 		switch (t->kind) {
-		case ZH_T_MOVE: {
-			jmove_finish(c, &m, line);
-			if ((m.obj = json_object()) == NULL) {
-				c->nomem = true;
-				break;
-			}
+		case ZH_T_MOVE:
+			jmove_finish(b, &m);
+			bput(b, first ? "{\"san\":" : ",{\"san\":", first ? 7 : 8);
+			first = false;
+			m.open = true;
 			if (rm->ok) {
 				const char *san;
 				size_t sn = san_of(rm, c->d, &san);
 
-				jset(c, m.obj, "san", json_stringn_nocheck(san, sn));
-				jset(c, m.obj, "uci", json_string_nocheck(rm->uci));
+				bputc(b, '"');
+				bput(b, san, sn);
+				bput(b, "\",\"uci\":\"", 9);
+				bputs(b, rm->uci);
+				bputc(b, '"');
 				if (pos != NULL) {
 					char fen[ZH_FENMAX];
 
@@ -683,23 +775,25 @@ jline(struct jctx *c, struct zh_pos *pos, int depth)
 					have_before = true;
 					zh_make(pos, rm->move);
 					zh_fen_write(pos, c->d, fen, sizeof fen);
-					if (c->flags & ZH_JSON_FENS)
-						jset(c, m.obj, "fen", json_string_nocheck(fen));
+					jkey(b, "fen");
+					bputc(b, '"');
+					bputs(b, fen);
+					bputc(b, '"');
 				}
 			} else {
-				jset(c, m.obj, "san", jstr(t->text, t->len));
-				jset(c, m.obj, "uci", json_null());
+				jstring(b, t->text, t->len);
+				bputs(b, ",\"uci\":null");
 				pos = NULL;
 			}
 			if (pre.len > 0) {
-				jset(c, m.obj, "comment_before", jstr(pre.s, pre.len));
+				jkey(b, "comment_before");
+				jstring(b, pre.s, pre.len);
 				pre.len = 0;
 			}
 			break;
-		}
 		case ZH_T_COMMENT:
-			if (m.obj == NULL) {
-				add_comment(depth == 0 ? &c->text : &pre, t);
+			if (!m.open) {
+				add_comment(depth == 0 ? &c->comment : &pre, t);
 				break;
 			}
 			add_comment(&m.text, t);
@@ -713,31 +807,26 @@ jline(struct jctx *c, struct zh_pos *pos, int depth)
 		case ZH_T_NAG: {
 			long k = nag_number(t);
 
-			if (m.obj == NULL || k < 0)
+			if (!m.open || k < 0)
 				break;
-			if (m.nags == NULL && (m.nags = json_array()) == NULL)
-				c->nomem = true;
-			else
-				jappend(c, m.nags, json_integer(k));
+			if (m.nags.len > 0)
+				bputc(&m.nags, ',');
+			jint(&m.nags, k);
 			break;
 		}
 		case ZH_T_VSTART: {
 			struct zh_pos vp = before;
-			json_t *v = jline(c, pos != NULL && have_before ? &vp : NULL,
-			    depth + 1);
+			struct buf *vb = &m.vars, lost = { 0 };
 
-			if (v == NULL)
-				break;
-			if (m.obj == NULL) {
-				json_decref(v);	/* no move to hang it on */
-				break;
-			}
-			if (m.vars == NULL && (m.vars = json_array()) == NULL) {
-				c->nomem = true;
-				json_decref(v);
-				break;
-			}
-			jappend(c, m.vars, v);
+			if (!m.open)
+				vb = &lost;	/* no move to hang it on */
+			else if (m.vars.len > 0)
+				bputc(&m.vars, ',');
+			jline(c, vb, pos != NULL && have_before ? &vp : NULL,
+			    depth + 1);
+			if (vb->fail)
+				b->fail = true;
+			free(lost.s);
 			break;
 		}
 		case ZH_T_VEND:
@@ -749,21 +838,28 @@ jline(struct jctx *c, struct zh_pos *pos, int depth)
 		}
 	}
 out:
-	jmove_finish(c, &m, line);
+	jmove_finish(b, &m);
+	bputc(b, ']');
+	if (m.text.fail || m.nags.fail || pre.fail)
+		b->fail = true;
 	free(pre.s);
 	free(m.text.s);
-	return line;
+	free(m.nags.s);
+	free(m.vars.s);
 }
 
 static json_t *
 jerror(const struct zh_error *e, bool variation)
 {
-	json_t *o = json_pack("{s:I,s:I,s:I,s:s}", "line", (json_int_t)e->line,
+	json_t *o = json_pack("{s:I,s:I,s:I,s:o}", "line", (json_int_t)e->line,
 	    "col", (json_int_t)e->col, "ply", (json_int_t)e->ply,
-	    "message", e->text);
+	    "message", jstr(e->text, strlen(e->text)));
 
-	if (o != NULL && variation)
-		json_object_set_new(o, "variation", json_true());
+	if (o != NULL && variation &&
+	    json_object_set_new(o, "variation", json_true()) != 0) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -771,64 +867,69 @@ int
 zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
 {
-	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, false,
-	    { 0 }, NULL };
-	json_t *o = json_object(), *tags = json_object(), *errs = json_array();
+	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, { 0 } };
+	struct buf b = { 0 };
+	json_t *tags = json_object(), *errs = json_array();
 	struct zh_pos pos;
 	bool start = have_start(r);
 	const char *res;
 	char fen[ZH_FENMAX];
-	char *s;
 	size_t k;
-	int rc = 0;
 
-	if (o == NULL || tags == NULL || errs == NULL) {
-		json_decref(o);
-		json_decref(tags);
-		json_decref(errs);
-		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
-		return -1;
-	}
-	for (k = 0; k < g->ntags; k++)
-		if (json_object_get(tags, g->tags[k].name) == NULL)
-			jset(&c, tags, g->tags[k].name, jstr(g->tags[k].value,
-			    strlen(g->tags[k].value)));
-	jset(&c, o, "tags", tags);
-	jset(&c, o, "variant", r->v ? json_string(r->v->name) : json_null());
+	if (tags == NULL || errs == NULL)
+		b.fail = true;
+	for (k = 0; k < g->ntags && tags != NULL; k++)
+		if (json_object_get(tags, g->tags[k].name) == NULL) {
+			json_t *v = jstr(g->tags[k].value, strlen(g->tags[k].value));
+
+			if (v == NULL || json_object_set_new(tags, g->tags[k].name, v))
+				b.fail = true;
+		}
+	bputc(&b, '{');
+	jkey(&b, "tags");
+	jdump(&b, tags);
+	jkey(&b, "variant");
+	if (r->v != NULL) {
+		bputc(&b, '"');
+		bputs(&b, r->v->name);
+		bputc(&b, '"');
+	} else
+		bputs(&b, "null");
+	jkey(&b, "start");
 	if (start) {
 		zh_fen_write(&r->start, c.d, fen, sizeof fen);
-		jset(&c, o, "start", json_string_nocheck(fen));
+		bputc(&b, '"');
+		bputs(&b, fen);
+		bputc(&b, '"');
 	} else
-		jset(&c, o, "start", json_null());
+		bputs(&b, "null");
+	jkey(&b, "moves");
 	pos = r->start;
-	jset(&c, o, "moves", jline(&c, start && (flags & ZH_JSON_FENS) ?
-	    &pos : NULL, 0));
-	if (c.text.len > 0)
-		jset(&c, o, "comment", jstr(c.text.s, c.text.len));
+	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL, 0);
+	if (c.comment.len > 0) {
+		jkey(&b, "comment");
+		jstring(&b, c.comment.s, c.comment.len);
+	}
+	free(c.comment.s);
+	jkey(&b, "result");
 	res = g->result ? g->result : zh_game_tag(g, "Result");
-	jset(&c, o, "result", res ? jstr(res, strlen(res)) : json_null());
-	jset(&c, o, "valid", json_boolean(g->err.code == ZH_OK &&
-	    r->complete));
-	if (g->err.code != ZH_OK)
-		jappend(&c, errs, jerror(&g->err, false));
-	if (r->err.code != ZH_OK)
-		jappend(&c, errs, jerror(&r->err, false));
-	for (k = 0; k < r->nvarerr; k++)
-		jappend(&c, errs, jerror(&r->varerr[k], true));
-	jset(&c, o, "errors", errs);
-	free(c.text.s);
-	s = c.nomem ? NULL : json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-	json_decref(o);
-	if (s == NULL) {
-		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
-		return -1;
-	}
-	k = strlen(s);
-	s[k] = '\n';
-	if (fwrite(s, 1, k + 1, f) != k + 1) {
-		zh_error_set(err, ZH_EIO, 0, "write error");
-		rc = -1;
-	}
-	free(s);
-	return rc;
+	if (res != NULL)
+		jstring(&b, res, strlen(res));
+	else
+		bputs(&b, "null");
+	jkey(&b, "valid");
+	bputs(&b, g->err.code == ZH_OK && r->complete ? "true" : "false");
+	if (errs != NULL && g->err.code != ZH_OK &&
+	    json_array_append_new(errs, jerror(&g->err, false)) != 0)
+		b.fail = true;
+	if (errs != NULL && r->err.code != ZH_OK &&
+	    json_array_append_new(errs, jerror(&r->err, false)) != 0)
+		b.fail = true;
+	for (k = 0; k < r->nvarerr && errs != NULL; k++)
+		if (json_array_append_new(errs, jerror(&r->varerr[k], true)) != 0)
+			b.fail = true;
+	jkey(&b, "errors");
+	jdump(&b, errs);
+	bput(&b, "}\n", 2);
+	return bflush(&b, f, err);
 }
