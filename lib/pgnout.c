@@ -46,10 +46,10 @@ reserve(struct buf *b, size_t n)
 	return true;
 }
 
-static void
+static inline void
 bput(struct buf *b, const char *s, size_t n)
 {
-	if (!reserve(b, n))
+	if (b->len + n + 1 > b->cap && !reserve(b, n))
 		return;
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
@@ -62,10 +62,10 @@ bputs(struct buf *b, const char *s)
 	bput(b, s, strlen(s));
 }
 
-static void
+static inline void
 bputc(struct buf *b, char c)
 {
-	if (!reserve(b, 1))
+	if (b->len + 2 > b->cap && !reserve(b, 1))
 		return;
 	b->s[b->len++] = c;
 	b->s[b->len] = '\0';
@@ -632,8 +632,16 @@ static void
 jint(struct buf *b, long long x)
 {
 	char s[24];
+	size_t n = sizeof s;
+	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
+	    (unsigned long long)x;
 
-	bput(b, s, (size_t)snprintf(s, sizeof s, "%lld", x));
+	do
+		s[--n] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		s[--n] = '-';
+	bput(b, s + n, sizeof s - n);
 }
 
 /* Seconds: an integer when whole, else to the millisecond. */
@@ -641,17 +649,19 @@ static void
 jseconds(struct buf *b, double sec)
 {
 	long long ms = (long long)(sec * 1000 + 0.5);
-	char s[32];
-	size_t n;
+	char s[4];
+	size_t n = 3;
 
-	if (ms % 1000 == 0) {
-		jint(b, ms / 1000);
+	jint(b, ms / 1000);
+	if (ms % 1000 == 0)
 		return;
-	}
-	n = (size_t)snprintf(s, sizeof s, "%lld.%03lld", ms / 1000, ms % 1000);
-	while (s[n - 1] == '0')
+	s[0] = '.';
+	s[1] = (char)('0' + ms % 1000 / 100);
+	s[2] = (char)('0' + ms % 100 / 10);
+	s[3] = (char)('0' + ms % 10);
+	while (s[n] == '0')
 		n--;
-	bput(b, s, n);
+	bput(b, s, n + 1);
 }
 
 struct jctx {
@@ -732,6 +742,27 @@ jmove_finish(struct buf *b, struct jmove *m)
 	m->text.len = m->nags.len = m->vars.len = 0;
 }
 
+/* The first [%clk], [%emt] and [%eval] of the move's comments. */
+static void
+commands(struct jmove *m, const struct zh_token *t)
+{
+	const char *s = t->text, *e = t->text + t->len, *p;
+
+	while ((p = memchr(s, '%', (size_t)(e - s))) != NULL) {
+		size_t n = (size_t)(e - p) + 1;
+
+		s = p + 1;
+		if (p == t->text || p[-1] != '[' || n < 6)
+			continue;
+		if (!m->clock && memcmp(p + 1, "clk", 3) == 0)
+			m->clock = zh_comment_clock(p - 1, n, "clk", &m->clk);
+		else if (!m->emt && memcmp(p + 1, "emt", 3) == 0)
+			m->emt = zh_comment_clock(p - 1, n, "emt", &m->el);
+		else if (!m->eval && n > 6 && memcmp(p + 1, "eval", 4) == 0)
+			m->eval = zh_comment_eval(p - 1, n, &m->pawns, &m->mate);
+	}
+}
+
 /*
  * One line of play from c->i to its VEND (or the end) as a JSON array
  * appended to b.  'pos' is the position before the line's first move,
@@ -797,12 +828,7 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 				break;
 			}
 			add_comment(&m.text, t);
-			if (!m.clock)
-				m.clock = zh_comment_clock(t->text, t->len, "clk", &m.clk);
-			if (!m.emt)
-				m.emt = zh_comment_clock(t->text, t->len, "emt", &m.el);
-			if (!m.eval)
-				m.eval = zh_comment_eval(t->text, t->len, &m.pawns, &m.mate);
+			commands(&m, t);
 			break;
 		case ZH_T_NAG: {
 			long k = nag_number(t);
