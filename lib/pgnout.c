@@ -364,6 +364,21 @@ comment(struct pgnw *w, const struct zh_token *t, size_t trail)
 	tword(w, w->tmp.s, w->tmp.len, trail);
 }
 
+/* Decimal digits of x > 0 at s; returns their number. */
+static size_t
+number(char *s, long x)
+{
+	char d[24];
+	size_t n = 0, k = 0;
+
+	do
+		d[n++] = (char)('0' + x % 10);
+	while ((x /= 10) > 0 && n < sizeof d);
+	while (n > 0)
+		s[k++] = d[--n];
+	return k;
+}
+
 static const char *const glyphs[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
 
 static void
@@ -409,12 +424,14 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				const char *san;
 				size_t sn = san_of(rm, d, &san);
 
-				if (abs % 2 == 0)
-					n = (size_t)snprintf(mw, sizeof mw, "%ld. ",
-					    abs / 2 + 1);
-				else if (force)
-					n = (size_t)snprintf(mw, sizeof mw, "%ld... ",
-					    abs / 2 + 1);
+				if (abs % 2 == 0 || force) {
+					n = number(mw, abs / 2 + 1);
+					const char *dots = abs % 2 ? "... " : ". ";
+					size_t k = strlen(dots);
+
+					memcpy(mw + n, dots, k);
+					n += k;
+				}
 				memcpy(mw + n, san, sn);
 				n += sn;
 			} else {
