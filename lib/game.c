@@ -333,6 +333,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	struct zh_pos pos;
 	size_t cap;
 
+	r->v = NULL;
 	r->complete = false;
 	r->nplies = 0;
 	r->nvarerr = 0;

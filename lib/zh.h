@@ -614,4 +614,33 @@ struct zh_plysel {
 int zh_plysel_range(struct zh_plysel *s, const char *range);
 bool zh_plysel_match(const struct zh_plysel *s, const struct zh_ply *pl);
 
+/* ======================== writing games: PGN and JSON ======================== */
+
+/*
+ * Write game g, replayed into r by zh_replay(), as PGN of dialect d
+ * (ZH_AUTO: Lichess), ending with an empty line.  Tags: the Seven Tag
+ * Roster first (a missing one as "?"), then the others in input order;
+ * Variant, FEN and SetUp as dialect d writes them (no Variant tag for
+ * chess; XBoard's before FEN); for chess.com a CurrentPosition tag with
+ * the final position.  Movetext: SAN of dialect d with move numbers
+ * made from the plies, comments as written, NAGs (Lichess: !, ?, ...
+ * glued to the move), variations, the result; a move zh_replay could
+ * not resolve is written as it was, and so is the rest of its line.
+ * Lines are wrapped at 80 columns.  The game is written with one
+ * fwrite.  Fails (-1) if r has no start position (unknown variant, bad
+ * FEN tag), when out of memory or on a write error.
+ */
+int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, struct zh_error *err);
+
+/*
+ * Write g and its replay r as one line of compact JSON (zhkit-json(5)):
+ * tags, variant, start, moves (san, uci, comment, nags, clock, emt,
+ * eval or mate, fen, variations), comment, result, valid, errors.
+ * Positions are in dialect d.  Every game yields an object, valid or not.
+ */
+enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
+int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, unsigned flags, struct zh_error *err);
+
 #endif /* ZH_H */

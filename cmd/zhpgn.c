@@ -1,0 +1,249 @@
+/* zhpgn - read PGN of any dialect, write PGN of another, or JSON. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jobs.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: zhpgn [-JFq] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
+	    "             [-j N] [-o FILE] [FILE ...]\n"
+	    "Convert PGN games between dialects, or to JSON Lines.\n"
+	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
+	    "                     chesscom, fairy\n"
+	    "  -t, --to D         output dialect: lichess (default), xboard,\n"
+	    "                     chesscom, fairy\n"
+	    "  -J, --json         one JSON object per game per line (zhkit-json(5))\n"
+	    "  -F, --fens         with --json, the position after every move\n"
+	    "  -v, --variant V    the variant of games without a Variant tag\n"
+	    "  -r, --rejects FILE write games that fail there, as they were\n"
+	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
+	    "  -o, --output FILE  write to FILE\n"
+	    "  -q, --quiet        no summary line\n"
+	    "  -h, --help         this help;  -V, --version  the version\n");
+}
+
+enum { WRITTEN, REJECTED, FATAL = -1 };
+
+struct opts {
+	int to;
+	bool json;
+	unsigned flags;
+	const struct zh_variant *variant;
+	const char *name;		/* input being read */
+	FILE *rejects;
+	struct jobs *jobs;
+	long games, written, rejected;
+	bool fatal;
+};
+
+static void *
+make_state(void *ctx)
+{
+	(void)ctx;
+	return calloc(1, sizeof(struct zh_replay));
+}
+
+static void
+free_state(void *st)
+{
+	zh_replay_free(st);
+	free(st);
+}
+
+/* One game: replay, report, write.  Runs on a worker thread. */
+static int
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
+{
+	struct opts *o = ctx;
+	struct zh_replay *r = st;
+	struct zh_error e = { 0 };
+	const struct zh_error *bad = NULL;
+	size_t k;
+	int rc;
+
+	if (r == NULL)
+		return FATAL;
+	r->fast = false;
+	rc = zh_replay(g, o->variant, r);
+	if (g->err.code != ZH_OK)
+		bad = &g->err;
+	else if (rc != 0)
+		bad = &r->err;
+	if (bad != NULL)
+		cli_fdiag(err, "error", o->name, bad->line, bad->col,
+		    "game %ld%s%.0ld: %s; game rejected", g->number,
+		    bad->ply ? ", ply " : "", bad->ply, bad->text);
+	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
+		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
+		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
+		    "the variation is kept as written", g->number,
+		    r->varerr[k].ply, r->varerr[k].text);
+	if (o->json)
+		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
+	else
+		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
+	if (rc != 0) {
+		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
+		    g->number, e.text);
+		return FATAL;
+	}
+	return bad ? REJECTED : WRITTEN;
+}
+
+/* Count, in input order, and keep the rejects. */
+static void
+done(void *ctx, const struct zh_game *g, int result)
+{
+	struct opts *o = ctx;
+
+	o->games++;
+	if (result == FATAL) {
+		o->fatal = true;
+		o->jobs->stop = 1;
+		return;
+	}
+	if (result == WRITTEN)
+		o->written++;
+	else
+		o->rejected++;
+	if (result == REJECTED && o->rejects != NULL) {
+		fwrite(g->raw, 1, g->rawlen, o->rejects);
+		fputs("\n\n", o->rejects);
+	}
+}
+
+static int
+dialect(const char *s, bool auto_ok)
+{
+	int d = zh_dialect_find(s);
+
+	if (d < 0 || (d == ZH_AUTO && !auto_ok)) {
+		cli_fail("unknown dialect '%s' (try %slichess, xboard, chesscom, "
+		    "fairy)", s, auto_ok ? "auto, " : "");
+		return -1;
+	}
+	return d;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "fens", no_argument, NULL, 'F' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rejects", required_argument, NULL, 'r' },
+		{ "to", required_argument, NULL, 't' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct opts o = { .to = ZH_LICHESS };
+	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
+	    .make_state = make_state, .free_state = free_state };
+	const char *outpath = NULL, *rejpath = NULL;
+	FILE *out = stdout;
+	long n;
+	int c, i, rc = EXIT_VALID;
+
+	cli_prog = "zhpgn";
+	o.jobs = &j;
+	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'F':
+			o.flags |= ZH_JSON_FENS;
+			break;
+		case 'f':
+			if (dialect(optarg, true) < 0)
+				return EXIT_USAGE;
+			break;	/* every reader already accepts every form */
+		case 'h':
+			usage(stdout);
+			return EXIT_VALID;
+		case 'J':
+			o.json = true;
+			break;
+		case 'j':
+			if ((n = cli_number(optarg, 0, 64, "--jobs")) < 0)
+				return EXIT_USAGE;
+			j.njobs = (int)n;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case 'r':
+			rejpath = optarg;
+			break;
+		case 't':
+			if ((o.to = dialect(optarg, false)) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'V':
+			cli_version();
+			return EXIT_VALID;
+		case 'v':
+			if ((o.variant = zh_variant_find(optarg)) == NULL) {
+				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
+				    "chessgi, grandhouse, upsidedown, wild5, chess)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	argc -= optind;
+	argv += optind;
+	if ((o.flags & ZH_JSON_FENS) && !o.json) {
+		cli_fail("--fens needs --json");
+		return EXIT_USAGE;
+	}
+	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
+		cli_fail("%s: cannot write", outpath);
+		return EXIT_USAGE;
+	}
+	if (rejpath != NULL && (o.rejects = fopen(rejpath, "w")) == NULL) {
+		cli_fail("%s: cannot write", rejpath);
+		return EXIT_USAGE;
+	}
+	j.out = out;
+	j.err = stderr;
+	for (i = 0; i < (argc ? argc : 1) && !o.fatal; i++) {
+		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
+
+		if (in == NULL) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		if (jobs_run(&j, in, o.name) != 0)
+			rc = EXIT_USAGE;
+		if (in != stdin)
+			fclose(in);
+	}
+	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0) ||
+	    (o.rejects && (fflush(o.rejects) != 0 || ferror(o.rejects) ||
+	    fclose(o.rejects) != 0))) {
+		cli_fail("write error");
+		return EXIT_USAGE;
+	}
+	if (!cli_quiet)
+		fprintf(stderr, "%s: %ld games: %ld written, %ld rejected\n",
+		    cli_prog, o.games, o.written, o.rejected);
+	if (o.fatal)
+		return EXIT_USAGE;
+	return rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID : EXIT_VALID;
+}

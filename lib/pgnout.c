@@ -1,0 +1,978 @@
+/*
+ * pgnout.c - games out: PGN in each dialect, and one JSON object per game.
+ *
+ * Both writers take a game as read (struct zh_game) and its replay
+ * (struct zh_replay), walk the game's tokens once and render each one:
+ * a resolved move as SAN of the target dialect with a move number made
+ * from its ply, a move that could not be resolved as it was written,
+ * comments as they were written, NAGs, variations and the result.
+ * Each writer builds the whole game in memory and writes it with one
+ * fwrite, so a game's output never depends on what surrounds it.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+/* ======================== a growable buffer ======================== */
+
+struct buf {
+	char *s;
+	size_t len, cap;
+	bool fail;
+};
+
+static bool
+reserve(struct buf *b, size_t n)
+{
+	size_t cap;
+	char *s;
+
+	if (b->len + n + 1 <= b->cap)
+		return true;
+	if (b->fail)
+		return false;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	if ((s = realloc(b->s, cap)) == NULL) {
+		b->fail = true;
+		return false;
+	}
+	b->s = s;
+	b->cap = cap;
+	return true;
+}
+
+static inline void
+bput(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap && !reserve(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+bputs(struct buf *b, const char *s)
+{
+	bput(b, s, strlen(s));
+}
+
+static inline void
+bputc(struct buf *b, char c)
+{
+	if (b->len + 2 > b->cap && !reserve(b, 1))
+		return;
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+/* Flush b to f and free it; 0 or -1 with err set. */
+static int
+bflush(struct buf *b, FILE *f, struct zh_error *err)
+{
+	int rc = 0;
+
+	if (b->fail) {
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		rc = -1;
+	} else if (b->len > 0 && fwrite(b->s, 1, b->len, f) != b->len) {
+		zh_error_set(err, ZH_EIO, 0, "write error");
+		rc = -1;
+	}
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return rc;
+}
+
+/* ======================== shared helpers ======================== */
+
+/* SAN of a resolved move in dialect d (r->moves[].san is Lichess's). */
+static size_t
+san_of(const struct zh_rmove *m, int d, const char **s)
+{
+	*s = m->san;
+	if (d == ZH_CHESSCOM && m->san[0] == 'P' && m->san[1] == '@')
+		(*s)++;
+	return strlen(*s);
+}
+
+/* Is the game's start position known (variant and FEN tag both fine)? */
+static bool
+have_start(const struct zh_replay *r)
+{
+	return r->v != NULL && !(r->err.code != ZH_OK && r->err.ply == 0);
+}
+
+/* A NAG token's number ("$14" -> 14), or -1. */
+static long
+nag_number(const struct zh_token *t)
+{
+	long n = 0;
+	size_t i;
+
+	if (t->len < 2 || t->len > 4 || t->text[0] != '$')
+		return -1;
+	for (i = 1; i < t->len; i++) {
+		if (!isdigit((unsigned char)t->text[i]))
+			return -1;
+		n = n * 10 + (t->text[i] - '0');
+	}
+	return n;
+}
+
+/* ======================== PGN: tags ======================== */
+
+static const char *const str_names[7] = {
+	"Event", "Site", "Date", "Round", "White", "Black", "Result"
+};
+static const char *const str_unknown[7] = {
+	"?", "?", "????.??.??", "?", "?", "?", "*"
+};
+
+static void
+put_tag(struct buf *b, const char *name, const char *value)
+{
+	const char *s;
+
+	bputc(b, '[');
+	bputs(b, name);
+	bput(b, " \"", 2);
+	for (s = value; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			bputc(b, '\\');
+		bputc(b, *s);
+	}
+	bput(b, "\"]\n", 3);
+}
+
+static int
+str_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 7; i++)
+		if (strcmp(name, str_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int
+first_tag(const struct zh_game *g, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < g->ntags; k++)
+		if (strcmp(g->tags[k].name, name) == 0)
+			return (int)k;
+	return -1;
+}
+
+/* The Variant tag value dialect d writes for v; NULL for chess. */
+static const char *
+variant_value(const struct zh_variant *v, int d, char *buf, size_t size)
+{
+	size_t i;
+
+	if (v->chess_tags)
+		return NULL;
+	if (d != ZH_XBOARD)
+		return v->tag;
+	for (i = 0; v->tag[i] && i + 1 < size; i++)
+		buf[i] = (char)tolower((unsigned char)v->tag[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+/*
+ * Seven Tag Roster first (a missing one as "?", PGN export format),
+ * then the game's other tags in input order, with Variant, FEN, SetUp
+ * and CurrentPosition written the way dialect d writes them.
+ */
+static void
+write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
+    int d)
+{
+	char vbuf[64], fen[ZH_FENMAX];
+	const char *variant = variant_value(r->v, d, vbuf, sizeof vbuf);
+	int vpos = first_tag(g, "Variant"), fpos = first_tag(g, "FEN");
+	int spos = first_tag(g, "SetUp"), cpos = first_tag(g, "CurrentPosition");
+	int group = fpos < 0 ? spos : spos < 0 ? fpos : fpos < spos ? fpos : spos;
+	int vat, i;
+	size_t k;
+
+	for (i = 0; i < 7; i++) {
+		int at = first_tag(g, str_names[i]);
+
+		if (at >= 0)
+			put_tag(b, str_names[i], g->tags[at].value);
+		else
+			put_tag(b, str_names[i], i == 6 && g->result != NULL ?
+			    g->result : str_unknown[i]);
+	}
+	/* Where Variant goes: its own place; XBoard wants it before FEN. */
+	if (vpos >= 0)
+		vat = d == ZH_XBOARD && group >= 0 && group < vpos ? group : vpos;
+	else
+		vat = group >= 0 ? group : (int)g->ntags;
+	for (k = 0; k <= g->ntags; k++) {
+		const struct zh_tag *t = k < g->ntags ? &g->tags[k] : NULL;
+		int si;
+
+		if ((int)k == vat && variant != NULL)
+			put_tag(b, "Variant", variant);
+		if (t == NULL)
+			break;
+		si = str_index(t->name);
+		if (si >= 0 && first_tag(g, t->name) == (int)k)
+			continue;
+		if (strcmp(t->name, "Variant") == 0)
+			continue;
+		if ((int)k == fpos && r->setup) {
+			zh_fen_write(&r->start, d, fen, sizeof fen);
+			put_tag(b, "FEN", fen);
+			if (spos < 0)
+				put_tag(b, "SetUp", "1");
+		} else if ((int)k == spos && r->setup)
+			put_tag(b, "SetUp", "1");
+		else if (strcmp(t->name, "CurrentPosition") == 0) {
+			if (d == ZH_CHESSCOM && (int)k == cpos && r->complete) {
+				zh_fen_write(&r->final, d, fen, sizeof fen);
+				put_tag(b, "CurrentPosition", fen);
+			}
+		} else
+			put_tag(b, t->name, t->value);
+	}
+	if (d == ZH_CHESSCOM && cpos < 0 && r->complete) {
+		zh_fen_write(&r->final, d, fen, sizeof fen);
+		put_tag(b, "CurrentPosition", fen);
+	}
+}
+
+/* ======================== PGN: movetext ======================== */
+
+#define WRAP 80
+
+struct pgnw {
+	struct buf *b;
+	struct buf tmp;		/* a comment being rewritten */
+	size_t col;		/* characters on the current line */
+	int opens;		/* '(' to glue to the next word */
+};
+
+/*
+ * Add a word (it may hold newlines: a comment), wrapping at WRAP; 'trail'
+ * closing parentheses will be glued to it, so they must fit too.
+ */
+static void
+tword(struct pgnw *w, const char *s, size_t n, size_t trail)
+{
+	const char *nl = memchr(s, '\n', n);
+	size_t first = (nl ? (size_t)(nl - s) : n + trail) + (size_t)w->opens;
+
+	if (w->col > 0) {
+		if (w->col + 1 + first > WRAP) {
+			bputc(w->b, '\n');
+			w->col = 0;
+		} else {
+			bputc(w->b, ' ');
+			w->col++;
+		}
+	}
+	for (; w->opens > 0; w->opens--, w->col++)
+		bputc(w->b, '(');
+	bput(w->b, s, n);
+	if (nl != NULL) {
+		const char *last = s + n;
+
+		while (last[-1] != '\n')
+			last--;
+		w->col = (size_t)(s + n - last);
+	} else
+		w->col += n;
+}
+
+static void
+word(struct pgnw *w, const char *s, size_t n)
+{
+	tword(w, s, n, 0);
+}
+
+/* How many ')' follow token i directly. */
+static size_t
+closers(const struct zh_game *g, size_t i)
+{
+	size_t n = 0;
+
+	while (++i < g->ntoks && g->toks[i].kind == ZH_T_VEND)
+		n++;
+	return n;
+}
+
+static void
+close_paren(struct pgnw *w)
+{
+	if (w->opens > 0) {
+		w->opens--;
+		word(w, "()", 2);
+	} else if (w->col + 1 > WRAP) {
+		bput(w->b, "\n)", 2);
+		w->col = 1;
+	} else {
+		bputc(w->b, ')');
+		w->col++;
+	}
+}
+
+/*
+ * A comment as written, in braces; line ends become '\n'.  A comment
+ * holding '}' (it came from a ';' comment) is written as a ';' comment,
+ * which ends its line.
+ */
+static void
+comment(struct pgnw *w, const struct zh_token *t, size_t trail)
+{
+	bool semi = memchr(t->text, '}', t->len) != NULL;
+	size_t i;
+
+	w->tmp.len = 0;
+	bputc(&w->tmp, semi ? ';' : '{');
+	for (i = 0; i < t->len; i++) {
+		char c = t->text[i];
+
+		if (c == '\r') {
+			if (i + 1 < t->len && t->text[i + 1] == '\n')
+				continue;
+			c = '\n';
+		}
+		if (semi && c == '\n')
+			c = ' ';
+		bputc(&w->tmp, c);
+	}
+	if (semi) {
+		bputc(&w->tmp, '\n');
+		word(w, w->tmp.s, w->tmp.len);
+		w->col = 0;
+		return;
+	}
+	bputc(&w->tmp, '}');
+	tword(w, w->tmp.s, w->tmp.len, trail);
+}
+
+/* Decimal digits of x > 0 at s; returns their number. */
+static size_t
+number(char *s, long x)
+{
+	char d[24];
+	size_t n = 0, k = 0;
+
+	do
+		d[n++] = (char)('0' + x % 10);
+	while ((x /= 10) > 0 && n < sizeof d);
+	while (n > 0)
+		s[k++] = d[--n];
+	return k;
+}
+
+static const char *const glyphs[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
+
+static void
+write_movetext(struct buf *b, const struct zh_game *g,
+    const struct zh_replay *r, int d)
+{
+	struct pgnw w = { b, { 0 }, 0, 0 };
+	bool force = true;		/* the next black move needs "N..." */
+	bool *dead;
+	bool have_result = false;
+	int depth = 0, maxdepth = 0;
+	const struct zh_token *num = NULL;	/* move number not yet written */
+	char mw[64];
+	size_t i;
+
+	/* dead[n]: the line at depth n is past a move that did not resolve */
+	for (i = 0; i < g->ntoks; i++)
+		if (g->toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)
+			maxdepth = depth;
+		else if (g->toks[i].kind == ZH_T_VEND && depth > 0)
+			depth--;
+	depth = 0;
+	if ((dead = calloc((size_t)maxdepth + 1, sizeof *dead)) == NULL) {
+		b->fail = true;
+		return;
+	}
+	for (i = 0; i < g->ntoks; i++) {
+		const struct zh_token *t = &g->toks[i];
+		const struct zh_rmove *rm = &r->moves[i];
+
+		switch (t->kind) {
+		case ZH_T_MOVENUM:
+			if (dead[depth])
+				word(&w, t->text, t->len);
+			else
+				num = t;
+			break;
+		case ZH_T_MOVE: {
+			size_t n = 0;
+
+			if (rm->ok && !dead[depth]) {
+				long abs = r->start_ply + rm->ply - 1;
+				const char *san;
+				size_t sn = san_of(rm, d, &san);
+
+				if (abs % 2 == 0 || force) {
+					n = number(mw, abs / 2 + 1);
+					const char *dots = abs % 2 ? "... " : ". ";
+					size_t k = strlen(dots);
+
+					memcpy(mw + n, dots, k);
+					n += k;
+				}
+				memcpy(mw + n, san, sn);
+				n += sn;
+			} else {
+				/* Not resolved: as written, with its number,
+				 * to the end of this line. */
+				if (num != NULL)
+					word(&w, num->text, num->len);
+				dead[depth] = true;
+				if (t->len + 8 > sizeof mw)
+					word(&w, t->text, t->len);
+				else {
+					memcpy(mw, t->text, t->len);
+					n = t->len;
+				}
+			}
+			num = NULL;
+			force = false;
+			/* Lichess glues !, ?, !!, ??, !?, ?! to the move. */
+			if (d == ZH_LICHESS && n > 0 && i + 1 < g->ntoks &&
+			    g->toks[i + 1].kind == ZH_T_NAG) {
+				long k = nag_number(&g->toks[i + 1]);
+
+				if (k >= 1 && k <= 6) {
+					size_t gl = strlen(glyphs[k]);
+
+					memcpy(mw + n, glyphs[k], gl);
+					n += gl;
+					i++;
+				}
+			}
+			if (n > 0)
+				tword(&w, mw, n, closers(g, i));
+			break;
+		}
+		case ZH_T_COMMENT:
+			comment(&w, t, closers(g, i));
+			force = true;
+			break;
+		case ZH_T_NAG:
+			tword(&w, t->text, t->len, closers(g, i));
+			break;
+		case ZH_T_VSTART:
+			w.opens++;
+			depth++;
+			dead[depth] = dead[depth - 1];
+			num = NULL;
+			force = true;
+			break;
+		case ZH_T_VEND:
+			close_paren(&w);
+			if (depth > 0)
+				depth--;
+			num = NULL;
+			force = true;
+			break;
+		case ZH_T_RESULT:
+			word(&w, t->text, t->len);
+			have_result = true;
+			break;
+		}
+	}
+	while (depth-- > 0)
+		close_paren(&w);	/* not reached: the reader balances */
+	if (!have_result) {
+		const char *res = g->result ? g->result : zh_game_tag(g, "Result");
+
+		if (res == NULL || (strcmp(res, "1-0") != 0 &&
+		    strcmp(res, "0-1") != 0 && strcmp(res, "1/2-1/2") != 0))
+			res = "*";
+		word(&w, res, strlen(res));
+	}
+	if (w.col > 0)
+		bputc(b, '\n');
+	free(w.tmp.s);
+	free(dead);
+}
+
+int
+zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, struct zh_error *err)
+{
+	struct buf b = { 0 };
+
+	if (!have_start(r)) {
+		zh_error_set(err, ZH_EPOSITION, 0, "no start position to write");
+		return -1;
+	}
+	if (d == ZH_AUTO)
+		d = ZH_LICHESS;
+	write_tags(&b, g, r, d);
+	bputc(&b, '\n');
+	write_movetext(&b, g, r, d);
+	bputc(&b, '\n');
+	return bflush(&b, f, err);
+}
+
+/* ======================== JSON ======================== */
+
+/*
+ * The game object's small parts (tags, errors) are Jansson objects; the
+ * moves, which are most of the bytes, are written straight into the
+ * buffer: SAN, UCI and FEN are our own ASCII, and every string that
+ * comes from the input goes through Jansson's encoder unless it is plain
+ * printable ASCII.  Building a Jansson object per move cost as much as
+ * replaying the game.
+ */
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k, i;
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		k = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		k = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		k = 4;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return k;
+}
+
+/* A JSON string of s; invalid UTF-8 bytes become U+FFFD. */
+static json_t *
+jstr(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	struct buf b = { 0 };
+	json_t *j;
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		if (u[i] >= 0x80 || u[i] == 0)
+			break;
+	if (i == n)
+		return json_stringn_nocheck(s, n);
+	for (i = 0; i < n; i += k) {
+		if ((k = utf8_len(u + i, n - i)) == 0) {
+			bput(&b, "\xef\xbf\xbd", 3);
+			k = 1;
+		} else
+			bput(&b, s + i, k);
+	}
+	j = b.fail ? NULL : json_stringn_nocheck(b.s ? b.s : "", b.len);
+	free(b.s);
+	return j;
+}
+
+#define JFLAGS (JSON_COMPACT | JSON_ENCODE_ANY)
+
+/* Append Jansson's encoding of j (NULL: out of memory) and drop j. */
+static void
+jdump(struct buf *b, json_t *j)
+{
+	size_t n;
+
+	if (j == NULL) {
+		b->fail = true;
+		return;
+	}
+	n = json_dumpb(j, NULL, 0, JFLAGS);
+	if (n == 0 || !reserve(b, n))
+		b->fail = true;
+	else {
+		json_dumpb(j, b->s + b->len, n, JFLAGS);
+		b->len += n;
+		b->s[b->len] = '\0';
+	}
+	json_decref(j);
+}
+
+/* A string from the input, as a JSON string. */
+static void
+jstring(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
+			break;
+	if (i < n) {
+		jdump(b, jstr(s, n));
+		return;
+	}
+	bputc(b, '"');
+	bput(b, s, n);
+	bputc(b, '"');
+}
+
+/* ',"key":' (or without the comma for the first member). */
+static void
+jkey(struct buf *b, const char *key)
+{
+	if (b->len > 0 && b->s[b->len - 1] != '{')
+		bputc(b, ',');
+	bputc(b, '"');
+	bputs(b, key);
+	bput(b, "\":", 2);
+}
+
+static void
+jint(struct buf *b, long long x)
+{
+	char s[24];
+	size_t n = sizeof s;
+	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
+	    (unsigned long long)x;
+
+	do
+		s[--n] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		s[--n] = '-';
+	bput(b, s + n, sizeof s - n);
+}
+
+/* Seconds: an integer when whole, else to the millisecond. */
+static void
+jseconds(struct buf *b, double sec)
+{
+	long long ms = (long long)(sec * 1000 + 0.5);
+	char s[4];
+	size_t n = 3;
+
+	jint(b, ms / 1000);
+	if (ms % 1000 == 0)
+		return;
+	s[0] = '.';
+	s[1] = (char)('0' + ms % 1000 / 100);
+	s[2] = (char)('0' + ms % 100 / 10);
+	s[3] = (char)('0' + ms % 10);
+	while (s[n] == '0')
+		n--;
+	bput(b, s, n + 1);
+}
+
+struct jctx {
+	const struct zh_game *g;
+	const struct zh_replay *r;
+	int d;
+	unsigned flags;
+	size_t i;		/* next token */
+	struct buf comment;	/* comments outside any move */
+};
+
+/* Trimmed comment text appended to b, space-separated. */
+static void
+add_comment(struct buf *b, const struct zh_token *t)
+{
+	const char *s = t->text, *e = t->text + t->len;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (s == e)
+		return;
+	if (b->len > 0)
+		bputc(b, ' ');
+	bput(b, s, (size_t)(e - s));
+}
+
+/* The move being built: its fields until the next move ends it. */
+struct jmove {
+	bool open;
+	bool clock, emt, eval;
+	double clk, el, pawns;
+	int mate;
+	struct buf text;	/* its comments */
+	struct buf nags;	/* "1,14" */
+	struct buf vars;	/* "[...],[...]" */
+};
+
+static void
+jmove_finish(struct buf *b, struct jmove *m)
+{
+	if (!m->open)
+		return;
+	if (m->text.len > 0) {
+		jkey(b, "comment");
+		jstring(b, m->text.s, m->text.len);
+	}
+	if (m->nags.len > 0) {
+		jkey(b, "nags");
+		bputc(b, '[');
+		bput(b, m->nags.s, m->nags.len);
+		bputc(b, ']');
+	}
+	if (m->clock) {
+		jkey(b, "clock");
+		jseconds(b, m->clk);
+	}
+	if (m->emt) {
+		jkey(b, "emt");
+		jseconds(b, m->el);
+	}
+	if (m->eval && m->mate != 0) {
+		jkey(b, "mate");
+		jint(b, m->mate);
+	} else if (m->eval) {
+		jkey(b, "eval");
+		jint(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
+	}
+	if (m->vars.len > 0) {
+		jkey(b, "variations");
+		bputc(b, '[');
+		bput(b, m->vars.s, m->vars.len);
+		bputc(b, ']');
+	}
+	bputc(b, '}');
+	m->open = m->clock = m->emt = m->eval = false;
+	m->text.len = m->nags.len = m->vars.len = 0;
+}
+
+/* The first [%clk], [%emt] and [%eval] of the move's comments. */
+static void
+commands(struct jmove *m, const struct zh_token *t)
+{
+	const char *s = t->text, *e = t->text + t->len, *p;
+
+	while ((p = memchr(s, '%', (size_t)(e - s))) != NULL) {
+		size_t n = (size_t)(e - p) + 1;
+
+		s = p + 1;
+		if (p == t->text || p[-1] != '[' || n < 6)
+			continue;
+		if (!m->clock && memcmp(p + 1, "clk", 3) == 0)
+			m->clock = zh_comment_clock(p - 1, n, "clk", &m->clk);
+		else if (!m->emt && memcmp(p + 1, "emt", 3) == 0)
+			m->emt = zh_comment_clock(p - 1, n, "emt", &m->el);
+		else if (!m->eval && n > 6 && memcmp(p + 1, "eval", 4) == 0)
+			m->eval = zh_comment_eval(p - 1, n, &m->pawns, &m->mate);
+	}
+}
+
+/*
+ * One line of play from c->i to its VEND (or the end) as a JSON array
+ * appended to b.  'pos' is the position before the line's first move,
+ * or NULL when positions are not tracked or not known.
+ */
+static void
+jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
+{
+	const struct zh_game *g = c->g;
+	const struct zh_replay *r = c->r;
+	struct jmove m = { 0 };
+	struct zh_pos before;
+	bool have_before = false, first = true;
+	struct buf pre = { 0 };		/* comments before the first move */
+
+	bputc(b, '[');
+	while (c->i < g->ntoks) {
+		size_t i = c->i++;
+		const struct zh_token *t = &g->toks[i];
+		const struct zh_rmove *rm = &r->moves[i];
+
+		switch (t->kind) {
+		case ZH_T_MOVE:
+			jmove_finish(b, &m);
+			bput(b, first ? "{\"san\":" : ",{\"san\":", first ? 7 : 8);
+			first = false;
+			m.open = true;
+			if (rm->ok) {
+				const char *san;
+				size_t sn = san_of(rm, c->d, &san);
+
+				bputc(b, '"');
+				bput(b, san, sn);
+				bput(b, "\",\"uci\":\"", 9);
+				bputs(b, rm->uci);
+				bputc(b, '"');
+				if (pos != NULL) {
+					char fen[ZH_FENMAX];
+
+					before = *pos;
+					have_before = true;
+					zh_make(pos, rm->move);
+					zh_fen_write(pos, c->d, fen, sizeof fen);
+					jkey(b, "fen");
+					bputc(b, '"');
+					bputs(b, fen);
+					bputc(b, '"');
+				}
+			} else {
+				jstring(b, t->text, t->len);
+				bputs(b, ",\"uci\":null");
+				pos = NULL;
+			}
+			if (pre.len > 0) {
+				jkey(b, "comment_before");
+				jstring(b, pre.s, pre.len);
+				pre.len = 0;
+			}
+			break;
+		case ZH_T_COMMENT:
+			if (!m.open) {
+				add_comment(depth == 0 ? &c->comment : &pre, t);
+				break;
+			}
+			add_comment(&m.text, t);
+			commands(&m, t);
+			break;
+		case ZH_T_NAG: {
+			long k = nag_number(t);
+
+			if (!m.open || k < 0)
+				break;
+			if (m.nags.len > 0)
+				bputc(&m.nags, ',');
+			jint(&m.nags, k);
+			break;
+		}
+		case ZH_T_VSTART: {
+			struct zh_pos vp = before;
+			struct buf *vb = &m.vars, lost = { 0 };
+
+			if (!m.open)
+				vb = &lost;	/* no move to hang it on */
+			else if (m.vars.len > 0)
+				bputc(&m.vars, ',');
+			jline(c, vb, pos != NULL && have_before ? &vp : NULL,
+			    depth + 1);
+			if (vb->fail)
+				b->fail = true;
+			free(lost.s);
+			break;
+		}
+		case ZH_T_VEND:
+			if (depth > 0)
+				goto out;
+			break;
+		default:
+			break;
+		}
+	}
+out:
+	jmove_finish(b, &m);
+	bputc(b, ']');
+	if (m.text.fail || m.nags.fail || pre.fail)
+		b->fail = true;
+	free(pre.s);
+	free(m.text.s);
+	free(m.nags.s);
+	free(m.vars.s);
+}
+
+static json_t *
+jerror(const struct zh_error *e, bool variation)
+{
+	json_t *o = json_pack("{s:I,s:I,s:I,s:o}", "line", (json_int_t)e->line,
+	    "col", (json_int_t)e->col, "ply", (json_int_t)e->ply,
+	    "message", jstr(e->text, strlen(e->text)));
+
+	if (o != NULL && variation &&
+	    json_object_set_new(o, "variation", json_true()) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int
+zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, unsigned flags, struct zh_error *err)
+{
+	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, { 0 } };
+	struct buf b = { 0 };
+	json_t *tags = json_object(), *errs = json_array();
+	struct zh_pos pos;
+	bool start = have_start(r);
+	const char *res;
+	char fen[ZH_FENMAX];
+	size_t k;
+
+	if (tags == NULL || errs == NULL)
+		b.fail = true;
+	for (k = 0; k < g->ntags && tags != NULL; k++)
+		if (json_object_get(tags, g->tags[k].name) == NULL) {
+			json_t *v = jstr(g->tags[k].value, strlen(g->tags[k].value));
+
+			if (v == NULL || json_object_set_new(tags, g->tags[k].name, v))
+				b.fail = true;
+		}
+	bputc(&b, '{');
+	jkey(&b, "tags");
+	jdump(&b, tags);
+	jkey(&b, "variant");
+	if (r->v != NULL) {
+		bputc(&b, '"');
+		bputs(&b, r->v->name);
+		bputc(&b, '"');
+	} else
+		bputs(&b, "null");
+	jkey(&b, "start");
+	if (start) {
+		zh_fen_write(&r->start, c.d, fen, sizeof fen);
+		bputc(&b, '"');
+		bputs(&b, fen);
+		bputc(&b, '"');
+	} else
+		bputs(&b, "null");
+	jkey(&b, "moves");
+	pos = r->start;
+	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL, 0);
+	if (c.comment.len > 0) {
+		jkey(&b, "comment");
+		jstring(&b, c.comment.s, c.comment.len);
+	}
+	free(c.comment.s);
+	jkey(&b, "result");
+	res = g->result ? g->result : zh_game_tag(g, "Result");
+	if (res != NULL)
+		jstring(&b, res, strlen(res));
+	else
+		bputs(&b, "null");
+	jkey(&b, "valid");
+	bputs(&b, g->err.code == ZH_OK && r->complete ? "true" : "false");
+	if (errs != NULL && g->err.code != ZH_OK &&
+	    json_array_append_new(errs, jerror(&g->err, false)) != 0)
+		b.fail = true;
+	if (errs != NULL && r->err.code != ZH_OK &&
+	    json_array_append_new(errs, jerror(&r->err, false)) != 0)
+		b.fail = true;
+	for (k = 0; k < r->nvarerr && errs != NULL; k++)
+		if (json_array_append_new(errs, jerror(&r->varerr[k], true)) != 0)
+			b.fail = true;
+	jkey(&b, "errors");
+	jdump(&b, errs);
+	bput(&b, "}\n", 2);
+	return bflush(&b, f, err);
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""check-json.py SCHEMA FILE: every line of FILE is a JSON value that fits
+SCHEMA.  A small JSON Schema subset (type, required, properties,
+additionalProperties, items, $ref to #/$defs), enough for
+man/zhkit-game.schema.json, so the tests need no jsonschema module."""
+import json
+import sys
+
+TYPES = {"object": dict, "array": list, "string": str, "boolean": bool,
+         "null": type(None)}
+
+
+def is_type(v, t):
+    if t == "integer":
+        return isinstance(v, int) and not isinstance(v, bool)
+    if t == "number":
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, TYPES[t])
+
+
+def check(v, s, root, path):
+    if "$ref" in s:
+        s = root["$defs"][s["$ref"].rsplit("/", 1)[1]]
+    t = s.get("type")
+    if t is not None:
+        ts = t if isinstance(t, list) else [t]
+        if not any(is_type(v, x) for x in ts):
+            raise ValueError(f"{path}: {v!r} is not {t}")
+    if isinstance(v, dict):
+        for k in s.get("required", []):
+            if k not in v:
+                raise ValueError(f"{path}: '{k}' missing")
+        props = s.get("properties", {})
+        for k, x in v.items():
+            if k in props:
+                check(x, props[k], root, f"{path}.{k}")
+            elif s.get("additionalProperties") is False:
+                raise ValueError(f"{path}: unexpected '{k}'")
+            elif isinstance(s.get("additionalProperties"), dict):
+                check(x, s["additionalProperties"], root, f"{path}.{k}")
+    if isinstance(v, list) and "items" in s:
+        for i, x in enumerate(v):
+            check(x, s["items"], root, f"{path}[{i}]")
+
+
+def main():
+    root = json.load(open(sys.argv[1]))
+    n = 0
+    for n, line in enumerate(open(sys.argv[2], encoding="utf-8"), 1):
+        try:
+            check(json.loads(line), root, root, "$")
+        except ValueError as e:
+            sys.exit(f"{sys.argv[2]}:{n}: {e}")
+    print(f"{n} objects fit {sys.argv[1]}")
+
+
+main()
