@@ -279,11 +279,11 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	    '8/8/8/8/8/8/8/8 w - - 0 1' > "$BATS_TEST_TMPDIR/p.fen"
 	run -1 --separate-stderr zhcheck --fen "$BATS_TEST_TMPDIR/p.fen"
 	assert_equal "${stderr_lines[0]}" "zhcheck: $BATS_TEST_TMPDIR/p.fen:3:43: error: board: 'X' is not a piece of crazyhouse"
-	assert_equal "${stderr_lines[1]}" "zhcheck: $BATS_TEST_TMPDIR/p.fen:4:1: error: White has no king"
+	assert_equal "${stderr_lines[1]}" "zhcheck: $BATS_TEST_TMPDIR/p.fen:4:1: error: board: White has no king"
 	assert_equal "${stderr_lines[2]}" "zhcheck: checked 3 positions: 1 valid, 2 invalid (0 warnings)"
 	run -1 --separate-stderr zhcheck --fen --json "$BATS_TEST_TMPDIR/p.fen"
 	assert_equal "${#lines[@]}" 3
-	assert_line --index 2 --partial '"code":"position","message":"White has no king"'
+	assert_line --index 2 --partial '"code":"position","message":"board: White has no king"'
 }
 
 @test "zhcheck: usage and I/O errors exit 2" {
