@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 /* ======================== variant detection ======================== */
 
@@ -235,6 +235,19 @@ has_drop_letter(const struct zh_token *t)
 	return memchr(t->text, '@', t->len) != NULL;
 }
 
+/* A checking move ends its line (or the next move was illegal): mate? */
+static void
+mate_check(struct zh_rmove *pending, const struct zh_pos *pos)
+{
+	size_t n;
+
+	if (pending == NULL || zh_has_legal(pos))
+		return;
+	n = strlen(pending->san);
+	if (n > 0 && pending->san[n - 1] == '+')
+		pending->san[n - 1] = '#';
+}
+
 /*
  * Walk one line of play from 'pos' (the position before the first move);
  * 'before' is the position before the line's previous move, where a
@@ -247,6 +260,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 	struct zh_replay *r = w->r;
 	struct zh_pos before = *pos;
 	bool have_before = false;
+	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
 
 	while (w->i < g->ntoks) {
 		size_t i = w->i++;
@@ -279,11 +293,21 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			have_before = true;
 			rm->ok = true;
 			rm->move = m;
+			pending = NULL;		/* the last check was not mate */
 			if (!r->fast) {
-				zh_san_write(pos, m, ZH_LICHESS, rm->san);
+				size_t n = zh__san_body(pos, m, ZH_LICHESS, rm->san);
+
 				zh_uci_write(pos, m, rm->uci);
-			}
-			zh_make(pos, m);
+				zh_make(pos, m);
+				if (zh_in_check(pos)) {
+					/* '+' for now: '#' if the line ends here
+					   and no legal move follows (below) */
+					rm->san[n++] = '+';
+					rm->san[n] = '\0';
+					pending = rm;
+				}
+			} else
+				zh_make(pos, m);
 			ply++;
 			if (depth == 0)
 				r->nplies = ply;
@@ -303,13 +327,16 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			break;
 		}
 		case ZH_T_VEND:
-			if (depth > 0)
+			if (depth > 0) {
+				mate_check(pending, pos);
 				return;
+			}
 			break;
 		default:
 			break;
 		}
 	}
+	mate_check(pending, pos);
 	if (depth == 0)
 		r->final = *pos;
 }

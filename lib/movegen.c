@@ -37,35 +37,97 @@ attacked_b(const unsigned char *b, int s, int by, int skip)
 {
 	int i, t, pawn = ZH_PIECE(by, ZH_PAWN);
 	int back = -FORWARD(by);
+	unsigned char pc;
 
 	if ((b[s + back - 1] & ~ZH_PROMOTED) == pawn ||
 	    (b[s + back + 1] & ~ZH_PROMOTED) == pawn)
 		return true;
 	for (i = 0; i < 8; i++) {
-		unsigned char pc = b[s + jumps[i]];
-
-		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & A_KNIGHT))
+		pc = b[s + jumps[i]];
+		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & (A_KNIGHT)))
 			return true;
 	}
 	for (i = 0; i < 8; i++) {
 		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
-		int t2 = s + rays[i];
-		unsigned char pc = b[t2];
+		int d = rays[i];
 
+		t = s + d;
+		pc = b[t];
 		if (is_color(pc, by) && ZH_TYPE(pc) == ZH_KING)
 			return true;
-		for (t = t2; ; t += rays[i]) {
-			pc = b[t];
-			if (t == skip)
-				continue;
-			if (pc == 0)
-				continue;
-			if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & want))
-				return true;
-			break;
-		}
+		while (pc == 0 || t == skip)
+			pc = b[t += d];
+		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & want))
+			return true;
 	}
 	return false;
+}
+
+/* Unit step from a towards b along a rank, file or diagonal; 0 if none. */
+static inline int
+unit_dir(int a, int b)
+{
+	int df = ZH_FILE(b) - ZH_FILE(a), dr = ZH_RANK(b) - ZH_RANK(a);
+
+	if (df != 0 && dr != 0 && df != dr && df != -dr)
+		return 0;
+	return (dr > 0 ? 16 : dr < 0 ? -16 : 0) + (df > 0 ? 1 : df < 0 ? -1 : 0);
+}
+
+/* Does the piece on s attack square k (board b)? */
+static bool
+piece_attacks(const unsigned char *b, int s, int k)
+{
+	unsigned char pc = b[s];
+	int t = ZH_TYPE(pc), i, d;
+	unsigned a;
+
+	if (t == ZH_PAWN) {
+		int f = ZH_COLOR(pc) == ZH_WHITE ? 16 : -16;
+
+		return k == s + f - 1 || k == s + f + 1;
+	}
+	a = attr[t];
+	if (a & A_KNIGHT)
+		for (i = 0; i < 8; i++)
+			if (s + jumps[i] == k)
+				return true;
+	if ((d = unit_dir(s, k)) == 0)
+		return false;
+	if (!(a & ((d == 16 || d == -16 || d == 1 || d == -1) ? A_ORTH : A_DIAG))) {
+		return (a & A_KING) && s + d == k;
+	}
+	for (i = s + d; i != k; i += d)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
+/*
+ * After move m by 'us' (already on the board), is the other king in
+ * check?  The moved piece may give check, or uncover a slider's line
+ * through the square it left; castling and en passant are tested whole.
+ */
+static bool
+gives_check(const struct zh_pos *p, struct zh_move m, int us)
+{
+	const unsigned char *b = p->sq;
+	int k = p->king[!us], d, t;
+	unsigned char pc;
+
+	if (k == ZH_NOSQ)
+		return false;
+	if (m.flags & (ZH_MEP | ZH_MCASTLE))
+		return attacked_b(b, k, us, -1);
+	if (piece_attacks(b, m.to, k))
+		return true;
+	if ((m.flags & ZH_MDROP) || (d = unit_dir(k, m.from)) == 0)
+		return false;
+	for (t = k + d; (pc = b[t]) == 0; t += d)
+		;
+	return is_color(pc, us) &&
+	    (attr[ZH_TYPE(pc)] & ((d == 16 || d == -16 || d == 1 || d == -1) ?
+	    A_ORTH : A_DIAG));
 }
 
 static inline bool
@@ -85,7 +147,17 @@ zh_in_check(const struct zh_pos *p)
 {
 	int k = p->king[p->side];
 
+	if (p->check != 0)		/* known since the last move */
+		return p->check == 2;
 	return k != ZH_NOSQ && zh_attacked(p, k, !p->side);
+}
+
+void
+zh_pos_update(struct zh_pos *p)
+{
+	int k = p->king[p->side];
+
+	p->check = k != ZH_NOSQ && zh_attacked(p, k, !p->side) ? 2 : 1;
 }
 
 /* ======================== generation ======================== */
@@ -595,6 +667,7 @@ done:
 	p->side = (unsigned char)them;
 	if (us == ZH_BLACK)
 		p->fullmove++;
+	p->check = gives_check(p, m, us) ? 2 : 1;
 }
 
 uint64_t
@@ -748,6 +821,7 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	struct gen gs, *g = &gs;
 	unsigned char from[24];
 	int i, k, n = 0, nf;
+	bool check;
 
 	g->p = p;
 	g->out = out;
@@ -779,15 +853,21 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 		return n;
 	}
 	nf = origins(p, type, to, from);
+	if (nf == 0)
+		return 0;
+	check = zh_in_check(p);
 	for (k = 0; k < nf; k++) {
 		int start = g->n;
+		/* Out of check, a piece off the king's lines exposes nothing. */
+		bool free = !check && (g->ksq == ZH_NOSQ ||
+		    unit_dir(g->ksq, from[k]) == 0);
 
 		if (type == ZH_PAWN)
 			gen_pawn(g, from[k]);
 		else
 			add(g, from[k], to, 0, 0);	/* origins() checked the path */
 		for (i = start; i < g->n; i++)
-			if (out[i].to == to && ((out[i].flags & ZH_MEP) ||
+			if (out[i].to == to && (free || (out[i].flags & ZH_MEP) ||
 			    safe_after(p, &out[i])))
 				out[n++] = out[i];
 		g->n = n;

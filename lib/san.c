@@ -52,8 +52,20 @@ zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 size_t
 zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 {
+	struct zh_pos next = *p;
+	size_t n = zh__san_body(p, m, d, buf);
+
+	zh_make(&next, m);
+	if (zh_in_check(&next))
+		buf[n++] = zh_has_legal(&next) ? '+' : '#';
+	buf[n] = '\0';
+	return n;
+}
+
+size_t
+zh__san_body(const struct zh_pos *p, struct zh_move m, int d, char *buf)
+{
 	struct zh_move list[ZH_MAXMOVES];
-	struct zh_pos next;
 	size_t n = 0;
 	int type;
 
@@ -79,7 +91,9 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 		int i, cnt, same_file = 0, same_rank = 0, others = 0;
 
 		buf[n++] = zh_type_letter(type);
-		cnt = zh__moves_to(p, type, m.to, list);
+		/* Only a second piece of the type can make it ambiguous. */
+		cnt = p->count[p->side][type] > 1 ?
+		    zh__moves_to(p, type, m.to, list) : 0;
 		for (i = 0; i < cnt; i++) {
 			const struct zh_move *o = &list[i];
 
@@ -102,10 +116,6 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 			buf[n++] = 'x';
 		n += put_square(buf + n, m.to);
 	}
-	next = *p;
-	zh_make(&next, m);
-	if (zh_in_check(&next))
-		buf[n++] = zh_has_legal(&next) ? '+' : '#';
 	buf[n] = '\0';
 	return n;
 }

@@ -148,6 +148,8 @@ struct zh_pos {
 	unsigned char ep;			/* square passed by the last double
 						   step (any), ZH_NOSQ if none */
 	unsigned halfmove, fullmove;
+	unsigned char check;			/* side to move in check: 2 yes,
+						   1 no, 0 not known */
 };
 
 /* Empty board of variant v (no pieces, white to move). */
@@ -164,6 +166,9 @@ zh_on_board(const struct zh_pos *p, int s)
 /* Is square s attacked by a piece of colour 'by'? */
 bool zh_attacked(const struct zh_pos *p, int s, int by);
 bool zh_in_check(const struct zh_pos *p);
+/* After changing a position's squares by hand: recompute what zh_make
+ * keeps up to date (the check flag). */
+void zh_pos_update(struct zh_pos *p);
 
 /* ======================== moves ======================== */
 

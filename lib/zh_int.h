@@ -11,4 +11,6 @@ bool zh__reaches(const struct zh_pos *p, int from, int to);
 int zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out);
 /* Is dropping 'type' on 'to' legal? */
 bool zh__drop_ok(const struct zh_pos *p, int type, int to);
+/* SAN of a legal move without the check/mate suffix; returns the length. */
+size_t zh__san_body(const struct zh_pos *p, struct zh_move m, int d, char *buf);
 #endif
