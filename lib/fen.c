@@ -872,47 +872,41 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 
 /* ======================== writing ======================== */
 
-struct out {
-	char *buf;
-	size_t size, len;
-};
+/*
+ * The writer fills a local buffer with unchecked stores (a FEN is at
+ * most WMAX bytes: 100 squares with '~', 10 slashes, two pockets of at
+ * most 7 * 255 letters, promoted squares, fields) and copies it out.
+ */
+#define WMAX (2 * 100 + 10 + 2 * 7 * 255 + 100 * 3 + 64)
 
-static void
-put(struct out *o, int c)
-{
-	if (o->len + 1 < o->size)
-		o->buf[o->len] = (char)c;
-	o->len++;
-}
-
-static void
-putnum(struct out *o, unsigned long n)
+static char *
+putnum(char *q, unsigned long n)
 {
 	char b[24];
 	int i = 0;
 
 	if (n < 10) {
-		put(o, (int)('0' + n));
-		return;
+		*q++ = (char)('0' + n);
+		return q;
 	}
 	do
 		b[i++] = (char)('0' + n % 10);
 	while ((n /= 10) != 0);
 	while (i > 0)
-		put(o, b[--i]);
+		*q++ = b[--i];
+	return q;
 }
 
-static void
-putsq(struct out *o, const struct zh_pos *p, int s, int zero_based)
+static char *
+putsq(char *q, int s, int zero_based)
 {
-	put(o, 'a' + ZH_FILE(s));
-	putnum(o, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
-	(void)p;
+	*q++ = (char)('a' + ZH_FILE(s));
+	return putnum(q, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
 }
 
 /* Pocket letters of one colour, in ascending or descending order. */
-static void
-put_pocket(struct out *o, const struct zh_pos *p, int c, bool descending)
+static char *
+put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 {
 	static const unsigned char asc[] = { ZH_PAWN, ZH_KNIGHT, ZH_BISHOP,
 	    ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP, ZH_CHANCELLOR };
@@ -920,11 +914,12 @@ put_pocket(struct out *o, const struct zh_pos *p, int c, bool descending)
 
 	for (i = 0; i < n; i++) {
 		int t = asc[descending ? n - 1 - i : i];
-		char l = zh_type_letter(t);
+		char l = piece_char[c][t];
 
-		for (k = 0; k < p->pocket[c][t]; k++)
-			put(o, c == ZH_WHITE ? l : tolower((unsigned char)l));
+		for (k = p->pocket[c][t]; k > 0; k--)
+			*q++ = l;
 	}
+	return q;
 }
 
 static bool
@@ -938,8 +933,8 @@ pocket_empty(const struct zh_pos *p)
 	return true;
 }
 
-static void
-write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
+static char *
+write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 {
 	const struct zh_variant *v = p->v;
 	bool tilde, drops = v->drops;
@@ -950,69 +945,68 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 	tilde = drops && (d == ZH_LICHESS || d == ZH_XBOARD ||
 	    (d == ZH_FAIRY && v->fairy_tilde));
 	for (r = v->ranks - 1; r >= 0; r--) {
+		const unsigned char *row = &p->sq[ZH_SQ(0, r)];
 		int empty = 0;
 
 		for (f = 0; f < v->files; f++) {
-			unsigned char pc = p->sq[ZH_SQ(f, r)];
-			char l;
+			unsigned char pc = row[f];
 
 			if (pc == 0) {
 				empty++;
 				continue;
 			}
 			if (empty) {
-				putnum(o, (unsigned long)empty);
+				q = putnum(q, (unsigned long)empty);
 				empty = 0;
 			}
-			l = piece_char[ZH_COLOR(pc)][ZH_TYPE(pc)];
-			put(o, l);
+			*q++ = piece_char[ZH_COLOR(pc)][ZH_TYPE(pc)];
 			if (tilde && (pc & ZH_PROMOTED))
-				put(o, '~');
+				*q++ = '~';
 		}
 		if (empty)
-			putnum(o, (unsigned long)empty);
+			q = putnum(q, (unsigned long)empty);
 		if (r > 0)
-			put(o, '/');
+			*q++ = '/';
 	}
 	if (drops) {
 		switch (d) {
 		case ZH_LICHESS:
-			put(o, '/');
-			put_pocket(o, p, ZH_WHITE, false);
-			put_pocket(o, p, ZH_BLACK, false);
+			*q++ = '/';
+			q = put_pocket(q, p, ZH_WHITE, false);
+			q = put_pocket(q, p, ZH_BLACK, false);
 			break;
 		case ZH_XBOARD:
-			put(o, '[');
+			*q++ = '[';
 			if (pocket_empty(p))
-				put(o, '-');
-			put_pocket(o, p, ZH_WHITE, false);
-			put_pocket(o, p, ZH_BLACK, false);
-			put(o, ']');
+				*q++ = '-';
+			q = put_pocket(q, p, ZH_WHITE, false);
+			q = put_pocket(q, p, ZH_BLACK, false);
+			*q++ = ']';
 			break;
 		case ZH_FAIRY:
-			put(o, '[');
-			put_pocket(o, p, ZH_WHITE, true);
-			put_pocket(o, p, ZH_BLACK, true);
-			put(o, ']');
+			*q++ = '[';
+			q = put_pocket(q, p, ZH_WHITE, true);
+			q = put_pocket(q, p, ZH_BLACK, true);
+			*q++ = ']';
 			break;
 		default:
 			break;
 		}
 	}
-	put(o, ' ');
-	put(o, p->side == ZH_WHITE ? 'w' : 'b');
-	put(o, ' ');
+	*q++ = ' ';
+	*q++ = p->side == ZH_WHITE ? 'w' : 'b';
+	*q++ = ' ';
 	if (p->castle == 0)
-		put(o, '-');
+		*q++ = '-';
 	if (p->castle & ZH_CASTLE_WK)
-		put(o, 'K');
+		*q++ = 'K';
 	if (p->castle & ZH_CASTLE_WQ)
-		put(o, 'Q');
+		*q++ = 'Q';
 	if (p->castle & ZH_CASTLE_BK)
-		put(o, 'k');
+		*q++ = 'k';
 	if (p->castle & ZH_CASTLE_BQ)
-		put(o, 'q');
-	put(o, ' ');
+		*q++ = 'q';
+	*q++ = ' ';
 	{
 		bool ep;
 
@@ -1027,58 +1021,65 @@ write_fields(const struct zh_pos *p, int d, struct out *o, bool clocks)
 			ep = zh_ep_legal(p);
 		}
 		if (ep)
-			putsq(o, p, p->ep, d == ZH_XBOARD && v->ranks == 10);
+			q = putsq(q, p->ep, d == ZH_XBOARD && v->ranks == 10);
 		else
-			put(o, '-');
+			*q++ = '-';
 	}
 	if (clocks) {
-		put(o, ' ');
-		putnum(o, p->halfmove);
-		put(o, ' ');
-		putnum(o, p->fullmove);
+		*q++ = ' ';
+		q = putnum(q, p->halfmove);
+		*q++ = ' ';
+		q = putnum(q, p->fullmove);
 	}
 	if (drops && d == ZH_CHESSCOM) {
 		bool any = false;
 
-		put(o, ' ');
+		*q++ = ' ';
 		if (pocket_empty(p))
-			put(o, '-');
-		put_pocket(o, p, ZH_WHITE, true);
-		put_pocket(o, p, ZH_BLACK, true);
+			*q++ = '-';
+		q = put_pocket(q, p, ZH_WHITE, true);
+		q = put_pocket(q, p, ZH_BLACK, true);
 		for (r = v->ranks - 1; r >= 0; r--)
 			for (f = 0; f < v->files; f++)
-				if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED &&
-				    p->sq[ZH_SQ(f, r)] != ZH_OFF) {
+				if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED) {
 					if (!any)
-						put(o, ' ');
+						*q++ = ' ';
 					any = true;
-					putsq(o, p, ZH_SQ(f, r), 0);
+					q = putsq(q, ZH_SQ(f, r), 0);
 				}
 	}
+	return q;
 }
 
 static size_t
-finish(struct out *o)
+write_out(const struct zh_pos *p, int d, char *buf, size_t size, bool clocks)
 {
-	if (o->size > 0)
-		o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
-	return o->len;
+	char tmp[WMAX];
+	size_t n;
+
+	if (size >= WMAX) {	/* room for anything: write in place */
+		n = (size_t)(write_fields(p, d, buf, clocks) - buf);
+		buf[n] = '\0';
+		return n;
+	}
+	n = (size_t)(write_fields(p, d, tmp, clocks) - tmp);
+	if (size > 0) {
+		size_t k = n < size ? n : size - 1;
+
+		memcpy(buf, tmp, k);
+		buf[k] = '\0';
+	}
+	return n;
 }
 
 size_t
 zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size)
 {
-	struct out o = { buf, size, 0 };
-
-	write_fields(p, d, &o, true);
-	return finish(&o);
+	return write_out(p, d, buf, size, true);
 }
 
 size_t
 zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size)
 {
-	struct out o = { buf, size, 0 };
-
-	write_fields(p, d, &o, false);
-	return finish(&o);
+	return write_out(p, d, buf, size, false);
 }
