@@ -101,14 +101,24 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	return rc < 0 ? -1 : 0;
 }
 
-enum { EMPTY, READY, BUSY, DONE };
+/*
+ * Games travel in batches (up to BATCH games or BATCH_BYTES of PGN) so
+ * that a thread hand-over costs little next to the work; each game's
+ * output is cut out of its batch's buffers again when written.
+ */
+enum { EMPTY, FILLING, READY, BUSY, DONE };
+#define BATCH 64
+#define BATCH_BYTES (512 * 1024)
 
 struct slot {
 	int state;
-	struct zh_game *g;
+	int n;				/* games in the batch */
+	size_t bytes;
+	struct zh_game *g[BATCH];
+	int result[BATCH];
+	size_t oend[BATCH], eend[BATCH];	/* output offsets after game i */
 	char *obuf, *ebuf;
 	size_t olen, elen;
-	int result;
 };
 
 struct pool {
@@ -124,6 +134,36 @@ struct pool {
 	bool closing;
 };
 
+static void
+work_batch(struct pool *p, struct slot *s, void *st)
+{
+	FILE *o = open_memstream(&s->obuf, &s->olen);
+	FILE *e = open_memstream(&s->ebuf, &s->elen);
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (o == NULL || e == NULL) {
+			s->result[i] = -1;
+			s->oend[i] = s->eend[i] = 0;
+			continue;
+		}
+		s->result[i] = p->j->work(s->g[i], o, e, p->j->ctx, st);
+		fflush(o);
+		fflush(e);
+		s->oend[i] = s->olen;
+		s->eend[i] = s->elen;
+	}
+	if (o)
+		fclose(o);
+	if (e)
+		fclose(e);
+	if (o == NULL || e == NULL) {	/* keep the offsets within the buffers */
+		s->olen = s->elen = 0;
+		for (i = 0; i < s->n; i++)
+			s->oend[i] = s->eend[i] = 0;
+	}
+}
+
 static void *
 worker(void *arg)
 {
@@ -133,7 +173,6 @@ worker(void *arg)
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct slot *s;
-		FILE *o, *e;
 
 		while (!p->closing && p->slots[p->next_work % p->nslots].state != READY)
 			pthread_cond_wait(&p->work_cv, &p->mu);
@@ -143,23 +182,10 @@ worker(void *arg)
 		s->state = BUSY;
 		p->next_work++;
 		pthread_mutex_unlock(&p->mu);
-		o = open_memstream(&s->obuf, &s->olen);
-		e = open_memstream(&s->ebuf, &s->elen);
-		if (o == NULL || e == NULL) {
-			s->result = -1;
-			if (o)
-				fclose(o);
-			if (e)
-				fclose(e);
-		} else {
-			s->result = p->j->work(s->g, o, e, p->j->ctx, st);
-			fclose(o);
-			fclose(e);
-		}
+		work_batch(p, s, st);
 		pthread_mutex_lock(&p->mu);
 		s->state = DONE;
-		/* The reader only ever waits for the oldest slot: waking it
-		   for any other costs a context switch per game. */
+		/* The reader only ever waits for the oldest slot. */
 		if (s == &p->slots[p->next_flush % p->nslots])
 			pthread_cond_signal(&p->done_cv);
 	}
@@ -169,26 +195,50 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Write out slot s (finished), in order; called without the lock. */
+/* Write out slot s (finished), game by game; called without the lock. */
 static void
 flush_slot(struct pool *p, struct slot *s)
 {
-	/* After done() asked to stop, games still in flight are dropped,
-	   as run_serial would never have read them. */
-	if (!p->j->stop) {
-		if (s->elen)
-			fwrite(s->ebuf, 1, s->elen, p->j->err);
-		if (s->olen)
-			fwrite(s->obuf, 1, s->olen, p->j->out);
-		p->j->done(p->j->ctx, s->g, s->result);
-		progress_tick(p->pr, false);
+	size_t o = 0, e = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		/* After done() asked to stop, the games after are dropped,
+		   as run_serial would never have read them. */
+		if (!p->j->stop) {
+			fwrite(s->ebuf + e, 1, s->eend[i] - e, p->j->err);
+			fwrite(s->obuf + o, 1, s->oend[i] - o, p->j->out);
+			p->j->done(p->j->ctx, s->g[i], s->result[i]);
+			progress_tick(p->pr, false);
+		}
+		o = s->oend[i];
+		e = s->eend[i];
+		free(s->g[i]);
+		s->g[i] = NULL;
 	}
 	free(s->obuf);
 	free(s->ebuf);
-	free(s->g);
 	s->obuf = s->ebuf = NULL;
 	s->olen = s->elen = 0;
-	s->g = NULL;
+	s->n = 0;
+	s->bytes = 0;
+}
+
+/* With the lock held: write out every finished batch, oldest first. */
+static void
+flush_done(struct pool *p)
+{
+	for (;;) {
+		struct slot *s = &p->slots[p->next_flush % p->nslots];
+
+		if (p->next_flush == p->next_fill || s->state != DONE)
+			return;
+		pthread_mutex_unlock(&p->mu);
+		flush_slot(p, s);
+		pthread_mutex_lock(&p->mu);
+		s->state = EMPTY;
+		p->next_flush++;
+	}
 }
 
 static int
@@ -200,11 +250,12 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	int n = j->njobs, rc = 1, err = 0;
 	long count = 0;
 	struct zh_game g;
+	struct slot *cur = NULL;
 
 	memset(&p, 0, sizeof p);
 	p.j = j;
 	p.pr = pr;
-	p.nslots = (size_t)n * 8;
+	p.nslots = (size_t)n * 3;
 	p.slots = calloc(p.nslots, sizeof *p.slots);
 	th = calloc((size_t)n, sizeof *th);
 	if (p.slots == NULL || th == NULL) {
@@ -219,53 +270,60 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	for (i = 0; i < (size_t)n; i++)
 		pthread_create(&th[i], NULL, worker, &p);
 	for (;;) {
-		struct slot *s;
+		bool more = rc == 1 && !j->stop &&
+		    !(j->max_games && count >= j->max_games);
 
-		if (rc == 1 && !j->stop && !(j->max_games && count >= j->max_games))
-			rc = zh_pgn_next(r, &g);
-		else if (rc == 1)
-			rc = 0;
+		if (more && (rc = zh_pgn_next(r, &g)) != 1)
+			more = false;
 		pthread_mutex_lock(&p.mu);
-		/* Flush what is finished, oldest first; wait while full. */
-		for (;;) {
-			s = &p.slots[p.next_flush % p.nslots];
-			if (s->state == DONE) {
-				s->state = EMPTY;
-				pthread_mutex_unlock(&p.mu);
-				flush_slot(&p, s);
-				pthread_mutex_lock(&p.mu);
-				p.next_flush++;
-				continue;
-			}
-			if (rc == 1 && p.slots[p.next_fill % p.nslots].state != EMPTY) {
+		flush_done(&p);
+		if (more && cur == NULL) {
+			/* Wait for the next slot to be free. */
+			while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
 				pthread_cond_wait(&p.done_cv, &p.mu);
-				continue;
+				flush_done(&p);
 			}
-			if (rc != 1 && p.next_flush < p.next_fill) {
-				pthread_cond_wait(&p.done_cv, &p.mu);
-				continue;
-			}
-			break;
+			cur = &p.slots[p.next_fill % p.nslots];
+			cur->state = FILLING;
 		}
-		if (rc != 1) {
+		if (cur != NULL && (!more || cur->n == BATCH ||
+		    cur->bytes >= BATCH_BYTES)) {
+			if (cur->n > 0) {
+				cur->state = READY;
+				p.next_fill++;
+				pthread_cond_signal(&p.work_cv);
+				cur = NULL;
+			} else if (!more) {
+				cur->state = EMPTY;
+				cur = NULL;
+			}
+			if (more) {
+				while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
+					pthread_cond_wait(&p.done_cv, &p.mu);
+					flush_done(&p);
+				}
+				cur = &p.slots[p.next_fill % p.nslots];
+				cur->state = FILLING;
+			}
+		}
+		if (!more) {
+			while (p.next_flush < p.next_fill) {
+				pthread_cond_wait(&p.done_cv, &p.mu);
+				flush_done(&p);
+			}
 			pthread_mutex_unlock(&p.mu);
 			break;
 		}
-		s = &p.slots[p.next_fill % p.nslots];
 		pthread_mutex_unlock(&p.mu);
-		s->g = zh_game_dup(&g);
-		if (s->g == NULL) {
+		if ((cur->g[cur->n] = zh_game_dup(&g)) == NULL) {
 			cli_fail("out of memory");
 			err = 1;
 			rc = 0;
 			continue;
 		}
+		cur->bytes += g.rawlen + 64 * g.ntoks;
+		cur->n++;
 		count++;
-		pthread_mutex_lock(&p.mu);
-		s->state = READY;
-		p.next_fill++;
-		pthread_cond_signal(&p.work_cv);
-		pthread_mutex_unlock(&p.mu);
 	}
 	pthread_mutex_lock(&p.mu);
 	p.closing = true;
