@@ -565,8 +565,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		if (check(&pos, flags, err, &w) != 0)
 			return -1;
 	}
-	zh_pos_update(&pos);
-	*p = pos;
+	*p = pos;		/* check flag 0: computed when asked */
 	return 0;
 }
 
