@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Run refperft.py over perft files (id/variant/epd/perft format) and report
-agreement.  Usage: check_corpus.py [--max-nodes N] FILE...
+"""Run refperft.py (or, with --fs, Fairy-Stockfish through fsperft.py) over
+perft files (id/variant/epd/perft format) and report agreement.
+Usage: check_corpus.py [--fs] [--max-nodes N] FILE...
 Entries without a 'variant' line take it from the file name (crazyhouse when
 the name says so, else chess); 'standard' means chess; fischerandom and
 entries above --max-nodes (default 300000) are skipped."""
@@ -30,8 +31,14 @@ def entries(path):
 
 def main(argv):
     maxn = 300000
-    if argv[:1] == ["--max-nodes"]:
-        maxn = int(argv[1]); argv = argv[2:]
+    use_fs = False
+    while argv[:1] in (["--max-nodes"], ["--fs"]):
+        if argv[0] == "--fs":
+            use_fs = True; argv = argv[1:]
+        else:
+            maxn = int(argv[1]); argv = argv[2:]
+    if use_fs:
+        from fsperft import fs_perft
     ok = bad = skip = 0
     for path in argv:
         for e in list(entries(path)):
@@ -40,7 +47,10 @@ def main(argv):
             for d, n in e["perft"]:
                 if n > maxn:
                     skip += 1; continue
-                got = refperft.perft(refperft.parse_fen(e["variant"], e["epd"]), d)
+                if use_fs:
+                    got = fs_perft(e["variant"], e["epd"], d)[0]
+                else:
+                    got = refperft.perft(refperft.parse_fen(e["variant"], e["epd"]), d)
                 if got == n:
                     ok += 1
                 else:

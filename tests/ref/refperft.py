@@ -141,6 +141,34 @@ def parse_fen(variant, fen):
     return p
 
 
+def to_fen(p):
+    """Writes the position back as FEN, pocket as [..] (fairy form)."""
+    rows = []
+    for r in range(p.h - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(p.w):
+            c = p.board[r * p.w + f]
+            if c is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += (c[1] if c[0] == WHITE else c[1].lower()) + ("~" if c[2] and p.rules["drops"] else "")
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    fen = "/".join(rows)
+    if p.rules["drops"]:
+        order = p.rules["pieces"].replace("K", "")
+        pocket = "".join(t * p.hand[0].get(t, 0) for t in order)
+        pocket += "".join(t.lower() * p.hand[1].get(t, 0) for t in order)
+        fen += "[" + pocket + "]"
+    cast = "".join(c for c in "KQkq" if c in p.castle) or "-"
+    ep = sqname(p, p.ep) if p.ep is not None else "-"
+    return "%s %s %s %s 0 1" % (fen, "w" if p.turn == WHITE else "b", cast, ep)
+
+
 def sqname(p, s):
     return FILES[s % p.w] + str(s // p.w + 1)
 
