@@ -42,8 +42,8 @@ want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 have_tool() { [ -x "bin/$1" ]; }
 have_node_peer() { command -v node >/dev/null 2>&1 && [ -d "$PEERS/$1" ]; }
 have_fs() { [ -x "$ENGINE" ]; }
-# does bin/TOOL take -j N?
-has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '(^|[[:space:],])(-j|--jobs)([[:space:],=]|$)'; }
+# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's -j is --json)
+has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '--jobs([[:space:],=]|$)'; }
 # single-quote a word for hyperfine's command splitting
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 calc() { python3 -c "import sys; print($1)"; }
@@ -51,7 +51,8 @@ calc() { python3 -c "import sys; print($1)"; }
 # time NAME RUNS CMD -> prints the median seconds (empty on failure)
 time_cmd() {
 	local name=$1 runs=$2 cmd=$3 json=$TMP/json/$1.json
-	if ! hyperfine -N --warmup 1 --runs "$runs" --style none \
+	# --output=pipe: GNU grep (and maybe others) cut corners when stdout is /dev/null
+	if ! hyperfine -N --warmup 1 --runs "$runs" --style none --output=pipe \
 		--export-json "$json" -- "$cmd" >"$TMP/json/$name.log" 2>&1; then
 		echo "  !! $name failed: $cmd (see $TMP/json/$name.log)" >&2
 		return 1
@@ -61,7 +62,7 @@ time_cmd() {
 
 # row LABEL INPUT SECONDS METRICS [RATIO]  (printed and kept for the summary)
 row() {
-	printf '%-24s %-12s %8.3f s  %s%s\n' "$1" "$2" "$3" "$4" "${5:+  $5}"
+	printf '%-28s %-12s %8.3f s  %s%s\n' "$1" "$2" "$3" "$4" "${5:+  $5}"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" >>"$ROWS"
 }
 
@@ -143,14 +144,15 @@ fen_section() {
 	fi
 	if [ ! -s "$fens" ] || [ "$(cat "$fens.src" 2>/dev/null)" != "$src" ]; then
 		if [ $src = zhreplay ]; then
-			bin/zhreplay --format fen --to lichess "$pgn" >"$TMP/fens-once.txt" 2>/dev/null
+			bin/zhreplay --format fen --to lichess "$pgn" 2>/dev/null | grep -v '^$' >"$TMP/fens-once.txt"
 		else
 			node bench/chessops_replay.mjs fen "$pgn" 2>/dev/null |
 				sed 's/\[\([^]]*\)\]/\/\1/' >"$TMP/fens-once.txt"
 		fi
 		lines=$(wc -l <"$TMP/fens-once.txt")
 		[ "$lines" -gt 0 ] || { note "$src wrote no FENs: FEN benchmark skipped"; return; }
-		while :; do cat "$TMP/fens-once.txt"; done 2>/dev/null | head -n "$NFENS" >"$fens"
+		for _ in $(seq $(((NFENS + lines - 1) / lines))); do cat "$TMP/fens-once.txt"; done |
+			head -n "$NFENS" >"$fens"
 		echo "$src" >"$fens.src"
 		note "FEN input: $NFENS lines from zh.pgn ($lines positions) made by $src"
 	fi
@@ -264,7 +266,7 @@ big_section() {
 			jopt=; has_jobs "$tool" && jopt="-j $j"
 			label="$tool${opts:+ $opts}${jopt:+ -j$j}"
 			# shellcheck disable=SC2086
-			/usr/bin/time -v bin/$tool $opts $jopt "$big" >/dev/null 2>"$TMP/time.txt"
+			{ /usr/bin/time -v bin/$tool $opts $jopt "$big" 2>"$TMP/time.txt"; } | cat >/dev/null
 			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
 			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
 			secs=$(python3 -c 'import sys; p=[float(x) for x in sys.argv[1].split(":")]; print(sum(v*60**i for i,v in enumerate(reversed(p))))' "$wall")
