@@ -1,0 +1,292 @@
+#!/bin/bash
+# bench/run.sh - time zhkit's tools against their peers, side by side, in one
+# run, on the same files (see bench/README.md).  Called by `make bench`.
+#
+# Every timing is the median of `hyperfine -N --warmup 1` (JSON export under
+# bench/tmp/json/).  Tools not built yet (bin/*) and peers not installed
+# (bench/setup-peers.sh) are skipped with a one-line note, so the script runs
+# at any stage of the project.  Output: one row per measurement, then a
+# Markdown summary table (also written to bench/tmp/summary.md).
+#
+# Environment:
+#   ZH_BENCH_DATA   where zh.pgn / zh-clk.pgn are (default ../shared/bench)
+#   ZH_BENCH_PGN    archives to time the PGN tools on (default "zh.pgn";
+#                   e.g. "zh.pgn zh-clk.pgn")
+#   ZH_BENCH_RUNS   hyperfine runs per command (default 5)
+#   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
+#   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
+#   ZH_BENCH_BIG=1  also measure peak memory on a ~1 GB file (bench/tmp/zh-1g.pgn)
+#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn big
+#   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
+#   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/.." || exit 2
+
+TMP=bench/tmp
+mkdir -p "$TMP/json" || exit 2
+DATA=${ZH_BENCH_DATA:-../shared/bench}
+PGNS=${ZH_BENCH_PGN:-zh.pgn}
+RUNS=${ZH_BENCH_RUNS:-5}
+SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
+NFENS=${ZH_BENCH_FENS:-1000000}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn big}
+PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
+export PEERS
+ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
+ROWS=$TMP/rows.tsv
+: >"$ROWS"
+
+note() { printf '  -- %s\n' "$*"; }
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+have_tool() { [ -x "bin/$1" ]; }
+have_node_peer() { command -v node >/dev/null 2>&1 && [ -d "$PEERS/$1" ]; }
+have_fs() { [ -x "$ENGINE" ]; }
+# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's -j is --json)
+has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '--jobs([[:space:],=]|$)'; }
+# single-quote a word for hyperfine's command splitting
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+calc() { python3 -c "import sys; print($1)"; }
+
+# time NAME RUNS CMD -> prints the median seconds (empty on failure)
+time_cmd() {
+	local name=$1 runs=$2 cmd=$3 json=$TMP/json/$1.json
+	# --output=pipe: GNU grep (and maybe others) cut corners when stdout is /dev/null
+	if ! hyperfine -N --warmup 1 --runs "$runs" --style none --output=pipe \
+		--export-json "$json" -- "$cmd" >"$TMP/json/$name.log" 2>&1; then
+		echo "  !! $name failed: $cmd (see $TMP/json/$name.log)" >&2
+		return 1
+	fi
+	python3 -c 'import json,sys; print("%.6f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$json"
+}
+
+# row LABEL INPUT SECONDS METRICS [RATIO]  (printed and kept for the summary)
+row() {
+	printf '%-28s %-12s %8.3f s  %s%s\n' "$1" "$2" "$3" "$4" "${5:+  $5}"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" >>"$ROWS"
+}
+
+echo "zhkit benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  $(nproc) cores  $(uname -m)"
+echo "  git $(git describe --always --dirty 2>/dev/null || echo '?')  runs $RUNS (median)  warmup 1"
+if ! command -v hyperfine >/dev/null 2>&1; then
+	note "hyperfine not installed (bench/setup-peers.sh installs it): nothing timed"
+	exit 0
+fi
+echo "  $(hyperfine --version)  node $(node --version 2>/dev/null || echo -)  peers in $PEERS"
+
+# ------------------------------------------------------------------ perft --
+# perft_case NAME VARIANT FEN DEPTH EXPECTED
+# Start-up is subtracted: net = median(depth D) - median(depth 1), for both.
+perft_case() {
+	local name=$1 variant=$2 fen=$3 depth=$4 expect=$5 fsnps='' t tb net nodes
+	if have_fs; then
+		printf 'setoption name UCI_Variant value %s\nposition fen %s\ngo perft %s\nquit\n' \
+			"$variant" "$fen" "$depth" >"$TMP/fs-$name.in"
+		printf 'setoption name UCI_Variant value %s\nposition fen %s\ngo perft 1\nquit\n' \
+			"$variant" "$fen" >"$TMP/fs-$name-base.in"
+		nodes=$("$ENGINE" <"$TMP/fs-$name.in" | awk '/^Nodes searched/ {print $3}')
+		[ "$nodes" = "$expect" ] || note "fairy-stockfish $name: $nodes nodes, expected $expect"
+		t=$(time_cmd "fs-perft-$name" "$RUNS" "sh -c $(q "exec $ENGINE < $TMP/fs-$name.in")") &&
+		tb=$(time_cmd "fs-perft-$name-base" "$RUNS" "sh -c $(q "exec $ENGINE < $TMP/fs-$name-base.in")") && {
+			net=$(calc "max($t - $tb, 1e-6)")
+			fsnps=$(calc "round($nodes / $net)")
+			row "fairy-stockfish perft" "$name d$depth" "$net" \
+				"nodes $nodes  Mnodes/s $(calc "'%.2f' % ($fsnps / 1e6)")  (start-up $(calc "'%.3f' % $tb") s subtracted)"
+		}
+	else
+		note "fairy-stockfish not installed ($ENGINE): its perft skipped"
+	fi
+	if have_tool zhperft; then
+		nodes=$(bin/zhperft --variant "$variant" --fen "$fen" "$depth" 2>/dev/null | python3 -c '
+import re, sys
+lines = [l for l in sys.stdin.read().splitlines() if l.strip()]
+hit = [l for l in lines if "node" in l.lower()] or lines[-1:]
+nums = re.findall(r"\d+", hit[-1].replace(",", "")) if hit else []
+print(nums[-1] if nums else "")')
+		[ "$nodes" = "$expect" ] || note "zhperft $name: '$nodes' nodes, expected $expect"
+		[ -n "$nodes" ] || nodes=$expect
+		t=$(time_cmd "zhperft-$name" "$RUNS" "bin/zhperft --variant $variant --fen $(q "$fen") $depth") &&
+		tb=$(time_cmd "zhperft-$name-base" "$RUNS" "bin/zhperft --variant $variant --fen $(q "$fen") 1") && {
+			net=$(calc "max($t - $tb, 1e-6)")
+			local nps; nps=$(calc "round($nodes / $net)")
+			row "zhperft" "$name d$depth" "$net" "nodes $nodes  Mnodes/s $(calc "'%.2f' % ($nps / 1e6)")" \
+				"${fsnps:+x fairy $(calc "'%.2f' % ($nps / $fsnps)")}"
+		}
+	else
+		note "bin/zhperft not built: zhkit perft skipped"
+	fi
+}
+
+if want perft; then
+	echo; echo "## perft (crazyhouse, start-up subtracted)"
+	perft_case pockets crazyhouse '2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1' 3 15634852
+	perft_case start crazyhouse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' 5 4888832
+fi
+
+# ------------------------------------------------------------ the archives --
+pgn_path() {  # NAME -> bench/tmp/NAME (a link to $DATA/NAME), or fail
+	local f=$TMP/$1
+	[ -f "$f" ] && { echo "$f"; return 0; }
+	[ -f "$DATA/$1" ] || return 1
+	ln -sf "$(cd "$DATA" && pwd)/$1" "$f" && echo "$f"
+}
+
+# --------------------------------------------------------------- zhfen -----
+fen_section() {
+	local pgn fens=$TMP/fens-$NFENS.txt src lines size t tref=
+	pgn=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: FEN benchmark skipped"; return; }
+	# The FEN file: every position of zh.pgn in the Lichess dialect, repeated
+	# up to NFENS lines.  zhreplay makes it when built; until then chessops
+	# does, its [..] pocket rewritten as Lichess's 9th rank.
+	if have_tool zhreplay; then src=zhreplay
+	elif have_node_peer chessops; then src=chessops
+	else note "neither bin/zhreplay nor chessops available: no FEN file, FEN benchmark skipped"; return
+	fi
+	if [ ! -s "$fens" ] || [ "$(cat "$fens.src" 2>/dev/null)" != "$src" ]; then
+		if [ $src = zhreplay ]; then
+			bin/zhreplay --format fen --to lichess "$pgn" 2>/dev/null | grep -v '^$' >"$TMP/fens-once.txt"
+		else
+			node bench/chessops_replay.mjs fen "$pgn" 2>/dev/null |
+				sed 's/\[\([^]]*\)\]/\/\1/' >"$TMP/fens-once.txt"
+		fi
+		lines=$(wc -l <"$TMP/fens-once.txt")
+		[ "$lines" -gt 0 ] || { note "$src wrote no FENs: FEN benchmark skipped"; return; }
+		for _ in $(seq $(((NFENS + lines - 1) / lines))); do cat "$TMP/fens-once.txt"; done |
+			head -n "$NFENS" >"$fens"
+		echo "$src" >"$fens.src"
+		note "FEN input: $NFENS lines from zh.pgn ($lines positions) made by $src"
+	fi
+	size=$(wc -c <"$fens")
+	if have_node_peer chessops; then
+		tref=$(time_cmd chessops-fen "$RUNS" "node bench/chessops_fen.mjs $fens") &&
+			row "chessops parse+makeFen" "${NFENS} FENs" "$tref" \
+				"FENs/s $(calc "round($NFENS / $tref)")  MB/s $(calc "'%.1f' % ($size / $tref / 1e6)")" "x chessops 1.00"
+	else
+		note "chessops not installed (bench/setup-peers.sh): its FEN timing skipped"
+	fi
+	if have_tool zhfen; then
+		t=$(time_cmd zhfen "$RUNS" "bin/zhfen --from lichess --to xboard $fens") &&
+			row "zhfen lichess>xboard" "${NFENS} FENs" "$t" \
+				"FENs/s $(calc "round($NFENS / $t)")  MB/s $(calc "'%.1f' % ($size / $t / 1e6)")" \
+				"${tref:+x chessops $(calc "'%.1f' % ($tref / $t)")}"
+	else
+		note "bin/zhfen not built: skipped"
+	fi
+}
+if want fen; then
+	echo; echo "## FEN conversion"
+	fen_section
+fi
+
+# ----------------------------------------------------------- PGN tools -----
+# pgn_row LABEL NAME RUNS CMD REF  (on the current file: $base $size $games)
+# REF: the chessops median to divide by, "self" for chessops's own rows, or
+# empty.  The median is also left in bench/tmp/json/NAME.median.
+pgn_row() {
+	local label=$1 name=$2 runs=$3 cmd=$4 ref=$5 t ratio=
+	t=$(time_cmd "$name" "$runs" "$cmd") || return 1
+	echo "$t" >"$TMP/json/$name.median"
+	case $ref in
+	self) ratio="x chessops 1.00" ;;
+	?*) ratio="x chessops $(calc "'%.2f' % ($ref / $t)")" ;;
+	esac
+	row "$label" "$base" "$t" \
+		"MB/s $(calc "'%.1f' % ($size / $t / 1e6)")  games/s $(calc "round($games / $t)")" "$ratio"
+}
+
+pgn_section() {
+	local base=$1 pgn size games tval='' tfen='' j tool label opts kind ref slug spec
+	pgn=$(pgn_path "$base") || { note "$base not found in $DATA: skipped"; return; }
+	size=$(wc -c <"$(readlink -f "$pgn")")
+	games=$(grep -c '^\[Event ' "$pgn")
+	echo; echo "## PGN tools on $base ($games games, $(calc "'%.1f' % ($size / 1e6)") MB)"
+	# peers first, so that zhkit's rows can give the ratio to chessops
+	if have_node_peer chessops; then
+		pgn_row "chessops validate" "chessops-validate-$base" "$RUNS" \
+			"node bench/chessops_replay.mjs validate $pgn" self &&
+			tval=$(cat "$TMP/json/chessops-validate-$base.median")
+		pgn_row "chessops fen/ply" "chessops-fen-$base" "$RUNS" \
+			"node bench/chessops_replay.mjs fen $pgn" self &&
+			tfen=$(cat "$TMP/json/chessops-fen-$base.median")
+	else
+		note "chessops not installed (bench/setup-peers.sh): ratios to chessops left out"
+	fi
+	if have_node_peer ffish; then
+		pgn_row "ffish validate" "ffish-validate-$base" "$SLOW_RUNS" \
+			"node bench/ffish_replay.js validate $pgn" "$tval"
+	else
+		note "ffish not installed (bench/setup-peers.sh): skipped"
+	fi
+	pgn_row "grep -c '^[Event '" "grep-$base" "$RUNS" "grep -c $(q '^\[Event ') $pgn" "$tval"
+	pgn_row "wc -l" "wc-$base" "$RUNS" "wc -l $pgn" "$tval"
+
+	# LABEL|TOOL|OPTIONS|val or fen (which chessops row to compare with)
+	for spec in "zhcheck|zhcheck||val" "zhpgn --json|zhpgn|--json|val" \
+		"zhpgn --to xboard|zhpgn|--to xboard|val" \
+		"zhreplay --format fen|zhreplay|--format fen|fen" \
+		"zhreplay --format jsonl|zhreplay|--format jsonl|fen"; do
+		IFS='|' read -r label tool opts kind <<EOF
+$spec
+EOF
+		if ! have_tool "$tool"; then note "bin/$tool not built: '$label' skipped"; continue; fi
+		ref=$tval; [ "$kind" = fen ] && ref=$tfen
+		slug=$(printf '%s' "$label" | tr -c 'A-Za-z0-9' '-')
+		if has_jobs "$tool"; then
+			for j in 1 2; do
+				pgn_row "$label -j$j" "$slug-j$j-$base" "$RUNS" "bin/$tool $opts -j $j $pgn" "$ref"
+			done
+		else
+			pgn_row "$label" "$slug-$base" "$RUNS" "bin/$tool $opts $pgn" "$ref"
+		fi
+	done
+}
+if want pgn; then
+	for b in $PGNS; do pgn_section "$b"; done
+fi
+
+# --------------------------------------------------- peak memory, 1 GB ------
+big_section() {
+	local src big=$TMP/zh-1g.pgn size tool opts label j jopt rss wall secs
+	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: memory benchmark skipped"; return; }
+	if ! have_tool zhcheck && ! have_tool zhpgn; then
+		note "bin/zhcheck and bin/zhpgn not built: memory benchmark skipped"; return
+	fi
+	[ -x /usr/bin/time ] || { note "/usr/bin/time missing (apt-get install time): memory benchmark skipped"; return; }
+	if [ ! -s "$big" ]; then
+		note "making $big (zh.pgn x 140)"
+		for _ in $(seq 140); do cat "$src"; done >"$big"
+	fi
+	size=$(wc -c <"$big")
+	echo; echo "## peak memory on zh-1g.pgn ($(calc "'%.0f' % ($size / 1e6)") MB)"
+	for spec in "zhcheck|" "zhpgn|--json"; do
+		tool=${spec%%|*} opts=${spec#*|}
+		have_tool "$tool" || { note "bin/$tool not built: skipped"; continue; }
+		for j in 1 2; do
+			if [ $j = 2 ] && ! has_jobs "$tool"; then continue; fi
+			jopt=; has_jobs "$tool" && jopt="-j $j"
+			label="$tool${opts:+ $opts}${jopt:+ -j$j}"
+			# shellcheck disable=SC2086
+			{ /usr/bin/time -v bin/$tool $opts $jopt "$big" 2>"$TMP/time.txt"; } | cat >/dev/null
+			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
+			secs=$(python3 -c 'import sys; p=[float(x) for x in sys.argv[1].split(":")]; print(sum(v*60**i for i,v in enumerate(reversed(p))))' "$wall")
+			row "$label" "zh-1g.pgn" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
+		done
+	done
+}
+if want big; then
+	if [ "${ZH_BENCH_BIG:-0}" = 1 ]; then big_section
+	else echo; note "peak memory on a 1 GB file: set ZH_BENCH_BIG=1"
+	fi
+fi
+
+# ---------------------------------------------------------------- summary --
+{
+	echo
+	echo "| benchmark | input | median s | throughput | vs peer |"
+	echo "|---|---|---:|---|---|"
+	awk -F'\t' '{ gsub(/\|/, "\\|", $1); printf "| %s | %s | %.3f | %s | %s |\n", $1, $2, $3, $4, $5 }' "$ROWS"
+} >"$TMP/summary.md"
+echo
+echo "## summary (Markdown, also in $TMP/summary.md)"
+cat "$TMP/summary.md"
