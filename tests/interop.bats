@@ -34,9 +34,13 @@ setup_file() {
 	python3 "$IN/positions.py" plies lichess "$T/games.lichess.pgn" >"$T/games.lichess.tsv"
 }
 
+# FAIRY_STOCKFISH and PGN_EXTRACT name the programs (default: found on
+# PATH or in /usr/games, where Debian puts them).
 need_fs() {
-	FS=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish) ||
+	FAIRY_STOCKFISH=${FAIRY_STOCKFISH-$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish)}
+	[ -x "$FAIRY_STOCKFISH" ] ||
 	    skip "Fairy-Stockfish missing (apt-get install fairy-stockfish)"
+	export FAIRY_STOCKFISH
 }
 need_node() {	# need_node PACKAGE
 	command -v node >/dev/null || skip "node missing (apt-get install nodejs npm)"
@@ -44,8 +48,8 @@ need_node() {	# need_node PACKAGE
 	    skip "$1 missing from $PEERS (npm install --prefix \"\$PEERS_DIR\" $1)"
 }
 need_pgn_extract() {
-	PE=$(command -v pgn-extract || command -v /usr/games/pgn-extract) ||
-	    skip "pgn-extract missing (apt-get install pgn-extract)"
+	PE=${PGN_EXTRACT-$(command -v pgn-extract || command -v /usr/games/pgn-extract)}
+	[ -x "$PE" ] || skip "pgn-extract missing (apt-get install pgn-extract)"
 }
 fs_agree() {	# fs_agree DIALECT TSV [SUITE]: positions read back, same moves
 	run python3 "$I/fs_agree.py" --dialect "$1" ${3:+--suite "$3"} <"$2"
