@@ -81,7 +81,7 @@ check-slow: deps
 # valgrind memcheck (tests/common.bash): a memory error or a leak fails.
 # Left out: zhfen's round trips (36 runs over the whole FEN corpus per
 # variant, half an hour in memcheck; the fen-cases suite covers the same
-# code) and hostile.bats's 100 MB comment (skipped by the suite itself).
+# code).
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats
 VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|hostile|split|man|fen-cases)
