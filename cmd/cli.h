@@ -28,7 +28,7 @@ void cli_version(void);
  */
 int cli_limit(struct zh_pgn_limits *lim, const char *arg);
 #define CLI_LIMIT_HELP \
-    "  --limit NAME=N     reader limits: game=16M tag=64K comment=1M tags=1000\n" \
+    "      --limit NAME=N reader limits: game=16M tag=64K comment=1M tags=1000\n" \
     "                     plies=10000 tokens=1000000 depth=64 (0 = default)\n"
 
 #endif

@@ -14,6 +14,7 @@ struct run {
 	const char *name;		/* current input */
 	struct jobs *jobs;
 	long items, valid, invalid, warnings;
+	long offset;			/* --game-offset */
 	bool fail;			/* out of memory */
 };
 
@@ -22,13 +23,17 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: zhcheck [-qs] [-j N] [-m N] [-o FILE] [-v VARIANT] [--fen] [--json]\n"
-	    "               [FILE ...]\n"
+	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess)\n"
 	    "  -m, --max-errors N stop after N errors\n"
 	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
+	    CLI_LIMIT_HELP
+	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
+	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
+	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
 	    "      --json         one JSON report per game (or position) on stdout\n"
 	    "  -o, --output FILE  write the JSON report to FILE\n"
@@ -71,10 +76,16 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 {
 	struct run *o = ctx;
 	struct zh_check *c = state;
+	struct zh_game renum;
 	size_t i;
 
 	if (c == NULL)
 		return -1;
+	if (o->offset) {
+		renum = *g;
+		renum.number += o->offset;
+		g = &renum;
+	}
 	zh_check_game(g, o->force, o->flags, c);
 	for (i = 0; i < c->nprobs; i++)
 		report(err, o->name, g, &c->probs[i]);
@@ -150,8 +161,11 @@ check_fens(FILE *in, FILE *out, struct run *o)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_FEN = 256, OPT_JSON };
+	enum { OPT_FEN = 256, OPT_JSON, OPT_LIMIT, OPT_PROGRESS, OPT_OFFSET };
 	static const struct option opts[] = {
+		{ "game-offset", required_argument, NULL, OPT_OFFSET },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -166,6 +180,7 @@ main(int argc, char **argv)
 	};
 	struct run o = { 0 };
 	struct jobs j = { 0 };
+	struct zh_pgn_limits lim = { 0 };
 	bool fen = false;
 	int c, i, rc = EXIT_VALID;
 	long n;
@@ -174,6 +189,7 @@ main(int argc, char **argv)
 	/* one write per diagnostic line, not three */
 	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	j.njobs = 1;
+	j.limits = &lim;
 	j.out = stdout;
 	j.err = stderr;
 	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
@@ -183,6 +199,18 @@ main(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			o.json = true;
+			break;
+		case OPT_LIMIT:
+			if (!cli_limit(&lim, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_PROGRESS:
+			j.progress = 1;
+			break;
+		case OPT_OFFSET:
+			if ((o.offset = cli_number(optarg, 0, 1L << 50,
+			    "--game-offset")) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);

@@ -11,7 +11,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: zhpgn [-JFq] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
-	    "             [-j N] [-o FILE] [FILE ...]\n"
+	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
+	    "             [--game-offset N] [FILE ...]\n"
 	    "Convert PGN games between dialects, or to JSON Lines.\n"
 	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
 	    "                     chesscom, fairy\n"
@@ -22,6 +23,10 @@ usage(FILE *f)
 	    "  -v, --variant V    the variant of games without a Variant tag\n"
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
 	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
+	    CLI_LIMIT_HELP
+	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
+	    "      --game-offset N  number games from N+1 in messages (a chunk's\n"
+	    "                     place in a split input)\n"
 	    "  -o, --output FILE  write to FILE\n"
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n");
@@ -38,6 +43,7 @@ struct opts {
 	FILE *rejects;
 	struct jobs *jobs;
 	long games, written, rejected;
+	long offset;			/* --game-offset */
 	bool fatal;
 };
 
@@ -63,11 +69,17 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	struct zh_replay *r = st;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
+	struct zh_game renum;
 	size_t k;
 	int rc;
 
 	if (r == NULL)
 		return FATAL;
+	if (o->offset) {
+		renum = *g;
+		renum.number += o->offset;
+		g = &renum;
+	}
 	r->fast = false;
 	rc = zh_replay(g, o->variant, r);
 	if (g->err.code != ZH_OK)
@@ -133,7 +145,11 @@ dialect(const char *s, bool auto_ok)
 int
 main(int argc, char **argv)
 {
+	enum { OPT_LIMIT = 256, OPT_PROGRESS, OPT_OFFSET };
 	static const struct option longopts[] = {
+		{ "game-offset", required_argument, NULL, OPT_OFFSET },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -150,6 +166,7 @@ main(int argc, char **argv)
 	struct opts o = { .to = ZH_LICHESS };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
+	struct zh_pgn_limits lim = { 0 };
 	const char *outpath = NULL, *rejpath = NULL;
 	FILE *out = stdout;
 	long n;
@@ -157,9 +174,22 @@ main(int argc, char **argv)
 
 	cli_prog = "zhpgn";
 	o.jobs = &j;
+	j.limits = &lim;
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:", longopts,
 	    NULL)) != -1)
 		switch (c) {
+		case OPT_LIMIT:
+			if (!cli_limit(&lim, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_PROGRESS:
+			j.progress = 1;
+			break;
+		case OPT_OFFSET:
+			if ((o.offset = cli_number(optarg, 0, 1L << 50,
+			    "--game-offset")) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'F':
 			o.flags |= ZH_JSON_FENS;
 			break;

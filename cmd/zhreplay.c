@@ -23,6 +23,7 @@ struct opts {
 	bool variations;
 	unsigned diag;			/* ZH_DIAG_* */
 	long games, bad;		/* counted by done() */
+	long offset;			/* --game-offset */
 	const char *name;		/* current input's name */
 };
 
@@ -42,7 +43,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: zhreplay [-f FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
 	    "                [--start-only | --final-only] [--mainline | --variations]\n"
-	    "                [--color WHEN] [-j N] [-o FILE] [-q] [FILE ...]\n"
+	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
+	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
 	    "  -f, --format F     fen (default), epd, uci, san, jsonl, board\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
@@ -56,6 +58,10 @@ usage(FILE *f)
 	    "      --variations   also the variations, after the mainline\n"
 	    "      --color WHEN   board colours: auto (default), always, never\n"
 	    "  -j, --jobs N       N threads (0: all cores; default 1)\n"
+	    CLI_LIMIT_HELP
+	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
+	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
+	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE\n"
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n");
@@ -218,13 +224,20 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 {
 	const struct opts *o = ctx;
 	struct state *st = state;
-	struct zh_replay *r = &st->r;
+	struct zh_replay *r;
+	struct zh_game renum;
 	bool bad = false, started;
 	size_t i;
 
 	if (st == NULL) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "out of memory");
 		return 1;
+	}
+	r = &st->r;
+	if (o->offset) {
+		renum = *g;
+		renum.number += o->offset;
+		g = &renum;
 	}
 	st->len = 0;
 	st->fail = false;
@@ -305,7 +318,8 @@ find_name(const char *const *names, const char *s)
 }
 
 enum {
-	O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR
+	O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_LIMIT,
+	O_PROGRESS, O_OFFSET
 };
 
 int
@@ -317,11 +331,14 @@ main(int argc, char **argv)
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
 		{ "format", required_argument, NULL, 'f' },
+		{ "game-offset", required_argument, NULL, O_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "limit", required_argument, NULL, O_LIMIT },
 		{ "mainline", no_argument, NULL, O_MAINLINE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "plies", required_argument, NULL, 'p' },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
@@ -333,6 +350,8 @@ main(int argc, char **argv)
 	static const char *const colors[] = { "auto", "always", "never", NULL };
 	struct opts o;
 	struct jobs j;
+	struct zh_pgn_limits lim = { 0 };
+	bool progress = false;
 	const char *outpath = NULL, *cs;
 	FILE *out = stdout;
 	long njobs = 1;
@@ -408,6 +427,18 @@ main(int argc, char **argv)
 		case O_VARIATIONS:
 			o.variations = true;
 			break;
+		case O_LIMIT:
+			if (!cli_limit(&lim, optarg))
+				return EXIT_USAGE;
+			break;
+		case O_PROGRESS:
+			progress = true;
+			break;
+		case O_OFFSET:
+			if ((o.offset = cli_number(optarg, 0, 1L << 50,
+			    "--game-offset")) < 0)
+				return EXIT_USAGE;
+			break;
 		case O_COLOR:
 			if ((color = find_name(colors, optarg)) < 0) {
 				cli_fail("--color: '%s' is not auto, always or never",
@@ -434,6 +465,8 @@ main(int argc, char **argv)
 		o.diag |= ZH_DIAG_COLOUR;
 	memset(&j, 0, sizeof j);
 	j.njobs = (int)njobs;
+	j.limits = &lim;
+	j.progress = progress;
 	j.ctx = &o;
 	j.work = work;
 	j.done = done;
