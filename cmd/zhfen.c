@@ -363,8 +363,9 @@ main(int argc, char **argv)
 		file(&o, &t, "-");
 
 	if (!cli_quiet && (check || t.invalid > 0))
-		fprintf(stderr, "zhfen: checked %ld positions: %ld valid, %ld invalid\n",
-		    t.valid + t.invalid, t.valid, t.invalid);
+		fprintf(stderr, "zhfen: checked %ld position%s: %ld valid, %ld invalid\n",
+		    t.valid + t.invalid, t.valid + t.invalid == 1 ? "" : "s",
+		    t.valid, t.invalid);
 	if (fflush(o.out) != 0 || ferror(o.out) ||
 	    (o.out != stdout && fclose(o.out) != 0)) {
 		cli_fail("write error");

@@ -199,7 +199,7 @@ roundtrip() {
 	assert_failure 1
 	refute_output
 	assert_equal "${stderr_lines[0]}" "zhfen: <stdin>:1:45: error: pocket: 'K' is not allowed in a pocket"
-	assert_equal "${stderr_lines[1]}" "zhfen: checked 1 positions: 0 valid, 1 invalid"
+	assert_equal "${stderr_lines[1]}" "zhfen: checked 1 position: 0 valid, 1 invalid"
 }
 
 @test "zhfen: position errors point at the square, letter or field at fault" {
@@ -308,7 +308,7 @@ roundtrip() {
 	run --separate-stderr zhfen --check "$START[] w KQkq - 0 1"
 	assert_success
 	refute_output
-	assert_equal "$stderr" "zhfen: checked 1 positions: 1 valid, 0 invalid"
+	assert_equal "$stderr" "zhfen: checked 1 position: 1 valid, 0 invalid"
 	run --separate-stderr zhfen -q "$START[] w KQkq - 0 1" "$START[K] w KQkq - 0 1"
 	assert_failure 1
 	assert_output "$START[] w KQkq - 0 1"
