@@ -203,6 +203,7 @@ struct walker {
 	const struct zh_game *g;
 	struct zh_replay *r;
 	size_t i;		/* next token */
+	bool vars;		/* the game has variations */
 };
 
 static void
@@ -272,6 +273,9 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			struct zh_error e = { 0 };
 			struct zh_move m;
 
+			rm->ok = false;
+			rm->san[0] = rm->uci[0] = '\0';
+			memset(&rm->move, 0, sizeof rm->move);
 			rm->ply = ply + 1;
 			rm->depth = depth;
 			if (dead)
@@ -289,7 +293,8 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				dead = true;
 				break;
 			}
-			before = *pos;
+			if (w->vars)	/* only a variation starts from it */
+				before = *pos;
 			have_before = true;
 			rm->ok = true;
 			rm->move = m;
@@ -355,10 +360,10 @@ int
 zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	struct walker w = { g, r, 0 };
+	struct walker w = { g, r, 0, false };
 	const char *fen;
 	struct zh_pos pos;
-	size_t cap;
+	size_t cap, k;
 
 	r->v = NULL;
 	r->complete = false;
@@ -379,15 +384,15 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 		r->moves = m;
 		r->cap = cap;
 	}
-	if (g->ntoks > 0)
-		memset(r->moves, 0, g->ntoks * sizeof *r->moves);
+	/* walk() sets every move token's entry; the early exits clear all. */
 	if (zh_game_variant(g, force, &r->v, &r->err) != 0) {
 		r->err.line = g->line;
+		if (g->ntoks > 0)
+			memset(r->moves, 0, g->ntoks * sizeof *r->moves);
 		return -1;
 	}
 	if ((fen = zh_game_tag(g, "FEN")) != NULL && *fen != '\0') {
 		const struct zh_tag *t = NULL;
-		size_t k;
 
 		for (k = 0; k < g->ntags; k++)
 			if (strcmp(g->tags[k].name, "FEN") == 0) {
@@ -402,6 +407,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 			r->err.line = t ? t->line : g->line;
 			/* column inside the tag: after '[FEN "' */
 			r->err.col = t ? t->col + 6 + r->err.col - 1 : 0;
+			if (g->ntoks > 0)
+				memset(r->moves, 0, g->ntoks * sizeof *r->moves);
 			return -1;
 		}
 		r->setup = true;
@@ -410,6 +417,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	r->start_ply = (long)(r->start.fullmove - 1) * 2 + r->start.side;
 	r->final = r->start;
 	pos = r->start;
+	for (k = 0; k < g->ntoks && !w.vars; k++)
+		w.vars = g->toks[k].kind == ZH_T_VSTART;
 	walk(&w, &pos, 0, 0, false);
 	r->complete = r->err.code == ZH_OK;
 	return r->complete ? 0 : -1;
