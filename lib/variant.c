@@ -139,13 +139,17 @@ zh_type_letter(int type)
 int
 zh_letter_type(int c)
 {
-	int t;
-
-	c = toupper((unsigned char)c);
-	for (t = 1; t < ZH_NTYPES; t++)
-		if (letters[t] == c)
-			return t;
-	return ZH_EMPTY;
+	switch (c) {
+	case 'P': case 'p': return ZH_PAWN;
+	case 'N': case 'n': return ZH_KNIGHT;
+	case 'B': case 'b': return ZH_BISHOP;
+	case 'R': case 'r': return ZH_ROOK;
+	case 'Q': case 'q': return ZH_QUEEN;
+	case 'K': case 'k': return ZH_KING;
+	case 'A': case 'a': return ZH_ARCHBISHOP;
+	case 'C': case 'c': return ZH_CHANCELLOR;
+	default: return ZH_EMPTY;
+	}
 }
 
 /* ======================== errors ======================== */
