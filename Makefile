@@ -29,6 +29,8 @@ TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNITSRC:tests/unit/%.c=build/unit/%)
 MAN      = $(sort $(wildcard man/*.[1-9]))
+FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
 all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER)
 
@@ -71,7 +73,12 @@ check: deps
 	@$(MAKE) --no-print-directory all units
 	@sh tests/run-all
 
-units: $(UNITS)
+units: $(UNITS) $(FUZZSRC:tests/fuzz/%.c=build/fuzzrun/%)
+
+# The fuzz targets as plain programs over files, for the regression corpus.
+build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -o $@ $< tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -107,8 +114,6 @@ bench: all
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
 FUZZTIME = 30
 FUZZCC   = clang
-FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
 build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz

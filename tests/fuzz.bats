@@ -1,0 +1,19 @@
+#!/usr/bin/env bats
+# The fuzzers' regression corpus (tests/fuzz/corpus, checked in after
+# `make fuzz` runs) replayed through each target built as a plain program:
+# no input may crash, trip an assertion (abort) or, under make asan, a
+# sanitizer.
+
+load common
+
+corpus() {
+	local t=$1
+	[ -x "$ZH_TOP/build/fuzzrun/$t" ] || skip "build/fuzzrun/$t not built (make units)"
+	run bash -c "find '$ZH_TOP/tests/fuzz/corpus/$t' -type f -print0 | xargs -0 -n 500 '$ZH_TOP/build/fuzzrun/$t'"
+	assert_success
+	assert_output --regexp '[0-9]+ inputs'
+}
+
+@test "fuzz corpus: FEN reader and writers" { corpus fuzz_fen; }
+@test "fuzz corpus: SAN and UCI readers" { corpus fuzz_san; }
+@test "fuzz corpus: PGN reader" { corpus fuzz_pgn; }
