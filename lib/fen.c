@@ -19,6 +19,9 @@
 
 #include "zh.h"
 
+/* ASCII digit, without the locale table lookup of isdigit(). */
+#define DIGIT(c) ((unsigned)((unsigned char)(c) - '0') < 10)
+
 static const char *const side_name[2] = { "White", "Black" };
 
 /* zh_letter_type() as a table: the reader's inner loop. */
@@ -57,14 +60,13 @@ byte_desc(int c, char buf[16])
 void
 zh_pos_clear(struct zh_pos *p, const struct zh_variant *v)
 {
-	int f, r;
+	int r;
 
 	memset(p, 0, sizeof *p);
 	p->v = v != NULL ? v : zh_variant_default();
 	memset(p->sq, ZH_OFF, sizeof p->sq);
 	for (r = 0; r < p->v->ranks; r++)
-		for (f = 0; f < p->v->files; f++)
-			p->sq[ZH_SQ(f, r)] = 0;
+		memset(&p->sq[ZH_SQ(0, r)], 0, p->v->files);
 	p->fullmove = 1;
 }
 
@@ -155,11 +157,11 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 		int t, c;
 
 		n = 1;
-		if (isdigit((unsigned char)*q)) {
+		if (DIGIT(*q)) {
 			const char *d = q;
 
 			n = 0;
-			while (q < e && isdigit((unsigned char)*q) && n < 1000)
+			while (q < e && DIGIT(*q) && n < 1000)
 				n = n * 10 + (*q++ - '0');
 			if (q == e || n == 0 || n > 64)
 				return fail(in, d, ZH_ESYNTAX,
@@ -250,11 +252,11 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 			in->pocket = q;
 			return read_pocket(in, p, q + 1, close);
 		}
-		if (isdigit(c)) {
+		if (DIGIT(c)) {
 			int n = 0;
 			const char *d = q;
 
-			while (q < e && isdigit((unsigned char)*q) && n < 100)
+			while (q < e && DIGIT(*q) && n < 100)
 				n = n * 10 + (*q++ - '0');
 			if (n == 0 || f + n > v->files)
 				return fail(in, rank_start, ZH_ESYNTAX,
@@ -326,7 +328,7 @@ read_square(const struct zh_pos *p, const char *s, const char *e, int zero_based
 		return -1;
 	f = *s - 'a';
 	for (q = s + 1; q < e; q++) {
-		if (!isdigit((unsigned char)*q))
+		if (!DIGIT(*q))
 			return -1;
 		r = r * 10 + (*q - '0');
 	}
@@ -345,7 +347,7 @@ read_number(struct fenin *in, const char *s, const char *e, const char *what,
 	const char *q;
 
 	for (q = s; q < e; q++) {
-		if (!isdigit((unsigned char)*q))
+		if (!DIGIT(*q))
 			return fail(in, s, ZH_ESYNTAX, "%s: '%.*s' is not a number",
 			    what, (int)(e - s > 20 ? 20 : e - s), s);
 		n = n * 10 + (unsigned long)(*q - '0');
@@ -523,7 +525,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 					q++;
 					continue;
 				}
-				while (e < fe[i] && isdigit((unsigned char)*e))
+				while (e < fe[i] && DIGIT(*e))
 					e++;
 				sq = read_square(&pos, q, e, 0);
 				if (sq < 0)
@@ -584,10 +586,10 @@ square_col(const struct where *w, const struct zh_variant *v, int sq)
 		if (*q == '/') {
 			r--;
 			f = 0;
-		} else if (isdigit((unsigned char)*q)) {
+		} else if (DIGIT(*q)) {
 			int n = 0;
 
-			while (q < w->board_end && isdigit((unsigned char)*q))
+			while (q < w->board_end && DIGIT(*q))
 				n = n * 10 + (*q++ - '0');
 			q--;
 			f += n;

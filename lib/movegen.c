@@ -553,7 +553,7 @@ zh_is_legal(const struct zh_pos *p, struct zh_move m)
 int
 zh_status(const struct zh_pos *p)
 {
-	if (zh_count_legal(p) > 0)
+	if (zh_has_legal(p))
 		return ZH_ONGOING;
 	return zh_in_check(p) ? ZH_CHECKMATE : ZH_STALEMATE;
 }
@@ -770,6 +770,27 @@ safe_after(const struct zh_pos *p, const struct zh_move *m)
 	return !attacked_b(b, k, !us, -1);
 }
 
+/*
+ * The piece on 'from' stands on the line from the king k in direction d
+ * (and the king is not in check): does moving it to 'to' open that line
+ * to an enemy slider?  Not if 'to' stays on the line.
+ */
+static bool
+pinned_off(const struct zh_pos *p, int k, int d, int from, int to)
+{
+	const unsigned char *b = p->sq;
+	int t, us = p->side;
+	unsigned char pc;
+
+	if (unit_dir(k, to) == d)
+		return false;
+	for (t = k + d; (pc = b[t]) == 0 || t == from; t += d)
+		;
+	return is_color(pc, !us) &&
+	    (attr[ZH_TYPE(pc)] & ((d == 16 || d == -16 || d == 1 || d == -1) ?
+	    A_ORTH : A_DIAG));
+}
+
 /* Own pieces of 'type' that could move to 'to' by their movement alone. */
 static int
 origins(const struct zh_pos *p, int type, int to, unsigned char *from)
@@ -858,9 +879,11 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	check = zh_in_check(p);
 	for (k = 0; k < nf; k++) {
 		int start = g->n;
-		/* Out of check, a piece off the king's lines exposes nothing. */
-		bool free = !check && (g->ksq == ZH_NOSQ ||
-		    unit_dir(g->ksq, from[k]) == 0);
+		/* Out of check, a piece off the king's lines exposes nothing,
+		   and one on a line can only open that line: a pin. */
+		int d = g->ksq == ZH_NOSQ ? 0 : unit_dir(g->ksq, from[k]);
+		bool free = !check && (d == 0 || !pinned_off(p, g->ksq, d,
+		    from[k], to));
 
 		if (type == ZH_PAWN)
 			gen_pawn(g, from[k]);

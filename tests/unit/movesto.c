@@ -1,0 +1,94 @@
+/* movesto.c - the targeted move lookup that SAN reading and writing use
+ * (zh__moves_to, zh__drop_ok) must agree with full legal move generation,
+ * in every position of real games: testdata/pgn/pychess-zh.pgn (83 FICS
+ * crazyhouse games) and the grand game; and SAN written reads back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "zh_int.h"
+
+static long positions;
+
+static void
+compare(const struct zh_pos *p)
+{
+	struct zh_move all[ZH_MAXMOVES], some[ZH_MAXMOVES];
+	int n = zh_legal_moves(p, all), r, f, t, i, k;
+
+	positions++;
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			int to = ZH_SQ(f, r);
+
+			for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
+				int want = 0, got = zh__moves_to(p, t, to, some);
+				bool drop = false;
+
+				for (i = 0; i < n; i++) {
+					if (all[i].to != to)
+						continue;
+					if (all[i].flags & ZH_MDROP)
+						drop |= all[i].piece == t;
+					else if (ZH_TYPE(p->sq[all[i].from]) == t)
+						want++;
+				}
+				CHECK(got == want);
+				CHECK(zh__drop_ok(p, t, to) == drop);
+				for (k = 0; k < got; k++)
+					CHECK(zh_is_legal(p, some[k]));
+			}
+		}
+	for (i = 0; i < n; i++) {
+		char san[ZH_MOVEMAX];
+		struct zh_move m;
+
+		zh_san_write(p, all[i], ZH_LICHESS, san);
+		CHECK(zh_san_read(p, san, strlen(san), &m, NULL) == 0 &&
+		    zh_move_eq(m, all[i]));
+	}
+}
+
+static void
+file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct zh_pgn_reader *r;
+	struct zh_replay rp;
+	struct zh_game g;
+	size_t i;
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	memset(&rp, 0, sizeof rp);
+	r = zh_pgn_open(f, NULL);
+	while (zh_pgn_next(r, &g) == 1) {
+		struct zh_pos p;
+
+		if (zh_replay(&g, NULL, &rp) != 0)
+			continue;
+		p = rp.start;
+		compare(&p);
+		for (i = 0; i < g.ntoks; i++)
+			if (g.toks[i].kind == ZH_T_MOVE && rp.moves[i].ok &&
+			    rp.moves[i].depth == 0) {
+				zh_make(&p, rp.moves[i].move);
+				compare(&p);
+			}
+	}
+	zh_replay_free(&rp);
+	zh_pgn_close(r);
+	fclose(f);
+}
+
+int
+main(void)
+{
+	file("testdata/pgn/pychess-zh.pgn");
+	file("testdata/pgn/pychess-variants-grand.pgn");
+	file("testdata/pgn/crazyara-engine_tournament.pgn");
+	fprintf(stderr, "movesto: %ld positions\n", positions);
+	CHECK(positions > 10000);
+	return check_report("movesto");
+}
