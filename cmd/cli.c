@@ -156,3 +156,30 @@ bad:
 	    "comment, tags, plies, tokens, depth", arg);
 	return 0;
 }
+
+const struct zh_variant *
+cli_variant(const char *name)
+{
+	const struct zh_variant *v = zh_variant_find(name);
+	char list[256];
+	size_t n = 0;
+	int i;
+
+	if (v != NULL)
+		return v;
+	for (i = 0; i < zh_nvariants && n + 24 < sizeof list; i++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+		    i ? ", " : "", zh_variants[i].name);
+	cli_fail("unknown variant '%s' (try %s)", name, list);
+	return NULL;
+}
+
+FILE *
+cli_create(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		cli_fail("%s: cannot write: %s", path, strerror(errno));
+	return f;
+}

@@ -22,6 +22,10 @@ long cli_number(const char *s, long lo, long hi, const char *what);
 /* Open FILE for reading ("-" or NULL: stdin); NULL after a message. */
 FILE *cli_open(const char *path, const char **name);
 void cli_version(void);
+/* The variant called 'name' (any alias); NULL after a message naming them. */
+const struct zh_variant *cli_variant(const char *name);
+/* Open 'path' for writing; NULL after a message. */
+FILE *cli_create(const char *path);
 /*
  * --limit NAME=VALUE for the PGN reader: game, tag, comment (bytes; K, M
  * and G suffixes), tags, plies, tokens, depth.  0 after a message.

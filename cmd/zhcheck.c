@@ -226,10 +226,8 @@ main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'o':
-			if ((j.out = fopen(optarg, "w")) == NULL) {
-				cli_fail("%s: cannot write", optarg);
+			if ((j.out = cli_create(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -238,12 +236,8 @@ main(int argc, char **argv)
 			o.flags |= ZH_CHECK_STRICT;
 			break;
 		case 'v':
-			if ((o.force = zh_variant_find(optarg)) == NULL) {
-				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
-				    "chessgi, grandhouse, upsidedown, wild5, chess)",
-				    optarg);
+			if ((o.force = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'V':
 			cli_version();

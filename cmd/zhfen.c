@@ -313,10 +313,8 @@ main(int argc, char **argv)
 			moves = true;
 			break;
 		case 'o':
-			if ((o.out = fopen(optarg, "w")) == NULL) {
-				cli_fail("%s: cannot write", optarg);
+			if ((o.out = cli_create(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -333,12 +331,8 @@ main(int argc, char **argv)
 			}
 			break;
 		case 'v':
-			if ((o.variant = zh_variant_find(optarg)) == NULL) {
-				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
-				    "chessgi, grandhouse, upsidedown, wild5, chess)",
-				    optarg);
+			if ((o.variant = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'V':
 			cli_version();

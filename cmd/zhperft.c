@@ -196,10 +196,8 @@ main(int argc, char **argv)
 			break;
 		}
 		case 'o':
-			if ((out = fopen(optarg, "w")) == NULL) {
-				cli_fail("%s: cannot write", optarg);
+			if ((out = cli_create(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -208,12 +206,8 @@ main(int argc, char **argv)
 			suite_path = optarg;
 			break;
 		case 'v':
-			if ((v = zh_variant_find(optarg)) == NULL) {
-				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
-				    "chessgi, grandhouse, upsidedown, wild5, chess)",
-				    optarg);
+			if ((v = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'V':
 			cli_version();

@@ -225,12 +225,8 @@ main(int argc, char **argv)
 			cli_version();
 			return EXIT_VALID;
 		case 'v':
-			if ((o.variant = zh_variant_find(optarg)) == NULL) {
-				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
-				    "chessgi, grandhouse, upsidedown, wild5, chess)",
-				    optarg);
+			if ((o.variant = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		default:
 			usage(stderr);
@@ -242,14 +238,10 @@ main(int argc, char **argv)
 		cli_fail("--fens needs --json");
 		return EXIT_USAGE;
 	}
-	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
-		cli_fail("%s: cannot write", outpath);
+	if (outpath != NULL && (out = cli_create(outpath)) == NULL)
 		return EXIT_USAGE;
-	}
-	if (rejpath != NULL && (o.rejects = fopen(rejpath, "w")) == NULL) {
-		cli_fail("%s: cannot write", rejpath);
+	if (rejpath != NULL && (o.rejects = cli_create(rejpath)) == NULL)
 		return EXIT_USAGE;
-	}
 	j.out = out;
 	j.err = stderr;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal; i++) {

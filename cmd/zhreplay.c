@@ -405,12 +405,8 @@ main(int argc, char **argv)
 			}
 			break;
 		case 'v':
-			if ((o.force = zh_variant_find(optarg)) == NULL) {
-				cli_fail("unknown variant '%s' (try crazyhouse, loop, "
-				    "chessgi, grandhouse, upsidedown, wild5, chess)",
-				    optarg);
+			if ((o.force = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'V':
 			cli_version();
@@ -452,10 +448,8 @@ main(int argc, char **argv)
 		}
 	argc -= optind;
 	argv += optind;
-	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
-		cli_fail("%s: cannot write", outpath);
+	if (outpath != NULL && (out = cli_create(outpath)) == NULL)
 		return EXIT_USAGE;
-	}
 	/* The board's glyphs follow the locale; colours need a terminal. */
 	if (setlocale(LC_CTYPE, "") != NULL && (cs = nl_langinfo(CODESET)) != NULL &&
 	    strcmp(cs, "UTF-8") == 0)
