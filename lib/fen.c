@@ -406,12 +406,12 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	if (nf == 0)
 		return fail(&in, s, ZH_ESYNTAX, "empty FEN");
 
-	if (v == NULL) {	/* 10 ranks means grandhouse */
+	if (v == NULL) {	/* 10 ranks: the 10-rank drop game */
 		int slashes = 0;
 
 		for (q = fs[0]; q < fe[0] && *q != '['; q++)
 			slashes += *q == '/';
-		v = slashes >= 9 ? zh_variant_find("grandhouse") :
+		v = slashes >= 9 ? zh_variant_guess(10, true) :
 		    zh_variant_default();
 	}
 	zh_pos_clear(&pos, v);

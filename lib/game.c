@@ -67,7 +67,7 @@ fen_variant(const char *fen)
 			pocket = true;
 	}
 	if (slashes >= 9)
-		return zh_variant_find(pocket || slashes == 10 ? "grandhouse" : "grand");
+		return zh_variant_guess(10, pocket || slashes == 10);
 	if (pocket || slashes == 8)
 		return zh_variant_default();
 	return NULL;

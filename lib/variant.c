@@ -115,6 +115,17 @@ zh_variant_find(const char *name)
 }
 
 const struct zh_variant *
+zh_variant_guess(int ranks, bool drops)
+{
+	int i;
+
+	for (i = 0; i < zh_nvariants; i++)	/* the first row that fits */
+		if (zh_variants[i].ranks == ranks && zh_variants[i].drops == drops)
+			return &zh_variants[i];
+	return zh_variant_default();
+}
+
+const struct zh_variant *
 zh_variant_default(void)
 {
 	return &zh_variants[0];

@@ -129,6 +129,9 @@ extern const int zh_nvariants;
 /* Find by name or alias, case-insensitively; NULL if unknown. */
 const struct zh_variant *zh_variant_find(const char *name);
 const struct zh_variant *zh_variant_default(void);	/* crazyhouse */
+/* The first variant of the table with this many ranks, with or without
+ * drops (a FEN's shape when no variant is given). */
+const struct zh_variant *zh_variant_guess(int ranks, bool drops);
 const struct zh_variant *zh_variant_chess(void);
 
 /* ======================== positions ======================== */
