@@ -338,6 +338,74 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
 	snprintf(buf, size, "castling is not possible here");
 }
 
+/*
+ * The common shapes, read without copying: "Nf3", "Nxf3", "e4", "exd5",
+ * "N@f3", "@e4", "P@e4" (one-digit ranks, optional '+'/'#').  Returns 1
+ * with *m set when the SAN names exactly one legal move that needs no
+ * promotion choice, else 0: the general reader then decides, and gives
+ * the reasons.
+ */
+static int
+fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m)
+{
+	struct zh_move list[64];
+	int type = ZH_PAWN, to, dfile = -1, cnt, i, found = -1;
+	size_t k = 0;
+
+	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
+		n--;
+	if (n < 2 || n > 5)
+		return 0;
+	/* target square: the last two characters */
+	if (s[n - 2] < 'a' || s[n - 2] >= 'a' + p->v->files ||
+	    s[n - 1] < '1' || s[n - 1] > '9' || s[n - 1] - '0' > p->v->ranks)
+		return 0;
+	to = ZH_SQ(s[n - 2] - 'a', s[n - 1] - '1');
+	if (n >= 3 && s[n - 3] == '@') {	/* a drop */
+		if (n == 4) {
+			type = zh_letter_type(s[0]);
+			if (type == ZH_EMPTY || type == ZH_KING)
+				return 0;
+		} else if (n != 3)
+			return 0;
+		if (!zh__drop_ok(p, type, to))
+			return 0;
+		m->from = ZH_NOSQ;
+		m->to = (unsigned char)to;
+		m->piece = (unsigned char)type;
+		m->flags = ZH_MDROP;
+		return 1;
+	}
+	if (s[0] >= 'A' && s[0] <= 'Z') {
+		type = zh_letter_type(s[0]);
+		if (type == ZH_EMPTY || type == ZH_PAWN ||
+		    !(p->v->types & ZH_TYPEBIT(type)))
+			return 0;
+		k = 1;
+	} else if (n >= 4 && s[0] >= 'a' && s[0] < 'a' + p->v->files &&
+	    s[1] == 'x') {
+		dfile = s[0] - 'a';	/* "exd5" */
+		k = 1;
+	}
+	if (k < n - 2 && s[k] == 'x')
+		k++;
+	if (k != n - 2)
+		return 0;	/* disambiguation, promotion, LAN: general reader */
+	cnt = zh__moves_to(p, type, to, list);
+	for (i = 0; i < cnt; i++) {
+		if (list[i].piece != 0 ||
+		    (dfile >= 0 && ZH_FILE(list[i].from) != dfile))
+			continue;
+		if (found >= 0)
+			return 0;	/* ambiguous: let the general reader say so */
+		found = i;
+	}
+	if (found < 0)
+		return 0;
+	*m = list[found];
+	return 1;
+}
+
 int
 zh_san_read(const struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, struct zh_error *err)
@@ -349,6 +417,8 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	size_t k, e, st;
 	struct zh_move found = { 0, 0, 0, 0 };
 
+	if (fast_read(p, s, n, m))
+		return 0;
 	if (n == 0 || n >= sizeof tok) {
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%.*s' is not a move",
 		    (int)(n > 20 ? 20 : n), s);
