@@ -675,7 +675,8 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 			return -1;
 		}
 	}
-	for (r = 0; r < v->ranks; r++)
+	/* Only the first and last ranks can hold a misplaced pawn. */
+	for (r = 0; r < v->ranks; r += v->ranks - 1)
 		for (f = 0; f < v->files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 			int rel;
