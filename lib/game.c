@@ -272,6 +272,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 		case ZH_T_MOVE: {
 			struct zh_error e = { 0 };
 			struct zh_move m;
+			int ncand;
 
 			rm->ok = false;
 			rm->san[0] = rm->uci[0] = '\0';
@@ -280,7 +281,8 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			rm->depth = depth;
 			if (dead)
 				break;
-			if (zh_san_read(pos, t->text, t->len, &m, &e) != 0) {
+			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
+			    &ncand) != 0) {
 				if (!pos->v->drops && has_drop_letter(t) &&
 				    zh_game_tag(g, "Variant") == NULL) {
 					zh_error_clear(&e);
@@ -300,7 +302,8 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			rm->move = m;
 			pending = NULL;		/* the last check was not mate */
 			if (!r->fast) {
-				size_t n = zh__san_body(pos, m, ZH_LICHESS, rm->san);
+				size_t n = zh__san_body_n(pos, m, ZH_LICHESS,
+				    rm->san, ncand);
 
 				zh_uci_write(pos, m, rm->uci);
 				zh_make(pos, m);

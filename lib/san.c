@@ -65,6 +65,13 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 size_t
 zh__san_body(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 {
+	return zh__san_body_n(p, m, d, buf, -1);
+}
+
+size_t
+zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
+    int ncand)
+{
 	struct zh_move list[ZH_MAXMOVES];
 	size_t n = 0;
 	int type;
@@ -92,7 +99,7 @@ zh__san_body(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 
 		buf[n++] = zh_type_letter(type);
 		/* Only a second piece of the type can make it ambiguous. */
-		cnt = p->count[p->side][type] > 1 ?
+		cnt = p->count[p->side][type] > 1 && ncand != 1 ?
 		    zh__moves_to(p, type, m.to, list) : 0;
 		for (i = 0; i < cnt; i++) {
 			const struct zh_move *o = &list[i];
@@ -346,7 +353,8 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
  * the reasons.
  */
 static int
-fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m)
+fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m,
+    int *ncand)
 {
 	struct zh_move list[64];
 	int type = ZH_PAWN, to, dfile = -1, cnt, i, found = -1;
@@ -374,6 +382,7 @@ fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m)
 		m->to = (unsigned char)to;
 		m->piece = (unsigned char)type;
 		m->flags = ZH_MDROP;
+		*ncand = 0;
 		return 1;
 	}
 	if (s[0] >= 'A' && s[0] <= 'Z') {
@@ -403,7 +412,18 @@ fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m)
 	if (found < 0)
 		return 0;
 	*m = list[found];
+	*ncand = cnt;
 	return 1;
+}
+
+int
+zh__san_read_n(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err, int *ncand)
+{
+	*ncand = -1;
+	if (fast_read(p, s, n, m, ncand))
+		return 0;
+	return zh_san_read(p, s, n, m, err);
 }
 
 int
@@ -417,7 +437,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	size_t k, e, st;
 	struct zh_move found = { 0, 0, 0, 0 };
 
-	if (fast_read(p, s, n, m))
+	if (fast_read(p, s, n, m, &c))
 		return 0;
 	if (n == 0 || n >= sizeof tok) {
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%.*s' is not a move",
