@@ -37,3 +37,15 @@ load common
 		assert_line --index 0 --partial "usage: $(basename "$t")"
 	done
 }
+
+@test "man: every long option in a tool's --help is documented in its page" {
+	command -v groff >/dev/null || skip "groff not installed"
+	local t txt o missing=
+	for t in "$ZH_TOP"/bin/*; do
+		txt=$(groff -mdoc -Tascii -P-bcu "$ZH_TOP/man/$(basename "$t").1" 2>/dev/null)
+		for o in $("$t" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+			grep -q -- "$o" <<<"$txt" || missing="$missing $(basename "$t") $o;"
+		done
+	done
+	[ -z "$missing" ] || { echo "undocumented:$missing"; return 1; }
+}
