@@ -19,6 +19,9 @@
 
 #include "zh.h"
 
+/* A field separator: blank, tab, CR, LF or '_' (Lichess URLs). */
+#define SEP(c) ((c) == ' ' || (unsigned char)((c) - '\t') <= '\r' - '\t' || \
+    (c) == '_')
 /* ASCII digit, without the locale table lookup of isdigit(). */
 #define DIGIT(c) ((unsigned)((unsigned char)(c) - '0') < 10)
 
@@ -60,14 +63,29 @@ byte_desc(int c, char buf[16])
 void
 zh_pos_clear(struct zh_pos *p, const struct zh_variant *v)
 {
-	int r;
+	/* An empty board per thread and variant, copied: cheaper than
+	   building one for every FEN read. */
+	static _Thread_local struct zh_pos empty[16];
+	static _Thread_local bool have[16];
+	int r, i;
 
+	if (v == NULL)
+		v = zh_variant_default();
+	i = (int)(v - zh_variants);
+	if (i >= 0 && i < 16 && have[i]) {
+		*p = empty[i];
+		return;
+	}
 	memset(p, 0, sizeof *p);
-	p->v = v != NULL ? v : zh_variant_default();
+	p->v = v;
 	memset(p->sq, ZH_OFF, sizeof p->sq);
-	for (r = 0; r < p->v->ranks; r++)
-		memset(&p->sq[ZH_SQ(0, r)], 0, p->v->files);
+	for (r = 0; r < v->ranks; r++)
+		memset(&p->sq[ZH_SQ(0, r)], 0, v->files);
 	p->fullmove = 1;
+	if (i >= 0 && i < 16) {
+		empty[i] = *p;
+		have[i] = true;
+	}
 }
 
 void
@@ -385,8 +403,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 
 	/* Split into fields on blanks and '_' (Lichess URLs). */
 	for (q = s; *q != '\0'; ) {
-		while (*q == ' ' || *q == '\t' || *q == '_' || *q == '\r' ||
-		    *q == '\n')
+		while (SEP(*q))
 			q++;
 		if (*q == '\0')
 			break;
@@ -398,8 +415,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			break;
 		}
 		fs[nf] = q;
-		while (*q != '\0' && *q != ' ' && *q != '\t' && *q != '_' &&
-		    *q != '\r' && *q != '\n')
+		while (!SEP(*q) && *q != '\0')
 			q++;
 		fe[nf++] = q;
 	}
