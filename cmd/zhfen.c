@@ -343,7 +343,7 @@ main(int argc, char **argv)
 		}
 	o.mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES : OUT_FEN;
 	o.moves = moves;
-	setvbuf(o.out, NULL, _IOFBF, 1 << 16);
+	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
 
 	for (i = optind; i < argc; i++)
 		if (is_fen(argv[i]))

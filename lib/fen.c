@@ -399,7 +399,6 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
 	int nf = 0, i;
 	bool had_pocket, ops_tail = false;
-	struct zh_pos pos;
 
 	/* Split into fields on blanks and '_' (Lichess URLs). */
 	for (q = s; *q != '\0'; ) {
@@ -430,19 +429,19 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		v = slashes >= 9 ? zh_variant_guess(10, true) :
 		    zh_variant_default();
 	}
-	zh_pos_clear(&pos, v);
-	pos.king[0] = pos.king[1] = ZH_NOSQ;
-	if (read_board(&in, &pos, fs[0], fe[0], &had_pocket) != 0)
+	zh_pos_clear(p, v);
+	p->king[0] = p->king[1] = ZH_NOSQ;
+	if (read_board(&in, p, fs[0], fe[0], &had_pocket) != 0)
 		return -1;
 
-	pos.side = ZH_WHITE;
+	p->side = ZH_WHITE;
 	if (nf > 1) {
 		if (fe[1] - fs[1] != 1 || (*fs[1] != 'w' && *fs[1] != 'b' &&
 		    *fs[1] != 'W' && *fs[1] != 'B'))
 			return fail(&in, fs[1], ZH_ESYNTAX,
 			    "side to move: '%.*s' is not w or b",
 			    (int)(fe[1] - fs[1] > 10 ? 10 : fe[1] - fs[1]), fs[1]);
-		pos.side = tolower((unsigned char)*fs[1]) == 'w' ? ZH_WHITE : ZH_BLACK;
+		p->side = tolower((unsigned char)*fs[1]) == 'w' ? ZH_WHITE : ZH_BLACK;
 	}
 	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
 		for (q = fs[2]; q < fe[2]; q++) {
@@ -463,30 +462,30 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 				    "castling: %s is not K, Q, k, q or -",
 				    byte_desc(*q, b));
 			}
-			if (pos.castle & bit)
+			if (p->castle & bit)
 				return fail(&in, q, ZH_ESYNTAX,
 				    "castling: '%c' given twice", *q);
-			pos.castle |= bit;
+			p->castle |= bit;
 		}
 	}
-	pos.ep = ZH_NOSQ;
+	p->ep = ZH_NOSQ;
 	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
 		/* XBoard numbers the ranks of 10-rank boards from 0. */
 		int zero = v->ranks == 10 && (d == ZH_XBOARD ||
 		    (d == ZH_AUTO && zh_fen_dialect(s, v) == ZH_XBOARD));
-		int sq = read_square(&pos, fs[3], fe[3], zero);
+		int sq = read_square(p, fs[3], fe[3], zero);
 
-		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(&pos, sq))) {
-			int alt = read_square(&pos, fs[3], fe[3], !zero);
+		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
+			int alt = read_square(p, fs[3], fe[3], !zero);
 
-			if (alt >= 0 && (sq < 0 || ep_ok(&pos, alt)))
+			if (alt >= 0 && (sq < 0 || ep_ok(p, alt)))
 				sq = alt;
 		}
 		if (sq < 0)
 			return fail(&in, fs[3], ZH_ESYNTAX,
 			    "en passant: '%.*s' is not a square or -",
 			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
-		pos.ep = (unsigned char)sq;
+		p->ep = (unsigned char)sq;
 	}
 	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored. */
 	for (i = 4; i < nf; i++) {
@@ -508,14 +507,14 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			    "not a zhkit variant",
 			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
 	if (nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
-	    &pos.halfmove) != 0)
+	    &p->halfmove) != 0)
 		return -1;
 	if (nf > 5) {
 		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
-		    &pos.fullmove) != 0)
+		    &p->fullmove) != 0)
 			return -1;
-		if (pos.fullmove == 0)
-			pos.fullmove = 1;
+		if (p->fullmove == 0)
+			p->fullmove = 1;
 	}
 	/* chess.com: pocket after the fullmove number, then promoted squares. */
 	if (nf > 6) {
@@ -528,7 +527,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		if (had_pocket)
 			return fail(&in, fs[i], ZH_ESYNTAX,
 			    "a second pocket (one was given with the board)");
-		if (read_pocket(&in, &pos, fs[i], fe[i]) != 0)
+		if (read_pocket(&in, p, fs[i], fe[i]) != 0)
 			return -1;
 		had_pocket = true;
 		in.pocket = fs[i];
@@ -543,18 +542,18 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 				}
 				while (e < fe[i] && DIGIT(*e))
 					e++;
-				sq = read_square(&pos, q, e, 0);
+				sq = read_square(p, q, e, 0);
 				if (sq < 0)
 					return fail(&in, q, ZH_ESYNTAX,
 					    "promoted squares: '%.*s' is not a square",
 					    (int)(e - q > 10 ? 10 : e - q), q);
-				if (pos.sq[sq] == 0 ||
-				    ZH_TYPE(pos.sq[sq]) == ZH_PAWN ||
-				    ZH_TYPE(pos.sq[sq]) == ZH_KING)
+				if (p->sq[sq] == 0 ||
+				    ZH_TYPE(p->sq[sq]) == ZH_PAWN ||
+				    ZH_TYPE(p->sq[sq]) == ZH_KING)
 					return fail(&in, q, ZH_EPOSITION,
 					    "promoted squares: no promotable piece on %.*s",
 					    (int)(e - q), q);
-				pos.sq[sq] |= ZH_PROMOTED;
+				p->sq[sq] |= ZH_PROMOTED;
 				q = e;
 			}
 		}
@@ -564,7 +563,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 
 		for (c = 0; c < 2; c++)
 			for (t = 0; t < ZH_NTYPES; t++)
-				if (pos.pocket[c][t])
+				if (p->pocket[c][t])
 					return fail(&in, in.pocket ? in.pocket : fs[0],
 					    ZH_EPOSITION, "pocket: %s has no pockets",
 					    v->name);
@@ -580,11 +579,10 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		}
 		if (nf > 3)
 			w.ep = fs[3];
-		if (check(&pos, flags, err, &w) != 0)
+		if (check(p, flags, err, &w) != 0)
 			return -1;
 	}
-	*p = pos;		/* check flag 0: computed when asked */
-	return 0;
+	return 0;		/* check flag 0: computed when asked */
 }
 
 /* ======================== checking ======================== */

@@ -236,7 +236,7 @@ const char *zh_dialect_name(int d);
  * (ZH_AUTO: any).  Every pocket form is read ([..], [-], [], a 9th '/'
  * rank, chess.com's trailing fields).  Columns in err are 1-based
  * offsets into s.  On success the position is also checked by
- * zh_pos_check() with 'flags'.
+ * zh_pos_check() with 'flags'.  On failure *p is left unspecified.
  */
 enum { ZH_FEN_STRICT = 1 };	/* material conservation for drop variants */
 int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
