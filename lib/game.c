@@ -412,6 +412,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 			r->err.col = t ? t->col + 6 + r->err.col - 1 : 0;
 			if (g->ntoks > 0)
 				memset(r->moves, 0, g->ntoks * sizeof *r->moves);
+			zh_pos_start(&r->start, r->v);	/* something sane */
+			r->final = r->start;
 			return -1;
 		}
 		r->setup = true;
