@@ -199,7 +199,7 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 			    "pocket: %s is not a piece of %s",
 			    byte_desc(*q, b), p->v->name);
 		}
-		c = isupper((unsigned char)*q) ? ZH_WHITE : ZH_BLACK;
+		c = (*q >= 'A' && *q <= 'Z') ? ZH_WHITE : ZH_BLACK;
 		if (p->pocket[c][t] + n > 200)
 			return fail(in, q, ZH_ESYNTAX, "pocket: too many pieces");
 		p->pocket[c][t] += n;
@@ -298,7 +298,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		}
 		{
 			int t = LETTER_TYPE(c);
-			int color = isupper(c) ? ZH_WHITE : ZH_BLACK;
+			int color = (c >= 'A' && c <= 'Z') ? ZH_WHITE : ZH_BLACK;
 			int sq;
 
 			if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
@@ -441,7 +441,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			return fail(&in, fs[1], ZH_ESYNTAX,
 			    "side to move: '%.*s' is not w or b",
 			    (int)(fe[1] - fs[1] > 10 ? 10 : fe[1] - fs[1]), fs[1]);
-		p->side = tolower((unsigned char)*fs[1]) == 'w' ? ZH_WHITE : ZH_BLACK;
+		p->side = (*fs[1] | 0x20) == 'w' ? ZH_WHITE : ZH_BLACK;
 	}
 	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
 		for (q = fs[2]; q < fe[2]; q++) {
@@ -963,7 +963,15 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 	for (r = v->ranks - 1; r >= 0; r--) {
 		const unsigned char *row = &p->sq[ZH_SQ(0, r)];
 		int empty = 0;
+		uint64_t w8;
 
+		memcpy(&w8, row, sizeof w8);
+		if (w8 == 0 && (v->files == 8 || (row[8] == 0 && row[9] == 0))) {
+			q = putnum(q, (unsigned long)v->files);	/* an empty rank */
+			if (r > 0)
+				*q++ = '/';
+			continue;
+		}
 		for (f = 0; f < v->files; f++) {
 			unsigned char pc = row[f];
 
