@@ -648,13 +648,6 @@ castle_col(const struct where *w, const char *set)
 	return col_of(w->base, w->castle);
 }
 
-static void
-square_name(const struct zh_pos *p, int s, char *buf)
-{
-	(void)p;
-	snprintf(buf, 4, "%c%d", 'a' + ZH_FILE(s), ZH_RANK(s) + 1);
-}
-
 int
 zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 {
@@ -701,7 +694,7 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 			rel = c == ZH_WHITE ? r : v->ranks - 1 - r;
 			if (rel == v->ranks - 1 ||
 			    (rel == 0 && !(v->drops && v->pawn_drop_lo <= 0))) {
-				square_name(p, ZH_SQ(f, r), name);
+				zh_square_write(ZH_SQ(f, r), name);
 				zh_error_set(err, ZH_EPOSITION,
 				    square_col(w, v, ZH_SQ(f, r)),
 				    "board: %s pawn on %s: pawns cannot stand on "
@@ -754,7 +747,7 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 	if (p->ep != ZH_NOSQ) {
 		int them = !p->side;
 
-		square_name(p, p->ep, name);
+		zh_square_write(p->ep, name);
 		if (!ep_ok(p, p->ep)) {
 			zh_error_set(err, ZH_EPOSITION,
 			    w && w->ep ? col_of(w->base, w->ep) : 1,

@@ -358,18 +358,6 @@ putstr(struct out *o, const char *s, size_t n)
 	put(o, '"');
 }
 
-static void
-putsq(char *b, int s)
-{
-	int r = ZH_RANK(s) + 1;
-
-	*b++ = (char)('a' + ZH_FILE(s));
-	if (r >= 10)
-		*b++ = (char)('0' + r / 10);
-	*b++ = (char)('0' + r % 10);
-	*b = '\0';
-}
-
 static const unsigned char pocket_order[] = {
 	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP,
 	ZH_CHANCELLOR
@@ -455,7 +443,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 			if (any)
 				put(&o, ',');
 			any = true;
-			putsq(tmp, ZH_SQ(f, r));
+			zh_square_write(ZH_SQ(f, r), tmp);
 			putstr(&o, tmp, strlen(tmp));
 		}
 	if (ply_check(pl))
@@ -530,7 +518,7 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 
 			if (pc != ZH_OFF && (pc & ZH_PROMOTED)) {
-				putsq(tmp, ZH_SQ(f, r));
+				zh_square_write(ZH_SQ(f, r), tmp);
 				json_array_append_new(pr, json_string(tmp));
 			}
 		}

@@ -61,13 +61,6 @@ zh_moves_write(const struct zh_pos *p, char *buf, size_t size)
 	return len;
 }
 
-static const char *
-square(int s, char buf[4])
-{
-	snprintf(buf, 4, "%c%d", 'a' + ZH_FILE(s), ZH_RANK(s) + 1);
-	return buf;
-}
-
 /* Set key to a new value; a NULL value (out of memory) fails. */
 static int
 set(json_t *o, const char *key, json_t *val)
@@ -145,7 +138,7 @@ promoted_json(const struct zh_pos *p)
 		for (f = 0; f < p->v->files; f++)
 			if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED)
 				json_array_append_new(a,
-				    json_string(square(ZH_SQ(f, r), sq)));
+				    (zh_square_write(ZH_SQ(f, r), sq), json_string(sq)));
 	return a;
 }
 

@@ -15,20 +15,6 @@ static const char *const side_name[2] = { "White", "Black" };
 static const char *const type_name[ZH_NTYPES] = { "", "pawn", "knight",
     "bishop", "rook", "queen", "king", "archbishop", "chancellor" };
 
-static size_t
-put_square(char *b, int s)
-{
-	int r = ZH_RANK(s) + 1;
-	size_t n = 0;
-
-	b[n++] = (char)('a' + ZH_FILE(s));
-	if (r >= 10)
-		b[n++] = (char)('0' + r / 10);
-	b[n++] = (char)('0' + r % 10);
-	b[n] = '\0';
-	return n;
-}
-
 size_t
 zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 {
@@ -38,11 +24,11 @@ zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 	if (m.flags & ZH_MDROP) {
 		buf[n++] = zh_type_letter(m.piece);
 		buf[n++] = '@';
-		n += put_square(buf + n, m.to);
+		n += zh_square_write(m.to, buf + n);
 		return n;
 	}
-	n += put_square(buf + n, m.from);
-	n += put_square(buf + n, m.to);
+	n += zh_square_write(m.from, buf + n);
+	n += zh_square_write(m.to, buf + n);
 	if (m.flags & ZH_MPROMO)
 		buf[n++] = (char)tolower((unsigned char)zh_type_letter(m.piece));
 	buf[n] = '\0';
@@ -80,7 +66,7 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 		if (m.piece != ZH_PAWN || d != ZH_CHESSCOM)
 			buf[n++] = zh_type_letter(m.piece);
 		buf[n++] = '@';
-		n += put_square(buf + n, m.to);
+		n += zh_square_write(m.to, buf + n);
 	} else if (m.flags & ZH_MCASTLE) {
 		strcpy(buf, ZH_FILE(m.to) > ZH_FILE(m.from) ? "O-O" : "O-O-O");
 		n = strlen(buf);
@@ -89,7 +75,7 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 			buf[n++] = (char)('a' + ZH_FILE(m.from));
 			buf[n++] = 'x';
 		}
-		n += put_square(buf + n, m.to);
+		n += zh_square_write(m.to, buf + n);
 		if (m.flags & ZH_MPROMO) {
 			buf[n++] = '=';
 			buf[n++] = zh_type_letter(m.piece);
@@ -117,11 +103,11 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 				n += (size_t)sprintf(buf + n, "%d",
 				    ZH_RANK(m.from) + 1);
 			else
-				n += put_square(buf + n, m.from);
+				n += zh_square_write(m.from, buf + n);
 		}
 		if (p->sq[m.to] != 0)
 			buf[n++] = 'x';
-		n += put_square(buf + n, m.to);
+		n += zh_square_write(m.to, buf + n);
 	}
 	buf[n] = '\0';
 	return n;
@@ -206,7 +192,7 @@ read_drop(const struct zh_pos *p, int type, int to, const char *tok,
 	if (p->sq[to] != 0) {
 		char sq[4];
 
-		put_square(sq, to);
+		zh_square_write(to, sq);
 		zh_error_set(err, ZH_EILLEGAL, 1,
 		    "illegal drop '%s': %s is occupied by a %s %s", tok, sq,
 		    ZH_COLOR(p->sq[to]) == ZH_WHITE ? "white" : "black",
@@ -317,7 +303,7 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
 	}
 	if (!(p->castle & right) || p->king[us] != ZH_SQ(4, r) ||
 	    (p->sq[rook] & ~ZH_PROMOTED) != ZH_PIECE(us, ZH_ROOK)) {
-		put_square(sq, rook);
+		zh_square_write(rook, sq);
 		snprintf(buf, size, "%s has lost the right to castle %s: its "
 		    "king or the %s rook has moved or been captured (a rook "
 		    "dropped there does not restore it)", side_name[us],
@@ -330,13 +316,13 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
 	}
 	for (f = kside ? 5 : 1; f <= (kside ? 6 : 3); f++)
 		if (p->sq[ZH_SQ(f, r)] != 0) {
-			put_square(sq, ZH_SQ(f, r));
+			zh_square_write(ZH_SQ(f, r), sq);
 			snprintf(buf, size, "%s is occupied", sq);
 			return;
 		}
 	for (f = kside ? 5 : 3; kside ? f <= 6 : f >= 2; f += kside ? 1 : -1)
 		if (zh_attacked(p, ZH_SQ(f, r), !us)) {
-			put_square(sq, ZH_SQ(f, r));
+			zh_square_write(ZH_SQ(f, r), sq);
 			snprintf(buf, size, "the king %s %s, which %s attacks",
 			    f == (kside ? 6 : 2) ? "would land on" :
 			    "passes through", sq, side_name[!us]);
@@ -609,7 +595,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 				continue;
 			if (w > 0)
 				w += (size_t)sprintf(where + w, " and ");
-			w += put_square(where + w, o->from);
+			w += zh_square_write(o->from, where + w);
 		}
 		zh_error_set(err, ZH_EAMBIG, 1,
 		    "'%s' is ambiguous: %ss on %s can move there", tok,
@@ -622,7 +608,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		bool promo_issue = false;
 		char sq[4], from[4];
 
-		put_square(sq, to);
+		zh_square_write(to, sq);
 		rel = p->side == ZH_WHITE ? ZH_RANK(to) :
 		    p->v->ranks - 1 - ZH_RANK(to);
 		for (r = 0; r < p->v->ranks; r++)
@@ -647,7 +633,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		if (!letter && dfile >= 0 && drank >= 0) {
 			unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
 
-			put_square(from, ZH_SQ(dfile, drank));
+			zh_square_write(ZH_SQ(dfile, drank), from);
 			if (pc == 0) {
 				zh_error_set(err, ZH_EILLEGAL, 1,
 				    "illegal move '%s': there is no piece on %s",

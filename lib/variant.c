@@ -163,6 +163,20 @@ zh_letter_type(int c)
 	}
 }
 
+size_t
+zh_square_write(int s, char *buf)
+{
+	int r = ZH_RANK(s) + 1;
+	size_t n = 0;
+
+	buf[n++] = (char)('a' + ZH_FILE(s));
+	if (r >= 10)
+		buf[n++] = (char)('0' + r / 10);
+	buf[n++] = (char)('0' + r % 10);
+	buf[n] = '\0';
+	return n;
+}
+
 /* ======================== errors ======================== */
 
 void

@@ -85,6 +85,9 @@ enum zh_type {
 #define ZH_COLOR(p)	(((p) & ZH_BLACKBIT) ? ZH_BLACK : ZH_WHITE)
 #define ZH_PIECE(c, t)	((unsigned char)((t) | ((c) ? ZH_BLACKBIT : 0)))
 
+/* Name of square s ("e4", "j10") into buf[4]; returns the length. */
+size_t zh_square_write(int s, char *buf);
+
 /* Upper-case letter of a type ('P', 'N', ..., 'A', 'C'), or 0. */
 char zh_type_letter(int type);
 /* Type of a letter of either case, or ZH_EMPTY. */
