@@ -906,6 +906,19 @@ putnum(char *q, unsigned long n)
 	return q;
 }
 
+/* A run of 1 to 10 empty squares. */
+static inline char *
+putempty(char *q, int n)
+{
+	if (n == 10) {
+		*q++ = '1';
+		*q++ = '0';
+	} else {
+		*q++ = (char)('0' + n);
+	}
+	return q;
+}
+
 static char *
 putsq(char *q, int s, int zero_based)
 {
@@ -914,6 +927,19 @@ putsq(char *q, int s, int zero_based)
 }
 
 /* Pocket letters of one colour, in ascending or descending order. */
+/*
+ * The text of each 8-file rank last written by this thread, by the
+ * rank's eight square bytes: successive positions of a game differ in
+ * two or three ranks, and the others are copied.  len 0: not cached.
+ * A rank's text is at most 8 letters and 8 '~'.
+ */
+static _Thread_local struct rankcache {
+	uint64_t w[ZH_MAXRANKS];
+	char txt[ZH_MAXRANKS][16];
+	unsigned char len[ZH_MAXRANKS];
+	unsigned tmask;
+} rankcache;
+
 static char *
 put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 {
@@ -924,8 +950,17 @@ put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 	for (i = 0; i < n; i++) {
 		int t = asc[descending ? n - 1 - i : i];
 		char l = piece_char[c][t];
+		uint64_t l8 = (unsigned char)l * 0x0101010101010101u;
 
-		for (k = p->pocket[c][t]; k > 0; k--)
+		/* Eight letters stored, as many kept as are due (the
+		   buffer has room to spare: see WMAX). */
+		k = p->pocket[c][t];
+		memcpy(q, &l8, sizeof l8);
+		if (k <= 8) {
+			q += k;
+			continue;
+		}
+		for (; k > 0; k--)
 			*q++ = l;
 	}
 	return q;
@@ -947,41 +982,90 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 {
 	const struct zh_variant *v = p->v;
 	bool tilde, drops = v->drops;
+	const int files = v->files, ranks = v->ranks;
+	const char *pcc = &piece_char[0][0];	/* by colour bit and type */
+	unsigned tmask;				/* ZH_PROMOTED if '~' is written */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	struct rankcache *rc;
+#endif
 	int f, r;
 
 	if (d == ZH_AUTO)
 		d = ZH_FAIRY;
 	tilde = drops && (d == ZH_LICHESS || d == ZH_XBOARD ||
 	    (d == ZH_FAIRY && v->fairy_tilde));
-	for (r = v->ranks - 1; r >= 0; r--) {
+	tmask = tilde ? ZH_PROMOTED : 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	rc = &rankcache;
+	if (rc->tmask != tmask) {
+		memset(rc->len, 0, sizeof rc->len);
+		rc->tmask = tmask;
+	}
+#endif
+	for (r = ranks - 1; r >= 0; r--) {
 		const unsigned char *row = &p->sq[ZH_SQ(0, r)];
-		int empty = 0;
-		uint64_t w8;
+		int next = 0;		/* first file not written yet */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (files == 8) {
+			/* Eight squares at once: a high bit for each
+			   occupied one, then a jump from piece to piece. */
+			const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
+			uint64_t w, nz;
+			char *start = q;
 
-		memcpy(&w8, row, sizeof w8);
-		if (w8 == 0 && (v->files == 8 || (row[8] == 0 && row[9] == 0))) {
-			q = putnum(q, (unsigned long)v->files);	/* an empty rank */
+			memcpy(&w, row, sizeof w);
+			if (rc->len[r] != 0 && rc->w[r] == w) {
+				memcpy(q, rc->txt[r], sizeof rc->txt[r]);
+				q += rc->len[r];
+				if (r > 0)
+					*q++ = '/';
+				continue;
+			}
+			nz = (((w & lo7) + lo7) | w) & ~lo7;
+			while (nz != 0) {
+				int fl = __builtin_ctzll(nz) >> 3;
+				unsigned pc = (unsigned)(w >> 8 * fl) & 0xff;
+
+				/* Without branches: a digit or a '~' is
+				   always stored, and kept only if due. */
+				nz &= nz - 1;
+				*q = (char)('0' + fl - next);
+				q += fl > next;
+				*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
+				*q = '~';
+				q += (pc & tmask) != 0;
+				next = fl + 1;
+			}
+			if (next < 8)
+				*q++ = (char)('0' + 8 - next);
+			memcpy(rc->txt[r], start, sizeof rc->txt[r]);
+			rc->len[r] = (unsigned char)(q - start);
+			rc->w[r] = w;
 			if (r > 0)
 				*q++ = '/';
 			continue;
-		}
-		for (f = 0; f < v->files; f++) {
-			unsigned char pc = row[f];
+		} else
+#endif
+		{
+			unsigned char sqs[ZH_STRIDE];	/* a local copy: the
+				stores through q cannot alias it */
 
-			if (pc == 0) {
-				empty++;
-				continue;
+			memcpy(sqs, row, sizeof sqs);
+			for (f = 0; f < files; f++) {
+				unsigned pc = sqs[f];
+
+				if (pc == 0)
+					continue;
+				if (f > next)
+					q = putempty(q, f - next);
+				*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
+				if (tilde && (pc & ZH_PROMOTED))
+					*q++ = '~';
+				next = f + 1;
 			}
-			if (empty) {
-				q = putnum(q, (unsigned long)empty);
-				empty = 0;
-			}
-			*q++ = piece_char[ZH_COLOR(pc)][ZH_TYPE(pc)];
-			if (tilde && (pc & ZH_PROMOTED))
-				*q++ = '~';
 		}
-		if (empty)
-			q = putnum(q, (unsigned long)empty);
+		if (files > next)
+			q = putempty(q, files - next);
 		if (r > 0)
 			*q++ = '/';
 	}
