@@ -4,6 +4,7 @@
  * on into memory streams, and flushed by the main thread as soon as the
  * oldest is finished.  Memory: at most 'slots' games in flight.
  */
+#define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
 #include <sys/stat.h>
 
 #include <pthread.h>
@@ -110,6 +111,18 @@ enum { EMPTY, FILLING, READY, BUSY, DONE };
 #define BATCH 64
 #define BATCH_BYTES (512 * 1024)
 
+/*
+ * A batch's output: a buffer that a slot keeps from batch to batch, so
+ * that after the first few batches no memory is allocated or touched
+ * for the first time (freeing and mapping anew cost page faults).
+ */
+struct obuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+};
+#define OBUF_KEEP (4u << 20)	/* a larger buffer is freed after use */
+
 struct slot {
 	int state;
 	int n;				/* games in the batch */
@@ -117,9 +130,52 @@ struct slot {
 	struct zh_game *g[BATCH];
 	int result[BATCH];
 	size_t oend[BATCH], eend[BATCH];	/* output offsets after game i */
-	char *obuf, *ebuf;
-	size_t olen, elen;
+	struct obuf out, err;
 };
+
+static ssize_t
+obuf_write(void *cookie, const char *data, size_t n)
+{
+	struct obuf *b = cookie;
+
+	if (b->cap - b->len < n) {
+		size_t ncap = b->cap ? b->cap : 64 * 1024;
+		char *np;
+
+		while (ncap - b->len < n)
+			ncap *= 2;
+		if ((np = realloc(b->p, ncap)) == NULL) {
+			b->failed = true;
+			return -1;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+	return (ssize_t)n;
+}
+
+static FILE *
+obuf_open(struct obuf *b)
+{
+	static const cookie_io_functions_t io = { .write = obuf_write };
+
+	b->len = 0;
+	b->failed = false;
+	return fopencookie(b, "w", io);
+}
+
+static void
+obuf_reset(struct obuf *b)
+{
+	b->len = 0;
+	if (b->cap > OBUF_KEEP) {
+		free(b->p);
+		b->p = NULL;
+		b->cap = 0;
+	}
+}
 
 struct pool {
 	struct jobs *j;
@@ -137,8 +193,8 @@ struct pool {
 static void
 work_batch(struct pool *p, struct slot *s, void *st)
 {
-	FILE *o = open_memstream(&s->obuf, &s->olen);
-	FILE *e = open_memstream(&s->ebuf, &s->elen);
+	FILE *o = obuf_open(&s->out);
+	FILE *e = obuf_open(&s->err);
 	int i;
 
 	for (i = 0; i < s->n; i++) {
@@ -150,17 +206,20 @@ work_batch(struct pool *p, struct slot *s, void *st)
 		s->result[i] = p->j->work(s->g[i], o, e, p->j->ctx, st);
 		fflush(o);
 		fflush(e);
-		s->oend[i] = s->olen;
-		s->eend[i] = s->elen;
+		s->oend[i] = s->out.len;
+		s->eend[i] = s->err.len;
 	}
 	if (o)
 		fclose(o);
 	if (e)
 		fclose(e);
-	if (o == NULL || e == NULL) {	/* keep the offsets within the buffers */
-		s->olen = s->elen = 0;
-		for (i = 0; i < s->n; i++)
+	if (o == NULL || e == NULL || s->out.failed || s->err.failed) {
+		cli_fail("out of memory");
+		s->out.len = s->err.len = 0;	/* keep offsets within them */
+		for (i = 0; i < s->n; i++) {
+			s->result[i] = -1;
 			s->oend[i] = s->eend[i] = 0;
+		}
 	}
 }
 
@@ -195,31 +254,39 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Write out slot s (finished), game by game; called without the lock. */
+/*
+ * Write out slot s (finished), game by game; called without the lock.
+ * Standard output is written in runs: a game's messages, if it has any,
+ * go out between the output of the games before and after it, as with
+ * one thread.
+ */
 static void
 flush_slot(struct pool *p, struct slot *s)
 {
-	size_t o = 0, e = 0;
+	size_t o = 0, e = 0, orun = 0;
 	int i;
 
 	for (i = 0; i < s->n; i++) {
 		/* After done() asked to stop, the games after are dropped,
 		   as run_serial would never have read them. */
 		if (!p->j->stop) {
-			fwrite(s->ebuf + e, 1, s->eend[i] - e, p->j->err);
-			fwrite(s->obuf + o, 1, s->oend[i] - o, p->j->out);
+			if (s->eend[i] > e) {
+				fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+				fwrite(s->err.p + e, 1, s->eend[i] - e,
+				    p->j->err);
+				orun = o;
+			}
+			o = s->oend[i];
 			p->j->done(p->j->ctx, s->g[i], s->result[i]);
 			progress_tick(p->pr, false);
 		}
-		o = s->oend[i];
 		e = s->eend[i];
 		free(s->g[i]);
 		s->g[i] = NULL;
 	}
-	free(s->obuf);
-	free(s->ebuf);
-	s->obuf = s->ebuf = NULL;
-	s->olen = s->elen = 0;
+	fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+	obuf_reset(&s->out);
+	obuf_reset(&s->err);
 	s->n = 0;
 	s->bytes = 0;
 }
@@ -334,6 +401,10 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.work_cv);
 	pthread_cond_destroy(&p.done_cv);
+	for (i = 0; i < p.nslots; i++) {
+		free(p.slots[i].out.p);
+		free(p.slots[i].err.p);
+	}
 	free(p.slots);
 	free(th);
 	return rc < 0 || err ? -1 : 0;
