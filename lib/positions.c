@@ -276,7 +276,7 @@ struct out {
 	size_t size, len;
 };
 
-static void
+static inline void
 put(struct out *o, char c)
 {
 	if (o->len + 1 < o->size)
@@ -285,13 +285,22 @@ put(struct out *o, char c)
 }
 
 static void
-putn(struct out *o, const char *s, size_t n)
+putn_slow(struct out *o, const char *s, size_t n)
 {
-	if (o->len + n < o->size)
-		memcpy(o->buf + o->len, s, n);
-	else if (o->len < o->size)
+	if (o->len < o->size)
 		memcpy(o->buf + o->len, s, o->size - 1 - o->len);
 	o->len += n;
+}
+
+/* Inline, so that a literal's copy is a few moves. */
+static inline void
+putn(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n < o->size) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else
+		putn_slow(o, s, n);
 }
 
 #define PUTS(o, lit) putn((o), (lit), sizeof(lit) - 1)
@@ -309,6 +318,10 @@ putlong(struct out *o, long x)
 	int i = (int)sizeof tmp;
 	unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
 
+	if (u < 10 && x >= 0) {		/* pocket counts, mostly */
+		put(o, (char)('0' + u));
+		return;
+	}
 	do
 		tmp[--i] = (char)('0' + u % 10);
 	while ((u /= 10) != 0);
@@ -363,6 +376,16 @@ static const unsigned char pocket_order[] = {
 	ZH_CHANCELLOR
 };
 
+/* Has rank r of an 8-file board a promoted piece?  Eight squares at once. */
+static inline bool
+promoted8(const struct zh_pos *p, int r)
+{
+	uint64_t w;
+
+	memcpy(&w, &p->sq[ZH_SQ(0, r)], sizeof w);
+	return (w & 0x2020202020202020u) != 0;
+}
+
 static bool
 ply_check(const struct zh_ply *pl)
 {
@@ -380,6 +403,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 {
 	struct out o = { buf, size, 0 };
 	const struct zh_pos *p = pl->pos;
+	const int files = p->v->files, ranks = p->v->ranks;
 	char tmp[ZH_FENMAX];
 	size_t n;
 	int c, f, r, k;
@@ -434,10 +458,12 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	}
 	PUTS(&o, "}},\"promoted\":[");
 	any = false;
-	for (r = 0; r < p->v->ranks; r++)
-		for (f = 0; f < p->v->files; f++) {
+	for (r = 0; r < ranks; r++)
+		for (f = 0; f < files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 
+			if (f == 0 && files == 8 && !promoted8(p, r))
+				break;		/* none on this rank */
 			if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
 				continue;
 			if (any)
