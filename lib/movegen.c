@@ -31,33 +31,48 @@ is_color(unsigned char pc, int c)
 	return pc != 0 && pc != ZH_OFF && ZH_COLOR(pc) == c;
 }
 
+/*
+ * What a square's content attacks with, for the side 'by': indexed by
+ * the content's colour bit and type (the promoted bit masked off), and
+ * 0 for an empty square, a guard square (0xff & 0x1f) or the other side.
+ */
+#define A_PAWN 16
+#define PATTR(c) \
+	[(c) | ZH_PAWN] = A_PAWN, [(c) | ZH_KNIGHT] = A_KNIGHT, \
+	[(c) | ZH_BISHOP] = A_DIAG, [(c) | ZH_ROOK] = A_ORTH, \
+	[(c) | ZH_QUEEN] = A_DIAG | A_ORTH, [(c) | ZH_KING] = A_KING, \
+	[(c) | ZH_ARCHBISHOP] = A_DIAG | A_KNIGHT, \
+	[(c) | ZH_CHANCELLOR] = A_ORTH | A_KNIGHT
+static const unsigned char pattr[2][32] = {
+	{ PATTR(0) }, { PATTR(ZH_BLACKBIT) }
+};
+#define PA(at, pc)	((at)[(pc) & (ZH_BLACKBIT | ZH_TYPEMASK)])
+
 /* Is s attacked by 'by', treating square 'skip' as empty? */
 static bool
 attacked_b(const unsigned char *b, int s, int by, int skip)
 {
-	int i, t, pawn = ZH_PIECE(by, ZH_PAWN);
-	int back = -FORWARD(by);
+	const unsigned char *at = pattr[by];
+	int i, t, back = -FORWARD(by);
+	unsigned acc;
 	unsigned char pc;
 
-	if ((b[s + back - 1] & ~ZH_PROMOTED) == pawn ||
-	    (b[s + back + 1] & ~ZH_PROMOTED) == pawn)
+	acc = (PA(at, b[s + back - 1]) | PA(at, b[s + back + 1])) & A_PAWN;
+	for (i = 0; i < 8; i++)
+		acc |= PA(at, b[s + jumps[i]]) & A_KNIGHT;
+	if (acc)
 		return true;
 	for (i = 0; i < 8; i++) {
-		pc = b[s + jumps[i]];
-		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & (A_KNIGHT)))
-			return true;
-	}
-	for (i = 0; i < 8; i++) {
-		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
+		unsigned want = i < 4 ? A_ORTH : A_DIAG;
 		int d = rays[i];
 
 		t = s + d;
 		pc = b[t];
-		if (is_color(pc, by) && ZH_TYPE(pc) == ZH_KING)
+		if (PA(at, pc) & A_KING)
 			return true;
 		while (pc == 0 || t == skip)
 			pc = b[t += d];
-		if (is_color(pc, by) && (attr[ZH_TYPE(pc)] & want))
+		if (PA(at, pc) & want)
 			return true;
 	}
 	return false;
