@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -441,8 +442,9 @@ zh_game_dup(const struct zh_game *g)
 	size += g->ntags * sizeof *g->tags + g->ntoks * sizeof *g->toks;
 	for (i = 0; i < g->ntags; i++)
 		size += strlen(g->tags[i].name) + strlen(g->tags[i].value) + 2;
-	for (i = 0; i < g->ntoks; i++)
-		size += g->toks[i].len + 1;
+	if (g->raw_truncated)		/* texts past the kept bytes */
+		for (i = 0; i < g->ntoks; i++)
+			size += g->toks[i].len + 1;
 	size += g->rawlen + 1;
 	if ((d = malloc(size)) == NULL)
 		return NULL;
@@ -462,12 +464,26 @@ zh_game_dup(const struct zh_game *g)
 		d->tags[i].value = s;
 		s += m;
 	}
-	for (i = 0; i < g->ntoks; i++) {
-		d->toks[i] = g->toks[i];
-		memcpy(s, g->toks[i].text, g->toks[i].len);
-		s[g->toks[i].len] = '\0';
-		d->toks[i].text = s;
-		s += g->toks[i].len + 1;
+	if (g->raw_truncated) {
+		for (i = 0; i < g->ntoks; i++) {
+			d->toks[i] = g->toks[i];
+			memcpy(s, g->toks[i].text, g->toks[i].len);
+			s[g->toks[i].len] = '\0';
+			d->toks[i].text = s;
+			s += g->toks[i].len + 1;
+		}
+	} else {
+		/* The texts lie in the raw bytes (but static ones, such
+		   as glyph NAGs): one copy, and the pointers moved. */
+		uintptr_t lo = (uintptr_t)g->raw, hi = lo + g->rawlen;
+
+		memcpy(d->toks, g->toks, g->ntoks * sizeof *g->toks);
+		for (i = 0; i < g->ntoks; i++) {
+			uintptr_t t = (uintptr_t)g->toks[i].text;
+
+			if (t >= lo && t <= hi)
+				d->toks[i].text = s + (t - lo);
+		}
 	}
 	if (g->rawlen > 0)
 		memcpy(s, g->raw, g->rawlen);
