@@ -16,7 +16,7 @@
 #   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
 #   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
 #   ZH_BENCH_BIG=1  also measure peak memory on a ~1 GB file (bench/tmp/zh-1g.pgn)
-#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn big
+#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs big
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -30,7 +30,7 @@ PGNS=${ZH_BENCH_PGN:-zh.pgn}
 RUNS=${ZH_BENCH_RUNS:-5}
 SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn big}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs big}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -48,11 +48,13 @@ has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '--jobs([[:space:],=]|$)'; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 calc() { python3 -c "import sys; print($1)"; }
 
-# time NAME RUNS CMD -> prints the median seconds (empty on failure)
+# time NAME RUNS CMD [OUTPUT] -> prints the median seconds (empty on failure)
 time_cmd() {
-	local name=$1 runs=$2 cmd=$3 json=$TMP/json/$1.json
-	# --output=pipe: GNU grep (and maybe others) cut corners when stdout is /dev/null
-	if ! hyperfine -N --warmup 1 --runs "$runs" --style none --output=pipe \
+	local name=$1 runs=$2 cmd=$3 json=$TMP/json/$1.json output=${4:-pipe}
+	# --output=pipe: GNU grep (and maybe others) cut corners when stdout is
+	# /dev/null.  The jobs section uses null: hyperfine draining a pipe
+	# takes a share of the 2 cores that -j 2 would use.
+	if ! hyperfine -N --warmup 1 --runs "$runs" --style none --output="$output" \
 		--export-json "$json" -- "$cmd" >"$TMP/json/$name.log" 2>&1; then
 		echo "  !! $name failed: $cmd (see $TMP/json/$name.log)" >&2
 		return 1
@@ -243,6 +245,32 @@ EOF
 if want pgn; then
 	for b in $PGNS; do pgn_section "$b"; done
 fi
+
+# ------------------------------------------------ -j 1 against -j 2 -------
+# The same commands on zh.pgn x 10 (72 MB), output to /dev/null: a run of
+# about a second, long enough that the start and the last batch weigh
+# little, and no pipe reader competing for the cores.
+jobs_section() {
+	local src med=$TMP/zh-10.pgn size spec label tool opts slug t1 t2
+	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: -j section skipped"; return; }
+	if [ ! -s "$med" ]; then
+		for _ in $(seq 10); do cat "$src"; done >"$med"
+	fi
+	size=$(wc -c <"$med")
+	echo; echo "## -j 1 and -j 2 on zh.pgn x 10 ($(calc "'%.0f' % ($size / 1e6)") MB, output to /dev/null)"
+	for spec in "zhcheck|" "zhpgn --json|--json" "zhpgn --to xboard|--to xboard" \
+		"zhreplay --format fen|--format fen" "zhreplay --format jsonl|--format jsonl"; do
+		label=${spec%%|*} opts=${spec#*|} tool=${label%% *}
+		have_tool "$tool" && has_jobs "$tool" || { note "bin/$tool: no -j, skipped"; continue; }
+		slug=$(printf '%s' "$label" | tr -c 'A-Za-z0-9' '-')
+		t1=$(time_cmd "$slug-j1-x10" "$RUNS" "bin/$tool $opts -j 1 $med" null) || continue
+		t2=$(time_cmd "$slug-j2-x10" "$RUNS" "bin/$tool $opts -j 2 $med" null) || continue
+		row "$label -j1" "zh.pgn x 10" "$t1" "MB/s $(calc "'%.1f' % ($size / $t1 / 1e6)")"
+		row "$label -j2" "zh.pgn x 10" "$t2" "MB/s $(calc "'%.1f' % ($size / $t2 / 1e6)")" \
+			"-j2 speedup $(calc "'%.2f' % ($t1 / $t2)")x"
+	done
+}
+if want jobs; then jobs_section; fi
 
 # --------------------------------------------------- peak memory, 1 GB ------
 big_section() {

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "jobs.h"
@@ -186,8 +187,10 @@ main(int argc, char **argv)
 	long n;
 
 	cli_prog = "zhcheck";
-	/* one write per diagnostic line, not three */
-	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
+	/* Diagnostics are zhcheck's output: a line at a time on a terminal,
+	   in large writes to a file or pipe (a warning per game is common). */
+	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,
+	    1 << 16);
 	j.njobs = 1;
 	j.limits = &lim;
 	j.out = stdout;
