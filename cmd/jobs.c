@@ -271,7 +271,9 @@ flush_slot(struct pool *p, struct slot *s)
 		   as run_serial would never have read them. */
 		if (!p->j->stop) {
 			if (s->eend[i] > e) {
-				fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+				if (o > orun)
+					fwrite(s->out.p + orun, 1, o - orun,
+					    p->j->out);
 				fwrite(s->err.p + e, 1, s->eend[i] - e,
 				    p->j->err);
 				orun = o;
@@ -284,7 +286,8 @@ flush_slot(struct pool *p, struct slot *s)
 		free(s->g[i]);
 		s->g[i] = NULL;
 	}
-	fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+	if (o > orun)		/* out.p is NULL while nothing was written */
+		fwrite(s->out.p + orun, 1, o - orun, p->j->out);
 	obuf_reset(&s->out);
 	obuf_reset(&s->err);
 	s->n = 0;
