@@ -477,7 +477,8 @@ zh_game_dup(const struct zh_game *g)
 		   as glyph NAGs): one copy, and the pointers moved. */
 		uintptr_t lo = (uintptr_t)g->raw, hi = lo + g->rawlen;
 
-		memcpy(d->toks, g->toks, g->ntoks * sizeof *g->toks);
+		if (g->ntoks > 0)	/* toks may be NULL then */
+			memcpy(d->toks, g->toks, g->ntoks * sizeof *g->toks);
 		for (i = 0; i < g->ntoks; i++) {
 			uintptr_t t = (uintptr_t)g->toks[i].text;
 
