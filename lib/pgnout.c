@@ -891,19 +891,75 @@ out:
 	free(m.vars.s);
 }
 
-static json_t *
-jerror(const struct zh_error *e, bool variation)
+/* {"line":L,"col":C,"ply":P,"message":"..."[,"variation":true]} */
+static void
+jerror(struct buf *b, const struct zh_error *e, bool variation)
 {
-	json_t *o = json_pack("{s:I,s:I,s:I,s:o}", "line", (json_int_t)e->line,
-	    "col", (json_int_t)e->col, "ply", (json_int_t)e->ply,
-	    "message", jstr(e->text, strlen(e->text)));
+	if (b->len > 0 && b->s[b->len - 1] != '[')
+		bputc(b, ',');
+	bputc(b, '{');
+	jkey(b, "line");
+	jint(b, e->line);
+	jkey(b, "col");
+	jint(b, e->col);
+	jkey(b, "ply");
+	jint(b, e->ply);
+	jkey(b, "message");
+	jstring(b, e->text, strlen(e->text));
+	if (variation)
+		bputs(b, ",\"variation\":true");
+	bputc(b, '}');
+}
 
-	if (o != NULL && variation &&
-	    json_object_set_new(o, "variation", json_true()) != 0) {
-		json_decref(o);
-		return NULL;
+/*
+ * The tags as one JSON object; a repeated name keeps its first value.
+ * A few tags are checked for repeats one against another; a hostile
+ * game with thousands goes through a Jansson object, whose hash keeps
+ * that linear.
+ */
+#define TAGS_DIRECT 64
+
+static void
+jtags(struct buf *b, const struct zh_game *g)
+{
+	json_t *tags;
+	size_t k, j;
+	bool first = true;
+
+	if (g->ntags > TAGS_DIRECT) {
+		if ((tags = json_object()) == NULL) {
+			b->fail = true;
+			return;
+		}
+		for (k = 0; k < g->ntags; k++)
+			if (json_object_get(tags, g->tags[k].name) == NULL) {
+				json_t *v = jstr(g->tags[k].value,
+				    strlen(g->tags[k].value));
+
+				if (v == NULL ||
+				    json_object_set_new(tags, g->tags[k].name, v))
+					b->fail = true;
+			}
+		jdump(b, tags);
+		return;
 	}
-	return o;
+	bputc(b, '{');
+	for (k = 0; k < g->ntags; k++) {
+		const char *name = g->tags[k].name;
+
+		for (j = 0; j < k; j++)
+			if (strcmp(g->tags[j].name, name) == 0)
+				break;
+		if (j < k)
+			continue;
+		if (!first)
+			bputc(b, ',');
+		first = false;
+		jstring(b, name, strlen(name));
+		bputc(b, ':');
+		jstring(b, g->tags[k].value, strlen(g->tags[k].value));
+	}
+	bputc(b, '}');
 }
 
 int
@@ -912,25 +968,15 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 {
 	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, { 0 } };
 	struct buf b = { 0 };
-	json_t *tags = json_object(), *errs = json_array();
 	struct zh_pos pos;
 	bool start = have_start(r);
 	const char *res;
 	char fen[ZH_FENMAX];
 	size_t k;
 
-	if (tags == NULL || errs == NULL)
-		b.fail = true;
-	for (k = 0; k < g->ntags && tags != NULL; k++)
-		if (json_object_get(tags, g->tags[k].name) == NULL) {
-			json_t *v = jstr(g->tags[k].value, strlen(g->tags[k].value));
-
-			if (v == NULL || json_object_set_new(tags, g->tags[k].name, v))
-				b.fail = true;
-		}
 	bputc(&b, '{');
 	jkey(&b, "tags");
-	jdump(&b, tags);
+	jtags(&b, g);
 	jkey(&b, "variant");
 	if (r->v != NULL) {
 		bputc(&b, '"');
@@ -962,17 +1008,15 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 		bputs(&b, "null");
 	jkey(&b, "valid");
 	bputs(&b, g->err.code == ZH_OK && r->complete ? "true" : "false");
-	if (errs != NULL && g->err.code != ZH_OK &&
-	    json_array_append_new(errs, jerror(&g->err, false)) != 0)
-		b.fail = true;
-	if (errs != NULL && r->err.code != ZH_OK &&
-	    json_array_append_new(errs, jerror(&r->err, false)) != 0)
-		b.fail = true;
-	for (k = 0; k < r->nvarerr && errs != NULL; k++)
-		if (json_array_append_new(errs, jerror(&r->varerr[k], true)) != 0)
-			b.fail = true;
 	jkey(&b, "errors");
-	jdump(&b, errs);
+	bputc(&b, '[');
+	if (g->err.code != ZH_OK)
+		jerror(&b, &g->err, false);
+	if (r->err.code != ZH_OK)
+		jerror(&b, &r->err, false);
+	for (k = 0; k < r->nvarerr; k++)
+		jerror(&b, &r->varerr[k], true);
+	bputc(&b, ']');
 	bput(&b, "}\n", 2);
 	return bflush(&b, f, err);
 }
