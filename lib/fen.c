@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 /* A field separator: blank, tab, CR, LF or '_' (Lichess URLs). */
 #define SEP(c) ((c) == ' ' || (unsigned char)((c) - '\t') <= '\r' - '\t' || \
@@ -27,7 +27,7 @@
 
 static const char *const side_name[2] = { "White", "Black" };
 
-/* zh_letter_type() as a table: the reader's inner loop. */
+/* zh__letter_type() as a table: the reader's inner loop. */
 static const unsigned char letter_type[256] = {
 	['P'] = ZH_PAWN, ['N'] = ZH_KNIGHT, ['B'] = ZH_BISHOP, ['R'] = ZH_ROOK,
 	['Q'] = ZH_QUEEN, ['K'] = ZH_KING, ['A'] = ZH_ARCHBISHOP,
@@ -694,7 +694,7 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 			rel = c == ZH_WHITE ? r : v->ranks - 1 - r;
 			if (rel == v->ranks - 1 ||
 			    (rel == 0 && !(v->drops && v->pawn_drop_lo <= 0))) {
-				zh_square_write(ZH_SQ(f, r), name);
+				zh__square_write(ZH_SQ(f, r), name);
 				zh_error_set(err, ZH_EPOSITION,
 				    square_col(w, v, ZH_SQ(f, r)),
 				    "board: %s pawn on %s: pawns cannot stand on "
@@ -747,7 +747,7 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 	if (p->ep != ZH_NOSQ) {
 		int them = !p->side;
 
-		zh_square_write(p->ep, name);
+		zh__square_write(p->ep, name);
 		if (!ep_ok(p, p->ep)) {
 			zh_error_set(err, ZH_EPOSITION,
 			    w && w->ep ? col_of(w->base, w->ep) : 1,

@@ -271,9 +271,13 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 
 		switch (t->kind) {
 		case ZH_T_MOVE: {
-			struct zh_error e = { 0 };
+			struct zh_error e;	/* set in full only on an error */
 			struct zh_move m;
 			int ncand;
+
+			e.code = ZH_OK;
+			e.line = e.col = e.ply = 0;
+			e.text[0] = '\0';
 
 			rm->ok = false;
 			rm->san[0] = rm->uci[0] = '\0';

@@ -310,7 +310,7 @@ start_counts(const struct zh_variant *v)
 		memset(cache[i], 0, sizeof cache[i]);
 		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
 			if (*s >= 'A' && *s <= 'Z')
-				cache[i][zh_letter_type(*s)]++;
+				cache[i][zh__letter_type(*s)]++;
 		done[i] = true;
 	}
 	return cache[i];
@@ -602,7 +602,7 @@ zh_ep_attacked(const struct zh_pos *p)
 
 /* ======================== making moves ======================== */
 
-static void
+static inline void
 clear_rights(struct zh_pos *p, int s)
 {
 	int top = p->v->ranks - 1, right = p->v->files - 1;
@@ -617,8 +617,9 @@ clear_rights(struct zh_pos *p, int s)
 		p->castle &= ~ZH_CASTLE_BK;
 }
 
-void
-zh_make(struct zh_pos *p, struct zh_move m)
+/* Everything zh_make does but the check flag. */
+static ZH_HOT_INLINE void
+make_board(struct zh_pos *p, struct zh_move m)
 {
 	int us = p->side, them = !us;
 	unsigned char pc, cap;
@@ -682,8 +683,22 @@ done:
 	p->side = (unsigned char)them;
 	if (us == ZH_BLACK)
 		p->fullmove++;
-	p->check = gives_check(p, m, us) ? 2 : 1;
 }
+
+void
+zh_make(struct zh_pos *p, struct zh_move m)
+{
+	make_board(p, m);
+	p->check = gives_check(p, m, !p->side) ? 2 : 1;
+}
+
+void
+zh__make_quiet(struct zh_pos *p, struct zh_move m)
+{
+	make_board(p, m);
+	p->check = 0;
+}
+
 
 uint64_t
 zh_perft(const struct zh_pos *p, int depth)
@@ -840,9 +855,8 @@ origins(const struct zh_pos *p, int type, int to, unsigned char *from)
 		for (i = 0; i < 8; i++)
 			if ((b[to - jumps[i]] & ~ZH_PROMOTED) == want)
 				from[n++] = (unsigned char)(to - jumps[i]);
-	for (i = 0; i < 8; i++) {
-		if (!(a & (i < 4 ? A_ORTH : A_DIAG)))
-			continue;
+	/* rays[0..3] are orthogonal, rays[4..7] diagonal */
+	for (i = a & A_ORTH ? 0 : 4; i < (a & A_DIAG ? 8 : 4); i++) {
 		for (t = to + rays[i]; b[t] == 0; t += rays[i])
 			;
 		if ((b[t] & ~ZH_PROMOTED) == want)
@@ -857,7 +871,7 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	struct gen gs, *g = &gs;
 	unsigned char from[24];
 	int i, k, n = 0, nf;
-	bool check;
+	bool check, special;
 
 	g->p = p;
 	g->out = out;
@@ -891,7 +905,11 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	nf = origins(p, type, to, from);
 	if (nf == 0)
 		return 0;
-	check = zh_in_check(p);
+	check = p->check != 0 ? p->check == 2 : zh_in_check(p);
+	/* A pawn's move here is one move unless it promotes (a choice of
+	   pieces) or takes en passant (its own flag): those are generated. */
+	special = type == ZH_PAWN && (RELRANK(p, g->us, to) >= p->v->promo_lo ||
+	    (p->sq[to] == 0 && to == p->ep));
 	for (k = 0; k < nf; k++) {
 		int start = g->n;
 		/* Out of check, a piece off the king's lines exposes nothing,
@@ -900,10 +918,12 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 		bool free = !check && (d == 0 || !pinned_off(p, g->ksq, d,
 		    from[k], to));
 
-		if (type == ZH_PAWN)
+		if (special)
 			gen_pawn(g, from[k]);
-		else
-			add(g, from[k], to, 0, 0);	/* origins() checked the path */
+		else		/* origins() checked the path */
+			add(g, from[k], to, 0, type == ZH_PAWN &&
+			    (to - from[k] == 32 || to - from[k] == -32) ?
+			    ZH_MDOUBLE : 0);
 		for (i = start; i < g->n; i++)
 			if (out[i].to == to && (free || (out[i].flags & ZH_MEP) ||
 			    safe_after(p, &out[i])))

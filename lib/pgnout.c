@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 /* ======================== a growable buffer ======================== */
 
@@ -821,7 +821,7 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 
 					before = *pos;
 					have_before = true;
-					zh_make(pos, rm->move);
+					zh__make_quiet(pos, rm->move);
 					zh_fen_write(pos, c->d, fen, sizeof fen);
 					jkey(b, "fen");
 					bputc(b, '"');

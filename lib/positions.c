@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 /* ======================== lines of play ======================== */
 
@@ -238,7 +238,7 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 		for (k = 0; k < len; k++) {
 			const struct zh_rmove *m = &r->moves[w->seq[k]];
 
-			zh_make(&pos, m->move);
+			zh__make_quiet(&pos, m->move);
 			pl.ply = (long)k + 1;
 			pl.move = m;
 			pl.prefix = l > 0 && k + 1 <= branch;
@@ -451,7 +451,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 				put(&o, ',');
 			any = true;
 			put(&o, '"');
-			put(&o, zh_type_letter(t));
+			put(&o, zh__type_letter(t));
 			PUTS(&o, "\":");
 			putlong(&o, p->pocket[c][t]);
 		}
@@ -469,7 +469,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 			if (any)
 				put(&o, ',');
 			any = true;
-			zh_square_write(ZH_SQ(f, r), tmp);
+			zh__square_write(ZH_SQ(f, r), tmp);
 			putstr(&o, tmp, strlen(tmp));
 		}
 	if (ply_check(pl))
@@ -529,7 +529,7 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 
 		for (k = 0; k < (int)sizeof pocket_order; k++) {
 			int t = pocket_order[k];
-			char key[2] = { zh_type_letter(t), '\0' };
+			char key[2] = { zh__type_letter(t), '\0' };
 
 			if (p->pocket[c][t])
 				json_object_set_new(side, key,
@@ -544,7 +544,7 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 
 			if (pc != ZH_OFF && (pc & ZH_PROMOTED)) {
-				zh_square_write(ZH_SQ(f, r), tmp);
+				zh__square_write(ZH_SQ(f, r), tmp);
 				json_array_append_new(pr, json_string(tmp));
 			}
 		}
@@ -571,7 +571,7 @@ static const char *const glyph[2][ZH_NTYPES] = {
 static void
 put_piece(struct out *o, int colour, int type, unsigned flags)
 {
-	char l = zh_type_letter(type);
+	char l = zh__type_letter(type);
 
 	if (flags & ZH_DIAG_UNICODE)
 		puts_(o, glyph[colour][type]);

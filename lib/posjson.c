@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 static int
 cmp_str(const void *a, const void *b)
@@ -86,7 +86,7 @@ board_json(const struct zh_pos *p)
 				json_array_append_new(row, json_null());
 				continue;
 			}
-			l[0] = zh_type_letter(ZH_TYPE(pc));
+			l[0] = zh__type_letter(ZH_TYPE(pc));
 			if (ZH_COLOR(pc) == ZH_BLACK)
 				l[0] = (char)tolower((unsigned char)l[0]);
 			json_array_append_new(row, json_string(l));
@@ -113,7 +113,7 @@ pockets_json(const struct zh_pos *p)
 		json_t *side = json_object();
 
 		for (t = ZH_PAWN; side != NULL && t < ZH_NTYPES; t++) {
-			char l[2] = { zh_type_letter(t), 0 };
+			char l[2] = { zh__type_letter(t), 0 };
 
 			if (t == ZH_KING || !(p->v->types & ZH_TYPEBIT(t)))
 				continue;
@@ -138,7 +138,7 @@ promoted_json(const struct zh_pos *p)
 		for (f = 0; f < p->v->files; f++)
 			if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED)
 				json_array_append_new(a,
-				    (zh_square_write(ZH_SQ(f, r), sq), json_string(sq)));
+				    (zh__square_write(ZH_SQ(f, r), sq), json_string(sq)));
 	return a;
 }
 

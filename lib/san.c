@@ -22,15 +22,15 @@ zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 
 	(void)p;
 	if (m.flags & ZH_MDROP) {
-		buf[n++] = zh_type_letter(m.piece);
+		buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
-		n += zh_square_write(m.to, buf + n);
+		n += zh__square_write(m.to, buf + n);
 		return n;
 	}
-	n += zh_square_write(m.from, buf + n);
-	n += zh_square_write(m.to, buf + n);
+	n += zh__square_write(m.from, buf + n);
+	n += zh__square_write(m.to, buf + n);
 	if (m.flags & ZH_MPROMO)
-		buf[n++] = (char)tolower((unsigned char)zh_type_letter(m.piece));
+		buf[n++] = (char)tolower((unsigned char)zh__type_letter(m.piece));
 	buf[n] = '\0';
 	return n;
 }
@@ -64,9 +64,9 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 
 	if (m.flags & ZH_MDROP) {
 		if (m.piece != ZH_PAWN || d != ZH_CHESSCOM)
-			buf[n++] = zh_type_letter(m.piece);
+			buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
-		n += zh_square_write(m.to, buf + n);
+		n += zh__square_write(m.to, buf + n);
 	} else if (m.flags & ZH_MCASTLE) {
 		strcpy(buf, ZH_FILE(m.to) > ZH_FILE(m.from) ? "O-O" : "O-O-O");
 		n = strlen(buf);
@@ -75,15 +75,15 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 			buf[n++] = (char)('a' + ZH_FILE(m.from));
 			buf[n++] = 'x';
 		}
-		n += zh_square_write(m.to, buf + n);
+		n += zh__square_write(m.to, buf + n);
 		if (m.flags & ZH_MPROMO) {
 			buf[n++] = '=';
-			buf[n++] = zh_type_letter(m.piece);
+			buf[n++] = zh__type_letter(m.piece);
 		}
 	} else {
 		int i, cnt, same_file = 0, same_rank = 0, others = 0;
 
-		buf[n++] = zh_type_letter(type);
+		buf[n++] = zh__type_letter(type);
 		/* Only a second piece of the type can make it ambiguous. */
 		cnt = p->count[p->side][type] > 1 && ncand != 1 ?
 		    zh__moves_to(p, type, m.to, list) : 0;
@@ -103,11 +103,11 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 				n += (size_t)sprintf(buf + n, "%d",
 				    ZH_RANK(m.from) + 1);
 			else
-				n += zh_square_write(m.from, buf + n);
+				n += zh__square_write(m.from, buf + n);
 		}
 		if (p->sq[m.to] != 0)
 			buf[n++] = 'x';
-		n += zh_square_write(m.to, buf + n);
+		n += zh__square_write(m.to, buf + n);
 	}
 	buf[n] = '\0';
 	return n;
@@ -146,7 +146,7 @@ pocket_string(const struct zh_pos *p, int c, char *buf)
 
 	for (i = 0; i < sizeof order; i++)
 		for (k = 0; k < p->pocket[c][order[i]] && n < 40; k++)
-			buf[n++] = zh_type_letter(order[i]);
+			buf[n++] = zh__type_letter(order[i]);
 	if (n == 0)
 		buf[n++] = '-';
 	buf[n] = '\0';
@@ -192,7 +192,7 @@ read_drop(const struct zh_pos *p, int type, int to, const char *tok,
 	if (p->sq[to] != 0) {
 		char sq[4];
 
-		zh_square_write(to, sq);
+		zh__square_write(to, sq);
 		zh_error_set(err, ZH_EILLEGAL, 1,
 		    "illegal drop '%s': %s is occupied by a %s %s", tok, sq,
 		    ZH_COLOR(p->sq[to]) == ZH_WHITE ? "white" : "black",
@@ -237,7 +237,7 @@ zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
 	memcpy(tok, s, n);
 	tok[n] = '\0';
 	if (n >= 4 && tok[1] == '@') {
-		int t = zh_letter_type(tok[0]);
+		int t = zh__letter_type(tok[0]);
 
 		to = parse_square(p, tok + 2, n - 2);
 		if (t == ZH_EMPTY || to < 0) {
@@ -255,7 +255,7 @@ zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
 		;
 	to = parse_square(p, tok + i, k - (size_t)i);
 	if (k + 1 == n)
-		promo = zh_letter_type(tok[k]);
+		promo = zh__letter_type(tok[k]);
 	if (from < 0 || to < 0 || (k != n && promo == ZH_EMPTY) || k + 1 < n) {
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a UCI move", tok);
 		return -1;
@@ -303,7 +303,7 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
 	}
 	if (!(p->castle & right) || p->king[us] != ZH_SQ(4, r) ||
 	    (p->sq[rook] & ~ZH_PROMOTED) != ZH_PIECE(us, ZH_ROOK)) {
-		zh_square_write(rook, sq);
+		zh__square_write(rook, sq);
 		snprintf(buf, size, "%s has lost the right to castle %s: its "
 		    "king or the %s rook has moved or been captured (a rook "
 		    "dropped there does not restore it)", side_name[us],
@@ -316,13 +316,13 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
 	}
 	for (f = kside ? 5 : 1; f <= (kside ? 6 : 3); f++)
 		if (p->sq[ZH_SQ(f, r)] != 0) {
-			zh_square_write(ZH_SQ(f, r), sq);
+			zh__square_write(ZH_SQ(f, r), sq);
 			snprintf(buf, size, "%s is occupied", sq);
 			return;
 		}
 	for (f = kside ? 5 : 3; kside ? f <= 6 : f >= 2; f += kside ? 1 : -1)
 		if (zh_attacked(p, ZH_SQ(f, r), !us)) {
-			zh_square_write(ZH_SQ(f, r), sq);
+			zh__square_write(ZH_SQ(f, r), sq);
 			snprintf(buf, size, "the king %s %s, which %s attacks",
 			    f == (kside ? 6 : 2) ? "would land on" :
 			    "passes through", sq, side_name[!us]);
@@ -357,7 +357,7 @@ fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m,
 	to = ZH_SQ(s[n - 2] - 'a', s[n - 1] - '1');
 	if (n >= 3 && s[n - 3] == '@') {	/* a drop */
 		if (n == 4) {
-			type = zh_letter_type(s[0]);
+			type = zh__letter_type(s[0]);
 			if (type == ZH_EMPTY || type == ZH_KING)
 				return 0;
 		} else if (n != 3)
@@ -372,7 +372,7 @@ fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m,
 		return 1;
 	}
 	if (s[0] >= 'A' && s[0] <= 'Z') {
-		type = zh_letter_type(s[0]);
+		type = zh__letter_type(s[0]);
 		if (type == ZH_EMPTY || type == ZH_PAWN ||
 		    !(p->v->types & ZH_TYPEBIT(type)))
 			return 0;
@@ -475,7 +475,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 			int t = ZH_PAWN;
 
 			if (at - core == 1)
-				t = zh_letter_type(core[0]);
+				t = zh__letter_type(core[0]);
 			else if (at != core)
 				t = ZH_EMPTY;
 			to = parse_square(p, at + 1, strlen(at + 1));
@@ -493,7 +493,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		k -= 1;
 	if (k >= 3 && isalpha((unsigned char)core[k - 1]) &&
 	    !(core[k - 1] >= 'a' && core[k - 1] <= 'j' && !isdigit((unsigned char)core[k - 2]))) {
-		int t = zh_letter_type(core[k - 1]);
+		int t = zh__letter_type(core[k - 1]);
 
 		if (t != ZH_EMPTY && t != ZH_PAWN && isdigit((unsigned char)core[k - 2])) {
 			promo = t;
@@ -521,8 +521,8 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 	}
 	/* Piece letter, then disambiguation / LAN origin, 'x', '-', ':'. */
 	i = 0;
-	if (isupper((unsigned char)core[0]) && zh_letter_type(core[0]) != ZH_EMPTY) {
-		type = zh_letter_type(core[0]);
+	if (isupper((unsigned char)core[0]) && zh__letter_type(core[0]) != ZH_EMPTY) {
+		type = zh__letter_type(core[0]);
 		i = 1;
 	}
 	for (k = (size_t)i; k < st; k++) {
@@ -595,7 +595,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 				continue;
 			if (w > 0)
 				w += (size_t)sprintf(where + w, " and ");
-			w += zh_square_write(o->from, where + w);
+			w += zh__square_write(o->from, where + w);
 		}
 		zh_error_set(err, ZH_EAMBIG, 1,
 		    "'%s' is ambiguous: %ss on %s can move there", tok,
@@ -608,7 +608,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		bool promo_issue = false;
 		char sq[4], from[4];
 
-		zh_square_write(to, sq);
+		zh__square_write(to, sq);
 		rel = p->side == ZH_WHITE ? ZH_RANK(to) :
 		    p->v->ranks - 1 - ZH_RANK(to);
 		for (r = 0; r < p->v->ranks; r++)
@@ -633,7 +633,7 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		if (!letter && dfile >= 0 && drank >= 0) {
 			unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
 
-			zh_square_write(ZH_SQ(dfile, drank), from);
+			zh__square_write(ZH_SQ(dfile, drank), from);
 			if (pc == 0) {
 				zh_error_set(err, ZH_EILLEGAL, 1,
 				    "illegal move '%s': there is no piece on %s",

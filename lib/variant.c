@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "zh.h"
+#include "zh_int.h"
 
 #define ORTHODOX (ZH_TYPEBIT(ZH_PAWN) | ZH_TYPEBIT(ZH_KNIGHT) | \
     ZH_TYPEBIT(ZH_BISHOP) | ZH_TYPEBIT(ZH_ROOK) | ZH_TYPEBIT(ZH_QUEEN) | \
@@ -139,42 +139,32 @@ zh_variant_chess(void)
 
 /* ======================== pieces ======================== */
 
-static const char letters[ZH_NTYPES] = { 0, 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C' };
+const char zh__letters[ZH_NTYPES] = { 0, 'P', 'N', 'B', 'R', 'Q', 'K', 'A',
+    'C' };
+#define LT(u, l, t)	[u] = (t), [l] = (t)
+const unsigned char zh__types[256] = {
+	LT('P', 'p', ZH_PAWN), LT('N', 'n', ZH_KNIGHT), LT('B', 'b', ZH_BISHOP),
+	LT('R', 'r', ZH_ROOK), LT('Q', 'q', ZH_QUEEN), LT('K', 'k', ZH_KING),
+	LT('A', 'a', ZH_ARCHBISHOP), LT('C', 'c', ZH_CHANCELLOR),
+};
+#undef LT
 
 char
 zh_type_letter(int type)
 {
-	return type > 0 && type < ZH_NTYPES ? letters[type] : 0;
+	return zh__type_letter(type);
 }
 
 int
 zh_letter_type(int c)
 {
-	switch (c) {
-	case 'P': case 'p': return ZH_PAWN;
-	case 'N': case 'n': return ZH_KNIGHT;
-	case 'B': case 'b': return ZH_BISHOP;
-	case 'R': case 'r': return ZH_ROOK;
-	case 'Q': case 'q': return ZH_QUEEN;
-	case 'K': case 'k': return ZH_KING;
-	case 'A': case 'a': return ZH_ARCHBISHOP;
-	case 'C': case 'c': return ZH_CHANCELLOR;
-	default: return ZH_EMPTY;
-	}
+	return c < 0 || c > 255 ? ZH_EMPTY : zh__letter_type(c);
 }
 
 size_t
 zh_square_write(int s, char *buf)
 {
-	int r = ZH_RANK(s) + 1;
-	size_t n = 0;
-
-	buf[n++] = (char)('a' + ZH_FILE(s));
-	if (r >= 10)
-		buf[n++] = (char)('0' + r / 10);
-	buf[n++] = (char)('0' + r % 10);
-	buf[n] = '\0';
-	return n;
+	return zh__square_write(s, buf);
 }
 
 /* ======================== errors ======================== */

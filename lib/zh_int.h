@@ -3,12 +3,53 @@
 #define ZH_INT_H
 #include "zh.h"
 
+/* For the few hot helpers with more than one caller. */
+#if defined(__GNUC__)
+#define ZH_HOT_INLINE	inline __attribute__((always_inline))
+#else
+#define ZH_HOT_INLINE	inline
+#endif
+
+/* Inline forms of zh_type_letter, zh_letter_type and zh_square_write,
+ * for the per-move paths. */
+extern const char zh__letters[ZH_NTYPES];
+extern const unsigned char zh__types[256];
+
+static inline char
+zh__type_letter(int type)
+{
+	return type > 0 && type < ZH_NTYPES ? zh__letters[type] : 0;
+}
+
+static inline int
+zh__letter_type(int c)
+{
+	return zh__types[(unsigned char)c];
+}
+
+static inline size_t
+zh__square_write(int s, char *buf)
+{
+	int r = ZH_RANK(s) + 1;
+	size_t n = 0;
+
+	buf[n++] = (char)('a' + ZH_FILE(s));
+	if (r >= 10)
+		buf[n++] = (char)('0' + r / 10);
+	buf[n++] = (char)('0' + r % 10);
+	buf[n] = '\0';
+	return n;
+}
+
 /* Could the piece on 'from' reach 'to' by its movement alone (ignoring
  * checks and pins)?  Pawns: pushes, double steps and captures. */
 bool zh__reaches(const struct zh_pos *p, int from, int to);
 /* Legal non-drop moves of the side to move's pieces of 'type' to 'to'
  * (all promotion choices); returns their number. */
 int zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out);
+/* zh_make without the check test: the check flag is left "not known"
+ * (zh_in_check works it out when asked). */
+void zh__make_quiet(struct zh_pos *p, struct zh_move m);
 /* Is dropping 'type' on 'to' legal? */
 bool zh__drop_ok(const struct zh_pos *p, int type, int to);
 /* SAN of a legal move without the check/mate suffix; returns the length. */
