@@ -41,6 +41,51 @@ vdiag(FILE *f, const char *kind, const char *file, long line, long col,
 	funlockfile(f);
 }
 
+/* Append s (n bytes) at *q within end; false once it does not fit. */
+static bool
+cat(char **q, const char *end, const char *s, size_t n)
+{
+	if ((size_t)(end - *q) < n)
+		return false;
+	memcpy(*q, s, n);
+	*q += n;
+	return true;
+}
+
+static bool
+catnum(char **q, const char *end, long x)
+{
+	char b[24];
+	size_t n = sizeof b;
+	unsigned long u = x < 0 ? 0 - (unsigned long)x : (unsigned long)x;
+
+	do
+		b[--n] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		b[--n] = '-';
+	return cat(q, end, b + n, sizeof b - n);
+}
+
+void
+cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
+    long col, const char *msg, size_t len)
+{
+	char buf[1024], *q = buf, *end = buf + sizeof buf;
+
+	if (!use_colour() && cat(&q, end, cli_prog, strlen(cli_prog)) &&
+	    cat(&q, end, ": ", 2) && cat(&q, end, file, strlen(file)) &&
+	    cat(&q, end, ":", 1) && catnum(&q, end, line) &&
+	    cat(&q, end, ":", 1) && catnum(&q, end, col) &&
+	    cat(&q, end, ": ", 2) && cat(&q, end, kind, strlen(kind)) &&
+	    cat(&q, end, ": ", 2) && cat(&q, end, msg, len) &&
+	    cat(&q, end, "\n", 1)) {
+		fwrite(buf, 1, (size_t)(q - buf), f);
+		return;
+	}
+	cli_fdiag(f, kind, file, line, col, "%.*s", (int)len, msg);
+}
+
 void
 cli_diag(const char *kind, const char *file, long line, long col,
     const char *fmt, ...)

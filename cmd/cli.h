@@ -15,6 +15,9 @@ void cli_diag(const char *kind, const char *file, long line, long col,
 /* The same, to any stream (a worker's buffer); colour as for stderr. */
 void cli_fdiag(FILE *f, const char *kind, const char *file, long line,
     long col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same with the message ready made (len bytes, no newline). */
+void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
+    long col, const char *msg, size_t len);
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */

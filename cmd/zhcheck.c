@@ -42,21 +42,44 @@ usage(FILE *f)
 	    "  -h, --help         this help;  -V, --version  the version\n");
 }
 
+/* Append at most max bytes of s to b (of size bsize) at *n. */
+static void
+put(char *b, size_t bsize, size_t *n, const char *s, size_t max)
+{
+	size_t k = strnlen(s, max);
+
+	if (k > bsize - *n)
+		k = bsize - *n;
+	memcpy(b + *n, s, k);
+	*n += k;
+}
+
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
 static void
 report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
 	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
-	bool who = w != NULL || b != NULL;
-	char ply[32] = "";
+	char msg[512], num[64];
+	size_t n = 0;
 
-	if (p->ply > 0)
-		snprintf(ply, sizeof ply, ", ply %ld", p->ply);
-	cli_fdiag(err, p->severity == ZH_ERROR ? "error" : "warning", file,
-	    p->line, p->col, "game %ld%s%.70s%s%.70s%s%s: %s", g->number,
-	    who ? " (" : "", who ? (w ? w : "?") : "", who ? " - " : "",
-	    who ? (b ? b : "?") : "", who ? ")" : "", ply, p->text);
+	snprintf(num, sizeof num, "game %ld", g->number);
+	put(msg, sizeof msg, &n, num, sizeof num);
+	if (w != NULL || b != NULL) {
+		put(msg, sizeof msg, &n, " (", 2);
+		put(msg, sizeof msg, &n, w ? w : "?", 70);
+		put(msg, sizeof msg, &n, " - ", 3);
+		put(msg, sizeof msg, &n, b ? b : "?", 70);
+		put(msg, sizeof msg, &n, ")", 1);
+	}
+	if (p->ply > 0) {
+		snprintf(num, sizeof num, ", ply %ld", p->ply);
+		put(msg, sizeof msg, &n, num, sizeof num);
+	}
+	put(msg, sizeof msg, &n, ": ", 2);
+	put(msg, sizeof msg, &n, p->text, sizeof p->text);
+	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
+	    p->line, p->col, msg, n);
 }
 
 /* Write one JSON line; -1 if it could not be made. */

@@ -219,6 +219,11 @@ final_problems(struct zh_check *c, const struct zh_game *g, int soft)
 
 	if (!c->r.complete || result == NULL || !is_result(result))
 		return;
+	/* A side in check that lost needs no search: mated or not, the
+	   result agrees. */
+	if (zh_in_check(p) &&
+	    strcmp(result, p->side == ZH_WHITE ? "0-1" : "1-0") == 0)
+		return;
 	st = zh_status(p);
 	if (st == ZH_CHECKMATE) {
 		const char *want = p->side == ZH_WHITE ? "0-1" : "1-0";

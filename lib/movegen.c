@@ -416,6 +416,8 @@ gen_piece(struct gen *g, int s, int type)
 	}
 }
 
+static void gen_castle(struct gen *);
+
 static void
 gen_king(struct gen *g)
 {
@@ -430,7 +432,19 @@ gen_king(struct gen *g)
 		if (!attacked_x(p, t, g->them, k))
 			add(g, k, t, 0, 0);
 	}
-	if (!p->v->castling || g->nchecks > 0 || p->castle == 0)
+	gen_castle(g);
+}
+
+/* Castling moves (g->nchecks: is the king in check). */
+static void
+gen_castle(struct gen *g)
+{
+	const struct zh_pos *p = g->p;
+	const unsigned char *b = p->sq;
+	int k = g->ksq;
+
+	if (!p->v->castling || g->nchecks > 0 || p->castle == 0 ||
+	    k == ZH_NOSQ)
 		return;
 	{
 		int r = g->us == ZH_WHITE ? 0 : p->v->ranks - 1;
@@ -931,6 +945,30 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 		g->n = n;
 	}
 	return n;
+}
+
+int
+zh__castle_move(const struct zh_pos *p, bool king_side, struct zh_move *m)
+{
+	struct gen gs, *g = &gs;
+	struct zh_move out[2];
+	int i;
+
+	g->p = p;
+	g->out = out;
+	g->n = 0;
+	g->us = p->side;
+	g->them = !p->side;
+	g->ksq = p->king[g->us];
+	g->nchecks = zh_in_check(p);
+	g->npins = 0;
+	gen_castle(g);
+	for (i = 0; i < g->n; i++)
+		if ((ZH_FILE(out[i].to) > 4) == king_side) {
+			*m = out[i];
+			return 1;
+		}
+	return 0;
 }
 
 bool

@@ -451,13 +451,8 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		return -1;
 	}
 	if ((c = castle_token(core)) != 0) {
-		cnt = zh_legal_moves(p, list);
-		for (i = 0; i < cnt; i++)
-			if ((list[i].flags & ZH_MCASTLE) &&
-			    (ZH_FILE(list[i].to) > 4) == (c == 1)) {
-				*m = list[i];
-				return 0;
-			}
+		if (zh__castle_move(p, c == 1, m))
+			return 0;
 		{
 			char why[160];
 

@@ -50,6 +50,9 @@ int zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out);
 /* zh_make without the check test: the check flag is left "not known"
  * (zh_in_check works it out when asked). */
 void zh__make_quiet(struct zh_pos *p, struct zh_move m);
+/* The side to move's castling move on the king's or queen's side, if
+ * legal: 1 with *m set, else 0. */
+int zh__castle_move(const struct zh_pos *p, bool king_side, struct zh_move *m);
 /* Is dropping 'type' on 'to' legal? */
 bool zh__drop_ok(const struct zh_pos *p, int type, int to);
 /* SAN of a legal move without the check/mate suffix; returns the length. */
