@@ -45,7 +45,8 @@ find_tag(const struct zh_game *g, const char *name)
 	size_t i;
 
 	for (i = 0; i < g->ntags; i++)
-		if (strcmp(g->tags[i].name, name) == 0)
+		if (g->tags[i].name[0] == name[0] &&
+		    strcmp(g->tags[i].name, name) == 0)
 			return &g->tags[i];
 	return NULL;
 }

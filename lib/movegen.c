@@ -78,15 +78,46 @@ attacked_b(const unsigned char *b, int s, int by, int skip)
 	return false;
 }
 
+/*
+ * Tables by the file and rank distance from one square to another
+ * (df, dr in -9..9, squares of up to 10x10): the unit step along a
+ * rank, file or diagonal (0 if none), and which movements connect them
+ * (A_KNIGHT for a knight's jump, A_KING for a king's step, A_ORTH or
+ * A_DIAG for a line).  Built from constant expressions.
+ */
+#define SGN(x)		((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
+#define ABS(x)		((x) < 0 ? -(x) : (x))
+#define ORTHO(dr, df)	(((dr) == 0) != ((df) == 0))
+#define DIAGO(dr, df)	((dr) != 0 && ((dr) == (df) || (dr) == -(df)))
+#define DIRV(dr, df)	(ORTHO(dr, df) || DIAGO(dr, df) ? \
+	16 * SGN(dr) + SGN(df) : 0)
+#define KINDV(dr, df) \
+	((ABS(dr) * ABS(df) == 2 ? A_KNIGHT : 0) | \
+	(ABS(dr) <= 1 && ABS(df) <= 1 && ((dr) | (df)) != 0 ? A_KING : 0) | \
+	(ORTHO(dr, df) ? A_ORTH : 0) | (DIAGO(dr, df) ? A_DIAG : 0))
+#define ROW(M, dr) M(dr, -9), M(dr, -8), M(dr, -7), M(dr, -6), M(dr, -5), \
+	M(dr, -4), M(dr, -3), M(dr, -2), M(dr, -1), M(dr, 0), M(dr, 1), \
+	M(dr, 2), M(dr, 3), M(dr, 4), M(dr, 5), M(dr, 6), M(dr, 7), M(dr, 8), \
+	M(dr, 9)
+#define TABLE(M) ROW(M, -9), ROW(M, -8), ROW(M, -7), ROW(M, -6), \
+	ROW(M, -5), ROW(M, -4), ROW(M, -3), ROW(M, -2), ROW(M, -1), \
+	ROW(M, 0), ROW(M, 1), ROW(M, 2), ROW(M, 3), ROW(M, 4), ROW(M, 5), \
+	ROW(M, 6), ROW(M, 7), ROW(M, 8), ROW(M, 9)
+static const signed char dirtab[19 * 19] = { TABLE(DIRV) };
+static const unsigned char kindtab[19 * 19] = { TABLE(KINDV) };
+
+/* Index of the pair (a, b) in the tables above. */
+static inline int
+pair(int a, int b)
+{
+	return ((b >> 4) - (a >> 4) + 9) * 19 + (b & 15) - (a & 15) + 9;
+}
+
 /* Unit step from a towards b along a rank, file or diagonal; 0 if none. */
 static inline int
 unit_dir(int a, int b)
 {
-	int df = ZH_FILE(b) - ZH_FILE(a), dr = ZH_RANK(b) - ZH_RANK(a);
-
-	if (df != 0 && dr != 0 && df != dr && df != -dr)
-		return 0;
-	return (dr > 0 ? 16 : dr < 0 ? -16 : 0) + (df > 0 ? 1 : df < 0 ? -1 : 0);
+	return dirtab[pair(a, b)];
 }
 
 /* Does the piece on s attack square k (board b)? */
@@ -94,7 +125,7 @@ static bool
 piece_attacks(const unsigned char *b, int s, int k)
 {
 	unsigned char pc = b[s];
-	int t = ZH_TYPE(pc), i, d;
+	int t = ZH_TYPE(pc), i, d, ix;
 	unsigned a;
 
 	if (t == ZH_PAWN) {
@@ -102,16 +133,13 @@ piece_attacks(const unsigned char *b, int s, int k)
 
 		return k == s + f - 1 || k == s + f + 1;
 	}
-	a = attr[t];
-	if (a & A_KNIGHT)
-		for (i = 0; i < 8; i++)
-			if (s + jumps[i] == k)
-				return true;
-	if ((d = unit_dir(s, k)) == 0)
+	ix = pair(s, k);
+	a = attr[t] & kindtab[ix];
+	if (a & (A_KNIGHT | A_KING))
+		return true;
+	if (a == 0)
 		return false;
-	if (!(a & ((d == 16 || d == -16 || d == 1 || d == -1) ? A_ORTH : A_DIAG))) {
-		return (a & A_KING) && s + d == k;
-	}
+	d = dirtab[ix];
 	for (i = s + d; i != k; i += d)
 		if (b[i] != 0)
 			return false;
