@@ -143,10 +143,15 @@ put_tag(struct buf *b, const char *name, const char *value)
 	bputc(b, '[');
 	bputs(b, name);
 	bput(b, " \"", 2);
-	for (s = value; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			bputc(b, '\\');
-		bputc(b, *s);
+	for (s = value; *s; ) {
+		size_t n = strcspn(s, "\"\\");
+
+		bput(b, s, n);
+		if (s[n] == '\0')
+			break;
+		bputc(b, '\\');
+		bputc(b, s[n]);
+		s += n + 1;
 	}
 	bput(b, "\"]\n", 3);
 }
@@ -157,7 +162,7 @@ str_index(const char *name)
 	int i;
 
 	for (i = 0; i < 7; i++)
-		if (strcmp(name, str_names[i]) == 0)
+		if (name[0] == str_names[i][0] && strcmp(name, str_names[i]) == 0)
 			return i;
 	return -1;
 }
@@ -168,7 +173,8 @@ first_tag(const struct zh_game *g, const char *name)
 	size_t k;
 
 	for (k = 0; k < g->ntags; k++)
-		if (strcmp(g->tags[k].name, name) == 0)
+		if (g->tags[k].name[0] == name[0] &&
+		    strcmp(g->tags[k].name, name) == 0)
 			return (int)k;
 	return -1;
 }
@@ -295,6 +301,35 @@ tword(struct pgnw *w, const char *s, size_t n, size_t trail)
 		w->col = (size_t)(s + n - last);
 	} else
 		w->col += n;
+}
+
+/* tword for a word that holds no newline (a move, a NAG). */
+static void
+tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
+{
+	struct buf *b = w->b;
+
+	/* A short word and what may come before it, with one reserve. */
+	if (n <= 64 && w->opens == 0 && reserve(b, n + 2)) {
+		char *q = b->s + b->len;
+
+		if (w->col > 0) {
+			if (w->col + 1 + n + trail > WRAP) {
+				*q++ = '\n';
+				w->col = 0;
+			} else {
+				*q++ = ' ';
+				w->col++;
+			}
+		}
+		memcpy(q, s, n);
+		q += n;
+		*q = '\0';
+		b->len = (size_t)(q - b->s);
+		w->col += n;
+		return;
+	}
+	tword(w, s, n, trail);
 }
 
 static void
@@ -463,7 +498,7 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				}
 			}
 			if (n > 0)
-				tword(&w, mw, n, closers(g, i));
+				tword_plain(&w, mw, n, closers(g, i));
 			break;
 		}
 		case ZH_T_COMMENT:
@@ -471,7 +506,7 @@ write_movetext(struct buf *b, const struct zh_game *g,
 			force = true;
 			break;
 		case ZH_T_NAG:
-			tword(&w, t->text, t->len, closers(g, i));
+			tword_plain(&w, t->text, t->len, closers(g, i));
 			break;
 		case ZH_T_VSTART:
 			w.opens++;
