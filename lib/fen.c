@@ -888,7 +888,7 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
  */
 #define WMAX (2 * 100 + 10 + 2 * 7 * 255 + 100 * 3 + 64)
 
-static char *
+static ZH_HOT_INLINE char *
 putnum(char *q, unsigned long n)
 {
 	char b[24];
@@ -896,6 +896,11 @@ putnum(char *q, unsigned long n)
 
 	if (n < 10) {
 		*q++ = (char)('0' + n);
+		return q;
+	}
+	if (n < 100) {		/* move numbers, mostly */
+		*q++ = (char)('0' + n / 10);
+		*q++ = (char)('0' + n % 10);
 		return q;
 	}
 	do
@@ -926,27 +931,47 @@ putsq(char *q, int s, int zero_based)
 	return putnum(q, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
 }
 
-/* Pocket letters of one colour, in ascending or descending order. */
 /*
  * The text of each 8-file rank last written by this thread, by the
  * rank's eight square bytes: successive positions of a game differ in
  * two or three ranks, and the others are copied.  len 0: not cached.
- * A rank's text is at most 8 letters and 8 '~'.
+ * A rank's text is at most 8 letters and 8 '~'.  The same for each
+ * colour's pocket (in each order), by its counts; a zeroed entry is
+ * the empty pocket's.
  */
+#define PTXT 24
 static _Thread_local struct rankcache {
 	uint64_t w[ZH_MAXRANKS];
 	char txt[ZH_MAXRANKS][16];
 	unsigned char len[ZH_MAXRANKS];
 	unsigned tmask;
+	struct {
+		uint64_t w;		/* pocket[c][0..7] */
+		unsigned char x;	/* pocket[c][8] */
+		unsigned char len;
+		char txt[PTXT];
+	} pk[2][2];			/* by colour, descending */
 } rankcache;
 
-static char *
+/* Pocket letters of one colour, in ascending or descending order. */
+static ZH_HOT_INLINE char *
 put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 {
 	static const unsigned char asc[] = { ZH_PAWN, ZH_KNIGHT, ZH_BISHOP,
 	    ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP, ZH_CHANCELLOR };
 	int i, k, n = (int)sizeof asc;
+	char *start = q;
+	uint64_t w;
+	unsigned char x = p->pocket[c][8];
+	struct rankcache *rc = &rankcache;
 
+	_Static_assert(ZH_NTYPES == 9, "a pocket is 8 + 1 counts");
+	memcpy(&w, p->pocket[c], sizeof w);
+	if (rc->pk[c][descending].w == w && rc->pk[c][descending].x == x) {
+		/* PTXT bytes stored, len kept: WMAX has room to spare */
+		memcpy(q, rc->pk[c][descending].txt, PTXT);
+		return q + rc->pk[c][descending].len;
+	}
 	for (i = 0; i < n; i++) {
 		int t = asc[descending ? n - 1 - i : i];
 		char l = piece_char[c][t];
@@ -962,6 +987,12 @@ put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 		}
 		for (; k > 0; k--)
 			*q++ = l;
+	}
+	if (q - start <= PTXT) {
+		rc->pk[c][descending].w = w;
+		rc->pk[c][descending].x = x;
+		rc->pk[c][descending].len = (unsigned char)(q - start);
+		memcpy(rc->pk[c][descending].txt, start, PTXT);
 	}
 	return q;
 }

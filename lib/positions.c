@@ -311,7 +311,7 @@ puts_(struct out *o, const char *s)
 	putn(o, s, strlen(s));
 }
 
-static void
+static ZH_HOT_INLINE void
 putlong(struct out *o, long x)
 {
 	char tmp[24];
@@ -363,7 +363,7 @@ putreal(struct out *o, double x)
 }
 
 /* Strings we write are ASCII without '"' or '\\' (FEN, SAN, squares). */
-static void
+static ZH_HOT_INLINE void
 putstr(struct out *o, const char *s, size_t n)
 {
 	put(o, '"');
@@ -421,8 +421,14 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 			putstr(&o, pl->path, strlen(pl->path));
 	}
 	PUTS(&o, ",\"fen\":");
-	n = zh_fen_write(p, d, tmp, sizeof tmp);
-	putstr(&o, tmp, n);
+	if (o.len + ZH_FENMAX + 2 < o.size) {	/* written in place */
+		o.buf[o.len++] = '"';
+		o.len += zh_fen_write(p, d, o.buf + o.len, ZH_FENMAX);
+		o.buf[o.len++] = '"';
+	} else {
+		n = zh_fen_write(p, d, tmp, sizeof tmp);
+		putstr(&o, tmp, n);
+	}
 	PUTS(&o, ",\"move\":");
 	if (pl->move == NULL)
 		PUTS(&o, "null");
