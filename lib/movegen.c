@@ -212,6 +212,8 @@ struct gen {
 	int us, them, ksq;
 	int nchecks;
 	bool target_ok[ZH_NSQ];		/* valid only when nchecks == 1 */
+	unsigned char tsq[16];		/* the same squares, as a list */
+	int ntsq;
 	int npins;
 	unsigned char pin_sq[8];
 	signed char pin_dir[8];
@@ -244,16 +246,22 @@ scan_king(struct gen *g)
 		return;
 	for (i = -1; i <= 1; i += 2)
 		if ((b[k + fwd + i] & ~ZH_PROMOTED) == pawn) {
-			if (g->nchecks++ == 0)
+			if (g->nchecks++ == 0) {
 				memset(g->target_ok, 0, sizeof g->target_ok);
+				g->tsq[0] = (unsigned char)(k + fwd + i);
+				g->ntsq = 1;
+			}
 			g->target_ok[k + fwd + i] = true;
 		}
 	for (i = 0; i < 8; i++) {
 		unsigned char pc = b[k + jumps[i]];
 
 		if (is_color(pc, g->them) && (attr[ZH_TYPE(pc)] & A_KNIGHT)) {
-			if (g->nchecks++ == 0)
+			if (g->nchecks++ == 0) {
 				memset(g->target_ok, 0, sizeof g->target_ok);
+				g->tsq[0] = (unsigned char)(k + jumps[i]);
+				g->ntsq = 1;
+			}
 			g->target_ok[k + jumps[i]] = true;
 		}
 	}
@@ -285,8 +293,13 @@ scan_king(struct gen *g)
 			} else {
 				int u;
 
-				if (g->nchecks++ == 0)
+				if (g->nchecks++ == 0) {
 					memset(g->target_ok, 0, sizeof g->target_ok);
+					g->ntsq = 0;
+					for (u = k + d; u != t; u += d)
+						g->tsq[g->ntsq++] = (unsigned char)u;
+					g->tsq[g->ntsq++] = (unsigned char)t;
+				}
 				for (u = k + d; u != t; u += d)
 					g->target_ok[u] = true;
 				g->target_ok[t] = true;
@@ -1033,8 +1046,24 @@ zh_has_legal(const struct zh_pos *p)
 		gen_king(g);
 		if (g->n > 0)
 			return true;
+		if (g->nchecks >= 2)	/* only the king could move */
+			return false;
 	}
 	if (g->nchecks < 2 && gen_drops(g, true) > 0)
 		return true;
+	if (g->nchecks == 1) {
+		/* Take the checker or step in between: moves to a few
+		   squares, found from the squares. */
+		int i, t;
+
+		for (i = 0; i < g->ntsq; i++)
+			for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+				if (t != ZH_KING && p->count[g->us][t] > 0 &&
+				    zh__moves_to(p, t, g->tsq[i], buf) > 0)
+					return true;
+		/* en passant takes a checking pawn from another square */
+		return p->ep != ZH_NOSQ && p->count[g->us][ZH_PAWN] > 0 &&
+		    zh__moves_to(p, ZH_PAWN, p->ep, buf) > 0;
+	}
 	return zh_count_legal(p) > 0;
 }

@@ -845,12 +845,23 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 			if (rm->ok) {
 				const char *san;
 				size_t sn = san_of(rm, c->d, &san);
+				size_t un = strlen(rm->uci);
 
-				bputc(b, '"');
-				bput(b, san, sn);
-				bput(b, "\",\"uci\":\"", 9);
-				bputs(b, rm->uci);
-				bputc(b, '"');
+				/* "SAN","uci":"UCI": both under ZH_MOVEMAX */
+				if (reserve(b, 2 * ZH_MOVEMAX + 16)) {
+					char *q = b->s + b->len;
+
+					*q++ = '"';
+					memcpy(q, san, sn);
+					q += sn;
+					memcpy(q, "\",\"uci\":\"", 9);
+					q += 9;
+					memcpy(q, rm->uci, un);
+					q += un;
+					*q++ = '"';
+					*q = '\0';
+					b->len = (size_t)(q - b->s);
+				}
 				if (pos != NULL) {
 					char fen[ZH_FENMAX];
 

@@ -1,14 +1,15 @@
 /* movesto.c - the targeted move lookup that SAN reading and writing use
  * (zh__moves_to, zh__drop_ok) must agree with full legal move generation,
  * in every position of real games: testdata/pgn/pychess-zh.pgn (83 FICS
- * crazyhouse games) and the grand game; and SAN written reads back. */
+ * crazyhouse games) and the grand game; and SAN written reads back;
+ * and zh_has_legal agrees with counting, also after every checking move. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "zh_int.h"
 
-static long positions;
+static long positions, checks;
 
 static void
 compare(const struct zh_pos *p)
@@ -39,6 +40,18 @@ compare(const struct zh_pos *p)
 					CHECK(zh_is_legal(p, some[k]));
 			}
 		}
+	/* zh_has_legal's shortcuts (king steps, drops, moves to the
+	   checker's line) against counting, here and after every check */
+	CHECK(zh_has_legal(p) == (n > 0));
+	for (i = 0; i < n; i++) {
+		struct zh_pos c = *p;
+
+		zh_make(&c, all[i]);
+		if (zh_in_check(&c)) {
+			checks++;
+			CHECK(zh_has_legal(&c) == (zh_count_legal(&c) > 0));
+		}
+	}
 	for (i = 0; i < n; i++) {
 		char san[ZH_MOVEMAX];
 		struct zh_move m;
@@ -88,7 +101,9 @@ main(void)
 	file("testdata/pgn/pychess-zh.pgn");
 	file("testdata/pgn/pychess-variants-grand.pgn");
 	file("testdata/pgn/crazyara-engine_tournament.pgn");
-	fprintf(stderr, "movesto: %ld positions\n", positions);
+	fprintf(stderr, "movesto: %ld positions, %ld checks\n", positions,
+	    checks);
 	CHECK(positions > 10000);
+	CHECK(checks > 10000);
 	return check_report("movesto");
 }
