@@ -54,17 +54,33 @@ put(char *b, size_t bsize, size_t *n, const char *s, size_t max)
 	*n += k;
 }
 
+static void
+putnum(char *b, size_t bsize, size_t *n, long x)
+{
+	char d[24];
+	size_t k = sizeof d;
+	unsigned long u = x < 0 ? 0 - (unsigned long)x : (unsigned long)x;
+
+	d[--k] = '\0';
+	do
+		d[--k] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		d[--k] = '-';
+	put(b, bsize, n, d + k, sizeof d);
+}
+
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
 static void
 report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
 	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
-	char msg[512], num[64];
+	char msg[512];
 	size_t n = 0;
 
-	snprintf(num, sizeof num, "game %ld", g->number);
-	put(msg, sizeof msg, &n, num, sizeof num);
+	put(msg, sizeof msg, &n, "game ", 5);
+	putnum(msg, sizeof msg, &n, g->number);
 	if (w != NULL || b != NULL) {
 		put(msg, sizeof msg, &n, " (", 2);
 		put(msg, sizeof msg, &n, w ? w : "?", 70);
@@ -73,8 +89,8 @@ report(FILE *err, const char *file, const struct zh_game *g,
 		put(msg, sizeof msg, &n, ")", 1);
 	}
 	if (p->ply > 0) {
-		snprintf(num, sizeof num, ", ply %ld", p->ply);
-		put(msg, sizeof msg, &n, num, sizeof num);
+		put(msg, sizeof msg, &n, ", ply ", 6);
+		putnum(msg, sizeof msg, &n, p->ply);
 	}
 	put(msg, sizeof msg, &n, ": ", 2);
 	put(msg, sizeof msg, &n, p->text, sizeof p->text);

@@ -150,10 +150,18 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 	char missing[80] = "";
 	size_t i, n = 0;
 
+	/* the seven names and their separators fit in 'missing' */
 	for (i = 0; i < sizeof roster / sizeof roster[0]; i++)
-		if (find_tag(g, roster[i]) == NULL)
-			n += (size_t)snprintf(missing + n, sizeof missing - n,
-			    "%s%s", n ? ", " : "", roster[i]);
+		if (find_tag(g, roster[i]) == NULL) {
+			size_t k = strlen(roster[i]);
+
+			if (n > 0) {
+				memcpy(missing + n, ", ", 2);
+				n += 2;
+			}
+			memcpy(missing + n, roster[i], k + 1);
+			n += k;
+		}
 	if (n > 0)
 		add(c, soft, "tag", g->line, 1, 0,
 		    "missing tag%s of the Seven Tag Roster: %s",

@@ -338,7 +338,7 @@ castle_why(const struct zh_pos *p, bool kside, char *buf, size_t size)
  * promotion choice, else 0: the general reader then decides, and gives
  * the reasons.
  */
-static int
+static ZH_HOT_INLINE int
 fast_read(const struct zh_pos *p, const char *s, size_t n, struct zh_move *m,
     int *ncand)
 {
