@@ -55,6 +55,15 @@ enum {
 	C_BAD		/* other control bytes, \ < > */
 };
 
+/* Flags of the fast paths: fast() and tag_fast(). */
+enum {
+	F_WORD = 1,	/* an ASCII word byte (C_WORD below 0x80) */
+	F_ODD = 2,	/* NUL or a byte >= 0x80: the general code decides */
+	F_DIGIT = 4,
+	F_NAME = 8,	/* tag name: letters, digits, '_' */
+	F_VAL = 16	/* tag value byte that needs no care: not " \ or <= CR */
+};
+
 /* Results the reader hands out: static strings. */
 static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
 /* Glyphs converted to NAG text: ! ? !! ?? !? ?! */
@@ -66,6 +75,7 @@ struct zh_pgn_reader {
 	FILE *f;
 	struct zh_pgn_limits lim;
 	unsigned char cls[256];
+	unsigned char fl[256];	/* F_* flags */
 
 	unsigned char *buf;	/* input; buf[len] == 0 */
 	size_t cap, len;
@@ -87,6 +97,7 @@ struct zh_pgn_reader {
 	bool has_event;		/* an Event tag */
 	bool after_result;	/* result read: only comments may follow */
 	bool truncated;		/* skipping past max_game: bytes discarded */
+	bool glyphs;		/* a token with a static text */
 	size_t keep;		/* raw bytes kept when truncated */
 	int depth;		/* open variations */
 	long plies;		/* main-line moves */
@@ -349,7 +360,8 @@ salloc(struct zh_pgn_reader *r, size_t n)
 {
 	size_t off = r->slen;
 
-	if (!grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
+	if (r->slen + n > r->scap &&
+	    !grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
 		r->fail = ZH_ENOMEM;
 		return NOOFF;
 	}
@@ -635,16 +647,62 @@ skip_escape(struct zh_pgn_reader *r)
 }
 
 /*
+ * Store a tag pair read at line, col: the name at offset name, the value
+ * between vstart and vend, vlen bytes once unescaped.  Returns 0 or -1.
+ */
+static int
+addtag(struct zh_pgn_reader *r, long line, long col, size_t name,
+    size_t namelen, size_t vstart, size_t vend, size_t vlen)
+{
+	const unsigned char *b;
+	size_t off;
+	char *d;
+
+	if ((r->ntags >= r->tagcap && !grow((void **)&r->tags, &r->tagcap,
+	    r->ntags + 1, sizeof *r->tags)) ||
+	    (2 * r->ntags + 2 > r->tagoffcap && !grow((void **)&r->tagoff,
+	    &r->tagoffcap, 2 * (r->ntags + 1), sizeof *r->tagoff))) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
+	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
+		return -1;
+	b = B(r);
+	d = r->strs + off;
+	memcpy(d, b + name, namelen);
+	d[namelen] = '\0';
+	d += namelen + 1;
+	if (vlen == vend - vstart) {
+		memcpy(d, b + vstart, vlen);	/* no escapes */
+		d += vlen;
+	} else {
+		for (size_t k = vstart; vlen > 0; vlen--) {
+			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
+				k++;
+			*d++ = (char)b[k++];
+		}
+	}
+	*d = '\0';
+	r->tags[r->ntags].line = line;
+	r->tags[r->ntags].col = col;
+	r->tagoff[2 * r->ntags] = off;
+	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
+	r->ntags++;
+	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
+		r->has_event = true;
+	return 0;
+}
+
+/*
  * A tag pair at r->pos ('[' seen, tagahead() true).  Returns 1 without
  * reading it if it is a second Event tag: a new game starts there.
  */
 static int
 lex_tag(struct zh_pgn_reader *r)
 {
-	size_t i = r->pos, name, namelen, vstart, vend, vlen, off;
+	size_t i = r->pos, name, namelen, vstart, vend, vlen;
 	long line = r->line, col = colat(r, i);
 	const unsigned char *b;
-	char *d;
 	int c;
 
 	i++;
@@ -719,41 +777,81 @@ lex_tag(struct zh_pgn_reader *r)
 		    r->lim.max_tags);
 		goto out;
 	}
-	if (!grow((void **)&r->tags, &r->tagcap, r->ntags + 1,
-	    sizeof *r->tags) ||
-	    !grow((void **)&r->tagoff, &r->tagoffcap, 2 * (r->ntags + 1),
-	    sizeof *r->tagoff)) {
-		r->fail = ZH_ENOMEM;
+	if (addtag(r, line, col, name, namelen, vstart, vend, vlen) < 0)
 		return -1;
-	}
-	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
-		return -1;
-	b = B(r);
-	d = r->strs + off;
-	memcpy(d, b + name, namelen);
-	d[namelen] = '\0';
-	d += namelen + 1;
-	if (vlen == vend - vstart) {
-		memcpy(d, b + vstart, vlen);	/* no escapes */
-		d += vlen;
-	} else {
-		for (size_t k = vstart; vlen > 0; vlen--) {
-			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
-				k++;
-			*d++ = (char)b[k++];
-		}
-	}
-	*d = '\0';
-	r->tags[r->ntags].line = line;
-	r->tags[r->ntags].col = col;
-	r->tagoff[2 * r->ntags] = off;
-	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
-	r->ntags++;
-	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
-		r->has_event = true;
 out:
 	r->pos = i;
 	return 0;
+}
+
+/*
+ * A plain tag pair at r->pos, all of it buffered: '[', a name, blanks,
+ * a value without escapes or control bytes, blanks, ']'.  Returns 1 when
+ * read (r->pos after the ']'), 0 to leave it to lex_tag(), -1 on failure.
+ */
+static int
+tag_fast(struct zh_pgn_reader *r)
+{
+	const unsigned char *fl = r->fl, *b = B(r);
+	size_t i = r->pos + 1, name = i, namelen, vstart, vlen;
+
+	while (fl[b[i]] & F_NAME)
+		i++;
+	namelen = i - name;
+	if (namelen == 0 || namelen > r->lim.max_tag ||
+	    (namelen == 5 && r->has_event && memcmp(b + name, "Event", 5) == 0))
+		return 0;
+	while (b[i] == ' ' || b[i] == '\t')
+		i++;
+	if (b[i] != '"')
+		return 0;
+	vstart = ++i;
+	while (fl[b[i]] & F_VAL)
+		i++;
+	vlen = i - vstart;
+	if (b[i] != '"' || vlen > r->lim.max_tag)
+		return 0;
+	i++;
+	while (b[i] == ' ' || b[i] == '\t')
+		i++;
+	if (b[i] != ']' || (long)r->ntags >= r->lim.max_tags)
+		return 0;
+	if (addtag(r, r->line, colat(r, r->pos), name, namelen, vstart,
+	    vstart + vlen, vlen) < 0)
+		return -1;
+	r->pos = i + 1;
+	return 1;
+}
+
+/*
+ * Tag pairs from r->pos ('[' seen, tagahead() true), one a line, on
+ * while they are plain.  Returns like lex_tag().
+ */
+static int
+lex_tags(struct zh_pgn_reader *r)
+{
+	const unsigned char *b;
+	size_t i, e;
+	int rc;
+
+	while ((rc = tag_fast(r)) > 0) {
+		/* a line end and a tag pair: skip what lex_space() would */
+		b = B(r);
+		i = r->pos;
+		if (b[i] != '\n' && b[i] != '\r')
+			return 0;
+		e = i + 1;
+		if (b[i] == '\r' && b[e] == '\n')
+			e++;
+		if (b[e] != '[' || !(r->fl[b[e + 1]] & F_NAME))
+			return 0;
+		r->line++;
+		r->lbeg = (ptrdiff_t)e;
+		r->ccpos = e;
+		r->ccol = 1;
+		r->pos = e;
+	}
+	return rc < 0 ? -1 : lex_tag(r);
 }
 
 /* A move, move number or result at r->pos. */
@@ -867,6 +965,7 @@ lex_glyph(struct zh_pgn_reader *r)
 	else
 		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
 	i += nag >= 3 ? 2 : 1;
+	r->glyphs = true;
 	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0 &&
 	    r->fail)
 		return -1;
@@ -921,7 +1020,7 @@ newgame(struct zh_pgn_reader *r)
 {
 	memset(&r->err, 0, sizeof r->err);
 	r->has_moves = r->has_event = r->after_result = false;
-	r->truncated = false;
+	r->truncated = r->glyphs = false;
 	r->keep = 0;
 	r->depth = 0;
 	r->plies = 0;
@@ -1027,72 +1126,153 @@ between(struct zh_pgn_reader *r)
 }
 
 /*
- * The common cases, with the position in a local: spaces, moves, move
- * numbers and one-line brace comments.  Anything else, including a
- * token that reaches the end of the buffered input, is left at r->pos
- * for the general code.
+ * The common cases, with the state in locals: spaces, moves, move
+ * numbers, a result at the top level, one-line brace comments and
+ * single line ends inside movetext.  Columns are not counted byte by
+ * byte: the bytes passed here are ASCII but in comments, so a column is
+ * the offset plus cbase.  Anything else, including a token that reaches
+ * the end of the buffered input, is left at r->pos for the general
+ * code.  Returns 1 when the game ends at r->pos (a line end after the
+ * result), else 0.
  */
-static void
+static int
 fast(struct zh_pgn_reader *r)
 {
-	const unsigned char *cls = r->cls, *b = B(r);
-	size_t i = r->pos, s;
-	long col;
-	int kind;
+	const unsigned char *fl = r->fl, *b = B(r);
+	struct zh_token *t, *toks = r->toks;
+	size_t *toff = r->toff;
+	size_t i = r->pos, s, e, off, n = r->ntoks, room = r->tokroom;
+	long line = r->line, col, cbase, plies = r->plies, maxp, step;
+	ptrdiff_t lbeg = r->lbeg;
+	bool moves = false;
+	int kind, k, rc = 0;
 	unsigned char c;
 
+	cbase = colat(r, i) - (long)i;
+	/* moves in a variation are not counted: no limit there */
+	step = r->depth == 0;
+	maxp = step ? r->lim.max_plies : LONG_MAX;
 	for (;;) {
 		c = b[i];
-		if (c == ' ') {
-			i++;
-			continue;
-		}
+		while (c == ' ')
+			c = b[++i];
 		s = i;
-		if (cls[c] == C_WORD) {
-			while (cls[b[i]] == C_WORD)
-				i++;
-			if (b[i] == 0 || i - s > MAXWORD)
+		if (fl[c] & F_DIGIT) {
+			while (fl[c = b[++i]] & F_DIGIT)
+				;
+			if (i - s > MAXWORD)
 				break;
-			if (c >= '0' && c <= '9') {
-				size_t k = s;
-
-				while (b[k] >= '0' && b[k] <= '9')
-					k++;
-				if (k != i)
-					break;	/* result, castling with 0 */
-				while (b[i] == '.')
-					i++;
-				if (b[i] == 0)
+			if (c == '.') {
+				while ((c = b[++i]) == '.')
+					;
+				if (c == 0)
 					break;
 				kind = ZH_T_MOVENUM;
-			} else {
-				if (r->depth == 0 &&
-				    r->plies >= r->lim.max_plies)
+			} else if (fl[c] & F_WORD) {
+				/* a result; castling with zeros is left alone */
+				while (fl[b[i]] & F_WORD)
+					i++;
+				if (fl[b[i]] & F_ODD || r->depth > 0)
 					break;
-				r->plies += r->depth == 0;
-				kind = ZH_T_MOVE;
-			}
-			col = colat(r, s);
-			if (emit(r, kind, s, i - s, NULL, r->line, col) < 0)
+				for (k = 0; k < 3; k++)
+					if (strlen(results[k]) == i - s &&
+					    memcmp(b + s, results[k], i - s) == 0)
+						break;
+				if (k == 3)
+					break;
+				/* as lex_word(): set even if emit() fails */
+				r->result = results[k];
+				r->after_result = true;
+				kind = ZH_T_RESULT;
+			} else if (fl[c] & F_ODD) {
 				break;
-			continue;
-		}
-		if (c == '{') {
-			i++;
-			while ((c = b[i]) > '\r' && c != '}')
+			} else {
+				kind = ZH_T_MOVENUM;
+			}
+			off = s;
+		} else if (fl[c] & F_WORD) {
+			while (fl[b[++i]] & F_WORD)
+				;
+			if (fl[b[i]] & F_ODD || i - s > MAXWORD ||
+			    plies >= maxp)
+				break;
+			plies += step;
+			kind = ZH_T_MOVE;
+			off = s;
+		} else if (c == '\n' || c == '\r') {
+			/* One line end and blanks before more movetext: what
+			   lex_space() would do.  A blank line, an escape line
+			   or the end of the buffer is its business. */
+			e = i + 1;
+			if (c == '\r' && b[e] == '\n')
+				e++;
+			i = e;
+			while (b[i] == ' ' || b[i] == '\t')
 				i++;
+			if (r->cls[b[i]] <= C_NL) {
+				i = s;
+				break;
+			}
+			line++;
+			lbeg = (ptrdiff_t)e;
+			cbase = 1 - (long)e;
+			continue;
+		} else if (c == '{') {
+			while ((c = b[++i]) > '\r' && c != '}')
+				;
 			if (c != '}' || i - s - 1 > r->lim.max_comment)
 				break;
-			col = colat(r, s);
-			if (emit(r, ZH_T_COMMENT, s + 1, i - s - 1, NULL,
-			    r->line, col) < 0)
+			kind = ZH_T_COMMENT;
+			off = s + 1;
+		} else {
+			break;
+		}
+		col = (long)s + cbase;
+		if (n >= room) {
+			r->ntoks = n;
+			if (emit_slow(r, line, col) < 0) {
+				if (kind == ZH_T_RESULT)
+					s = i;	/* where lex_word() stops */
 				break;
+			}
+			toks = r->toks;
+			toff = r->toff;
+			room = r->tokroom;
+		}
+		t = &toks[n];
+		t->kind = kind;
+		t->text = NULL;
+		t->len = i - off;
+		t->line = line;
+		t->col = col;
+		toff[n++] = off;
+		if (kind == ZH_T_COMMENT) {
+			/* the comment may hold UTF-8: count its characters */
+			r->ccpos = s;
+			r->ccol = col;
 			i++;
+			cbase = colat(r, i) - (long)i;
 			continue;
 		}
-		break;
+		moves = true;
+		if (kind == ZH_T_RESULT) {
+			s = i;
+			while (b[s] == ' ')
+				s++;
+			rc = b[s] == '\n' || b[s] == '\r';
+			break;
+		}
 	}
 	r->pos = s;
+	r->ntoks = n;
+	r->plies = plies;
+	r->line = line;
+	r->lbeg = lbeg;
+	r->ccpos = s;
+	r->ccol = (long)s + cbase;
+	if (moves)
+		r->has_moves = true;
+	return rc;
 }
 
 /* Read one game from r->pos (its first byte).  Returns 0 or -1. */
@@ -1107,8 +1287,10 @@ lex_game(struct zh_pgn_reader *r)
 			rc = skip(r);
 			break;
 		}
-		if (!r->after_result)
-			fast(r);
+		if (!r->after_result && fast(r) > 0) {
+			rc = 1;		/* a line end after the result */
+			break;
+		}
 		if (r->fail)
 			return -1;
 		if (r->err.code != ZH_OK)
@@ -1200,7 +1382,7 @@ lex_game(struct zh_pgn_reader *r)
 			} else if (r->has_moves) {
 				rc = 1;		/* the next game's tags */
 			} else {
-				rc = lex_tag(r);
+				rc = lex_tags(r);
 			}
 			break;
 		case C_PCT:
@@ -1272,9 +1454,14 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 				end = r->toff[k] + r->toks[k].len;
 			break;
 		}
-	for (k = 0; k < r->ntoks; k++)
-		if (r->toff[k] != NOOFF)
+	if (r->glyphs) {
+		for (k = 0; k < r->ntoks; k++)
+			if (r->toff[k] != NOOFF)
+				r->toks[k].text = (const char *)b + r->toff[k];
+	} else {
+		for (k = 0; k < r->ntoks; k++)
 			r->toks[k].text = (const char *)b + r->toff[k];
+	}
 	for (k = 0; k < r->ntags; k++) {
 		r->tags[k].name = r->strs + r->tagoff[2 * k];
 		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
@@ -1352,6 +1539,11 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 			default: k = C_BAD; break;
 			}
 		r->cls[c] = (unsigned char)k;
+		r->fl[c] = (unsigned char)((k == C_WORD && c < 0x80 ? F_WORD : 0) |
+		    (c == 0 || c >= 0x80 ? F_ODD : 0) |
+		    (c >= '0' && c <= '9' ? F_DIGIT : 0) |
+		    (isname(c) ? F_NAME : 0) |
+		    (c > '\r' && c != '"' && c != '\\' ? F_VAL : 0));
 	}
 	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
