@@ -11,7 +11,9 @@
  * Offsets used while lexing are relative to gstart, the first byte of the
  * current game, so they stay valid when fill() slides the game to the
  * front of the buffer or realloc() moves it.  Token and tag texts are
- * kept as offsets and turned into pointers once the game is complete.
+ * kept as offsets and turned into pointers once the game is complete,
+ * but for token texts: they point into the buffer at once, and fill()
+ * moves them with it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -58,10 +60,12 @@ enum {
 /* Flags of the fast paths: fast() and tag_fast(). */
 enum {
 	F_WORD = 1,	/* an ASCII word byte (C_WORD below 0x80) */
+	F_MOVE = 32,	/* F_WORD but a digit: starts a move */
 	F_ODD = 2,	/* NUL or a byte >= 0x80: the general code decides */
 	F_DIGIT = 4,
 	F_NAME = 8,	/* tag name: letters, digits, '_' */
-	F_VAL = 16	/* tag value byte that needs no care: not " \ or <= CR */
+	F_VAL = 16,	/* tag value byte that needs no care: not " \ or <= CR */
+	F_FAST = 64	/* fast() may take it: a space, F_WORD or '{' */
 };
 
 /* Results the reader hands out: static strings. */
@@ -97,7 +101,6 @@ struct zh_pgn_reader {
 	bool has_event;		/* an Event tag */
 	bool after_result;	/* result read: only comments may follow */
 	bool truncated;		/* skipping past max_game: bytes discarded */
-	bool glyphs;		/* a token with a static text */
 	size_t keep;		/* raw bytes kept when truncated */
 	int depth;		/* open variations */
 	long plies;		/* main-line moves */
@@ -105,7 +108,7 @@ struct zh_pgn_reader {
 	const char *result;
 
 	struct zh_token *toks;
-	size_t *toff;		/* text offsets, NOOFF for static texts */
+	size_t *toff;		/* text offsets while fill() moves the buffer */
 	size_t ntoks, tokcap, toffcap;
 	size_t tokroom;		/* tokens that fit without emit_slow() */
 	struct zh_tag *tags;
@@ -147,6 +150,43 @@ synerr(struct zh_pgn_reader *r, int code, long line, long col,
 
 /* ==================== input buffer ==================== */
 
+/* Is the token's text a static string (a glyph's NAG)? */
+static bool
+isstatic(const struct zh_token *t)
+{
+	size_t k;
+
+	if (t->kind == ZH_T_NAG)
+		for (k = 0; k < sizeof nagtext / sizeof nagtext[0]; k++)
+			if (t->text == nagtext[k])
+				return true;
+	return false;
+}
+
+/* Before the buffer moves: token texts to offsets in toff. */
+static void
+textoff(struct zh_pgn_reader *r)
+{
+	const char *b = (const char *)B(r);
+	size_t k;
+
+	for (k = 0; k < r->ntoks; k++)
+		r->toff[k] = isstatic(&r->toks[k]) ? NOOFF :
+		    (size_t)(r->toks[k].text - b);
+}
+
+/* After it moved: back to pointers. */
+static void
+textptr(struct zh_pgn_reader *r)
+{
+	const char *b = (const char *)B(r);
+	size_t k;
+
+	for (k = 0; k < r->ntoks; k++)
+		if (r->toff[k] != NOOFF)
+			r->toks[k].text = b + r->toff[k];
+}
+
 /*
  * Append up to CHUNK bytes of input.  Returns 1 if some were added, 0 at
  * the end of input, -1 on a read error or no memory (r->fail is set).
@@ -157,11 +197,14 @@ static int
 fill(struct zh_pgn_reader *r)
 {
 	size_t n;
+	bool move;
 
 	if (r->fail)
 		return -1;
 	if (r->eof)
 		return 0;
+	if ((move = r->cap - r->len < CHUNK + PAD))
+		textoff(r);
 	if (r->gstart > 0 && r->cap - r->len < CHUNK + PAD) {
 		memmove(r->buf, r->buf + r->gstart, r->len - r->gstart);
 		r->len -= r->gstart;
@@ -180,6 +223,8 @@ fill(struct zh_pgn_reader *r)
 		r->buf = nb;
 		r->cap = ncap;
 	}
+	if (move)
+		textptr(r);
 	n = fread(r->buf + r->len, 1, CHUNK, r->f);
 	r->len += n;
 	memset(r->buf + r->len, 0, PAD);	/* the sentinel and padding */
@@ -344,11 +389,11 @@ emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
 		return -1;
 	t = &r->toks[r->ntoks];
 	t->kind = kind;
-	t->text = stat;
+	t->text = stat != NULL ? stat : (const char *)B(r) + off;
 	t->len = len;
 	t->line = line;
 	t->col = col;
-	r->toff[r->ntoks++] = off;
+	r->ntoks++;
 	if (kind != ZH_T_COMMENT)
 		r->has_moves = true;
 	return 0;
@@ -785,73 +830,110 @@ out:
 }
 
 /*
- * A plain tag pair at r->pos, all of it buffered: '[', a name, blanks,
- * a value without escapes or control bytes, blanks, ']'.  Returns 1 when
- * read (r->pos after the ']'), 0 to leave it to lex_tag(), -1 on failure.
+ * The first byte from offset i on that is not F_VAL: '"', '\\' or one
+ * up to CR, as the sentinel.  Eight bytes a round: the reads end at most
+ * 7 bytes past that byte, in the PAD zero bytes after the data.
  */
-static int
-tag_fast(struct zh_pgn_reader *r)
+static inline size_t
+valend(const unsigned char *fl, const unsigned char *b, size_t i)
 {
-	const unsigned char *fl = r->fl, *b = B(r);
-	size_t i = r->pos + 1, name = i, namelen, vstart, vlen;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t one = 0x0101010101010101u, hi = 0x8080808080808080u;
+	uint64_t w, q, z, m;
 
-	while (fl[b[i]] & F_NAME)
-		i++;
-	namelen = i - name;
-	if (namelen == 0 || namelen > r->lim.max_tag ||
-	    (namelen == 5 && r->has_event && memcmp(b + name, "Event", 5) == 0))
-		return 0;
-	while (b[i] == ' ' || b[i] == '\t')
-		i++;
-	if (b[i] != '"')
-		return 0;
-	vstart = ++i;
+	(void)fl;
+	for (;; i += 8) {
+		memcpy(&w, b + i, 8);
+		q = w ^ (one * '"');
+		z = w ^ (one * '\\');
+		/* zero bytes of q and z, bytes of w below 0x0e: the lowest
+		   flag is exact, borrows only reach the bytes above it */
+		m = ((q - one) & ~q) | ((z - one) & ~z) |
+		    ((w - one * 0x0e) & ~w);
+		if ((m &= hi) != 0)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+	}
+#else
 	while (fl[b[i]] & F_VAL)
 		i++;
-	vlen = i - vstart;
-	if (b[i] != '"' || vlen > r->lim.max_tag)
-		return 0;
-	i++;
-	while (b[i] == ' ' || b[i] == '\t')
-		i++;
-	if (b[i] != ']' || (long)r->ntags >= r->lim.max_tags)
-		return 0;
-	if (addtag(r, r->line, colat(r, r->pos), name, namelen, vstart,
-	    vstart + vlen, vlen) < 0)
-		return -1;
-	r->pos = i + 1;
-	return 1;
+	return i;
+#endif
 }
 
 /*
- * Tag pairs from r->pos ('[' seen, tagahead() true), one a line, on
- * while they are plain.  Returns like lex_tag().
+ * Tag pairs from r->pos ('[' seen, tagahead() true), one a line, while
+ * they are plain and buffered: '[', a name, a space, a value in quotes
+ * without escapes or control bytes, ']'.  Anything else is lex_tag()'s.
+ * Returns like lex_tag().  Not inlined: alone it keeps its state in
+ * registers.
  */
-static int
+static int __attribute__((noinline))
 lex_tags(struct zh_pgn_reader *r)
 {
-	const unsigned char *b;
-	size_t i, e;
-	int rc;
+	const unsigned char *fl = r->fl, *b = B(r);
+	size_t i = r->pos, name, namelen, vstart, vlen, off, e;
+	bool event;
+	char *d;
 
-	while ((rc = tag_fast(r)) > 0) {
+	for (;;) {
+		/* b[i] is the '[' and r->pos is i */
+		name = i + 1;
+		for (e = name; fl[b[e]] & F_NAME; e += 2)
+			if (!(fl[b[e + 1]] & F_NAME)) {
+				e++;
+				break;
+			}
+		namelen = e - name;
+		if (b[e] != ' ' || b[e + 1] != '"' || namelen == 0 ||
+		    namelen > r->lim.max_tag)
+			break;
+		event = namelen == 5 && memcmp(b + name, "Event", 5) == 0;
+		if (event && r->has_event)
+			break;
+		vstart = e + 2;
+		e = valend(fl, b, vstart);
+		vlen = e - vstart;
+		if (b[e] != '"' || b[e + 1] != ']' || vlen > r->lim.max_tag ||
+		    (long)r->ntags >= r->lim.max_tags)
+			break;
+		if (r->ntags < r->tagcap && 2 * r->ntags + 2 <= r->tagoffcap &&
+		    r->slen + namelen + vlen + 3 <= r->scap) {
+			/* name, blank, quote and value in one copy */
+			off = r->slen;
+			d = r->strs + off;
+			memcpy(d, b + name, namelen + 2 + vlen);
+			d[namelen] = '\0';
+			d[namelen + 2 + vlen] = '\0';
+			r->slen += namelen + 3 + vlen;
+			r->tags[r->ntags].line = r->line;
+			r->tags[r->ntags].col = colat(r, i);
+			r->tagoff[2 * r->ntags] = off;
+			r->tagoff[2 * r->ntags + 1] = off + namelen + 2;
+			r->ntags++;
+			if (event)
+				r->has_event = true;
+		} else if (addtag(r, r->line, colat(r, i), name, namelen,
+		    vstart, e, vlen) < 0) {
+			return -1;
+		}
+		i = e + 2;
+		r->pos = i;
 		/* a line end and a tag pair: skip what lex_space() would */
-		b = B(r);
-		i = r->pos;
 		if (b[i] != '\n' && b[i] != '\r')
 			return 0;
 		e = i + 1;
 		if (b[i] == '\r' && b[e] == '\n')
 			e++;
-		if (b[e] != '[' || !(r->fl[b[e + 1]] & F_NAME))
+		if (b[e] != '[' || !(fl[b[e + 1]] & F_NAME))
 			return 0;
 		r->line++;
 		r->lbeg = (ptrdiff_t)e;
 		r->ccpos = e;
 		r->ccol = 1;
-		r->pos = e;
+		i = e;
+		r->pos = i;
 	}
-	return rc < 0 ? -1 : lex_tag(r);
+	return lex_tag(r);
 }
 
 /* A move, move number or result at r->pos. */
@@ -965,7 +1047,6 @@ lex_glyph(struct zh_pgn_reader *r)
 	else
 		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
 	i += nag >= 3 ? 2 : 1;
-	r->glyphs = true;
 	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0 &&
 	    r->fail)
 		return -1;
@@ -1020,7 +1101,7 @@ newgame(struct zh_pgn_reader *r)
 {
 	memset(&r->err, 0, sizeof r->err);
 	r->has_moves = r->has_event = r->after_result = false;
-	r->truncated = r->glyphs = false;
+	r->truncated = false;
 	r->keep = 0;
 	r->depth = 0;
 	r->plies = 0;
@@ -1126,6 +1207,23 @@ between(struct zh_pgn_reader *r)
 }
 
 /*
+ * More room for tokens in fast(), which keeps its own count: the
+ * tokens from r->ntoks to t are new, ncom of them comments.  Returns
+ * like emit_slow().
+ */
+static int
+fast_room(struct zh_pgn_reader *r, const struct zh_token *t, long ncom,
+    long line, long col)
+{
+	size_t n = (size_t)(t - r->toks);
+
+	if ((long)(n - r->ntoks) > ncom)
+		r->has_moves = true;
+	r->ntoks = n;
+	return emit_slow(r, line, col);
+}
+
+/*
  * The common cases, with the state in locals: spaces, moves, move
  * numbers, a result at the top level, one-line brace comments and
  * single line ends inside movetext.  Columns are not counted byte by
@@ -1133,30 +1231,60 @@ between(struct zh_pgn_reader *r)
  * the offset plus cbase.  Anything else, including a token that reaches
  * the end of the buffered input, is left at r->pos for the general
  * code.  Returns 1 when the game ends at r->pos (a line end after the
- * result), else 0.
+ * result), else 0.  Not inlined: alone it keeps its state in registers.
  */
-static int
+static int __attribute__((noinline))
 fast(struct zh_pgn_reader *r)
 {
-	const unsigned char *fl = r->fl, *b = B(r);
-	struct zh_token *t, *toks = r->toks;
-	size_t *toff = r->toff;
-	size_t i = r->pos, s, e, off, n = r->ntoks, room = r->tokroom;
-	long line = r->line, col, cbase, plies = r->plies, maxp, step;
-	ptrdiff_t lbeg = r->lbeg;
-	bool moves = false;
+	const unsigned char *b = B(r), *fl = r->fl;
+	struct zh_token *t = r->toks + r->ntoks;
+	struct zh_token *tend = r->toks + r->tokroom;
+	size_t i = r->pos, s, e, off;
+	long line = r->line, col, cbase, left, ncom = 0;
 	int kind, k, rc = 0;
 	unsigned char c;
 
 	cbase = colat(r, i) - (long)i;
 	/* moves in a variation are not counted: no limit there */
-	step = r->depth == 0;
-	maxp = step ? r->lim.max_plies : LONG_MAX;
+	left = r->depth == 0 ? r->lim.max_plies - r->plies : LONG_MAX;
 	for (;;) {
 		c = b[i];
 		while (c == ' ')
 			c = b[++i];
 		s = i;
+		if (fl[c] & F_MOVE) {
+			/* two bytes a round: most moves are short */
+			for (;;) {
+				if (!(fl[b[i + 1]] & F_WORD)) {
+					i += 1;
+					break;
+				}
+				if (!(fl[b[i + 2]] & F_WORD)) {
+					i += 2;
+					break;
+				}
+				i += 2;
+			}
+			if (fl[b[i]] & F_ODD || i - s > MAXWORD || left <= 0)
+				break;
+			left--;
+			col = (long)s + cbase;
+			if (t == tend) {
+				k = fast_room(r, t, ncom, line, col);
+				t = r->toks + r->ntoks;
+				tend = r->toks + r->tokroom;
+				ncom = 0;
+				if (k < 0)
+					break;
+			}
+			t->kind = ZH_T_MOVE;
+			t->text = (const char *)b + s;
+			t->len = i - s;
+			t->line = line;
+			t->col = col;
+			t++;
+			continue;
+		}
 		if (fl[c] & F_DIGIT) {
 			while (fl[c = b[++i]] & F_DIGIT)
 				;
@@ -1190,15 +1318,6 @@ fast(struct zh_pgn_reader *r)
 				kind = ZH_T_MOVENUM;
 			}
 			off = s;
-		} else if (fl[c] & F_WORD) {
-			while (fl[b[++i]] & F_WORD)
-				;
-			if (fl[b[i]] & F_ODD || i - s > MAXWORD ||
-			    plies >= maxp)
-				break;
-			plies += step;
-			kind = ZH_T_MOVE;
-			off = s;
 		} else if (c == '\n' || c == '\r') {
 			/* One line end and blanks before more movetext: what
 			   lex_space() would do.  A blank line, an escape line
@@ -1214,7 +1333,7 @@ fast(struct zh_pgn_reader *r)
 				break;
 			}
 			line++;
-			lbeg = (ptrdiff_t)e;
+			r->lbeg = (ptrdiff_t)e;
 			cbase = 1 - (long)e;
 			continue;
 		} else if (c == '{') {
@@ -1228,50 +1347,50 @@ fast(struct zh_pgn_reader *r)
 			break;
 		}
 		col = (long)s + cbase;
-		if (n >= room) {
-			r->ntoks = n;
-			if (emit_slow(r, line, col) < 0) {
+		if (t == tend) {
+			k = fast_room(r, t, ncom, line, col);
+			t = r->toks + r->ntoks;
+			tend = r->toks + r->tokroom;
+			ncom = 0;
+			if (k < 0) {
 				if (kind == ZH_T_RESULT)
 					s = i;	/* where lex_word() stops */
 				break;
 			}
-			toks = r->toks;
-			toff = r->toff;
-			room = r->tokroom;
 		}
-		t = &toks[n];
 		t->kind = kind;
-		t->text = NULL;
+		t->text = (const char *)b + off;
 		t->len = i - off;
 		t->line = line;
 		t->col = col;
-		toff[n++] = off;
+		t++;
+		if (kind == ZH_T_MOVENUM)
+			continue;
 		if (kind == ZH_T_COMMENT) {
 			/* the comment may hold UTF-8: count its characters */
+			ncom++;
 			r->ccpos = s;
 			r->ccol = col;
 			i++;
 			cbase = colat(r, i) - (long)i;
 			continue;
 		}
-		moves = true;
-		if (kind == ZH_T_RESULT) {
-			s = i;
-			while (b[s] == ' ')
-				s++;
-			rc = b[s] == '\n' || b[s] == '\r';
-			break;
-		}
+		/* the result */
+		s = i;
+		while (b[s] == ' ')
+			s++;
+		rc = b[s] == '\n' || b[s] == '\r';
+		break;
 	}
+	if ((long)((size_t)(t - r->toks) - r->ntoks) > ncom)
+		r->has_moves = true;
+	r->ntoks = (size_t)(t - r->toks);
 	r->pos = s;
-	r->ntoks = n;
-	r->plies = plies;
+	if (r->depth == 0)
+		r->plies = r->lim.max_plies - left;
 	r->line = line;
-	r->lbeg = lbeg;
 	r->ccpos = s;
 	r->ccol = (long)s + cbase;
-	if (moves)
-		r->has_moves = true;
 	return rc;
 }
 
@@ -1287,7 +1406,8 @@ lex_game(struct zh_pgn_reader *r)
 			rc = skip(r);
 			break;
 		}
-		if (!r->after_result && fast(r) > 0) {
+		if (!r->after_result && r->fl[B(r)[r->pos]] & F_FAST &&
+		    fast(r) > 0) {
 			rc = 1;		/* a line end after the result */
 			break;
 		}
@@ -1449,19 +1569,14 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 		end--;
 	/* every token text lies inside raw (a ';' comment keeps its blanks) */
 	for (k = r->ntoks; k-- > 0;)
-		if (r->toff[k] != NOOFF) {
-			if (end < r->toff[k] + r->toks[k].len)
-				end = r->toff[k] + r->toks[k].len;
+		if (!isstatic(&r->toks[k])) {
+			size_t e = (size_t)(r->toks[k].text - (const char *)b) +
+			    r->toks[k].len;
+
+			if (end < e)
+				end = e;
 			break;
 		}
-	if (r->glyphs) {
-		for (k = 0; k < r->ntoks; k++)
-			if (r->toff[k] != NOOFF)
-				r->toks[k].text = (const char *)b + r->toff[k];
-	} else {
-		for (k = 0; k < r->ntoks; k++)
-			r->toks[k].text = (const char *)b + r->toff[k];
-	}
 	for (k = 0; k < r->ntags; k++) {
 		r->tags[k].name = r->strs + r->tagoff[2 * k];
 		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
@@ -1540,10 +1655,14 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 			}
 		r->cls[c] = (unsigned char)k;
 		r->fl[c] = (unsigned char)((k == C_WORD && c < 0x80 ? F_WORD : 0) |
+		    (k == C_WORD && c < 0x80 && !(c >= '0' && c <= '9') ?
+		    F_MOVE : 0) |
 		    (c == 0 || c >= 0x80 ? F_ODD : 0) |
 		    (c >= '0' && c <= '9' ? F_DIGIT : 0) |
 		    (isname(c) ? F_NAME : 0) |
-		    (c > '\r' && c != '"' && c != '\\' ? F_VAL : 0));
+		    (c > '\r' && c != '"' && c != '\\' ? F_VAL : 0) |
+		    ((k == C_WORD && c < 0x80) || c == ' ' || c == '{' ?
+		    F_FAST : 0));
 	}
 	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
