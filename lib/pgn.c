@@ -10,10 +10,9 @@
  *
  * Offsets used while lexing are relative to gstart, the first byte of the
  * current game, so they stay valid when fill() slides the game to the
- * front of the buffer or realloc() moves it.  Token and tag texts are
- * kept as offsets and turned into pointers once the game is complete,
- * but for token texts: they point into the buffer at once, and fill()
- * moves them with it.
+ * front of the buffer or realloc() moves it.  Tag texts are kept as
+ * offsets and turned into pointers once the game is complete; token
+ * texts point into the buffer at once, and fill() moves them with it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,14 +56,14 @@ enum {
 	C_BAD		/* other control bytes, \ < > */
 };
 
-/* Flags of the fast paths: fast() and tag_fast(). */
+/* Byte flags of the fast paths, fast() and lex_tags(). */
 enum {
 	F_WORD = 1,	/* an ASCII word byte (C_WORD below 0x80) */
-	F_MOVE = 32,	/* F_WORD but a digit: starts a move */
 	F_ODD = 2,	/* NUL or a byte >= 0x80: the general code decides */
 	F_DIGIT = 4,
 	F_NAME = 8,	/* tag name: letters, digits, '_' */
 	F_VAL = 16,	/* tag value byte that needs no care: not " \ or <= CR */
+	F_MOVE = 32,	/* F_WORD but a digit: starts a move */
 	F_FAST = 64	/* fast() may take it: a space, F_WORD or '{' */
 };
 
@@ -217,6 +216,7 @@ fill(struct zh_pgn_reader *r)
 		if (ncap < r->len + CHUNK + PAD)
 			ncap = r->len + CHUNK + PAD;
 		if ((nb = realloc(r->buf, ncap)) == NULL) {
+			textptr(r);
 			r->fail = ZH_ENOMEM;
 			return -1;
 		}
@@ -1207,43 +1207,30 @@ between(struct zh_pgn_reader *r)
 }
 
 /*
- * More room for tokens in fast(), which keeps its own count: the
- * tokens from r->ntoks to t are new, ncom of them comments.  Returns
- * like emit_slow().
- */
-static int
-fast_room(struct zh_pgn_reader *r, const struct zh_token *t, long ncom,
-    long line, long col)
-{
-	size_t n = (size_t)(t - r->toks);
-
-	if ((long)(n - r->ntoks) > ncom)
-		r->has_moves = true;
-	r->ntoks = n;
-	return emit_slow(r, line, col);
-}
-
-/*
  * The common cases, with the state in locals: spaces, moves, move
  * numbers, a result at the top level, one-line brace comments and
  * single line ends inside movetext.  Columns are not counted byte by
  * byte: the bytes passed here are ASCII but in comments, so a column is
  * the offset plus cbase.  Anything else, including a token that reaches
- * the end of the buffered input, is left at r->pos for the general
- * code.  Returns 1 when the game ends at r->pos (a line end after the
- * result), else 0.  Not inlined: alone it keeps its state in registers.
+ * the end of the buffered input or does not fit in the token array, is
+ * left at r->pos for the general code.  Returns 1 when the game ends at
+ * r->pos (a line end after the result), else 0.  Not inlined: alone it
+ * keeps its state in registers.
  */
 static int __attribute__((noinline))
 fast(struct zh_pgn_reader *r)
 {
 	const unsigned char *b = B(r), *fl = r->fl;
-	struct zh_token *t = r->toks + r->ntoks;
-	struct zh_token *tend = r->toks + r->tokroom;
+	struct zh_token *t, *t0, *tend;
 	size_t i = r->pos, s, e, off;
 	long line = r->line, col, cbase, left, ncom = 0;
 	int kind, k, rc = 0;
 	unsigned char c;
 
+	if (r->ntoks >= r->tokroom)
+		return 0;	/* maybe no array yet: no arithmetic on NULL */
+	t = t0 = r->toks + r->ntoks;
+	tend = r->toks + r->tokroom;
 	cbase = colat(r, i) - (long)i;
 	/* moves in a variation are not counted: no limit there */
 	left = r->depth == 0 ? r->lim.max_plies - r->plies : LONG_MAX;
@@ -1252,6 +1239,8 @@ fast(struct zh_pgn_reader *r)
 		while (c == ' ')
 			c = b[++i];
 		s = i;
+		if (t >= tend)
+			break;		/* emit() makes room or sees the limit */
 		if (fl[c] & F_MOVE) {
 			/* two bytes a round: most moves are short */
 			for (;;) {
@@ -1268,20 +1257,11 @@ fast(struct zh_pgn_reader *r)
 			if (fl[b[i]] & F_ODD || i - s > MAXWORD || left <= 0)
 				break;
 			left--;
-			col = (long)s + cbase;
-			if (t == tend) {
-				k = fast_room(r, t, ncom, line, col);
-				t = r->toks + r->ntoks;
-				tend = r->toks + r->tokroom;
-				ncom = 0;
-				if (k < 0)
-					break;
-			}
 			t->kind = ZH_T_MOVE;
 			t->text = (const char *)b + s;
 			t->len = i - s;
 			t->line = line;
-			t->col = col;
+			t->col = (long)s + cbase;
 			t++;
 			continue;
 		}
@@ -1295,8 +1275,15 @@ fast(struct zh_pgn_reader *r)
 					;
 				if (c == 0)
 					break;
-				kind = ZH_T_MOVENUM;
-			} else if (fl[c] & F_WORD) {
+				t->kind = ZH_T_MOVENUM;
+				t->text = (const char *)b + s;
+				t->len = i - s;
+				t->line = line;
+				t->col = (long)s + cbase;
+				t++;
+				continue;
+			}
+			if (fl[c] & F_WORD) {
 				/* a result; castling with zeros is left alone */
 				while (fl[b[i]] & F_WORD)
 					i++;
@@ -1308,7 +1295,6 @@ fast(struct zh_pgn_reader *r)
 						break;
 				if (k == 3)
 					break;
-				/* as lex_word(): set even if emit() fails */
 				r->result = results[k];
 				r->after_result = true;
 				kind = ZH_T_RESULT;
@@ -1347,17 +1333,6 @@ fast(struct zh_pgn_reader *r)
 			break;
 		}
 		col = (long)s + cbase;
-		if (t == tend) {
-			k = fast_room(r, t, ncom, line, col);
-			t = r->toks + r->ntoks;
-			tend = r->toks + r->tokroom;
-			ncom = 0;
-			if (k < 0) {
-				if (kind == ZH_T_RESULT)
-					s = i;	/* where lex_word() stops */
-				break;
-			}
-		}
 		t->kind = kind;
 		t->text = (const char *)b + off;
 		t->len = i - off;
@@ -1375,14 +1350,14 @@ fast(struct zh_pgn_reader *r)
 			cbase = colat(r, i) - (long)i;
 			continue;
 		}
-		/* the result */
+		/* the result: the game ends if its line does */
 		s = i;
 		while (b[s] == ' ')
 			s++;
 		rc = b[s] == '\n' || b[s] == '\r';
 		break;
 	}
-	if ((long)((size_t)(t - r->toks) - r->ntoks) > ncom)
+	if (t - t0 > ncom)
 		r->has_moves = true;
 	r->ntoks = (size_t)(t - r->toks);
 	r->pos = s;
