@@ -1329,6 +1329,9 @@ fast(struct zh_pgn_reader *r)
 				break;
 			kind = ZH_T_COMMENT;
 			off = s + 1;
+		} else if (c == '\t') {
+			i++;		/* a blank like the others */
+			continue;
 		} else {
 			break;
 		}
