@@ -10,8 +10,9 @@
  *
  * Offsets used while lexing are relative to gstart, the first byte of the
  * current game, so they stay valid when fill() slides the game to the
- * front of the buffer or realloc() moves it.  Token and tag texts are
- * kept as offsets and turned into pointers once the game is complete.
+ * front of the buffer or realloc() moves it.  Tag texts are kept as
+ * offsets and turned into pointers once the game is complete; token
+ * texts point into the buffer at once, and fill() moves them with it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +56,17 @@ enum {
 	C_BAD		/* other control bytes, \ < > */
 };
 
+/* Byte flags of the fast paths, fast() and lex_tags(). */
+enum {
+	F_WORD = 1,	/* an ASCII word byte (C_WORD below 0x80) */
+	F_ODD = 2,	/* NUL or a byte >= 0x80: the general code decides */
+	F_DIGIT = 4,
+	F_NAME = 8,	/* tag name: letters, digits, '_' */
+	F_VAL = 16,	/* tag value byte that needs no care: not " \ or <= CR */
+	F_MOVE = 32,	/* F_WORD but a digit: starts a move */
+	F_FAST = 64	/* fast() may take it: a space, F_WORD or '{' */
+};
+
 /* Results the reader hands out: static strings. */
 static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
 /* Glyphs converted to NAG text: ! ? !! ?? !? ?! */
@@ -66,6 +78,7 @@ struct zh_pgn_reader {
 	FILE *f;
 	struct zh_pgn_limits lim;
 	unsigned char cls[256];
+	unsigned char fl[256];	/* F_* flags */
 
 	unsigned char *buf;	/* input; buf[len] == 0 */
 	size_t cap, len;
@@ -94,7 +107,7 @@ struct zh_pgn_reader {
 	const char *result;
 
 	struct zh_token *toks;
-	size_t *toff;		/* text offsets, NOOFF for static texts */
+	size_t *toff;		/* text offsets while fill() moves the buffer */
 	size_t ntoks, tokcap, toffcap;
 	size_t tokroom;		/* tokens that fit without emit_slow() */
 	struct zh_tag *tags;
@@ -136,6 +149,43 @@ synerr(struct zh_pgn_reader *r, int code, long line, long col,
 
 /* ==================== input buffer ==================== */
 
+/* Is the token's text a static string (a glyph's NAG)? */
+static bool
+isstatic(const struct zh_token *t)
+{
+	size_t k;
+
+	if (t->kind == ZH_T_NAG)
+		for (k = 0; k < sizeof nagtext / sizeof nagtext[0]; k++)
+			if (t->text == nagtext[k])
+				return true;
+	return false;
+}
+
+/* Before the buffer moves: token texts to offsets in toff. */
+static void
+textoff(struct zh_pgn_reader *r)
+{
+	const char *b = (const char *)B(r);
+	size_t k;
+
+	for (k = 0; k < r->ntoks; k++)
+		r->toff[k] = isstatic(&r->toks[k]) ? NOOFF :
+		    (size_t)(r->toks[k].text - b);
+}
+
+/* After it moved: back to pointers. */
+static void
+textptr(struct zh_pgn_reader *r)
+{
+	const char *b = (const char *)B(r);
+	size_t k;
+
+	for (k = 0; k < r->ntoks; k++)
+		if (r->toff[k] != NOOFF)
+			r->toks[k].text = b + r->toff[k];
+}
+
 /*
  * Append up to CHUNK bytes of input.  Returns 1 if some were added, 0 at
  * the end of input, -1 on a read error or no memory (r->fail is set).
@@ -146,11 +196,14 @@ static int
 fill(struct zh_pgn_reader *r)
 {
 	size_t n;
+	bool move;
 
 	if (r->fail)
 		return -1;
 	if (r->eof)
 		return 0;
+	if ((move = r->cap - r->len < CHUNK + PAD))
+		textoff(r);
 	if (r->gstart > 0 && r->cap - r->len < CHUNK + PAD) {
 		memmove(r->buf, r->buf + r->gstart, r->len - r->gstart);
 		r->len -= r->gstart;
@@ -163,12 +216,15 @@ fill(struct zh_pgn_reader *r)
 		if (ncap < r->len + CHUNK + PAD)
 			ncap = r->len + CHUNK + PAD;
 		if ((nb = realloc(r->buf, ncap)) == NULL) {
+			textptr(r);
 			r->fail = ZH_ENOMEM;
 			return -1;
 		}
 		r->buf = nb;
 		r->cap = ncap;
 	}
+	if (move)
+		textptr(r);
 	n = fread(r->buf + r->len, 1, CHUNK, r->f);
 	r->len += n;
 	memset(r->buf + r->len, 0, PAD);	/* the sentinel and padding */
@@ -333,11 +389,11 @@ emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
 		return -1;
 	t = &r->toks[r->ntoks];
 	t->kind = kind;
-	t->text = stat;
+	t->text = stat != NULL ? stat : (const char *)B(r) + off;
 	t->len = len;
 	t->line = line;
 	t->col = col;
-	r->toff[r->ntoks++] = off;
+	r->ntoks++;
 	if (kind != ZH_T_COMMENT)
 		r->has_moves = true;
 	return 0;
@@ -349,7 +405,8 @@ salloc(struct zh_pgn_reader *r, size_t n)
 {
 	size_t off = r->slen;
 
-	if (!grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
+	if (r->slen + n > r->scap &&
+	    !grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
 		r->fail = ZH_ENOMEM;
 		return NOOFF;
 	}
@@ -635,16 +692,62 @@ skip_escape(struct zh_pgn_reader *r)
 }
 
 /*
+ * Store a tag pair read at line, col: the name at offset name, the value
+ * between vstart and vend, vlen bytes once unescaped.  Returns 0 or -1.
+ */
+static int
+addtag(struct zh_pgn_reader *r, long line, long col, size_t name,
+    size_t namelen, size_t vstart, size_t vend, size_t vlen)
+{
+	const unsigned char *b;
+	size_t off;
+	char *d;
+
+	if ((r->ntags >= r->tagcap && !grow((void **)&r->tags, &r->tagcap,
+	    r->ntags + 1, sizeof *r->tags)) ||
+	    (2 * r->ntags + 2 > r->tagoffcap && !grow((void **)&r->tagoff,
+	    &r->tagoffcap, 2 * (r->ntags + 1), sizeof *r->tagoff))) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
+	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
+		return -1;
+	b = B(r);
+	d = r->strs + off;
+	memcpy(d, b + name, namelen);
+	d[namelen] = '\0';
+	d += namelen + 1;
+	if (vlen == vend - vstart) {
+		memcpy(d, b + vstart, vlen);	/* no escapes */
+		d += vlen;
+	} else {
+		for (size_t k = vstart; vlen > 0; vlen--) {
+			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
+				k++;
+			*d++ = (char)b[k++];
+		}
+	}
+	*d = '\0';
+	r->tags[r->ntags].line = line;
+	r->tags[r->ntags].col = col;
+	r->tagoff[2 * r->ntags] = off;
+	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
+	r->ntags++;
+	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
+		r->has_event = true;
+	return 0;
+}
+
+/*
  * A tag pair at r->pos ('[' seen, tagahead() true).  Returns 1 without
  * reading it if it is a second Event tag: a new game starts there.
  */
 static int
 lex_tag(struct zh_pgn_reader *r)
 {
-	size_t i = r->pos, name, namelen, vstart, vend, vlen, off;
+	size_t i = r->pos, name, namelen, vstart, vend, vlen;
 	long line = r->line, col = colat(r, i);
 	const unsigned char *b;
-	char *d;
 	int c;
 
 	i++;
@@ -719,41 +822,118 @@ lex_tag(struct zh_pgn_reader *r)
 		    r->lim.max_tags);
 		goto out;
 	}
-	if (!grow((void **)&r->tags, &r->tagcap, r->ntags + 1,
-	    sizeof *r->tags) ||
-	    !grow((void **)&r->tagoff, &r->tagoffcap, 2 * (r->ntags + 1),
-	    sizeof *r->tagoff)) {
-		r->fail = ZH_ENOMEM;
+	if (addtag(r, line, col, name, namelen, vstart, vend, vlen) < 0)
 		return -1;
-	}
-	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
-		return -1;
-	b = B(r);
-	d = r->strs + off;
-	memcpy(d, b + name, namelen);
-	d[namelen] = '\0';
-	d += namelen + 1;
-	if (vlen == vend - vstart) {
-		memcpy(d, b + vstart, vlen);	/* no escapes */
-		d += vlen;
-	} else {
-		for (size_t k = vstart; vlen > 0; vlen--) {
-			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
-				k++;
-			*d++ = (char)b[k++];
-		}
-	}
-	*d = '\0';
-	r->tags[r->ntags].line = line;
-	r->tags[r->ntags].col = col;
-	r->tagoff[2 * r->ntags] = off;
-	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
-	r->ntags++;
-	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
-		r->has_event = true;
 out:
 	r->pos = i;
 	return 0;
+}
+
+/*
+ * The first byte from offset i on that is not F_VAL: '"', '\\' or one
+ * up to CR, as the sentinel.  Eight bytes a round: the reads end at most
+ * 7 bytes past that byte, in the PAD zero bytes after the data.
+ */
+static inline size_t
+valend(const unsigned char *fl, const unsigned char *b, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t one = 0x0101010101010101u, hi = 0x8080808080808080u;
+	uint64_t w, q, z, m;
+
+	(void)fl;
+	for (;; i += 8) {
+		memcpy(&w, b + i, 8);
+		q = w ^ (one * '"');
+		z = w ^ (one * '\\');
+		/* zero bytes of q and z, bytes of w below 0x0e: the lowest
+		   flag is exact, borrows only reach the bytes above it */
+		m = ((q - one) & ~q) | ((z - one) & ~z) |
+		    ((w - one * 0x0e) & ~w);
+		if ((m &= hi) != 0)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+	}
+#else
+	while (fl[b[i]] & F_VAL)
+		i++;
+	return i;
+#endif
+}
+
+/*
+ * Tag pairs from r->pos ('[' seen, tagahead() true), one a line, while
+ * they are plain and buffered: '[', a name, a space, a value in quotes
+ * without escapes or control bytes, ']'.  Anything else is lex_tag()'s.
+ * Returns like lex_tag().  Not inlined: alone it keeps its state in
+ * registers.
+ */
+static int __attribute__((noinline))
+lex_tags(struct zh_pgn_reader *r)
+{
+	const unsigned char *fl = r->fl, *b = B(r);
+	size_t i = r->pos, name, namelen, vstart, vlen, off, e;
+	bool event;
+	char *d;
+
+	for (;;) {
+		/* b[i] is the '[' and r->pos is i */
+		name = i + 1;
+		for (e = name; fl[b[e]] & F_NAME; e += 2)
+			if (!(fl[b[e + 1]] & F_NAME)) {
+				e++;
+				break;
+			}
+		namelen = e - name;
+		if (b[e] != ' ' || b[e + 1] != '"' || namelen == 0 ||
+		    namelen > r->lim.max_tag)
+			break;
+		event = namelen == 5 && memcmp(b + name, "Event", 5) == 0;
+		if (event && r->has_event)
+			break;
+		vstart = e + 2;
+		e = valend(fl, b, vstart);
+		vlen = e - vstart;
+		if (b[e] != '"' || b[e + 1] != ']' || vlen > r->lim.max_tag ||
+		    (long)r->ntags >= r->lim.max_tags)
+			break;
+		if (r->ntags < r->tagcap && 2 * r->ntags + 2 <= r->tagoffcap &&
+		    r->slen + namelen + vlen + 3 <= r->scap) {
+			/* name, blank, quote and value in one copy */
+			off = r->slen;
+			d = r->strs + off;
+			memcpy(d, b + name, namelen + 2 + vlen);
+			d[namelen] = '\0';
+			d[namelen + 2 + vlen] = '\0';
+			r->slen += namelen + 3 + vlen;
+			r->tags[r->ntags].line = r->line;
+			r->tags[r->ntags].col = colat(r, i);
+			r->tagoff[2 * r->ntags] = off;
+			r->tagoff[2 * r->ntags + 1] = off + namelen + 2;
+			r->ntags++;
+			if (event)
+				r->has_event = true;
+		} else if (addtag(r, r->line, colat(r, i), name, namelen,
+		    vstart, e, vlen) < 0) {
+			return -1;
+		}
+		i = e + 2;
+		r->pos = i;
+		/* a line end and a tag pair: skip what lex_space() would */
+		if (b[i] != '\n' && b[i] != '\r')
+			return 0;
+		e = i + 1;
+		if (b[i] == '\r' && b[e] == '\n')
+			e++;
+		if (b[e] != '[' || !(fl[b[e + 1]] & F_NAME))
+			return 0;
+		r->line++;
+		r->lbeg = (ptrdiff_t)e;
+		r->ccpos = e;
+		r->ccol = 1;
+		i = e;
+		r->pos = i;
+	}
+	return lex_tag(r);
 }
 
 /* A move, move number or result at r->pos. */
@@ -1027,72 +1207,169 @@ between(struct zh_pgn_reader *r)
 }
 
 /*
- * The common cases, with the position in a local: spaces, moves, move
- * numbers and one-line brace comments.  Anything else, including a
- * token that reaches the end of the buffered input, is left at r->pos
- * for the general code.
+ * The common cases, with the state in locals: spaces, moves, move
+ * numbers, a result at the top level, one-line brace comments and
+ * single line ends inside movetext.  Columns are not counted byte by
+ * byte: the bytes passed here are ASCII but in comments, so a column is
+ * the offset plus cbase.  Anything else, including a token that reaches
+ * the end of the buffered input or does not fit in the token array, is
+ * left at r->pos for the general code.  Returns 1 when the game ends at
+ * r->pos (a line end after the result), else 0.  Not inlined: alone it
+ * keeps its state in registers.
  */
-static void
+static int __attribute__((noinline))
 fast(struct zh_pgn_reader *r)
 {
-	const unsigned char *cls = r->cls, *b = B(r);
-	size_t i = r->pos, s;
-	long col;
-	int kind;
+	const unsigned char *b = B(r), *fl = r->fl;
+	struct zh_token *t, *t0, *tend;
+	size_t i = r->pos, s, e, off;
+	long line = r->line, col, cbase, left, ncom = 0;
+	int kind, k, rc = 0;
 	unsigned char c;
 
+	if (r->ntoks >= r->tokroom)
+		return 0;	/* maybe no array yet: no arithmetic on NULL */
+	t = t0 = r->toks + r->ntoks;
+	tend = r->toks + r->tokroom;
+	cbase = colat(r, i) - (long)i;
+	/* moves in a variation are not counted: no limit there */
+	left = r->depth == 0 ? r->lim.max_plies - r->plies : LONG_MAX;
 	for (;;) {
 		c = b[i];
-		if (c == ' ') {
-			i++;
-			continue;
-		}
+		while (c == ' ')
+			c = b[++i];
 		s = i;
-		if (cls[c] == C_WORD) {
-			while (cls[b[i]] == C_WORD)
-				i++;
-			if (b[i] == 0 || i - s > MAXWORD)
-				break;
-			if (c >= '0' && c <= '9') {
-				size_t k = s;
-
-				while (b[k] >= '0' && b[k] <= '9')
-					k++;
-				if (k != i)
-					break;	/* result, castling with 0 */
-				while (b[i] == '.')
-					i++;
-				if (b[i] == 0)
+		if (t >= tend)
+			break;		/* emit() makes room or sees the limit */
+		if (fl[c] & F_MOVE) {
+			/* two bytes a round: most moves are short */
+			for (;;) {
+				if (!(fl[b[i + 1]] & F_WORD)) {
+					i += 1;
 					break;
-				kind = ZH_T_MOVENUM;
-			} else {
-				if (r->depth == 0 &&
-				    r->plies >= r->lim.max_plies)
+				}
+				if (!(fl[b[i + 2]] & F_WORD)) {
+					i += 2;
 					break;
-				r->plies += r->depth == 0;
-				kind = ZH_T_MOVE;
+				}
+				i += 2;
 			}
-			col = colat(r, s);
-			if (emit(r, kind, s, i - s, NULL, r->line, col) < 0)
+			if (fl[b[i]] & F_ODD || i - s > MAXWORD || left <= 0)
 				break;
+			left--;
+			t->kind = ZH_T_MOVE;
+			t->text = (const char *)b + s;
+			t->len = i - s;
+			t->line = line;
+			t->col = (long)s + cbase;
+			t++;
 			continue;
 		}
-		if (c == '{') {
-			i++;
-			while ((c = b[i]) > '\r' && c != '}')
+		if (fl[c] & F_DIGIT) {
+			while (fl[c = b[++i]] & F_DIGIT)
+				;
+			if (i - s > MAXWORD)
+				break;
+			if (c == '.') {
+				while ((c = b[++i]) == '.')
+					;
+				if (c == 0)
+					break;
+				t->kind = ZH_T_MOVENUM;
+				t->text = (const char *)b + s;
+				t->len = i - s;
+				t->line = line;
+				t->col = (long)s + cbase;
+				t++;
+				continue;
+			}
+			if (fl[c] & F_WORD) {
+				/* a result; castling with zeros is left alone */
+				while (fl[b[i]] & F_WORD)
+					i++;
+				if (fl[b[i]] & F_ODD || r->depth > 0)
+					break;
+				for (k = 0; k < 3; k++)
+					if (strlen(results[k]) == i - s &&
+					    memcmp(b + s, results[k], i - s) == 0)
+						break;
+				if (k == 3)
+					break;
+				r->result = results[k];
+				r->after_result = true;
+				kind = ZH_T_RESULT;
+			} else if (fl[c] & F_ODD) {
+				break;
+			} else {
+				kind = ZH_T_MOVENUM;
+			}
+			off = s;
+		} else if (c == '\n' || c == '\r') {
+			/* One line end and blanks before more movetext: what
+			   lex_space() would do.  A blank line, an escape line
+			   or the end of the buffer is its business. */
+			e = i + 1;
+			if (c == '\r' && b[e] == '\n')
+				e++;
+			i = e;
+			while (b[i] == ' ' || b[i] == '\t')
 				i++;
+			if (r->cls[b[i]] <= C_NL) {
+				i = s;
+				break;
+			}
+			line++;
+			r->lbeg = (ptrdiff_t)e;
+			cbase = 1 - (long)e;
+			continue;
+		} else if (c == '{') {
+			while ((c = b[++i]) > '\r' && c != '}')
+				;
 			if (c != '}' || i - s - 1 > r->lim.max_comment)
 				break;
-			col = colat(r, s);
-			if (emit(r, ZH_T_COMMENT, s + 1, i - s - 1, NULL,
-			    r->line, col) < 0)
-				break;
+			kind = ZH_T_COMMENT;
+			off = s + 1;
+		} else if (c == '\t') {
+			i++;		/* a blank like the others */
+			continue;
+		} else {
+			break;
+		}
+		col = (long)s + cbase;
+		t->kind = kind;
+		t->text = (const char *)b + off;
+		t->len = i - off;
+		t->line = line;
+		t->col = col;
+		t++;
+		if (kind == ZH_T_MOVENUM)
+			continue;
+		if (kind == ZH_T_COMMENT) {
+			/* the comment may hold UTF-8: count its characters */
+			ncom++;
+			r->ccpos = s;
+			r->ccol = col;
 			i++;
+			cbase = colat(r, i) - (long)i;
 			continue;
 		}
+		/* the result: the game ends if its line does */
+		s = i;
+		while (b[s] == ' ')
+			s++;
+		rc = b[s] == '\n' || b[s] == '\r';
 		break;
 	}
+	if (t - t0 > ncom)
+		r->has_moves = true;
+	r->ntoks = (size_t)(t - r->toks);
 	r->pos = s;
+	if (r->depth == 0)
+		r->plies = r->lim.max_plies - left;
+	r->line = line;
+	r->ccpos = s;
+	r->ccol = (long)s + cbase;
+	return rc;
 }
 
 /* Read one game from r->pos (its first byte).  Returns 0 or -1. */
@@ -1107,8 +1384,11 @@ lex_game(struct zh_pgn_reader *r)
 			rc = skip(r);
 			break;
 		}
-		if (!r->after_result)
-			fast(r);
+		if (!r->after_result && r->fl[B(r)[r->pos]] & F_FAST &&
+		    fast(r) > 0) {
+			rc = 1;		/* a line end after the result */
+			break;
+		}
 		if (r->fail)
 			return -1;
 		if (r->err.code != ZH_OK)
@@ -1200,7 +1480,7 @@ lex_game(struct zh_pgn_reader *r)
 			} else if (r->has_moves) {
 				rc = 1;		/* the next game's tags */
 			} else {
-				rc = lex_tag(r);
+				rc = lex_tags(r);
 			}
 			break;
 		case C_PCT:
@@ -1267,14 +1547,14 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 		end--;
 	/* every token text lies inside raw (a ';' comment keeps its blanks) */
 	for (k = r->ntoks; k-- > 0;)
-		if (r->toff[k] != NOOFF) {
-			if (end < r->toff[k] + r->toks[k].len)
-				end = r->toff[k] + r->toks[k].len;
+		if (!isstatic(&r->toks[k])) {
+			size_t e = (size_t)(r->toks[k].text - (const char *)b) +
+			    r->toks[k].len;
+
+			if (end < e)
+				end = e;
 			break;
 		}
-	for (k = 0; k < r->ntoks; k++)
-		if (r->toff[k] != NOOFF)
-			r->toks[k].text = (const char *)b + r->toff[k];
 	for (k = 0; k < r->ntags; k++) {
 		r->tags[k].name = r->strs + r->tagoff[2 * k];
 		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
@@ -1352,6 +1632,15 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 			default: k = C_BAD; break;
 			}
 		r->cls[c] = (unsigned char)k;
+		r->fl[c] = (unsigned char)((k == C_WORD && c < 0x80 ? F_WORD : 0) |
+		    (k == C_WORD && c < 0x80 && !(c >= '0' && c <= '9') ?
+		    F_MOVE : 0) |
+		    (c == 0 || c >= 0x80 ? F_ODD : 0) |
+		    (c >= '0' && c <= '9' ? F_DIGIT : 0) |
+		    (isname(c) ? F_NAME : 0) |
+		    (c > '\r' && c != '"' && c != '\\' ? F_VAL : 0) |
+		    ((k == C_WORD && c < 0x80) || c == ' ' || c == '{' ?
+		    F_FAST : 0));
 	}
 	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
