@@ -1,8 +1,9 @@
 /*
  * jobs.c - one reader thread (the caller), N workers, results written in
- * input order.  Games are copied out of the reader (zh_game_dup), worked
- * on into memory streams, and flushed by the main thread as soon as the
- * oldest is finished.  Memory: at most 'slots' games in flight.
+ * input order.  Games are copied out of the reader into their batch's
+ * arena (zh_game_dup_to), worked on into memory streams, and flushed by
+ * the main thread as soon as the oldest is finished.  Memory: at most
+ * 'slots' batches in flight.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
 #include <sys/stat.h>
@@ -123,10 +124,23 @@ struct obuf {
 };
 #define OBUF_KEEP (4u << 20)	/* a larger buffer is freed after use */
 
+/*
+ * Each slot copies its games into an arena it keeps from batch to batch:
+ * no malloc and free per game across threads, and no memory given back
+ * to the system and faulted in again.  A batch ends when its arena is
+ * full; a game larger than an empty arena grows it, and an arena grown
+ * past ARENA_KEEP is freed after its batch.
+ */
+#define ARENA_MIN (1u << 20)
+#define ARENA_KEEP (8u << 20)
+#define ALIGN(n) (((n) + 15) & ~(size_t)15)
+
 struct slot {
 	int state;
 	int n;				/* games in the batch */
 	size_t bytes;
+	char *arena;
+	size_t aused, acap;
 	struct zh_game *g[BATCH];
 	int result[BATCH];
 	size_t oend[BATCH], eend[BATCH];	/* output offsets after game i */
@@ -283,8 +297,13 @@ flush_slot(struct pool *p, struct slot *s)
 			progress_tick(p->pr, false);
 		}
 		e = s->eend[i];
-		free(s->g[i]);
-		s->g[i] = NULL;
+		s->g[i] = NULL;		/* in the arena */
+	}
+	s->aused = 0;
+	if (s->acap > ARENA_KEEP) {
+		free(s->arena);
+		s->arena = NULL;
+		s->acap = 0;
 	}
 	if (o > orun)		/* out.p is NULL while nothing was written */
 		fwrite(s->out.p + orun, 1, o - orun, p->j->out);
@@ -342,9 +361,12 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	for (;;) {
 		bool more = rc == 1 && !j->stop &&
 		    !(j->max_games && count >= j->max_games);
+		size_t need = 0;
 
 		if (more && (rc = zh_pgn_next(r, &g)) != 1)
 			more = false;
+		if (more)
+			need = ALIGN(zh_game_dup_size(&g));
 		pthread_mutex_lock(&p.mu);
 		flush_done(&p);
 		if (more && cur == NULL) {
@@ -357,7 +379,8 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			cur->state = FILLING;
 		}
 		if (cur != NULL && (!more || cur->n == BATCH ||
-		    cur->bytes >= BATCH_BYTES)) {
+		    cur->bytes >= BATCH_BYTES ||
+		    (cur->n > 0 && cur->aused + need > cur->acap))) {
 			if (cur->n > 0) {
 				cur->state = READY;
 				p.next_fill++;
@@ -385,12 +408,21 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			break;
 		}
 		pthread_mutex_unlock(&p.mu);
-		if ((cur->g[cur->n] = zh_game_dup(&g)) == NULL) {
-			cli_fail("out of memory");
-			err = 1;
-			rc = 0;
-			continue;
+		if (cur->aused + need > cur->acap) {	/* cur->n == 0 here */
+			size_t cap = need > ARENA_MIN ? need : ARENA_MIN;
+			char *a = realloc(cur->arena, cap);
+
+			if (a == NULL) {
+				cli_fail("out of memory");
+				err = 1;
+				rc = 0;
+				continue;
+			}
+			cur->arena = a;
+			cur->acap = cap;
 		}
+		cur->g[cur->n] = zh_game_dup_to(&g, cur->arena + cur->aused);
+		cur->aused += need;
 		cur->bytes += g.rawlen + 64 * g.ntoks;
 		cur->n++;
 		count++;
@@ -407,6 +439,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	for (i = 0; i < p.nslots; i++) {
 		free(p.slots[i].out.p);
 		free(p.slots[i].err.p);
+		free(p.slots[i].arena);
 	}
 	free(p.slots);
 	free(th);

@@ -436,12 +436,10 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 
 /* ======================== copies ======================== */
 
-struct zh_game *
-zh_game_dup(const struct zh_game *g)
+size_t
+zh_game_dup_size(const struct zh_game *g)
 {
 	size_t size = sizeof *g, i;
-	struct zh_game *d;
-	char *s;
 
 	size += g->ntags * sizeof *g->tags + g->ntoks * sizeof *g->toks;
 	for (i = 0; i < g->ntags; i++)
@@ -449,9 +447,16 @@ zh_game_dup(const struct zh_game *g)
 	if (g->raw_truncated)		/* texts past the kept bytes */
 		for (i = 0; i < g->ntoks; i++)
 			size += g->toks[i].len + 1;
-	size += g->rawlen + 1;
-	if ((d = malloc(size)) == NULL)
-		return NULL;
+	return size + g->rawlen + 1;
+}
+
+struct zh_game *
+zh_game_dup_to(const struct zh_game *g, void *mem)
+{
+	struct zh_game *d = mem;
+	size_t i;
+	char *s;
+
 	*d = *g;
 	d->tags = (struct zh_tag *)(d + 1);
 	d->toks = (struct zh_token *)(d->tags + g->ntags);
@@ -495,4 +500,12 @@ zh_game_dup(const struct zh_game *g)
 	s[g->rawlen] = '\0';
 	d->raw = s;
 	return d;
+}
+
+struct zh_game *
+zh_game_dup(const struct zh_game *g)
+{
+	void *mem = malloc(zh_game_dup_size(g));
+
+	return mem == NULL ? NULL : zh_game_dup_to(g, mem);
 }

@@ -449,6 +449,10 @@ void zh_replay_free(struct zh_replay *r);
 /* A self-contained copy of a game (one malloc'd block: free() it), to
  * keep after the reader moves on; NULL if out of memory. */
 struct zh_game *zh_game_dup(const struct zh_game *g);
+/* The same into memory of the caller's: zh_game_dup_size(g) bytes,
+ * aligned for any type (as malloc's); returns mem as a game. */
+size_t zh_game_dup_size(const struct zh_game *g);
+struct zh_game *zh_game_dup_to(const struct zh_game *g, void *mem);
 
 /* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds. */
 bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
