@@ -221,6 +221,20 @@ struct gen {
 	signed char pin_len[8];		/* king to pinner, in steps */
 };
 
+/* A generator for p's side to move, with no checks or pins known. */
+static inline void
+gen_start(struct gen *g, const struct zh_pos *p, struct zh_move *out)
+{
+	g->p = p;
+	g->out = out;
+	g->n = 0;
+	g->us = p->side;
+	g->them = !p->side;
+	g->ksq = p->king[g->us];
+	g->nchecks = 0;
+	g->npins = 0;
+}
+
 static inline void
 add(struct gen *g, int from, int to, int piece, int flags)
 {
@@ -564,12 +578,7 @@ generate(const struct zh_pos *p, struct zh_move *out, bool count)
 	int r, f;
 	uint64_t drops;
 
-	g->p = p;
-	g->out = out;
-	g->n = 0;
-	g->us = p->side;
-	g->them = !p->side;
-	g->ksq = p->king[g->us];
+	gen_start(g, p, out);
 	scan_king(g);
 	if (g->ksq != ZH_NOSQ)
 		gen_king(g);
@@ -828,12 +837,7 @@ zh__reaches(const struct zh_pos *p, int from, int to)
 static void
 gen_init(struct gen *g, const struct zh_pos *p, struct zh_move *out)
 {
-	g->p = p;
-	g->out = out;
-	g->n = 0;
-	g->us = p->side;
-	g->them = !p->side;
-	g->ksq = p->king[g->us];
+	gen_start(g, p, out);
 	scan_king(g);
 }
 
@@ -990,14 +994,7 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	int i, k, n = 0, nf;
 	bool check, special;
 
-	g->p = p;
-	g->out = out;
-	g->n = 0;
-	g->us = p->side;
-	g->them = !p->side;
-	g->ksq = p->king[g->us];
-	g->nchecks = 0;		/* legality is checked below, move by move */
-	g->npins = 0;
+	gen_start(g, p, out);	/* legality is checked below, move by move */
 	if (type == ZH_KING) {
 		int df, dr;
 
@@ -1057,14 +1054,8 @@ zh__castle_move(const struct zh_pos *p, bool king_side, struct zh_move *m)
 	struct zh_move out[2];
 	int i;
 
-	g->p = p;
-	g->out = out;
-	g->n = 0;
-	g->us = p->side;
-	g->them = !p->side;
-	g->ksq = p->king[g->us];
+	gen_start(g, p, out);
 	g->nchecks = zh_in_check(p);
-	g->npins = 0;
 	gen_castle(g);
 	for (i = 0; i < g->n; i++)
 		if ((ZH_FILE(out[i].to) > 4) == king_side) {

@@ -1206,6 +1206,18 @@ between(struct zh_pgn_reader *r)
 	return r->fail ? -1 : 1;
 }
 
+/* Token b[s..i) of kind k on line 'line' (column s + cbase), for fast(). */
+static inline void
+put_tok(struct zh_token *t, int k, const unsigned char *b, size_t s,
+    size_t i, long line, long cbase)
+{
+	t->kind = k;
+	t->text = (const char *)b + s;
+	t->len = i - s;
+	t->line = line;
+	t->col = (long)s + cbase;
+}
+
 /*
  * The common cases, with the state in locals: spaces, moves, move
  * numbers, a result at the top level, one-line brace comments and
@@ -1257,12 +1269,7 @@ fast(struct zh_pgn_reader *r)
 			if (fl[b[i]] & F_ODD || i - s > MAXWORD || left <= 0)
 				break;
 			left--;
-			t->kind = ZH_T_MOVE;
-			t->text = (const char *)b + s;
-			t->len = i - s;
-			t->line = line;
-			t->col = (long)s + cbase;
-			t++;
+			put_tok(t++, ZH_T_MOVE, b, s, i, line, cbase);
 			continue;
 		}
 		if (fl[c] & F_DIGIT) {
@@ -1275,12 +1282,8 @@ fast(struct zh_pgn_reader *r)
 					;
 				if (c == 0)
 					break;
-				t->kind = ZH_T_MOVENUM;
-				t->text = (const char *)b + s;
-				t->len = i - s;
-				t->line = line;
-				t->col = (long)s + cbase;
-				t++;
+				put_tok(t++, ZH_T_MOVENUM, b, s, i, line,
+				    cbase);
 				continue;
 			}
 			if (fl[c] & F_WORD) {
