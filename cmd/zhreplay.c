@@ -132,6 +132,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 			return -1;
 		n = o->fmt == F_FEN ? zh_fen_write(pl->pos, o->dialect, p, ZH_FENMAX) :
 		    zh_epd_write(pl->pos, o->dialect, p, ZH_FENMAX);
+		if (n >= ZH_FENMAX)	/* cut short: what was written */
+			n = ZH_FENMAX - 1;
 		p[n] = '\n';
 		st->len += n + 1;
 		break;

@@ -423,11 +423,12 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	PUTS(&o, ",\"fen\":");
 	if (o.len + ZH_FENMAX + 2 < o.size) {	/* written in place */
 		o.buf[o.len++] = '"';
-		o.len += zh_fen_write(p, d, o.buf + o.len, ZH_FENMAX);
+		n = zh_fen_write(p, d, o.buf + o.len, ZH_FENMAX);
+		o.len += n < ZH_FENMAX ? n : ZH_FENMAX - 1;	/* as written */
 		o.buf[o.len++] = '"';
 	} else {
 		n = zh_fen_write(p, d, tmp, sizeof tmp);
-		putstr(&o, tmp, n);
+		putstr(&o, tmp, n < sizeof tmp ? n : sizeof tmp - 1);
 	}
 	PUTS(&o, ",\"move\":");
 	if (pl->move == NULL)
