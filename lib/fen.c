@@ -934,14 +934,15 @@ putsq(char *q, int s, int zero_based)
 /*
  * The text of each 8-file rank last written by this thread, by the
  * rank's eight square bytes: successive positions of a game differ in
- * two or three ranks, and the others are copied.  len 0: not cached.
- * A rank's text is at most 8 letters and 8 '~'.  The same for each
+ * two or three ranks, and the others are copied.  The key is the bytes
+ * complemented, so that a zeroed entry (all 0xff: off the board) is
+ * never a real rank's.  A rank's text is at most 8 letters and 8 '~'.  The same for each
  * colour's pocket (in each order), by its counts; a zeroed entry is
  * the empty pocket's.
  */
 #define PTXT 24
 static _Thread_local struct rankcache {
-	uint64_t w[ZH_MAXRANKS];
+	uint64_t key[ZH_MAXRANKS];
 	char txt[ZH_MAXRANKS][16];
 	unsigned char len[ZH_MAXRANKS];
 	unsigned tmask;
@@ -997,6 +998,52 @@ put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
 	return q;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Rank r of an 8-file board ('row' its squares) and a '/'. */
+static ZH_HOT_INLINE char *
+put_rank8(char *q, struct rankcache *rc, const unsigned char *row, int r,
+    unsigned tmask)
+{
+	/* Eight squares at once: a high bit for each occupied one, then a
+	   jump from piece to piece. */
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
+	const char *pcc = &piece_char[0][0];	/* by colour bit and type */
+	uint64_t w, nz;
+	char *start = q;
+	int next = 0;		/* first file not written yet */
+
+	memcpy(&w, row, sizeof w);
+	if (rc->key[r] == ~w) {
+		memcpy(q, rc->txt[r], sizeof rc->txt[r]);
+		q += rc->len[r];
+		*q++ = '/';
+		return q;
+	}
+	nz = (((w & lo7) + lo7) | w) & ~lo7;
+	while (nz != 0) {
+		int fl = __builtin_ctzll(nz) >> 3;
+		unsigned pc = (unsigned)(w >> 8 * fl) & 0xff;
+
+		/* Without branches: a digit or a '~' is always stored, and
+		   kept only if due. */
+		nz &= nz - 1;
+		*q = (char)('0' + fl - next);
+		q += fl > next;
+		*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
+		*q = '~';
+		q += (pc & tmask) != 0;
+		next = fl + 1;
+	}
+	if (next < 8)
+		*q++ = (char)('0' + 8 - next);
+	memcpy(rc->txt[r], start, sizeof rc->txt[r]);
+	rc->len[r] = (unsigned char)(q - start);
+	rc->key[r] = ~w;
+	*q++ = '/';
+	return q;
+}
+#endif
+
 static bool
 pocket_empty(const struct zh_pos *p)
 {
@@ -1019,6 +1066,7 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	struct rankcache *rc;
 #endif
+	bool ranks_done = false;
 	int f, r;
 
 	if (d == ZH_AUTO)
@@ -1029,71 +1077,46 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	rc = &rankcache;
 	if (rc->tmask != tmask) {
-		memset(rc->len, 0, sizeof rc->len);
+		memset(rc->key, 0, sizeof rc->key);
 		rc->tmask = tmask;
 	}
+	if (files == 8 && ranks == 8) {		/* unrolled */
+		const unsigned char *b = p->sq;
+
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 7)], 7, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 6)], 6, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 5)], 5, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 4)], 4, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 3)], 3, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 2)], 2, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 1)], 1, tmask);
+		q = put_rank8(q, rc, &b[ZH_SQ(0, 0)], 0, tmask) - 1;
+		ranks_done = true;
+	} else if (files == 8) {
+		for (r = ranks - 1; r >= 0; r--)
+			q = put_rank8(q, rc, &p->sq[ZH_SQ(0, r)], r, tmask);
+		q--;			/* the last '/' */
+		ranks_done = true;
+	}
 #endif
-	for (r = ranks - 1; r >= 0; r--) {
+	for (r = ranks - 1; r >= 0 && !ranks_done; r--) {
 		const unsigned char *row = &p->sq[ZH_SQ(0, r)];
 		int next = 0;		/* first file not written yet */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (files == 8) {
-			/* Eight squares at once: a high bit for each
-			   occupied one, then a jump from piece to piece. */
-			const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
-			uint64_t w, nz;
-			char *start = q;
+		unsigned char sqs[ZH_STRIDE];	/* a local copy: the stores
+						   through q cannot alias it */
 
-			memcpy(&w, row, sizeof w);
-			if (rc->len[r] != 0 && rc->w[r] == w) {
-				memcpy(q, rc->txt[r], sizeof rc->txt[r]);
-				q += rc->len[r];
-				if (r > 0)
-					*q++ = '/';
+		memcpy(sqs, row, sizeof sqs);
+		for (f = 0; f < files; f++) {
+			unsigned pc = sqs[f];
+
+			if (pc == 0)
 				continue;
-			}
-			nz = (((w & lo7) + lo7) | w) & ~lo7;
-			while (nz != 0) {
-				int fl = __builtin_ctzll(nz) >> 3;
-				unsigned pc = (unsigned)(w >> 8 * fl) & 0xff;
-
-				/* Without branches: a digit or a '~' is
-				   always stored, and kept only if due. */
-				nz &= nz - 1;
-				*q = (char)('0' + fl - next);
-				q += fl > next;
-				*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
-				*q = '~';
-				q += (pc & tmask) != 0;
-				next = fl + 1;
-			}
-			if (next < 8)
-				*q++ = (char)('0' + 8 - next);
-			memcpy(rc->txt[r], start, sizeof rc->txt[r]);
-			rc->len[r] = (unsigned char)(q - start);
-			rc->w[r] = w;
-			if (r > 0)
-				*q++ = '/';
-			continue;
-		} else
-#endif
-		{
-			unsigned char sqs[ZH_STRIDE];	/* a local copy: the
-				stores through q cannot alias it */
-
-			memcpy(sqs, row, sizeof sqs);
-			for (f = 0; f < files; f++) {
-				unsigned pc = sqs[f];
-
-				if (pc == 0)
-					continue;
-				if (f > next)
-					q = putempty(q, f - next);
-				*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
-				if (tilde && (pc & ZH_PROMOTED))
-					*q++ = '~';
-				next = f + 1;
-			}
+			if (f > next)
+				q = putempty(q, f - next);
+			*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
+			if (tilde && (pc & ZH_PROMOTED))
+				*q++ = '~';
+			next = f + 1;
 		}
 		if (files > next)
 			q = putempty(q, files - next);

@@ -311,28 +311,39 @@ puts_(struct out *o, const char *s)
 	putn(o, s, strlen(s));
 }
 
-static ZH_HOT_INLINE void
-putlong(struct out *o, long x)
+/*
+ * The JSON writer's pieces: unchecked stores at q, each returning the
+ * end; the caller has made room (see SEGMAX).
+ */
+#define QLIT(q, lit)	(memcpy((q), (lit), sizeof(lit) - 1), \
+			    (q) + sizeof(lit) - 1)
+
+static ZH_HOT_INLINE char *
+qlong(char *q, long x)
 {
 	char tmp[24];
 	int i = (int)sizeof tmp;
 	unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
 
-	if (u < 10 && x >= 0) {		/* pocket counts, mostly */
-		put(o, (char)('0' + u));
-		return;
+	if (x >= 0 && u < 100) {	/* plies and pocket counts, mostly */
+		*q = (char)('0' + u / 10);
+		q += u >= 10;
+		*q++ = (char)('0' + u % 10);
+		return q;
 	}
 	do
 		tmp[--i] = (char)('0' + u % 10);
 	while ((u /= 10) != 0);
 	if (x < 0)
 		tmp[--i] = '-';
-	putn(o, tmp + i, sizeof tmp - (size_t)i);
+	memcpy(q, tmp + i, sizeof tmp - (size_t)i);
+	return q + sizeof tmp - i;
 }
 
-/* A real as Jansson writes it with JSON_REAL_PRECISION(15). */
-static void
-putreal(struct out *o, double x)
+/* A real as Jansson writes it with JSON_REAL_PRECISION(15): at most
+ * 64 bytes. */
+static char *
+qreal(char *q, double x)
 {
 	char tmp[64];
 	int n = snprintf(tmp, sizeof tmp, "%.15g", x);
@@ -359,10 +370,21 @@ putreal(struct out *o, double x)
 			n = (int)strlen(tmp);
 		}
 	}
-	putn(o, tmp, (size_t)n);
+	memcpy(q, tmp, (size_t)n);
+	return q + n;
 }
 
 /* Strings we write are ASCII without '"' or '\\' (FEN, SAN, squares). */
+static ZH_HOT_INLINE char *
+qstr(char *q, const char *s, size_t n)
+{
+	*q++ = '"';
+	memcpy(q, s, n);
+	q += n;
+	*q++ = '"';
+	return q;
+}
+
 static ZH_HOT_INLINE void
 putstr(struct out *o, const char *s, size_t n)
 {
@@ -376,14 +398,18 @@ static const unsigned char pocket_order[] = {
 	ZH_CHANCELLOR
 };
 
-/* Has rank r of an 8-file board a promoted piece?  Eight squares at once. */
+/* Has an 8x8 board a promoted piece?  Eight squares at once. */
 static inline bool
-promoted8(const struct zh_pos *p, int r)
+promoted8(const struct zh_pos *p)
 {
-	uint64_t w;
+	uint64_t w, all = 0;
+	int r;
 
-	memcpy(&w, &p->sq[ZH_SQ(0, r)], sizeof w);
-	return (w & 0x2020202020202020u) != 0;
+	for (r = 0; r < 8; r++) {
+		memcpy(&w, &p->sq[ZH_SQ(0, r)], sizeof w);
+		all |= w;
+	}
+	return (all & 0x2020202020202020u) != 0;
 }
 
 static bool
@@ -397,6 +423,82 @@ ply_check(const struct zh_ply *pl)
 	return zh_in_check(pl->pos);
 }
 
+/*
+ * The text of each colour's pocket last written by this thread, by its
+ * counts (a pocket changes every few plies); a zeroed entry is the
+ * empty pocket's but for its text, so len 0 is not cached.
+ */
+#define PKTXT 64		/* "{", seven "\"P\":255," and "}" */
+static _Thread_local struct {
+	uint64_t w;		/* pocket[c][0..7] */
+	unsigned char x;	/* pocket[c][8] */
+	unsigned char len;
+	char txt[PKTXT];
+} pkcache[2];
+
+/* "{\"P\":2,...}": one colour's pocket, in pocket_order (by type). */
+static char *
+qpocket(char *q, const struct zh_pos *p, int c)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
+	uint64_t w, nz;
+	bool any = false;
+	char *start = q;
+
+	memcpy(&w, p->pocket[c], sizeof w);
+	if (pkcache[c].len != 0 && pkcache[c].w == w &&
+	    pkcache[c].x == p->pocket[c][8]) {
+		memcpy(q, pkcache[c].txt, PKTXT);
+		return q + pkcache[c].len;
+	}
+
+	_Static_assert(ZH_NTYPES == 9 && ZH_KING == 6 && ZH_CHANCELLOR == 8,
+	    "pocket_order is the types in order but the king");
+	*q++ = '{';
+	/* a high bit for each type in hand: a jump from one to the next */
+	nz = (((w & lo7) + lo7) | w) & ~lo7;
+	while (nz != 0) {
+		int t = __builtin_ctzll(nz) >> 3;
+
+		nz &= nz - 1;
+		if (any)
+			*q++ = ',';
+		any = true;
+		*q++ = '"';
+		*q++ = zh__type_letter(t);
+		q = QLIT(q, "\":");
+		q = qlong(q, p->pocket[c][t]);
+	}
+	if (p->pocket[c][ZH_CHANCELLOR] != 0) {
+		if (any)
+			*q++ = ',';
+		q = QLIT(q, "\"C\":");
+		q = qlong(q, p->pocket[c][ZH_CHANCELLOR]);
+	}
+	*q++ = '}';
+	pkcache[c].w = w;
+	pkcache[c].x = p->pocket[c][8];
+	pkcache[c].len = (unsigned char)(q - start);
+	memcpy(pkcache[c].txt, start, PKTXT);
+	return q;
+}
+
+/*
+ * The object is written in three parts: the game and ply, the variation
+ * path (any length), and the rest but the result (any length) in
+ * 'seg', whose size bounds it: a FEN, two moves, two pockets of seven
+ * counts, 100 promoted squares, two reals and the names.
+ */
+/* The start of the object, which is the same for a game's plies. */
+static _Thread_local struct {
+	long game;
+	unsigned char len;
+	char txt[48];
+} head;
+
+#define SEGMAX (ZH_FENMAX + 2 * ZH_MOVEMAX + 2 * PKTXT + 100 * 6 + \
+	3 * 64 + 256)
+
 size_t
 zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
     size_t size)
@@ -404,15 +506,21 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	struct out o = { buf, size, 0 };
 	const struct zh_pos *p = pl->pos;
 	const int files = p->v->files, ranks = p->v->ranks;
-	char tmp[ZH_FENMAX];
+	char seg[SEGMAX], *q = seg;
 	size_t n;
-	int c, f, r, k;
+	int f, r;
 	bool any;
 
-	PUTS(&o, "{\"game\":");
-	putlong(&o, pl->game);
-	PUTS(&o, ",\"ply\":");
-	putlong(&o, pl->ply);
+	if (head.len == 0 || head.game != pl->game) {	/* a new game */
+		q = QLIT(head.txt, "{\"game\":");
+		q = qlong(q, pl->game);
+		q = QLIT(q, ",\"ply\":");
+		head.len = (unsigned char)(q - head.txt);
+		head.game = pl->game;
+	}
+	memcpy(seg, head.txt, sizeof head.txt);
+	q = qlong(seg + head.len, pl->ply);
+	putn(&o, seg, (size_t)(q - seg));
 	if (flags & ZH_PLY_VARIATION) {
 		PUTS(&o, ",\"variation\":");
 		if (pl->path == NULL)
@@ -420,83 +528,61 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		else
 			putstr(&o, pl->path, strlen(pl->path));
 	}
-	PUTS(&o, ",\"fen\":");
-	if (o.len + ZH_FENMAX + 2 < o.size) {	/* written in place */
-		o.buf[o.len++] = '"';
-		n = zh_fen_write(p, d, o.buf + o.len, ZH_FENMAX);
-		o.len += n < ZH_FENMAX ? n : ZH_FENMAX - 1;	/* as written */
-		o.buf[o.len++] = '"';
-	} else {
-		n = zh_fen_write(p, d, tmp, sizeof tmp);
-		putstr(&o, tmp, n < sizeof tmp ? n : sizeof tmp - 1);
-	}
-	PUTS(&o, ",\"move\":");
+	q = QLIT(seg, ",\"fen\":\"");
+	n = zh_fen_write(p, d, q, ZH_FENMAX);
+	q += n < ZH_FENMAX ? n : ZH_FENMAX - 1;		/* as written */
+	*q++ = '"';
 	if (pl->move == NULL)
-		PUTS(&o, "null");
+		q = QLIT(q, ",\"move\":null");
 	else {
-		PUTS(&o, "{\"uci\":");
-		putstr(&o, pl->move->uci, strlen(pl->move->uci));
-		PUTS(&o, ",\"san\":");
-		n = zh_san_dialect(pl->move->san, d, tmp);
-		putstr(&o, tmp, n);
-		put(&o, '}');
+		q = QLIT(q, ",\"move\":{\"uci\":");
+		q = qstr(q, pl->move->uci, strnlen(pl->move->uci, ZH_MOVEMAX));
+		q = QLIT(q, ",\"san\":\"");
+		q += zh_san_dialect(pl->move->san, d, q);
+		q = QLIT(q, "\"}");
 	}
 	if (p->side == ZH_WHITE)
-		PUTS(&o, ",\"side\":\"white\",\"pockets\":{\"white\":{");
+		q = QLIT(q, ",\"side\":\"white\",\"pockets\":{\"white\":");
 	else
-		PUTS(&o, ",\"side\":\"black\",\"pockets\":{\"white\":{");
-	for (c = 0; c < 2; c++) {
-		any = false;
-		if (c == 1)
-			PUTS(&o, "},\"black\":{");
-		for (k = 0; k < (int)sizeof pocket_order; k++) {
-			int t = pocket_order[k];
-
-			if (p->pocket[c][t] == 0)
-				continue;
-			if (any)
-				put(&o, ',');
-			any = true;
-			put(&o, '"');
-			put(&o, zh__type_letter(t));
-			PUTS(&o, "\":");
-			putlong(&o, p->pocket[c][t]);
-		}
-	}
-	PUTS(&o, "}},\"promoted\":[");
+		q = QLIT(q, ",\"side\":\"black\",\"pockets\":{\"white\":");
+	q = qpocket(q, p, ZH_WHITE);
+	q = QLIT(q, ",\"black\":");
+	q = qpocket(q, p, ZH_BLACK);
+	q = QLIT(q, "},\"promoted\":[");
 	any = false;
-	for (r = 0; r < ranks; r++)
-		for (f = 0; f < files; f++) {
-			unsigned char pc = p->sq[ZH_SQ(f, r)];
+	if (files != 8 || ranks != 8 || promoted8(p))
+		for (r = 0; r < ranks; r++)
+			for (f = 0; f < files; f++) {
+				unsigned char pc = p->sq[ZH_SQ(f, r)];
 
-			if (f == 0 && files == 8 && !promoted8(p, r))
-				break;		/* none on this rank */
-			if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
-				continue;
-			if (any)
-				put(&o, ',');
-			any = true;
-			zh__square_write(ZH_SQ(f, r), tmp);
-			putstr(&o, tmp, strlen(tmp));
-		}
+				if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
+					continue;
+				if (any)
+					*q++ = ',';
+				any = true;
+				*q++ = '"';
+				q += zh__square_write(ZH_SQ(f, r), q);
+				*q++ = '"';
+			}
 	if (ply_check(pl))
-		PUTS(&o, "],\"check\":true");
+		q = QLIT(q, "],\"check\":true");
 	else
-		PUTS(&o, "],\"check\":false");
+		q = QLIT(q, "],\"check\":false");
 	if (pl->has_clock) {
-		PUTS(&o, ",\"clock\":");
-		putreal(&o, pl->clock);
+		q = QLIT(q, ",\"clock\":");
+		q = qreal(q, pl->clock);
 	}
 	if (pl->has_eval) {
-		PUTS(&o, ",\"eval\":");
+		q = QLIT(q, ",\"eval\":");
 		if (pl->mate != 0) {
-			PUTS(&o, "{\"mate\":");
-			putlong(&o, pl->mate);
-			put(&o, '}');
+			q = QLIT(q, "{\"mate\":");
+			q = qlong(q, pl->mate);
+			*q++ = '}';
 		} else
-			putreal(&o, pl->eval);
+			q = qreal(q, pl->eval);
 	}
-	PUTS(&o, ",\"result\":");
+	q = QLIT(q, ",\"result\":");
+	putn(&o, seg, (size_t)(q - seg));
 	putstr(&o, pl->result, strlen(pl->result));
 	put(&o, '}');
 	if (o.size > 0)
