@@ -13,6 +13,9 @@
 #   ZH_BENCH_PGN    archives to time the PGN tools on (default "zh.pgn";
 #                   e.g. "zh.pgn zh-clk.pgn")
 #   ZH_BENCH_RUNS   hyperfine runs per command (default 5)
+#   ZH_BENCH_TOOL_RUNS  runs of each zhkit row on the archives (default 15:
+#                   a run is a tenth of a second or so, and the median of
+#                   five such short runs moves with the machine's load)
 #   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
 #   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
 #   ZH_BENCH_BIG=1  also measure peak memory on a ~1 GB file (bench/tmp/zh-1g.pgn)
@@ -28,6 +31,7 @@ mkdir -p "$TMP/json" || exit 2
 DATA=${ZH_BENCH_DATA:-../shared/bench}
 PGNS=${ZH_BENCH_PGN:-zh.pgn}
 RUNS=${ZH_BENCH_RUNS:-5}
+TOOL_RUNS=${ZH_BENCH_TOOL_RUNS:-15}
 SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 NFENS=${ZH_BENCH_FENS:-1000000}
 ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs big}
@@ -69,7 +73,7 @@ row() {
 }
 
 echo "zhkit benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  $(nproc) cores  $(uname -m)"
-echo "  git $(git describe --always --dirty 2>/dev/null || echo '?')  runs $RUNS (median)  warmup 1"
+echo "  git $(git describe --always --dirty 2>/dev/null || echo '?')  runs $RUNS, zhkit on the archives $TOOL_RUNS (median)  warmup 1"
 if ! command -v hyperfine >/dev/null 2>&1; then
 	note "hyperfine not installed (bench/setup-peers.sh installs it): nothing timed"
 	exit 0
@@ -181,12 +185,16 @@ if want fen; then
 fi
 
 # ----------------------------------------------------------- PGN tools -----
-# pgn_row LABEL NAME RUNS CMD REF  (on the current file: $base $size $games)
+# pgn_row LABEL NAME RUNS CMD REF [OUTPUT]  (on the current file: $base
+# $size $games)
 # REF: the chessops median to divide by, "self" for chessops's own rows, or
 # empty.  The median is also left in bench/tmp/json/NAME.median.
+# OUTPUT: hyperfine's --output; the peers' and zhkit's rows write to
+# /dev/null ("null"), so that hyperfine draining a pipe takes no share of
+# the cores from either; grep and wc write to a pipe (see time_cmd).
 pgn_row() {
 	local label=$1 name=$2 runs=$3 cmd=$4 ref=$5 t ratio=
-	t=$(time_cmd "$name" "$runs" "$cmd") || return 1
+	t=$(time_cmd "$name" "$runs" "$cmd" "${6:-pipe}") || return 1
 	echo "$t" >"$TMP/json/$name.median"
 	case $ref in
 	self) ratio="x chessops 1.00" ;;
@@ -205,17 +213,17 @@ pgn_section() {
 	# peers first, so that zhkit's rows can give the ratio to chessops
 	if have_node_peer chessops; then
 		pgn_row "chessops validate" "chessops-validate-$base" "$RUNS" \
-			"node bench/chessops_replay.mjs validate $pgn" self &&
+			"node bench/chessops_replay.mjs validate $pgn" self null &&
 			tval=$(cat "$TMP/json/chessops-validate-$base.median")
 		pgn_row "chessops fen/ply" "chessops-fen-$base" "$RUNS" \
-			"node bench/chessops_replay.mjs fen $pgn" self &&
+			"node bench/chessops_replay.mjs fen $pgn" self null &&
 			tfen=$(cat "$TMP/json/chessops-fen-$base.median")
 	else
 		note "chessops not installed (bench/setup-peers.sh): ratios to chessops left out"
 	fi
 	if have_node_peer ffish; then
 		pgn_row "ffish validate" "ffish-validate-$base" "$SLOW_RUNS" \
-			"node bench/ffish_replay.js validate $pgn" "$tval"
+			"node bench/ffish_replay.js validate $pgn" "$tval" null
 	else
 		note "ffish not installed (bench/setup-peers.sh): skipped"
 	fi
@@ -235,10 +243,11 @@ EOF
 		slug=$(printf '%s' "$label" | tr -c 'A-Za-z0-9' '-')
 		if has_jobs "$tool"; then
 			for j in 1 2; do
-				pgn_row "$label -j$j" "$slug-j$j-$base" "$RUNS" "bin/$tool $opts -j $j $pgn" "$ref"
+				pgn_row "$label -j$j" "$slug-j$j-$base" "$TOOL_RUNS" \
+					"bin/$tool $opts -j $j $pgn" "$ref" null
 			done
 		else
-			pgn_row "$label" "$slug-$base" "$RUNS" "bin/$tool $opts $pgn" "$ref"
+			pgn_row "$label" "$slug-$base" "$TOOL_RUNS" "bin/$tool $opts $pgn" "$ref" null
 		fi
 	done
 }
