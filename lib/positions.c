@@ -26,8 +26,11 @@ grow(void **p, size_t *cap, size_t need, size_t elem)
 	if (need <= *cap)
 		return 0;
 	n = *cap ? *cap : 64;
-	while (n < need)
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			return -1;
 		n *= 2;
+	}
 	if ((q = realloc(*p, n * elem)) == NULL)
 		return -1;
 	*p = q;
@@ -113,7 +116,9 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 			}
 		} else if (t->kind == ZH_T_VSTART) {
 			struct zh_line_info *li = &w->info[cur];
-			size_t full = li->branch + li->n;
+			/* moves before the branch; none in a dead line */
+			size_t full = li->parent >= 0 && li->branch == (size_t)-1 ?
+			    0 : li->branch + li->n;
 			int v;
 
 			if (depth < 256)

@@ -64,6 +64,18 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	golden games.variations.uci -f uci --variations "$G"
 	assert_line --index 5 'e2e4 c7c5 d2d4 c5d4'
 }
+@test "zhreplay: --variations: a variation inside one before the first move ends (found by fuzz_game)" {
+	# The outer variation has no move to replace, so neither it nor the
+	# one inside has a line; the inside one once made the line sizes wrap
+	# around and zhreplay loop for ever.
+	printf '[Event "x"]\n[Variant "Crazyhouse"]\n\n( 1. d4 ( 1. c4 ) ) 1. e4 *\n' >"$BATS_TEST_TMPDIR/nested.pgn"
+	run --separate-stderr timeout 10 zhreplay -f uci --variations "$BATS_TEST_TMPDIR/nested.pgn"
+	assert_equal "$status" 1
+	assert_output 'e2e4'
+	assert_equal "$stderr" "zhreplay: $BATS_TEST_TMPDIR/nested.pgn:4:1: error: game 1, ply 0 (variation): a variation must follow a move
+zhreplay: replayed 1 games: 1 with errors"
+}
+
 @test "zhreplay: --plies and --every choose positions" {
 	golden games.plies.fen -p 2-6 -e 2 "$G"
 	run zhreplay -f jsonl -p 3 "$P/python-chess-saturs-jannlee-zh.pgn"

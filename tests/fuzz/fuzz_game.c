@@ -1,0 +1,118 @@
+/*
+ * fuzz_game.c - libFuzzer target for everything after the PGN reader:
+ * each game is replayed, checked (--strict), written as PGN in the three
+ * dialects and as JSON, and walked position by position (variations,
+ * clocks and evals included) through the JSON and diagram writers.
+ * Built by make fuzz; make check replays its corpus (tests/fuzz.bats).
+ *
+ * The invariants: the fast per-position JSON writer gives the same bytes
+ * as json_dumps of the Jansson object built from the same position, a
+ * short buffer gets the same length back and a terminated prefix, and
+ * the diagram writer's length is what it wrote.  The first byte picks
+ * the variant forced on every game (none, or one of the table), so
+ * that 10x10 boards and every rule set are reached from any movetext.
+ */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const forced[] = {
+	"crazyhouse", "chess", "loop", "chessgi", "grandhouse", "upsidedown",
+	"wild5", "grand"
+};
+
+static int
+each(void *arg, const struct zh_ply *pl)
+{
+	unsigned flags = *(unsigned *)arg;
+	char buf[4096], small[12];
+	int d;
+
+	for (d = ZH_LICHESS; d < ZH_NDIALECTS; d++) {
+		size_t n = zh_ply_json(pl, d, flags, buf, sizeof buf);
+		json_t *o = zh_ply_object(pl, d, flags);
+		char *s = o ? json_dumps(o, ZH_PLY_JSON_FLAGS) : NULL;
+
+		if (s != NULL && (n >= sizeof buf || strcmp(s, buf) != 0))
+			abort();
+		if (zh_ply_json(pl, d, flags, small, sizeof small) != n ||
+		    strlen(small) != (n < sizeof small ? n : sizeof small - 1))
+			abort();
+		free(s);
+		json_decref(o);
+	}
+	for (d = 0; d < 4; d++) {	/* ASCII, Unicode, colour, both */
+		size_t n = zh_diagram_write(pl->pos,
+		    pl->move ? &pl->move->move : NULL, (unsigned)d, buf,
+		    sizeof buf);
+
+		if (n < sizeof buf && strlen(buf) != n)
+			abort();
+	}
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *sink;
+	struct zh_pgn_limits lim = { .max_game = 3000, .max_tag = 40,
+	    .max_comment = 100, .max_tags = 8, .max_plies = 30,
+	    .max_tokens = 60, .max_depth = 4 };
+	const struct zh_variant *force = NULL;
+	struct zh_pgn_reader *r;
+	struct zh_replay rp;
+	struct zh_check ck;
+	struct zh_lines lw;
+	struct zh_error err;
+	struct zh_game g;
+	FILE *f;
+	int d;
+
+	if (size == 0)
+		return 0;
+	if (sink == NULL && (sink = fopen("/dev/null", "w")) == NULL)
+		abort();
+	if (data[0] < sizeof forced / sizeof forced[0])
+		force = zh_variant_find(forced[data[0]]);
+	if ((f = fmemopen((void *)(uintptr_t)data, size, "r")) == NULL)
+		return 0;
+	memset(&rp, 0, sizeof rp);
+	memset(&ck, 0, sizeof ck);
+	memset(&lw, 0, sizeof lw);
+	r = zh_pgn_open(f, size & 1 ? &lim : NULL);
+	while (zh_pgn_next(r, &g) == 1) {
+		unsigned wflags = ZH_WALK_VARIATIONS | ZH_WALK_COMMENTS;
+		unsigned jflags = ZH_PLY_VARIATION;
+		char *js;
+
+		zh_check_game(&g, force, ZH_CHECK_STRICT, &ck);
+		if ((js = zh_check_json(&ck, &g, "fuzz")) != NULL) {
+			json_t *o = json_loads(js, 0, NULL);
+
+			if (o == NULL)
+				abort();	/* not JSON */
+			json_decref(o);
+			free(js);
+		}
+		rp.fast = false;
+		zh_replay(&g, force, &rp);
+		for (d = ZH_LICHESS; d <= ZH_CHESSCOM; d++)
+			zh_pgn_write(sink, &g, &rp, d, &err);
+		zh_game_json(sink, &g, &rp, ZH_LICHESS, ZH_JSON_FENS, &err);
+		if (rp.err.code == ZH_OK || rp.err.ply > 0)
+			zh_lines_walk(&lw, &g, &rp, wflags, each, &jflags);
+	}
+	zh_lines_free(&lw);
+	zh_replay_free(&rp);
+	zh_check_free(&ck);
+	zh_pgn_close(r);
+	fclose(f);
+	return 0;
+}
