@@ -52,19 +52,28 @@ cat(char **q, const char *end, const char *s, size_t n)
 	return true;
 }
 
+size_t
+cli_putlong(char *b, long x)
+{
+	char d[24];
+	size_t n = sizeof d;
+	unsigned long u = x < 0 ? 0 - (unsigned long)x : (unsigned long)x;
+
+	do
+		d[--n] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		d[--n] = '-';
+	memcpy(b, d + n, sizeof d - n);
+	return sizeof d - n;
+}
+
 static bool
 catnum(char **q, const char *end, long x)
 {
 	char b[24];
-	size_t n = sizeof b;
-	unsigned long u = x < 0 ? 0 - (unsigned long)x : (unsigned long)x;
 
-	do
-		b[--n] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (x < 0)
-		b[--n] = '-';
-	return cat(q, end, b + n, sizeof b - n);
+	return cat(q, end, b, cli_putlong(b, x));
 }
 
 void

@@ -18,6 +18,9 @@ void cli_fdiag(FILE *f, const char *kind, const char *file, long line,
 /* The same with the message ready made (len bytes, no newline). */
 void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
     long col, const char *msg, size_t len);
+/* The decimal digits of x (and its sign) at b, not terminated: at most
+ * 20 bytes; returns their number. */
+size_t cli_putlong(char *b, long x);
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */

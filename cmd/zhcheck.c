@@ -58,16 +58,8 @@ static void
 putnum(char *b, size_t bsize, size_t *n, long x)
 {
 	char d[24];
-	size_t k = sizeof d;
-	unsigned long u = x < 0 ? 0 - (unsigned long)x : (unsigned long)x;
 
-	d[--k] = '\0';
-	do
-		d[--k] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (x < 0)
-		d[--k] = '-';
-	put(b, bsize, n, d + k, sizeof d);
+	put(b, bsize, n, d, cli_putlong(d, x));
 }
 
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */

@@ -891,9 +891,6 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 static ZH_HOT_INLINE char *
 putnum(char *q, unsigned long n)
 {
-	char b[24];
-	int i = 0;
-
 	if (n < 10) {
 		*q++ = (char)('0' + n);
 		return q;
@@ -903,12 +900,7 @@ putnum(char *q, unsigned long n)
 		*q++ = (char)('0' + n % 10);
 		return q;
 	}
-	do
-		b[i++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (i > 0)
-		*q++ = b[--i];
-	return q;
+	return zh__putlong(q, (long long)n);
 }
 
 /* A run of 1 to 10 empty squares. */

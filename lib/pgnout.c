@@ -399,21 +399,6 @@ comment(struct pgnw *w, const struct zh_token *t, size_t trail)
 	tword(w, w->tmp.s, w->tmp.len, trail);
 }
 
-/* Decimal digits of x > 0 at s; returns their number. */
-static size_t
-number(char *s, long x)
-{
-	char d[24];
-	size_t n = 0, k = 0;
-
-	do
-		d[n++] = (char)('0' + x % 10);
-	while ((x /= 10) > 0 && n < sizeof d);
-	while (n > 0)
-		s[k++] = d[--n];
-	return k;
-}
-
 static const char *const glyphs[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
 
 static void
@@ -460,7 +445,8 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				size_t sn = san_of(rm, d, &san);
 
 				if (abs % 2 == 0 || force) {
-					n = number(mw, abs / 2 + 1);
+					n = (size_t)(zh__putlong(mw, abs / 2 + 1) -
+					    mw);
 					const char *dots = abs % 2 ? "... " : ". ";
 					size_t k = strlen(dots);
 
@@ -684,16 +670,8 @@ static void
 jint(struct buf *b, long long x)
 {
 	char s[24];
-	size_t n = sizeof s;
-	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
-	    (unsigned long long)x;
 
-	do
-		s[--n] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (x < 0)
-		s[--n] = '-';
-	bput(b, s + n, sizeof s - n);
+	bput(b, s, (size_t)(zh__putlong(s, x) - s));
 }
 
 /* Seconds: an integer when whole, else to the millisecond. */

@@ -326,23 +326,13 @@ puts_(struct out *o, const char *s)
 static ZH_HOT_INLINE char *
 qlong(char *q, long x)
 {
-	char tmp[24];
-	int i = (int)sizeof tmp;
-	unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
-
-	if (x >= 0 && u < 100) {	/* plies and pocket counts, mostly */
-		*q = (char)('0' + u / 10);
-		q += u >= 10;
-		*q++ = (char)('0' + u % 10);
+	if (x >= 0 && x < 100) {	/* plies and pocket counts, mostly */
+		*q = (char)('0' + x / 10);
+		q += x >= 10;
+		*q++ = (char)('0' + x % 10);
 		return q;
 	}
-	do
-		tmp[--i] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (x < 0)
-		tmp[--i] = '-';
-	memcpy(q, tmp + i, sizeof tmp - (size_t)i);
-	return q + sizeof tmp - i;
+	return zh__putlong(q, x);
 }
 
 /* A real as Jansson writes it with JSON_REAL_PRECISION(15): at most

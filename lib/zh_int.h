@@ -1,6 +1,8 @@
 /* zh_int.h - declarations shared inside libzh, not installed. */
 #ifndef ZH_INT_H
 #define ZH_INT_H
+#include <string.h>
+
 #include "zh.h"
 
 /* For the few hot helpers with more than one caller. */
@@ -39,6 +41,25 @@ zh__square_write(int s, char *buf)
 	buf[n++] = (char)('0' + r % 10);
 	buf[n] = '\0';
 	return n;
+}
+
+/* The decimal digits of x (and its sign) at q, not terminated; returns
+ * the end.  At most 20 bytes. */
+static inline char *
+zh__putlong(char *q, long long x)
+{
+	char b[24];
+	size_t n = sizeof b;
+	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
+	    (unsigned long long)x;
+
+	do
+		b[--n] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		b[--n] = '-';
+	memcpy(q, b + n, sizeof b - n);
+	return q + (sizeof b - n);
 }
 
 /* Could the piece on 'from' reach 'to' by its movement alone (ignoring
