@@ -16,6 +16,7 @@
 #   ZH_BENCH_TOOL_RUNS  runs of each zhkit row on the archives (default 15:
 #                   a run is a tenth of a second or so, and the median of
 #                   five such short runs moves with the machine's load)
+#   ZH_BENCH_PAIRS  -j 1 / -j 2 pairs in the jobs section (default 9)
 #   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
 #   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
 #   ZH_BENCH_BIG=1  also measure peak memory on a ~1 GB file (bench/tmp/zh-1g.pgn)
@@ -33,6 +34,7 @@ PGNS=${ZH_BENCH_PGN:-zh.pgn}
 RUNS=${ZH_BENCH_RUNS:-5}
 TOOL_RUNS=${ZH_BENCH_TOOL_RUNS:-15}
 SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
+PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
 ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs big}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
@@ -258,7 +260,10 @@ fi
 # ------------------------------------------------ -j 1 against -j 2 -------
 # The same commands on zh.pgn x 10 (72 MB), output to /dev/null: a run of
 # about a second, long enough that the start and the last batch weigh
-# little, and no pipe reader competing for the cores.
+# little, and no pipe reader competing for the cores.  -j 1 and -j 2 run
+# in turn and the speedup is the median of the pairs' ratios, so that a
+# change in the machine's load between them does not move it; the CPU
+# time (user + system) says what -j 2 costs in all.
 jobs_section() {
 	local src med=$TMP/zh-10.pgn size spec label tool opts slug t1 t2
 	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: -j section skipped"; return; }
@@ -272,11 +277,14 @@ jobs_section() {
 		label=${spec%%|*} opts=${spec#*|} tool=${label%% *}
 		have_tool "$tool" && has_jobs "$tool" || { note "bin/$tool: no -j, skipped"; continue; }
 		slug=$(printf '%s' "$label" | tr -c 'A-Za-z0-9' '-')
-		t1=$(time_cmd "$slug-j1-x10" "$RUNS" "bin/$tool $opts -j 1 $med" null) || continue
-		t2=$(time_cmd "$slug-j2-x10" "$RUNS" "bin/$tool $opts -j 2 $med" null) || continue
-		row "$label -j1" "zh.pgn x 10" "$t1" "MB/s $(calc "'%.1f' % ($size / $t1 / 1e6)")"
-		row "$label -j2" "zh.pgn x 10" "$t2" "MB/s $(calc "'%.1f' % ($size / $t2 / 1e6)")" \
-			"-j2 speedup $(calc "'%.2f' % ($t1 / $t2)")x"
+		# -j1 and -j2 in turn, the speedup pair by pair (bench/pairs.py)
+		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/$slug-j1j2-x10.json" \
+			"bin/$tool $opts -j 1 $med" "bin/$tool $opts -j 2 $med") || continue
+		[ $# -eq 5 ] || continue
+		t1=$1 t2=$2
+		row "$label -j1" "zh.pgn x 10" "$t1" "MB/s $(calc "'%.1f' % ($size / $t1 / 1e6)")  CPU $(calc "'%.3f' % $4") s"
+		row "$label -j2" "zh.pgn x 10" "$t2" "MB/s $(calc "'%.1f' % ($size / $t2 / 1e6)")  CPU $(calc "'%.3f' % $5") s" \
+			"-j2 speedup $(calc "'%.2f' % $3")x, CPU x$(calc "'%.2f' % ($5 / $4)")"
 	done
 }
 if want jobs; then jobs_section; fi
