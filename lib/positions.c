@@ -340,8 +340,30 @@ qlong(char *q, long x)
 static char *
 qreal(char *q, double x)
 {
+	double a = x < 0 ? -x : x;
 	char tmp[64];
-	int n = snprintf(tmp, sizeof tmp, "%.15g", x);
+	int n;
+
+	/* Clocks and evals are mostly whole or to the hundredth.  When a is
+	   the double nearest to t / 100 (the division rounds correctly),
+	   "%.15g" writes t / 100's shortest decimal, as fifteen digits
+	   survive the trip to a double and back: write it directly. */
+	if (a >= 0.01 && a < 1e12) {
+		long long t = (long long)(a * 100 + 0.5);
+		int f = (int)(t % 100);
+
+		if ((double)t / 100 == a) {
+			if (x < 0)
+				*q++ = '-';
+			q = zh__putlong(q, t / 100);
+			*q++ = '.';
+			*q++ = (char)('0' + f / 10);
+			if (f % 10 != 0)
+				*q++ = (char)('0' + f % 10);
+			return q;
+		}
+	}
+	n = snprintf(tmp, sizeof tmp, "%.15g", x);
 
 	if (n < 0 || n >= (int)sizeof tmp - 3)
 		n = 0;
