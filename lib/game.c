@@ -134,6 +134,17 @@ zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
 		return false;
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
+	/* "H:MM:SS" then ']' or ' ', as Lichess writes it: the sum below,
+	   exact in whole seconds */
+	if (e - p >= 8 && p[1] == ':' && p[4] == ':' &&
+	    (p[7] == ']' || p[7] == ' ') &&
+	    isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[2]) &&
+	    isdigit((unsigned char)p[3]) && isdigit((unsigned char)p[5]) &&
+	    isdigit((unsigned char)p[6])) {
+		*sec = (p[0] - '0') * 3600.0 + ((p[2] - '0') * 10 + p[3] - '0') *
+		    60.0 + ((p[5] - '0') * 10 + p[6] - '0');
+		return true;
+	}
 	while (p < e && np < 3) {
 		double x = 0, scale = 0.1;
 

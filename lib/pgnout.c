@@ -637,13 +637,33 @@ jdump(struct buf *b, json_t *j)
 	json_decref(j);
 }
 
+/* Has the word w a byte that a JSON string must escape (a control byte,
+ * '"' or '\\') or that is not printable ASCII?  Exact as a whole. */
+static inline bool
+esc8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t q = w ^ (ones * '"'), s = w ^ (ones * '\\');
+
+	return (((w - ones * 0x20) & ~w) |		/* < 0x20 */
+	    ((w + ones) | w) |				/* > 0x7e */
+	    ((q - ones) & ~q) | ((s - ones) & ~s)) & highs;
+}
+
 /* A string from the input, as a JSON string. */
 static void
 jstring(struct buf *b, const char *s, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, sizeof w);
+		if (esc8(w))
+			break;
+	}
+	for (; i < n; i++)
 		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
 			break;
 	if (i < n) {
@@ -655,15 +675,15 @@ jstring(struct buf *b, const char *s, size_t n)
 	bputc(b, '"');
 }
 
-/* ',"key":' (or without the comma for the first member). */
+/* ',"key":' (or without the comma for the first member); key is a
+ * string literal. */
+#define jkey(b, key)	jkey_((b), "\"" key "\":", sizeof(key) + 2)
 static void
-jkey(struct buf *b, const char *key)
+jkey_(struct buf *b, const char *qkey, size_t n)
 {
 	if (b->len > 0 && b->s[b->len - 1] != '{')
 		bputc(b, ',');
-	bputc(b, '"');
-	bputs(b, key);
-	bput(b, "\":", 2);
+	bput(b, qkey, n);
 }
 
 static void

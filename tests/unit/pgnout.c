@@ -165,9 +165,58 @@ test_pgn_roundtrip(void)
 	}
 }
 
+/* zh_comment_clock: each form of [%clk] and [%emt], and what it refuses. */
+static void
+test_clocks(void)
+{
+	static const struct {
+		const char *comment;
+		bool ok;
+		double sec;
+	} cases[] = {
+		{ "[%clk 0:05:00]", true, 300 },
+		{ " [%clk 0:05:00] ", true, 300 },
+		{ "[%clk 1:02:03]", true, 3723 },
+		{ "[%clk 1:02:03.4]", true, 3723.4 },
+		{ "[%clk 0:00:09.25]", true, 9.25 },
+		{ "[%clk 12:00:01]", true, 43201 },
+		{ "[%clk 0:5:00]", true, 300 },
+		{ "[%clk 5:00]", true, 300 },
+		{ "[%clk 45]", true, 45 },
+		{ "[%clk 0:05:00 ] x", true, 300 },
+		{ "[%clk\t0:05:00]", true, 300 },
+		{ "[%clk 0:05:00", false, 0 },
+		{ "[%clk 0:05:0x]", false, 0 },
+		{ "[%clk 0:05:00x]", false, 0 },
+		{ "[%clk a:05:00]", false, 0 },
+		{ "[%clk ]", false, 0 },
+		{ "[%clock 0:05:00]", false, 0 },
+		{ "[%eval 0.3] [%clk 0:01:02]", true, 62 },
+	};
+	size_t i;
+	double sec;
+
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		bool ok;
+
+		sec = -1;
+		ok = zh_comment_clock(cases[i].comment, strlen(cases[i].comment),
+		    "clk", &sec);
+		CHECK(ok == cases[i].ok);
+		if (ok != cases[i].ok || (ok && sec != cases[i].sec))
+			fprintf(stderr, "clock case %zu: '%s' gave %d %.17g\n", i,
+			    cases[i].comment, ok, sec);
+		if (ok)
+			CHECK(sec == cases[i].sec ||
+			    (sec > cases[i].sec - 1e-9 && sec < cases[i].sec + 1e-9));
+	}
+	CHECK(zh_comment_clock("[%emt 0:00:07]", 14, "emt", &sec) && sec == 7);
+}
+
 int
 main(void)
 {
+	test_clocks();
 	test_strings();
 	test_invalid();
 	test_pgn_roundtrip();
