@@ -113,13 +113,16 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 static const char *
 find_cmd(const char *s, size_t n, const char *cmd)
 {
-	size_t k = strlen(cmd), i;
+	size_t k = strlen(cmd);
+	const char *p = s, *e = s + n;
 
-	for (i = 0; i + k + 3 <= n; i++)
-		if (s[i] == '[' && s[i + 1] == '%' &&
-		    memcmp(s + i + 2, cmd, k) == 0 &&
-		    (s[i + 2 + k] == ' ' || s[i + 2 + k] == '\t'))
-			return s + i + 2 + k;
+	while (e - p >= (ptrdiff_t)(k + 3) &&
+	    (p = memchr(p, '[', (size_t)(e - p) - k - 2)) != NULL) {
+		if (p[1] == '%' && memcmp(p + 2, cmd, k) == 0 &&
+		    (p[2 + k] == ' ' || p[2 + k] == '\t'))
+			return p + 2 + k;
+		p++;
+	}
 	return NULL;
 }
 

@@ -377,7 +377,12 @@ comment(struct pgnw *w, const struct zh_token *t, size_t trail)
 
 	w->tmp.len = 0;
 	bputc(&w->tmp, semi ? ';' : '{');
-	for (i = 0; i < t->len; i++) {
+	if (!semi && memchr(t->text, '\r', t->len) == NULL) {
+		bput(&w->tmp, t->text, t->len);		/* as it is */
+		i = t->len;
+	} else
+		i = 0;
+	for (; i < t->len; i++) {
 		char c = t->text[i];
 
 		if (c == '\r') {

@@ -192,6 +192,11 @@ test_clocks(void)
 		{ "[%clk ]", false, 0 },
 		{ "[%clock 0:05:00]", false, 0 },
 		{ "[%eval 0.3] [%clk 0:01:02]", true, 62 },
+		{ "[x] [[%clk 0:00:01]", true, 1 },
+		{ "a [%clk", false, 0 },
+		{ "a [%clk 7", false, 0 },
+		{ "[%clk 7 ", true, 7 },
+		{ "[%clkx 0:05:00]", false, 0 },
 	};
 	size_t i;
 	double sec;
