@@ -113,14 +113,19 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 static const char *
 find_cmd(const char *s, size_t n, const char *cmd)
 {
-	size_t k = strlen(cmd);
 	const char *p = s, *e = s + n;
+	size_t k = 0, j;
 
+	while (cmd[k] != '\0')		/* a short name: no calls for it */
+		k++;
 	while (e - p >= (ptrdiff_t)(k + 3) &&
 	    (p = memchr(p, '[', (size_t)(e - p) - k - 2)) != NULL) {
-		if (p[1] == '%' && memcmp(p + 2, cmd, k) == 0 &&
-		    (p[2 + k] == ' ' || p[2 + k] == '\t'))
-			return p + 2 + k;
+		if (p[1] == '%') {
+			for (j = 0; j < k && p[2 + j] == cmd[j]; j++)
+				;
+			if (j == k && (p[2 + k] == ' ' || p[2 + k] == '\t'))
+				return p + 2 + k;
+		}
 		p++;
 	}
 	return NULL;
