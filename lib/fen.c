@@ -218,6 +218,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 	const struct zh_variant *v = p->v;
 	int r = v->ranks - 1, f = 0, last = -1;
 	const char *q = s, *rank_start = s;
+	bool bb = v->files == 8 && v->ranks == 8;	/* bitboards kept */
 
 	*had_pocket = false;
 	while (q < e) {
@@ -315,6 +316,10 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 			sq = ZH_SQ(f, r);
 			p->sq[sq] = ZH_PIECE(color, t);
 			p->count[color][t]++;
+			if (bb) {
+				p->bb_side[color] |= (uint64_t)1 << (r * 8 + f);
+				p->bb_type[t] |= (uint64_t)1 << (r * 8 + f);
+			}
 			if (t == ZH_KING) {
 				if (p->king[color] == ZH_NOSQ)
 					p->king[color] = (unsigned char)sq;

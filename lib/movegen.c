@@ -121,6 +121,128 @@ unit_dir(int a, int b)
 	return dirtab[pair(a, b)];
 }
 
+/*
+ * Bitboards of 8x8 boards (bit 8 * rank + file): what a knight, a king
+ * and each colour's pawn on a square attack, and the squares on its
+ * diagonals and on its rank and file.  Built from constant expressions.
+ */
+#define B8(f, r)	((f) >= 0 && (f) < 8 && (r) >= 0 && (r) < 8 ? \
+	(uint64_t)1 << (((r) * 8 + (f)) & 63) : 0)
+#define F8(i)		((i) & 7)
+#define R8(i)		((i) >> 3)
+#define STEP8(i, df, dr) B8(F8(i) + (df), R8(i) + (dr))
+#define KNIGHT8(i)	(STEP8(i, 1, 2) | STEP8(i, 2, 1) | STEP8(i, 2, -1) | \
+	STEP8(i, 1, -2) | STEP8(i, -1, -2) | STEP8(i, -2, -1) | \
+	STEP8(i, -2, 1) | STEP8(i, -1, 2))
+#define KING8(i)	(STEP8(i, 1, 0) | STEP8(i, 1, 1) | STEP8(i, 0, 1) | \
+	STEP8(i, -1, 1) | STEP8(i, -1, 0) | STEP8(i, -1, -1) | \
+	STEP8(i, 0, -1) | STEP8(i, 1, -1))
+#define WPAWN8(i)	(STEP8(i, -1, 1) | STEP8(i, 1, 1))
+#define BPAWN8(i)	(STEP8(i, -1, -1) | STEP8(i, 1, -1))
+#define RAY8(i, df, dr)	(STEP8(i, df, dr) | STEP8(i, 2 * (df), 2 * (dr)) | \
+	STEP8(i, 3 * (df), 3 * (dr)) | STEP8(i, 4 * (df), 4 * (dr)) | \
+	STEP8(i, 5 * (df), 5 * (dr)) | STEP8(i, 6 * (df), 6 * (dr)) | \
+	STEP8(i, 7 * (df), 7 * (dr)))
+#define DIAG8(i)	(RAY8(i, 1, 1) | RAY8(i, 1, -1) | RAY8(i, -1, 1) | \
+	RAY8(i, -1, -1))
+#define ORTH8(i)	(RAY8(i, 1, 0) | RAY8(i, -1, 0) | RAY8(i, 0, 1) | \
+	RAY8(i, 0, -1))
+#define SQ8(M, i)	M(i), M(i + 1), M(i + 2), M(i + 3), M(i + 4), M(i + 5), \
+	M(i + 6), M(i + 7)
+#define ALL8(M)		SQ8(M, 0), SQ8(M, 8), SQ8(M, 16), SQ8(M, 24), \
+	SQ8(M, 32), SQ8(M, 40), SQ8(M, 48), SQ8(M, 56)
+static const uint64_t knight8[64] = { ALL8(KNIGHT8) };
+static const uint64_t king8[64] = { ALL8(KING8) };
+static const uint64_t pawn8[2][64] = { { ALL8(WPAWN8) }, { ALL8(BPAWN8) } };
+static const uint64_t diag8[64] = { ALL8(DIAG8) };
+static const uint64_t orth8[64] = { ALL8(ORTH8) };
+
+/* Are p's bitboards kept (an 8x8 board)? */
+static inline bool
+has_bb(const struct zh_pos *p)
+{
+	return p->v->files == 8 && p->v->ranks == 8;
+}
+
+/* Bit index of square s of an 8x8 board, and back. */
+static inline int
+bbix(int s)
+{
+	return (ZH_RANK(s) << 3) + ZH_FILE(s);
+}
+
+static inline int
+bbsq(int i)
+{
+	return ZH_SQ(i & 7, i >> 3);
+}
+
+#define BBIT(s)		((uint64_t)1 << bbix(s))
+
+/* Recompute p's bitboards from its squares. */
+static void
+bb_rebuild(struct zh_pos *p)
+{
+	int i;
+
+	memset(p->bb_side, 0, sizeof p->bb_side);
+	memset(p->bb_type, 0, sizeof p->bb_type);
+	if (!has_bb(p))
+		return;
+	for (i = 0; i < 64; i++) {
+		unsigned char pc = p->sq[bbsq(i)];
+
+		if (pc != 0 && pc != ZH_OFF) {
+			p->bb_side[ZH_COLOR(pc)] |= (uint64_t)1 << i;
+			p->bb_type[ZH_TYPE(pc)] |= (uint64_t)1 << i;
+		}
+	}
+}
+
+/* The bit of square s (of an 8x8 board), 0 for none (s < 0). */
+static inline uint64_t
+bbit_or0(int s)
+{
+	return s >= 0 ? BBIT(s) : 0;
+}
+
+/*
+ * attacked_b for an 8x8 board with its bitboards, after a change that
+ * the board does not show yet: squares e1 and e2 (-1: none) as empty,
+ * and 'full' as taken by a piece of the other side (a move's or a
+ * drop's destination).  The attackers are found from the masks; only a
+ * slider's path is walked.
+ */
+static bool
+attacked8(const struct zh_pos *p, int s, int by, int e1, int e2, int full)
+{
+	const unsigned char *b = p->sq;
+	const uint64_t *bt = p->bb_type;
+	uint64_t them = p->bb_side[by] &
+	    ~(bbit_or0(e1) | bbit_or0(e2) | bbit_or0(full)), x;
+	int i = bbix(s);
+
+	if ((pawn8[!by][i] & bt[ZH_PAWN] & them) ||
+	    (knight8[i] & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
+	    bt[ZH_CHANCELLOR]) & them) ||
+	    (king8[i] & bt[ZH_KING] & them))
+		return true;
+	x = ((diag8[i] & (bt[ZH_BISHOP] | bt[ZH_QUEEN] | bt[ZH_ARCHBISHOP])) |
+	    (orth8[i] & (bt[ZH_ROOK] | bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]))) &
+	    them;
+	while (x != 0) {
+		int a = bbsq(__builtin_ctzll(x)), d = unit_dir(s, a), t;
+
+		x &= x - 1;
+		for (t = s + d; t != a && t != full &&
+		    (b[t] == 0 || t == e1 || t == e2); t += d)
+			;
+		if (t == a)
+			return true;
+	}
+	return false;
+}
+
 /* Does the piece on s attack square k (board b)? */
 static bool
 piece_attacks(const unsigned char *b, int s, int k)
@@ -147,6 +269,13 @@ piece_attacks(const unsigned char *b, int s, int k)
 	return true;
 }
 
+static inline bool
+attacked_x(const struct zh_pos *p, int s, int by, int skip)
+{
+	return has_bb(p) ? attacked8(p, s, by, skip, -1, -1) :
+	    attacked_b(p->sq, s, by, skip);
+}
+
 /*
  * After move m by 'us' (already on the board), is the other king in
  * check?  The moved piece may give check, or uncover a slider's line
@@ -162,7 +291,7 @@ gives_check(const struct zh_pos *p, struct zh_move m, int us)
 	if (k == ZH_NOSQ)
 		return false;
 	if (m.flags & (ZH_MEP | ZH_MCASTLE))
-		return attacked_b(b, k, us, -1);
+		return attacked_x(p, k, us, -1);
 	if (piece_attacks(b, m.to, k))
 		return true;
 	if ((m.flags & ZH_MDROP) || (d = unit_dir(k, m.from)) == 0)
@@ -172,12 +301,6 @@ gives_check(const struct zh_pos *p, struct zh_move m, int us)
 	return is_color(pc, us) &&
 	    (attr[ZH_TYPE(pc)] & ((d == 16 || d == -16 || d == 1 || d == -1) ?
 	    A_ORTH : A_DIAG));
-}
-
-static inline bool
-attacked_x(const struct zh_pos *p, int s, int by, int skip)
-{
-	return attacked_b(p->sq, s, by, skip);
 }
 
 bool
@@ -201,6 +324,7 @@ zh_pos_update(struct zh_pos *p)
 {
 	int k = p->king[p->side];
 
+	bb_rebuild(p);
 	p->check = k != ZH_NOSQ && zh_attacked(p, k, !p->side) ? 2 : 1;
 }
 
@@ -672,6 +796,8 @@ clear_rights(struct zh_pos *p, int s)
 {
 	int top = p->v->ranks - 1, right = p->v->files - 1;
 
+	if (ZH_FILE(s) != 0 && ZH_FILE(s) != right)
+		return;		/* most squares: not a corner */
 	if (s == ZH_SQ(0, 0))
 		p->castle &= ~ZH_CASTLE_WQ;
 	else if (s == ZH_SQ(right, 0))
@@ -682,15 +808,36 @@ clear_rights(struct zh_pos *p, int s)
 		p->castle &= ~ZH_CASTLE_BK;
 }
 
+/* Put pc (0: nothing) on square s, the bitboards (if kept) too. */
+static ZH_HOT_INLINE void
+put_sq(struct zh_pos *p, int s, unsigned char pc, bool bb)
+{
+	if (bb) {
+		unsigned char old = p->sq[s];
+		uint64_t bit = BBIT(s);
+
+		if (old != 0) {
+			p->bb_side[ZH_COLOR(old)] &= ~bit;
+			p->bb_type[ZH_TYPE(old)] &= ~bit;
+		}
+		if (pc != 0) {
+			p->bb_side[ZH_COLOR(pc)] |= bit;
+			p->bb_type[ZH_TYPE(pc)] |= bit;
+		}
+	}
+	p->sq[s] = pc;
+}
+
 /* Everything zh_make does but the check flag. */
 static ZH_HOT_INLINE void
 make_board(struct zh_pos *p, struct zh_move m)
 {
 	int us = p->side, them = !us;
 	unsigned char pc, cap;
+	bool bb = has_bb(p);
 
 	if (m.flags & ZH_MDROP) {
-		p->sq[m.to] = ZH_PIECE(us, m.piece);
+		put_sq(p, m.to, ZH_PIECE(us, m.piece), bb);
 		p->pocket[us][m.piece]--;
 		p->count[us][m.piece]++;
 		p->halfmove = m.piece == ZH_PAWN ? 0 : p->halfmove + 1;
@@ -703,7 +850,7 @@ make_board(struct zh_pos *p, struct zh_move m)
 		int cs = m.to - FORWARD(us);
 
 		cap = p->sq[cs];
-		p->sq[cs] = 0;
+		put_sq(p, cs, 0, bb);
 	}
 	if (cap != 0) {
 		int t = ZH_TYPE(cap);
@@ -723,6 +870,18 @@ make_board(struct zh_pos *p, struct zh_move m)
 			    ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
 			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
 	}
+	if (bb && pc != 0) {	/* put_sq's work for the two squares */
+		uint64_t fb = BBIT(m.from), tb = BBIT(m.to);
+		unsigned char old = p->sq[m.to];	/* not the ep pawn */
+
+		if (old != 0) {
+			p->bb_side[ZH_COLOR(old)] &= ~tb;
+			p->bb_type[ZH_TYPE(old)] &= ~tb;
+		}
+		p->bb_side[ZH_COLOR(pc)] = (p->bb_side[ZH_COLOR(pc)] & ~fb) | tb;
+		p->bb_type[ZH_TYPE(pc)] &= ~fb;
+		p->bb_type[m.flags & ZH_MPROMO ? m.piece : ZH_TYPE(pc)] |= tb;
+	}
 	p->sq[m.from] = 0;
 	if (m.flags & ZH_MPROMO) {
 		p->sq[m.to] = ZH_PIECE(us, m.piece) | ZH_PROMOTED;
@@ -735,8 +894,8 @@ make_board(struct zh_pos *p, struct zh_move m)
 		int rf = ZH_FILE(m.to) > 4 ? p->v->files - 1 : 0;
 		int rt = ZH_FILE(m.to) > 4 ? 5 : 3;
 
-		p->sq[ZH_SQ(rt, r)] = p->sq[ZH_SQ(rf, r)];
-		p->sq[ZH_SQ(rf, r)] = 0;
+		put_sq(p, ZH_SQ(rt, r), p->sq[ZH_SQ(rf, r)], bb);
+		put_sq(p, ZH_SQ(rf, r), 0, bb);
 	}
 	if (p->king[us] == m.from)
 		p->king[us] = m.to;
@@ -850,6 +1009,9 @@ safe_after(const struct zh_pos *p, const struct zh_move *m)
 
 	if (k == ZH_NOSQ)
 		return true;
+	if (has_bb(p))
+		return !attacked8(p, m->from == k ? m->to : k, !us, m->from,
+		    m->flags & ZH_MEP ? m->to - FORWARD(us) : -1, m->to);
 	memcpy(b, p->sq, sizeof b);
 	if (m->flags & ZH_MEP)
 		b[m->to - FORWARD(us)] = 0;
@@ -881,62 +1043,56 @@ pinned_off(const struct zh_pos *p, int k, int d, int from, int to)
 	    A_ORTH : A_DIAG));
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /*
- * The sliders among origins() on an 8-file board: the pieces 'want' are
- * found eight squares at a time, and only those on a line with 'to' are
- * walked to it.  (Walking out from 'to' along each ray costs a hard-to-
- * predict branch at each ray's end.)  Listed in rays[] order, as the
- * walk from 'to' would list them.
+ * origins() on an 8x8 board, from the bitboards: the knights in jumps[]
+ * order and the sliders in rays[] order, as the walks from 'to' would
+ * list them.  Only a slider's path is walked.
  */
 static int
-slider_origins8(const struct zh_pos *p, unsigned want, unsigned a, int to,
-    unsigned char *from)
+origins8(const struct zh_pos *p, int type, int to, unsigned char *from)
 {
+	/* the index in rays[] (1-8) of each step from 'to', by step + 17 */
 	static const signed char ray_index[35] = {
 		[16 + 17] = 1, [-16 + 17] = 2, [1 + 17] = 3, [-1 + 17] = 4,
 		[15 + 17] = 5, [17 + 17] = 6, [-15 + 17] = 7, [-17 + 17] = 8,
 	};
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	const unsigned char *b = p->sq;
-	uint64_t pat = want * ones, w, x, m;
-	int r, n = 0, i, k, key[8];
+	uint64_t mine = p->bb_type[type] & p->bb_side[p->side], x;
+	unsigned a = attr[type];
+	int i = bbix(to), n = 0, ns = 0, k, j, key[8];
 	unsigned char sq[8];
 
-	a &= A_ORTH | A_DIAG;
-	for (r = 0; r < p->v->ranks; r++) {
-		memcpy(&w, &b[ZH_SQ(0, r)], sizeof w);
-		x = (w & ~(ZH_PROMOTED * ones)) ^ pat;	/* 0: a match */
-		m = (x - ones) & ~x & highs;	/* exact up to the first */
-		while (m != 0) {
-			int s = ZH_SQ(__builtin_ctzll(m) >> 3, r), ix, d, t;
-
-			m &= m - 1;
-			if ((b[s] & ~ZH_PROMOTED) != want)
-				continue;	/* a borrow's false match */
-			ix = pair(s, to);
-			if (!(kindtab[ix] & a))
-				continue;
-			d = dirtab[ix];
-			for (t = s + d; t != to && b[t] == 0; t += d)
-				;
-			if (t != to || n == 8)
-				continue;
-			/* insert by the ray from 'to' it lies on */
-			k = ray_index[17 - d];
-			for (i = n; i > 0 && key[i - 1] > k; i--) {
-				key[i] = key[i - 1];
-				sq[i] = sq[i - 1];
-			}
-			key[i] = k;
-			sq[i] = (unsigned char)s;
-			n++;
-		}
+	if (a & A_KNIGHT) {
+		x = mine & knight8[i];
+		if ((x & (x - 1)) != 0) {	/* two or more */
+			for (k = 0; k < 8; k++)
+				if (b[to - jumps[k]] != ZH_OFF &&
+				    (x & BBIT(to - jumps[k])))
+					from[n++] = (unsigned char)(to - jumps[k]);
+		} else if (x != 0)
+			from[n++] = (unsigned char)bbsq(__builtin_ctzll(x));
 	}
-	memcpy(from, sq, (size_t)n);
-	return n;
+	x = mine & ((a & A_DIAG ? diag8[i] : 0) | (a & A_ORTH ? orth8[i] : 0));
+	while (x != 0) {
+		int s = bbsq(__builtin_ctzll(x)), d = unit_dir(s, to), t;
+
+		x &= x - 1;
+		for (t = s + d; t != to && b[t] == 0; t += d)
+			;
+		if (t != to)
+			continue;
+		k = ray_index[17 - d];
+		for (j = ns; j > 0 && key[j - 1] > k; j--) {
+			key[j] = key[j - 1];
+			sq[j] = sq[j - 1];
+		}
+		key[j] = k;
+		sq[j] = (unsigned char)s;
+		ns++;
+	}
+	memcpy(from + n, sq, (size_t)ns);
+	return n + ns;
 }
-#endif
 
 /* Own pieces of 'type' that could move to 'to' by their movement alone. */
 static int
@@ -968,14 +1124,12 @@ origins(const struct zh_pos *p, int type, int to, unsigned char *from)
 	}
 	if (is_color(b[to], us))
 		return 0;
+	if (has_bb(p))
+		return origins8(p, type, to, from);
 	if (a & A_KNIGHT)
 		for (i = 0; i < 8; i++)
 			if ((b[to - jumps[i]] & ~ZH_PROMOTED) == want)
 				from[n++] = (unsigned char)(to - jumps[i]);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (p->v->files == 8 && (a & (A_ORTH | A_DIAG)))
-		return n + slider_origins8(p, want, a, to, from + n);
-#endif
 	/* rays[0..3] are orthogonal, rays[4..7] diagonal */
 	for (i = a & A_ORTH ? 0 : 4; i < (a & A_DIAG ? 8 : 4); i++) {
 		for (t = to + rays[i]; b[t] == 0; t += rays[i])
@@ -1079,6 +1233,8 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 		return false;
 	if (k == ZH_NOSQ || !zh_in_check(p))	/* a drop exposes nothing */
 		return true;
+	if (has_bb(p))
+		return !attacked8(p, k, !p->side, -1, -1, to);
 	memcpy(b, p->sq, sizeof b);
 	b[to] = ZH_PIECE(p->side, type);
 	return !attacked_b(b, k, !p->side, -1);

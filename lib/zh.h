@@ -156,6 +156,11 @@ struct zh_pos {
 	unsigned halfmove, fullmove;
 	unsigned char check;			/* side to move in check: 2 yes,
 						   1 no, 0 not known */
+	/* 8x8 boards: the squares (bit 8 * rank + file) of each colour's
+	   pieces and of each type, kept with sq by zh_make and the FEN
+	   reader (zh_pos_update after editing sq by hand) */
+	uint64_t bb_side[2];
+	uint64_t bb_type[ZH_NTYPES];
 };
 
 /* Empty board of variant v (no pieces, white to move). */
@@ -173,7 +178,7 @@ zh_on_board(const struct zh_pos *p, int s)
 bool zh_attacked(const struct zh_pos *p, int s, int by);
 bool zh_in_check(const struct zh_pos *p);
 /* After changing a position's squares by hand: recompute what zh_make
- * keeps up to date (the check flag). */
+ * keeps up to date (the check flag, the bitboards). */
 void zh_pos_update(struct zh_pos *p);
 
 /* ======================== moves ======================== */

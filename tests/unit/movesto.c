@@ -11,6 +11,41 @@
 
 static long positions, checks;
 
+/* The bitboards that zh_make and the FEN reader keep, against those
+ * recomputed from the squares. */
+static void
+same_bitboards(const struct zh_pos *p)
+{
+	struct zh_pos c = *p;
+
+	zh_pos_update(&c);
+	CHECK(memcmp(c.bb_side, p->bb_side, sizeof c.bb_side) == 0);
+	CHECK(memcmp(c.bb_type, p->bb_type, sizeof c.bb_type) == 0);
+}
+
+/* Is s attacked by a piece of 'by'?  Piece by piece, the slow way (s not
+ * holding a piece of 'by'). */
+static bool
+ref_attacked(const struct zh_pos *p, int s, int by)
+{
+	int r, f;
+
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			int x = ZH_SQ(f, r), fwd = by == ZH_WHITE ? 16 : -16;
+			unsigned char pc = p->sq[x];
+
+			if (pc == 0 || ZH_COLOR(pc) != by)
+				continue;
+			if (ZH_TYPE(pc) == ZH_PAWN) {
+				if (s == x + fwd - 1 || s == x + fwd + 1)
+					return true;
+			} else if (zh__reaches(p, x, s))
+				return true;
+		}
+	return false;
+}
+
 static void
 compare(const struct zh_pos *p)
 {
@@ -18,9 +53,15 @@ compare(const struct zh_pos *p)
 	int n = zh_legal_moves(p, all), r, f, t, i, k;
 
 	positions++;
+	same_bitboards(p);
 	for (r = 0; r < p->v->ranks; r++)
 		for (f = 0; f < p->v->files; f++) {
-			int to = ZH_SQ(f, r);
+			int to = ZH_SQ(f, r), by;
+
+			for (by = 0; by < 2; by++)
+				if (p->sq[to] == 0 || ZH_COLOR(p->sq[to]) != by)
+					CHECK(zh_attacked(p, to, by) ==
+					    ref_attacked(p, to, by));
 
 			for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
 				int want = 0, got = zh__moves_to(p, t, to, some);
@@ -47,6 +88,7 @@ compare(const struct zh_pos *p)
 		struct zh_pos c = *p;
 
 		zh_make(&c, all[i]);
+		same_bitboards(&c);
 		if (zh_in_check(&c)) {
 			checks++;
 			CHECK(zh_has_legal(&c) == (zh_count_legal(&c) > 0));
