@@ -164,20 +164,36 @@ has_bb(const struct zh_pos *p)
 	return p->v->files == 8 && p->v->ranks == 8;
 }
 
-/* Bit index of square s of an 8x8 board, and back. */
+/* Bit index of square s of an 8x8 board, its bit, and back: tables by
+ * square (0 off the 8x8 board) and by index. */
+#define IX8(s)		(((s) >> 4) - 2 >= 0 && ((s) >> 4) - 2 < 8 && \
+	((s) & 15) - 1 >= 0 && ((s) & 15) - 1 < 8 ? \
+	((((s) >> 4) - 2) << 3) + ((s) & 15) - 1 : 0)
+#define BIT8(s)		(((s) >> 4) - 2 >= 0 && ((s) >> 4) - 2 < 8 && \
+	((s) & 15) - 1 >= 0 && ((s) & 15) - 1 < 8 ? (uint64_t)1 << IX8(s) : 0)
+#define ROW16(M, r)	SQ8(M, (r) * 16), SQ8(M, (r) * 16 + 8)
+#define ALLSQ(M)	ROW16(M, 0), ROW16(M, 1), ROW16(M, 2), ROW16(M, 3), \
+	ROW16(M, 4), ROW16(M, 5), ROW16(M, 6), ROW16(M, 7), ROW16(M, 8), \
+	ROW16(M, 9), ROW16(M, 10), ROW16(M, 11), ROW16(M, 12), ROW16(M, 13)
+#define SQOF8(i)	ZH_SQ((i) & 7, (i) >> 3)
+static const unsigned char ix8[ZH_NSQ] = { ALLSQ(IX8) };
+static const uint64_t bit8[ZH_NSQ] = { ALLSQ(BIT8) };
+static const unsigned char sqof8[64] = { ALL8(SQOF8) };
+_Static_assert(ZH_NSQ == 14 * 16, "ALLSQ lists 14 rows of 16 squares");
+
 static inline int
 bbix(int s)
 {
-	return (ZH_RANK(s) << 3) + ZH_FILE(s);
+	return ix8[s];
 }
 
 static inline int
 bbsq(int i)
 {
-	return ZH_SQ(i & 7, i >> 3);
+	return sqof8[i];
 }
 
-#define BBIT(s)		((uint64_t)1 << bbix(s))
+#define BBIT(s)		(bit8[s])
 
 /* Recompute p's bitboards from its squares. */
 static void
