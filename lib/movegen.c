@@ -181,6 +181,27 @@ static const uint64_t bit8[ZH_NSQ] = { ALLSQ(BIT8) };
 static const unsigned char sqof8[64] = { ALL8(SQOF8) };
 _Static_assert(ZH_NSQ == 14 * 16, "ALLSQ lists 14 rows of 16 squares");
 
+/*
+ * unit_dir on boards of at most 8 files, where a square difference
+ * 16 * dr + df (|df| <= 7) is one (dr, df) alone: by difference + 119.
+ */
+#define DF8(x)		((((x) + 7) & 15) - 7)
+#define DR8(x)		(((x) - DF8(x)) / 16)
+#define UDIR8(k)	DIRV(DR8((k) - 119), DF8((k) - 119))
+#define D16(M, k)	SQ8(M, k), SQ8(M, (k) + 8)
+static const signed char dir8[240] = {
+	D16(UDIR8, 0), D16(UDIR8, 16), D16(UDIR8, 32), D16(UDIR8, 48),
+	D16(UDIR8, 64), D16(UDIR8, 80), D16(UDIR8, 96), D16(UDIR8, 112),
+	D16(UDIR8, 128), D16(UDIR8, 144), D16(UDIR8, 160), D16(UDIR8, 176),
+	D16(UDIR8, 192), D16(UDIR8, 208), D16(UDIR8, 224)
+};
+
+static inline int
+unit_dir8(int a, int b)
+{
+	return dir8[b - a + 119];
+}
+
 static inline int
 bbix(int s)
 {
@@ -247,7 +268,7 @@ attacked8(const struct zh_pos *p, int s, int by, int e1, int e2, int full)
 	    (orth8[i] & (bt[ZH_ROOK] | bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]))) &
 	    them;
 	while (x != 0) {
-		int a = bbsq(__builtin_ctzll(x)), d = unit_dir(s, a), t;
+		int a = bbsq(__builtin_ctzll(x)), d = unit_dir8(s, a), t;
 
 		x &= x - 1;
 		for (t = s + d; t != a && t != full &&
@@ -1090,7 +1111,7 @@ origins8(const struct zh_pos *p, int type, int to, unsigned char *from)
 	}
 	x = mine & ((a & A_DIAG ? diag8[i] : 0) | (a & A_ORTH ? orth8[i] : 0));
 	while (x != 0) {
-		int s = bbsq(__builtin_ctzll(x)), d = unit_dir(s, to), t;
+		int s = bbsq(__builtin_ctzll(x)), d = unit_dir8(s, to), t;
 
 		x &= x - 1;
 		for (t = s + d; t != to && b[t] == 0; t += d)
