@@ -202,6 +202,14 @@ unit_dir8(int a, int b)
 	return dir8[b - a + 119];
 }
 
+/* has_bb() is defined below: the test is the same */
+static inline int
+udir(const struct zh_pos *p, int a, int b)
+{
+	return p->v->files == 8 && p->v->ranks == 8 ? unit_dir8(a, b) :
+	    unit_dir(a, b);
+}
+
 static inline int
 bbix(int s)
 {
@@ -313,6 +321,30 @@ attacked_x(const struct zh_pos *p, int s, int by, int skip)
 	    attacked_b(p->sq, s, by, skip);
 }
 
+/* piece_attacks on an 8x8 board, from the masks. */
+static bool
+piece_attacks8(const struct zh_pos *p, int s, int k)
+{
+	unsigned char pc = p->sq[s];
+	int t = ZH_TYPE(pc), i = bbix(s), d, x;
+	uint64_t kb = BBIT(k);
+	unsigned a = attr[t];
+
+	if (t == ZH_PAWN)
+		return (pawn8[ZH_COLOR(pc)][i] & kb) != 0;
+	if (((a & A_KNIGHT) && (knight8[i] & kb)) ||
+	    ((a & A_KING) && (king8[i] & kb)))
+		return true;
+	if (((a & A_DIAG ? diag8[i] : 0) | (a & A_ORTH ? orth8[i] : 0)) & kb) {
+		d = unit_dir8(s, k);
+		for (x = s + d; x != k; x += d)
+			if (p->sq[x] != 0)
+				return false;
+		return true;
+	}
+	return false;
+}
+
 /*
  * After move m by 'us' (already on the board), is the other king in
  * check?  The moved piece may give check, or uncover a slider's line
@@ -329,9 +361,9 @@ gives_check(const struct zh_pos *p, struct zh_move m, int us)
 		return false;
 	if (m.flags & (ZH_MEP | ZH_MCASTLE))
 		return attacked_x(p, k, us, -1);
-	if (piece_attacks(b, m.to, k))
+	if (has_bb(p) ? piece_attacks8(p, m.to, k) : piece_attacks(b, m.to, k))
 		return true;
-	if ((m.flags & ZH_MDROP) || (d = unit_dir(k, m.from)) == 0)
+	if ((m.flags & ZH_MDROP) || (d = udir(p, k, m.from)) == 0)
 		return false;
 	for (t = k + d; (pc = b[t]) == 0; t += d)
 		;
@@ -1071,7 +1103,7 @@ pinned_off(const struct zh_pos *p, int k, int d, int from, int to)
 	int t, us = p->side;
 	unsigned char pc;
 
-	if (unit_dir(k, to) == d)
+	if (udir(p, k, to) == d)
 		return false;
 	for (t = k + d; (pc = b[t]) == 0 || t == from; t += d)
 		;
@@ -1219,7 +1251,7 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 		int start = g->n;
 		/* Out of check, a piece off the king's lines exposes nothing,
 		   and one on a line can only open that line: a pin. */
-		int d = g->ksq == ZH_NOSQ ? 0 : unit_dir(g->ksq, from[k]);
+		int d = g->ksq == ZH_NOSQ ? 0 : udir(p, g->ksq, from[k]);
 		bool free = !check && (d == 0 || !pinned_off(p, g->ksq, d,
 		    from[k], to));
 

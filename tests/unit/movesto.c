@@ -11,14 +11,15 @@
 
 static long positions, checks;
 
-/* The bitboards that zh_make and the FEN reader keep, against those
- * recomputed from the squares. */
+/* The bitboards and the check flag that zh_make and the FEN reader keep,
+ * against those recomputed from the squares. */
 static void
 same_bitboards(const struct zh_pos *p)
 {
 	struct zh_pos c = *p;
 
-	zh_pos_update(&c);
+	zh_pos_update(&c);	/* the check flag too, the slow way */
+	CHECK(p->check == 0 || c.check == p->check);
 	CHECK(memcmp(c.bb_side, p->bb_side, sizeof c.bb_side) == 0);
 	CHECK(memcmp(c.bb_type, p->bb_type, sizeof c.bb_type) == 0);
 }
