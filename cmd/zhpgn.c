@@ -81,6 +81,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		g = &renum;
 	}
 	r->fast = false;
+	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;

@@ -245,6 +245,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	st->fail = false;
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
+	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	zh_replay(g, o->force, r);
 	/* a variant or FEN tag error leaves nothing to replay */
 	started = r->err.code == ZH_OK || r->err.ply > 0;

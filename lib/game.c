@@ -329,7 +329,8 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				size_t n = zh__san_body_n(pos, m, ZH_LICHESS,
 				    rm->san, ncand);
 
-				zh_uci_write(pos, m, rm->uci);
+				if (!r->no_uci)
+					zh_uci_write(pos, m, rm->uci);
 				zh_make(pos, m);
 				if (zh_in_check(pos)) {
 					/* '+' for now: '#' if the line ends here

@@ -435,6 +435,7 @@ struct zh_replay {
 	struct zh_pos final;		/* after the last legal mainline move */
 	bool fast;			/* set by the caller: legality only, no
 					   san/uci text (validation) */
+	bool no_uci;			/* set by the caller: san text, no uci */
 	bool setup;			/* the start came from a FEN tag */
 	bool complete;			/* every mainline move was legal */
 	long start_ply;			/* plies before the start position */
