@@ -1238,6 +1238,8 @@ fast(struct zh_pgn_reader *r)
 	long line = r->line, col, cbase, left, ncom = 0;
 	int kind, k, rc = 0;
 	unsigned char c;
+	const uint64_t ones8 = 0x0101010101010101u;
+	uint64_t hi = 0;		/* a comment's bytes ORed */
 
 	if (r->ntoks >= r->tokroom)
 		return 0;	/* maybe no array yet: no arithmetic on NULL */
@@ -1326,8 +1328,25 @@ fast(struct zh_pgn_reader *r)
 			cbase = 1 - (long)e;
 			continue;
 		} else if (c == '{') {
+			/* Eight bytes a round up to the word with the '}' or
+			   a control byte (a line end, the NUL sentinel: the
+			   reads stay in the PAD bytes), noting any byte of
+			   UTF-8 (a high bit) on the way. */
+			const uint64_t ones = 0x0101010101010101u;
+			uint64_t w, x;
+
+			hi = 0;
+			for (;;) {
+				memcpy(&w, b + i + 1, sizeof w);
+				x = w ^ (ones * '}');
+				if ((((x - ones) & ~x) | ((w - ones * 0x0e) & ~w)) &
+				    ones * 0x80)
+					break;
+				hi |= w;
+				i += 8;
+			}
 			while ((c = b[++i]) > '\r' && c != '}')
-				;
+				hi |= c;
 			if (c != '}' || i - s - 1 > r->lim.max_comment)
 				break;
 			kind = ZH_T_COMMENT;
@@ -1350,10 +1369,15 @@ fast(struct zh_pgn_reader *r)
 		if (kind == ZH_T_COMMENT) {
 			/* the comment may hold UTF-8: count its characters */
 			ncom++;
-			r->ccpos = s;
-			r->ccol = col;
 			i++;
-			cbase = colat(r, i) - (long)i;
+			if (hi & ones8 * 0x80) {
+				r->ccpos = s;
+				r->ccol = col;
+				cbase = colat(r, i) - (long)i;
+			} else {	/* one column a byte: cbase stays */
+				r->ccpos = i;
+				r->ccol = (long)i + cbase;
+			}
 			continue;
 		}
 		/* the result: the game ends if its line does */
