@@ -52,8 +52,15 @@ function readTsv(path) {
   return fs.readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
 }
 
+// The FEN with its halfmove clock (5th field) cut to 150.
+function clock150(fen) {
+  const f = fen.trim().split(/\s+/);
+  if (f.length >= 5 && +f[4] > 150) f[4] = '150';
+  return f.join(' ');
+}
+
 const bad = [];
-let n = 0, skipped = 0, known = 0;
+let n = 0, skipped = 0, known = 0, clocks = 0;
 const material = (fen) => (fen.split(' ')[0].match(/[a-zA-Z]/g) || []).length;
 const [mode, a, b] = process.argv.slice(2);
 
@@ -78,6 +85,13 @@ if (mode === 'fen') {
     }
     if (p.isErr) { bad.push(`${label}: setupPosition(${variant}, ${JSON.stringify(fen)}): ${p.error.message}`); return; }
     const got = makeFen(p.value.toSetup());
+    if (norm(got) !== norm(want[i][2]) &&
+        norm(got) === norm(clock150(want[i][2]))) {
+      // chessops writes a halfmove clock over 150 as 150 (zhkit keeps
+      // it, as FEN has no bound): a peer limitation, counted apart.
+      clocks++;
+      return;
+    }
     if (norm(got) !== norm(want[i][2]))
       bad.push(`${label}: ${JSON.stringify(fen)} -> chessops ${JSON.stringify(got)}, zhkit lichess ${JSON.stringify(want[i][2])}`);
   });
@@ -127,5 +141,5 @@ if (mode === 'fen') {
   process.exit(2);
 }
 for (const m of bad.slice(0, 20)) console.log(m);
-console.log(`chessops_check ${mode}: ${n} ${mode === 'fen' ? 'positions' : 'games'} checked, ${bad.length} disagree, ${skipped} not chessops variants${known ? `, ${known} over chessops' 64-men limit` : ''}`);
+console.log(`chessops_check ${mode}: ${n} ${mode === 'fen' ? 'positions' : 'games'} checked, ${bad.length} disagree, ${skipped} not chessops variants${known ? `, ${known} over chessops' 64-men limit` : ''}${clocks ? `, ${clocks} with a halfmove clock over chessops' 150` : ''}`);
 process.exit(bad.length ? 1 : 0);
