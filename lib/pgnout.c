@@ -854,12 +854,19 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 				if (reserve(b, 2 * ZH_MOVEMAX + 16)) {
 					char *q = b->s + b->len;
 
+					/* whole arrays copied, as much kept as due
+					   (the reserve has room) */
+					_Static_assert(sizeof rm->san == ZH_MOVEMAX &&
+					    sizeof rm->uci == ZH_MOVEMAX, "move texts");
 					*q++ = '"';
-					memcpy(q, san, sn);
+					if (san == rm->san)
+						memcpy(q, rm->san, ZH_MOVEMAX);
+					else
+						memcpy(q, san, sn);
 					q += sn;
 					memcpy(q, "\",\"uci\":\"", 9);
 					q += 9;
-					memcpy(q, rm->uci, un);
+					memcpy(q, rm->uci, ZH_MOVEMAX);
 					q += un;
 					*q++ = '"';
 					*q = '\0';
