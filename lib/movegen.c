@@ -157,6 +157,53 @@ static const uint64_t pawn8[2][64] = { { ALL8(WPAWN8) }, { ALL8(BPAWN8) } };
 static const uint64_t diag8[64] = { ALL8(DIAG8) };
 static const uint64_t orth8[64] = { ALL8(ORTH8) };
 
+/*
+ * The four lines through a square (file, rank, diagonal, anti-diagonal),
+ * each cut in two: the squares of lower index and of higher index.  A
+ * slider's attacks along a line are found without a walk, by the
+ * "obstruction difference": the nearest blocker below is the highest set
+ * bit of the lower half's occupied squares, the nearest above the lowest
+ * of the upper half's.
+ */
+#define LINE8(M)	{ ALL8(M) }
+#define FILELO(i)	RAY8(i, 0, -1)
+#define FILEHI(i)	RAY8(i, 0, 1)
+#define RANKLO(i)	RAY8(i, -1, 0)
+#define RANKHI(i)	RAY8(i, 1, 0)
+#define DIAGLO(i)	RAY8(i, -1, -1)
+#define DIAGHI(i)	RAY8(i, 1, 1)
+#define ANTILO(i)	RAY8(i, 1, -1)
+#define ANTIHI(i)	RAY8(i, -1, 1)
+static const uint64_t linelo8[4][64] = {
+	LINE8(FILELO), LINE8(RANKLO), LINE8(DIAGLO), LINE8(ANTILO)
+};
+static const uint64_t linehi8[4][64] = {
+	LINE8(FILEHI), LINE8(RANKHI), LINE8(DIAGHI), LINE8(ANTIHI)
+};
+
+/* The squares a slider on bit i attacks along line l, blockers 'occ'. */
+static inline uint64_t
+line_attacks8(int l, int i, uint64_t occ)
+{
+	uint64_t lo = linelo8[l][i], hi = linehi8[l][i];
+	uint64_t lower = lo & occ, upper = hi & occ;
+	uint64_t ms1b = (uint64_t)1 << (63 ^ __builtin_clzll(lower | 1));
+
+	return (lo | hi) & (upper ^ (upper - ms1b));
+}
+
+static inline uint64_t
+diag_attacks8(int i, uint64_t occ)
+{
+	return line_attacks8(2, i, occ) | line_attacks8(3, i, occ);
+}
+
+static inline uint64_t
+orth_attacks8(int i, uint64_t occ)
+{
+	return line_attacks8(0, i, occ) | line_attacks8(1, i, occ);
+}
+
 /* Are p's bitboards kept (an 8x8 board)? */
 static inline bool
 has_bb(const struct zh_pos *p)
@@ -1209,6 +1256,54 @@ origins(const struct zh_pos *p, int type, int to, unsigned char *from)
 	return n;
 }
 
+/*
+ * Would the side to move's king be safe after its piece (not the king)
+ * on 'from' went to 'to' of an 8x8 board, taking what stands there?
+ * Out of check ('check' false) only a slider's line through 'from' can
+ * open; in check a knight, pawn or king may still attack, unless taken.
+ */
+static bool
+safe8(const struct zh_pos *p, int from, int to, bool check)
+{
+	const uint64_t *bt = p->bb_type;
+	int us = p->side, k = p->king[us], i;
+	uint64_t fb = BBIT(from), tb = BBIT(to), occ, them;
+
+	if (k == ZH_NOSQ)
+		return true;
+	i = bbix(k);
+	if (!check && !((diag8[i] | orth8[i]) & fb))
+		return true;
+	occ = ((p->bb_side[0] | p->bb_side[1]) & ~fb) | tb;
+	them = p->bb_side[!us] & ~tb;
+	if (check && ((pawn8[us][i] & bt[ZH_PAWN]) |
+	    (knight8[i] & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
+	    bt[ZH_CHANCELLOR])) | (king8[i] & bt[ZH_KING])) & them)
+		return false;
+	return (((diag_attacks8(i, occ) & (bt[ZH_BISHOP] | bt[ZH_QUEEN] |
+	    bt[ZH_ARCHBISHOP])) | (orth_attacks8(i, occ) & (bt[ZH_ROOK] |
+	    bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]))) & them) == 0;
+}
+
+/* The side to move's pieces of 'type' (not a pawn or king) that reach
+ * 'to' of an 8x8 board by their movement alone. */
+static inline uint64_t
+reach8(const struct zh_pos *p, int type, int to)
+{
+	uint64_t mine = p->bb_type[type] & p->bb_side[p->side];
+	uint64_t occ = p->bb_side[0] | p->bb_side[1], x = 0;
+	unsigned a = attr[type];
+	int i = bbix(to);
+
+	if (a & A_KNIGHT)
+		x |= knight8[i];
+	if (a & A_DIAG)
+		x |= diag_attacks8(i, occ);
+	if (a & A_ORTH)
+		x |= orth_attacks8(i, occ);
+	return x & mine;
+}
+
 int
 zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 {
@@ -1217,6 +1312,40 @@ zh__moves_to(const struct zh_pos *p, int type, int to, struct zh_move *out)
 	int i, k, n = 0, nf;
 	bool check, special;
 
+	/* 8x8 boards: the origins from the masks, and each move's safety
+	   from the slider lines through the king, unless the move is a
+	   king's, a promotion (a choice) or en passant (its own flag). */
+	if (type != ZH_KING && has_bb(p) && !(type == ZH_PAWN &&
+	    (RELRANK(p, p->side, to) >= p->v->promo_lo ||
+	    (p->sq[to] == 0 && to == p->ep)))) {
+		if (type == ZH_PAWN)
+			nf = origins(p, type, to, from);
+		else {
+			uint64_t x;
+
+			if (is_color(p->sq[to], p->side) ||
+			    (x = reach8(p, type, to)) == 0)
+				return 0;
+			if ((x & (x - 1)) != 0)	/* listed in the walks' order */
+				nf = origins8(p, type, to, from);
+			else {
+				from[0] = (unsigned char)bbsq(__builtin_ctzll(x));
+				nf = 1;
+			}
+		}
+		check = p->check != 0 ? p->check == 2 : zh_in_check(p);
+		for (k = 0; k < nf; k++) {
+			if (!safe8(p, from[k], to, check))
+				continue;
+			out[n].from = from[k];
+			out[n].to = (unsigned char)to;
+			out[n].piece = 0;
+			out[n].flags = type == ZH_PAWN && (to - from[k] == 32 ||
+			    to - from[k] == -32) ? ZH_MDOUBLE : 0;
+			n++;
+		}
+		return n;
+	}
 	gen_start(g, p, out);	/* legality is checked below, move by move */
 	if (type == ZH_KING) {
 		int df, dr;

@@ -2,7 +2,10 @@
  * (zh__moves_to, zh__drop_ok) must agree with full legal move generation,
  * in every position of real games: testdata/pgn/pychess-zh.pgn (83 FICS
  * crazyhouse games) and the grand game; and SAN written reads back;
- * and zh_has_legal agrees with counting, also after every checking move. */
+ * and zh_has_legal agrees with counting, also after every checking move;
+ * also in the 1,938 random mid-game positions of fs-random.perft (every
+ * variant, captures, drops and promotions preferred), and one move after
+ * every fourth of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,9 +141,52 @@ file(const char *path)
 	fclose(f);
 }
 
+/* The mid-game positions of a perft file ("variant" and "epd" lines),
+ * and every position one legal move after each. */
+static void
+perft_positions(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	const struct zh_variant *v = NULL;
+	char line[1024];
+	long before = positions, k = 0;
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		struct zh_move all[ZH_MAXMOVES];
+		struct zh_pos p;
+		int i, n;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "variant ", 8) == 0) {
+			v = zh_variant_find(line + 8);
+			CHECK(v != NULL);
+			continue;
+		}
+		if (strncmp(line, "epd ", 4) != 0 || v == NULL)
+			continue;
+		CHECK(zh_fen_read(&p, line + 4, v, ZH_AUTO, 0, NULL) == 0);
+		compare(&p);
+		if (k++ % 4 != 0)	/* the moves of every fourth */
+			continue;
+		n = zh_legal_moves(&p, all);
+		for (i = 0; i < n; i++) {
+			struct zh_pos c = p;
+
+			zh_make(&c, all[i]);
+			compare(&c);
+		}
+	}
+	fclose(f);
+	CHECK(positions - before > 20000);
+}
+
 int
 main(void)
 {
+	perft_positions("testdata/perft/fs-random.perft");
 	file("testdata/pgn/pychess-zh.pgn");
 	file("testdata/pgn/pychess-variants-grand.pgn");
 	file("testdata/pgn/crazyara-engine_tournament.pgn");
