@@ -204,6 +204,13 @@ orth_attacks8(int i, uint64_t occ)
 	return line_attacks8(0, i, occ) | line_attacks8(1, i, occ);
 }
 
+/* Does a diagonal slider of dq or an orthogonal one of rq attack bit i? */
+static inline bool
+slider_hits8(int i, uint64_t occ, uint64_t dq, uint64_t rq)
+{
+	return ((diag_attacks8(i, occ) & dq) | (orth_attacks8(i, occ) & rq)) != 0;
+}
+
 /* Are p's bitboards kept (an 8x8 board)? */
 static inline bool
 has_bb(const struct zh_pos *p)
@@ -308,10 +315,9 @@ bbit_or0(int s)
 static bool
 attacked8(const struct zh_pos *p, int s, int by, int e1, int e2, int full)
 {
-	const unsigned char *b = p->sq;
 	const uint64_t *bt = p->bb_type;
-	uint64_t them = p->bb_side[by] &
-	    ~(bbit_or0(e1) | bbit_or0(e2) | bbit_or0(full)), x;
+	uint64_t gone = bbit_or0(e1) | bbit_or0(e2), fb = bbit_or0(full);
+	uint64_t them = p->bb_side[by] & ~(gone | fb), dq, rq;
 	int i = bbix(s);
 
 	if ((pawn8[!by][i] & bt[ZH_PAWN] & them) ||
@@ -319,20 +325,12 @@ attacked8(const struct zh_pos *p, int s, int by, int e1, int e2, int full)
 	    bt[ZH_CHANCELLOR]) & them) ||
 	    (king8[i] & bt[ZH_KING] & them))
 		return true;
-	x = ((diag8[i] & (bt[ZH_BISHOP] | bt[ZH_QUEEN] | bt[ZH_ARCHBISHOP])) |
-	    (orth8[i] & (bt[ZH_ROOK] | bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]))) &
-	    them;
-	while (x != 0) {
-		int a = bbsq(__builtin_ctzll(x)), d = unit_dir8(s, a), t;
-
-		x &= x - 1;
-		for (t = s + d; t != a && t != full &&
-		    (b[t] == 0 || t == e1 || t == e2); t += d)
-			;
-		if (t == a)
-			return true;
-	}
-	return false;
+	dq = (bt[ZH_BISHOP] | bt[ZH_QUEEN] | bt[ZH_ARCHBISHOP]) & them;
+	rq = (bt[ZH_ROOK] | bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]) & them;
+	if (((diag8[i] & dq) | (orth8[i] & rq)) == 0)
+		return false;
+	return slider_hits8(i, ((p->bb_side[0] | p->bb_side[1]) & ~gone) | fb,
+	    dq, rq);
 }
 
 /* Does the piece on s attack square k (board b)? */
@@ -1280,9 +1278,9 @@ safe8(const struct zh_pos *p, int from, int to, bool check)
 	    (knight8[i] & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
 	    bt[ZH_CHANCELLOR])) | (king8[i] & bt[ZH_KING])) & them)
 		return false;
-	return (((diag_attacks8(i, occ) & (bt[ZH_BISHOP] | bt[ZH_QUEEN] |
-	    bt[ZH_ARCHBISHOP])) | (orth_attacks8(i, occ) & (bt[ZH_ROOK] |
-	    bt[ZH_QUEEN] | bt[ZH_CHANCELLOR]))) & them) == 0;
+	return !slider_hits8(i, occ, (bt[ZH_BISHOP] | bt[ZH_QUEEN] |
+	    bt[ZH_ARCHBISHOP]) & them, (bt[ZH_ROOK] | bt[ZH_QUEEN] |
+	    bt[ZH_CHANCELLOR]) & them);
 }
 
 /* The side to move's pieces of 'type' (not a pawn or king) that reach

@@ -15,20 +15,55 @@ static const char *const side_name[2] = { "White", "Black" };
 static const char *const type_name[ZH_NTYPES] = { "", "pawn", "knight",
     "bishop", "rook", "queen", "king", "archbishop", "chancellor" };
 
+/*
+ * Square names by square, for the per-move writers: the name's bytes
+ * ("e4" with a NUL, "j10") and its length, 0 off the board.  Built from
+ * constant expressions.
+ */
+struct sqname {
+	char c[3];
+	unsigned char n;
+};
+#define SN_F(s)		(((s) & 15) - 1)
+#define SN_R(s)		(((s) >> 4) - 2)
+#define SN_OK(s)	(SN_F(s) >= 0 && SN_F(s) < ZH_MAXFILES && \
+	SN_R(s) >= 0 && SN_R(s) < ZH_MAXRANKS)
+#define SN(s)		{ { SN_OK(s) ? 'a' + SN_F(s) : 0, \
+	SN_OK(s) ? '1' + SN_R(s) % 9 : 0, SN_OK(s) && SN_R(s) == 9 ? '0' : 0 }, \
+	SN_OK(s) ? 2 + (SN_R(s) == 9) : 0 }
+#define SN4(s)		SN(s), SN((s) + 1), SN((s) + 2), SN((s) + 3)
+#define SN16(s)		SN4(s), SN4((s) + 4), SN4((s) + 8), SN4((s) + 12)
+static const struct sqname sqnames[ZH_NSQ] = {
+	SN16(0), SN16(16), SN16(32), SN16(48), SN16(64), SN16(80), SN16(96),
+	SN16(112), SN16(128), SN16(144), SN16(160), SN16(176), SN16(192),
+	SN16(208)
+};
+_Static_assert(ZH_NSQ == 14 * 16 && ZH_MAXRANKS == 10, "sqnames");
+
+/* Square s's name at q, with up to 4 bytes stored (q must have room);
+ * returns its length. */
+static inline size_t
+put_square(char *q, int s)
+{
+	memcpy(q, &sqnames[s], 4);
+	return sqnames[s].n;
+}
+
 size_t
 zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 {
 	size_t n = 0;
 
 	(void)p;
-	if (m.flags & ZH_MDROP) {
+	if (m.flags & ZH_MDROP) {	/* 'P' '@' square: 2 + 4 bytes */
 		buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
-		n += zh__square_write(m.to, buf + n);
+		n += put_square(buf + n, m.to);
+		buf[n] = '\0';
 		return n;
 	}
-	n += zh__square_write(m.from, buf + n);
-	n += zh__square_write(m.to, buf + n);
+	n += put_square(buf, m.from);		/* at most 3 + 4 bytes */
+	n += put_square(buf + n, m.to);
 	if (m.flags & ZH_MPROMO)
 		buf[n++] = (char)tolower((unsigned char)zh__type_letter(m.piece));
 	buf[n] = '\0';
@@ -66,7 +101,7 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 		if (m.piece != ZH_PAWN || d != ZH_CHESSCOM)
 			buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
-		n += zh__square_write(m.to, buf + n);
+		n += put_square(buf + n, m.to);
 	} else if (m.flags & ZH_MCASTLE) {
 		strcpy(buf, ZH_FILE(m.to) > ZH_FILE(m.from) ? "O-O" : "O-O-O");
 		n = strlen(buf);
@@ -75,7 +110,7 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 			buf[n++] = (char)('a' + ZH_FILE(m.from));
 			buf[n++] = 'x';
 		}
-		n += zh__square_write(m.to, buf + n);
+		n += put_square(buf + n, m.to);
 		if (m.flags & ZH_MPROMO) {
 			buf[n++] = '=';
 			buf[n++] = zh__type_letter(m.piece);
@@ -103,11 +138,11 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 				n += (size_t)sprintf(buf + n, "%d",
 				    ZH_RANK(m.from) + 1);
 			else
-				n += zh__square_write(m.from, buf + n);
+				n += put_square(buf + n, m.from);
 		}
 		if (p->sq[m.to] != 0)
 			buf[n++] = 'x';
-		n += zh__square_write(m.to, buf + n);
+		n += put_square(buf + n, m.to);
 	}
 	buf[n] = '\0';
 	return n;

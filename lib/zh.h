@@ -284,7 +284,8 @@ struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
 
 #define ZH_MOVEMAX 16
 
-/* "e2e4", "P@e4", "e7e8q", ranks 1..10; returns the length. */
+/* "e2e4", "P@e4", "e7e8q", ranks 1..10, into buf[ZH_MOVEMAX]; returns the
+ * length. */
 size_t zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf);
 /* Parse and check a UCI move (also "e1h1"-style castling is not read). */
 int zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
