@@ -1023,17 +1023,69 @@ done:
 		p->fullmove++;
 }
 
+/*
+ * make_board for the common move of an 8x8 board: a piece or pawn going
+ * to a square, maybe taking there; no drop, en passant, castling or
+ * promotion (the caller checked m.flags).
+ */
+static ZH_HOT_INLINE void
+make_plain8(struct zh_pos *p, struct zh_move m)
+{
+	int us = p->side, them = !us;
+	unsigned char pc = p->sq[m.from], cap = p->sq[m.to];
+	uint64_t fb = BBIT(m.from), tb = BBIT(m.to);
+
+	if (cap != 0) {
+		int t = ZH_TYPE(cap);
+
+		p->count[them][t]--;
+		if (p->v->drops)
+			p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
+			    ZH_PAWN : t]++;
+		if (t == ZH_KING && p->king[them] == m.to)
+			p->king[them] = ZH_NOSQ;
+		p->bb_side[them] &= ~tb;
+		p->bb_type[t] &= ~tb;
+	}
+	if (p->castle) {
+		clear_rights(p, m.from);
+		clear_rights(p, m.to);
+		if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
+			p->castle &= us == ZH_WHITE ?
+			    ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
+			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
+	}
+	p->bb_side[us] ^= fb | tb;
+	p->bb_type[ZH_TYPE(pc)] ^= fb | tb;
+	p->sq[m.from] = 0;
+	p->sq[m.to] = pc;
+	if (p->king[us] == m.from)
+		p->king[us] = m.to;
+	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
+	    p->halfmove + 1;
+	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
+	    ZH_NOSQ;
+	p->side = (unsigned char)them;
+	p->fullmove += us;
+}
+
 void
 zh_make(struct zh_pos *p, struct zh_move m)
 {
-	make_board(p, m);
+	if ((m.flags & ~ZH_MDOUBLE) == 0 && has_bb(p) && p->sq[m.from] != 0)
+		make_plain8(p, m);
+	else
+		make_board(p, m);
 	p->check = gives_check(p, m, !p->side) ? 2 : 1;
 }
 
 void
 zh__make_quiet(struct zh_pos *p, struct zh_move m)
 {
-	make_board(p, m);
+	if ((m.flags & ~ZH_MDOUBLE) == 0 && has_bb(p) && p->sq[m.from] != 0)
+		make_plain8(p, m);
+	else
+		make_board(p, m);
 	p->check = 0;
 }
 
