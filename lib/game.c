@@ -294,6 +294,32 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			struct zh_move m;
 			int ncand;
 
+			if (!dead && !w->vars && zh__play_fast(pos, t->text,
+			    t->len, &m, r->fast ? NULL : rm->san,
+			    r->fast || r->no_uci ? NULL : rm->uci)) {
+				/* the common move, read and made at once */
+				rm->ok = true;
+				rm->move = m;
+				rm->ply = ply + 1;
+				rm->depth = depth;
+				if (r->fast)
+					rm->san[0] = '\0';
+				if (r->fast || r->no_uci)
+					rm->uci[0] = '\0';
+				pending = NULL;
+				if (!r->fast && pos->check == 2) {
+					size_t n = strlen(rm->san);
+
+					rm->san[n++] = '+';	/* '#' below */
+					rm->san[n] = '\0';
+					pending = rm;
+				}
+				have_before = true;
+				ply++;
+				if (depth == 0)
+					r->nplies = ply;
+				break;
+			}
 			e.code = ZH_OK;
 			e.line = e.col = e.ply = 0;
 			e.text[0] = '\0';

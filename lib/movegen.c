@@ -298,6 +298,33 @@ bb_rebuild(struct zh_pos *p)
 	}
 }
 
+/* The line (0 file, 1 rank, 2 diagonal, 3 anti-diagonal) of a unit step
+ * of the mailbox, by step + 17. */
+static const signed char step_line[35] = {
+	[-16 + 17] = 0, [16 + 17] = 0, [-1 + 17] = 1, [1 + 17] = 1,
+	[-17 + 17] = 2, [17 + 17] = 2, [-15 + 17] = 3, [15 + 17] = 3,
+};
+
+/* The movement (A_ORTH or A_DIAG) along line l. */
+#define LINE_KIND(l)	((l) < 2 ? A_ORTH : A_DIAG)
+
+/*
+ * The first square of 'occ' from bit i along line l towards bit j (as a
+ * bit; 0 if none): the nearest blocker on that half of the line.
+ */
+static inline uint64_t
+first_toward8(int l, int i, int j, uint64_t occ)
+{
+	uint64_t b;
+
+	if (j > i) {
+		b = linehi8[l][i] & occ;
+		return b & (0 - b);
+	}
+	b = linelo8[l][i] & occ;
+	return b != 0 ? (uint64_t)1 << (63 ^ __builtin_clzll(b)) : 0;
+}
+
 /* The bit of square s (of an 8x8 board), 0 for none (s < 0). */
 static inline uint64_t
 bbit_or0(int s)
@@ -366,28 +393,38 @@ attacked_x(const struct zh_pos *p, int s, int by, int skip)
 	    attacked_b(p->sq, s, by, skip);
 }
 
-/* piece_attacks on an 8x8 board, from the masks. */
-static bool
-piece_attacks8(const struct zh_pos *p, int s, int k)
+/*
+ * gives_check on an 8x8 board, the other king on k: the moved piece's
+ * attack from the masks and, for a slider, the first piece on its line
+ * towards the king; then the first piece from the king through the
+ * square the move left, which may be a slider of ours uncovered.
+ */
+static ZH_HOT_INLINE bool
+gives_check8(const struct zh_pos *p, struct zh_move m, int us, int k)
 {
-	unsigned char pc = p->sq[s];
-	int t = ZH_TYPE(pc), i = bbix(s), d, x;
-	uint64_t kb = BBIT(k);
+	uint64_t occ = p->bb_side[0] | p->bb_side[1], kb = BBIT(k), x;
+	unsigned char pc = p->sq[m.to];
+	int ik = bbix(k), it = bbix(m.to), t = ZH_TYPE(pc), d, l;
 	unsigned a = attr[t];
 
-	if (t == ZH_PAWN)
-		return (pawn8[ZH_COLOR(pc)][i] & kb) != 0;
-	if (((a & A_KNIGHT) && (knight8[i] & kb)) ||
-	    ((a & A_KING) && (king8[i] & kb)))
+	if (t == ZH_PAWN) {
+		if (pawn8[us][it] & kb)
+			return true;
+	} else if ((((a & A_KNIGHT) ? knight8[it] : 0) |
+	    ((a & A_KING) ? king8[it] : 0)) & kb)
 		return true;
-	if (((a & A_DIAG ? diag8[i] : 0) | (a & A_ORTH ? orth8[i] : 0)) & kb) {
-		d = unit_dir8(s, k);
-		for (x = s + d; x != k; x += d)
-			if (p->sq[x] != 0)
-				return false;
+	else if ((d = unit_dir8(m.to, k)) != 0 &&
+	    (a & LINE_KIND(l = step_line[d + 17])) &&
+	    first_toward8(l, it, ik, occ) == kb)
 		return true;
-	}
-	return false;
+	if ((m.flags & ZH_MDROP) || (d = unit_dir8(k, m.from)) == 0)
+		return false;
+	l = step_line[d + 17];
+	x = first_toward8(l, ik, bbix(m.from), occ);
+	return (x & p->bb_side[us] & (l < 2 ? p->bb_type[ZH_ROOK] |
+	    p->bb_type[ZH_QUEEN] | p->bb_type[ZH_CHANCELLOR] :
+	    p->bb_type[ZH_BISHOP] | p->bb_type[ZH_QUEEN] |
+	    p->bb_type[ZH_ARCHBISHOP])) != 0;
 }
 
 /*
@@ -406,7 +443,9 @@ gives_check(const struct zh_pos *p, struct zh_move m, int us)
 		return false;
 	if (m.flags & (ZH_MEP | ZH_MCASTLE))
 		return attacked_x(p, k, us, -1);
-	if (has_bb(p) ? piece_attacks8(p, m.to, k) : piece_attacks(b, m.to, k))
+	if (has_bb(p))
+		return gives_check8(p, m, us, k);
+	if (piece_attacks(b, m.to, k))
 		return true;
 	if ((m.flags & ZH_MDROP) || (d = udir(p, k, m.from)) == 0)
 		return false;
@@ -1069,6 +1108,24 @@ make_plain8(struct zh_pos *p, struct zh_move m)
 	p->fullmove += us;
 }
 
+/* make_board for a drop on an 8x8 board. */
+static ZH_HOT_INLINE void
+make_drop8(struct zh_pos *p, struct zh_move m)
+{
+	int us = p->side;
+	uint64_t tb = BBIT(m.to);
+
+	p->sq[m.to] = ZH_PIECE(us, m.piece);
+	p->bb_side[us] |= tb;
+	p->bb_type[m.piece] |= tb;
+	p->pocket[us][m.piece]--;
+	p->count[us][m.piece]++;
+	p->halfmove = m.piece == ZH_PAWN ? 0 : p->halfmove + 1;
+	p->ep = ZH_NOSQ;
+	p->side = (unsigned char)!us;
+	p->fullmove += us;
+}
+
 void
 zh_make(struct zh_pos *p, struct zh_move m)
 {
@@ -1312,7 +1369,7 @@ origins(const struct zh_pos *p, int type, int to, unsigned char *from)
  * Out of check ('check' false) only a slider's line through 'from' can
  * open; in check a knight, pawn or king may still attack, unless taken.
  */
-static bool
+static ZH_HOT_INLINE bool
 safe8(const struct zh_pos *p, int from, int to, bool check)
 {
 	const uint64_t *bt = p->bb_type;
@@ -1322,11 +1379,21 @@ safe8(const struct zh_pos *p, int from, int to, bool check)
 	if (k == ZH_NOSQ)
 		return true;
 	i = bbix(k);
-	if (!check && !((diag8[i] | orth8[i]) & fb))
-		return true;
 	occ = ((p->bb_side[0] | p->bb_side[1]) & ~fb) | tb;
 	them = p->bb_side[!us] & ~tb;
-	if (check && ((pawn8[us][i] & bt[ZH_PAWN]) |
+	if (!check) {		/* only a pin: the line from the king */
+		int d = unit_dir8(k, from), l;
+		uint64_t x;
+
+		if (d == 0)
+			return true;
+		l = step_line[d + 17];
+		x = first_toward8(l, i, bbix(from), occ) & them;
+		return (x & (l < 2 ? bt[ZH_ROOK] | bt[ZH_QUEEN] |
+		    bt[ZH_CHANCELLOR] : bt[ZH_BISHOP] | bt[ZH_QUEEN] |
+		    bt[ZH_ARCHBISHOP])) == 0;
+	}
+	if (((pawn8[us][i] & bt[ZH_PAWN]) |
 	    (knight8[i] & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
 	    bt[ZH_CHANCELLOR])) | (king8[i] & bt[ZH_KING])) & them)
 		return false;
@@ -1337,7 +1404,7 @@ safe8(const struct zh_pos *p, int from, int to, bool check)
 
 /* The side to move's pieces of 'type' (not a pawn or king) that reach
  * 'to' of an 8x8 board by their movement alone. */
-static inline uint64_t
+static ZH_HOT_INLINE uint64_t
 reach8(const struct zh_pos *p, int type, int to)
 {
 	uint64_t mine = p->bb_type[type] & p->bb_side[p->side];
@@ -1523,4 +1590,160 @@ zh_has_legal(const struct zh_pos *p)
 		    zh__moves_to(p, ZH_PAWN, p->ep, buf) > 0;
 	}
 	return zh_count_legal(p) > 0;
+}
+
+/* ======================== the common SAN, played ======================== */
+
+/* The name of square s of an 8x8 board at q (2 bytes); returns q + 2. */
+static inline char *
+put_sq8(char *q, int s)
+{
+	q[0] = (char)('a' + ZH_FILE(s));
+	q[1] = (char)('1' + ZH_RANK(s));
+	return q + 2;
+}
+
+/*
+ * The move of 'type' from 'from' to 'to' (already found legal) made on
+ * p, its SAN body in the Lichess dialect and its UCI written first
+ * (NULL: not wanted).
+ */
+static ZH_HOT_INLINE void
+play8(struct zh_pos *p, struct zh_move m, int type, char *san, char *uci)
+{
+	if (san != NULL) {
+		char *q = san;
+
+		if (m.flags & ZH_MDROP) {
+			*q++ = zh__type_letter(m.piece);
+			*q++ = '@';
+		} else if (type != ZH_PAWN) {
+			*q++ = zh__type_letter(type);
+			if (p->sq[m.to] != 0)
+				*q++ = 'x';
+		} else if (ZH_FILE(m.from) != ZH_FILE(m.to)) {
+			*q++ = (char)('a' + ZH_FILE(m.from));
+			*q++ = 'x';
+		}
+		q = put_sq8(q, m.to);
+		*q = '\0';
+	}
+	if (uci != NULL) {
+		char *q = uci;
+
+		if (m.flags & ZH_MDROP) {
+			*q++ = zh__type_letter(m.piece);
+			*q++ = '@';
+		} else
+			q = put_sq8(q, m.from);
+		q = put_sq8(q, m.to);
+		*q = '\0';
+	}
+	if (m.flags & ZH_MDROP)
+		make_drop8(p, m);
+	else
+		make_plain8(p, m);
+	p->check = p->king[p->side] != ZH_NOSQ &&
+	    gives_check8(p, m, !p->side, p->king[p->side]) ? 2 : 1;
+}
+
+int
+zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+    char *san, char *uci)
+{
+	int us = p->side, fwd = FORWARD(us), type, to, from = 0, f, r;
+	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
+	struct zh_move m;
+	bool check;
+
+	if (!has_bb(p))
+		return 0;
+	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
+		n--;
+	if (n < 2 || n > 4)
+		return 0;
+	f = s[n - 2] - 'a';
+	r = s[n - 1] - '1';
+	if (f < 0 || f > 7 || r < 0 || r > 7)
+		return 0;
+	to = ZH_SQ(f, r);
+	m.to = (unsigned char)to;
+	m.piece = 0;
+	m.flags = 0;
+	if (n >= 3 && s[n - 3] == '@') {		/* "@e4", "N@f3", "p@e4" */
+		type = n == 4 ? zh__letter_type(s[0]) : ZH_PAWN;
+		if (type == ZH_EMPTY || type == ZH_KING ||
+		    !zh__drop_ok(p, type, to))
+			return 0;
+		m.from = ZH_NOSQ;
+		m.piece = (unsigned char)type;
+		m.flags = ZH_MDROP;
+		goto play;
+	}
+	check = p->check != 0 ? p->check == 2 : zh_in_check(p);
+	if (n == 2) {					/* "e4" */
+		if (p->sq[to] != 0 || to == p->ep ||
+		    RELRANK(p, us, to) >= p->v->promo_lo)
+			return 0;
+		type = ZH_PAWN;
+		if ((p->sq[to - fwd] & ~ZH_PROMOTED) == pawn)
+			from = to - fwd;
+		else if (p->sq[to - fwd] == 0 &&
+		    (p->sq[to - 2 * fwd] & ~ZH_PROMOTED) == pawn &&
+		    RELRANK(p, us, to - 2 * fwd) == p->v->double_step) {
+			from = to - 2 * fwd;
+			m.flags = ZH_MDOUBLE;
+		} else
+			return 0;
+	} else if (n == 4 && s[0] >= 'a' && s[0] <= 'h' && s[1] == 'x') {
+		int df = s[0] - 'a' - f;		/* "exd5" */
+
+		if ((df != 1 && df != -1) || !is_color(p->sq[to], !us) ||
+		    RELRANK(p, us, to) >= p->v->promo_lo)
+			return 0;
+		type = ZH_PAWN;
+		from = to - fwd + df;
+		if ((p->sq[from] & ~ZH_PROMOTED) != pawn)
+			return 0;
+	} else if (s[0] >= 'A' && s[0] <= 'Z' && (n == 3 || s[1] == 'x')) {
+		uint64_t x;				/* "Nf3", "Nxf3" */
+
+		type = zh__letter_type(s[0]);
+		if (type == ZH_EMPTY || type == ZH_PAWN ||
+		    !(p->v->types & ZH_TYPEBIT(type)) ||
+		    is_color(p->sq[to], us))
+			return 0;
+		if (type == ZH_KING) {
+			int k = p->king[us];
+
+			if (k == ZH_NOSQ || !(king8[bbix(k)] & BBIT(to)) ||
+			    attacked8(p, to, !us, k, -1, -1))
+				return 0;
+			m.from = (unsigned char)k;
+			goto play;
+		}
+		x = reach8(p, type, to);
+		while (x != 0) {		/* exactly one legal origin */
+			int sq = bbsq(__builtin_ctzll(x));
+
+			x &= x - 1;
+			if (!safe8(p, sq, to, check))
+				continue;
+			if (from != 0)
+				return 0;	/* ambiguous: the reader says so */
+			from = sq;
+		}
+		if (from == 0)
+			return 0;
+		m.from = (unsigned char)from;
+		goto play;
+	} else
+		return 0;
+	if (!safe8(p, from, to, check))		/* the pawn's move */
+		return 0;
+	m.from = (unsigned char)from;
+play:
+	play8(p, m, type, san, uci);
+	*mv = m;
+	return 1;
 }

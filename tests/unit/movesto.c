@@ -50,6 +50,71 @@ ref_attacked(const struct zh_pos *p, int s, int by)
 	return false;
 }
 
+static long fast_played;
+
+/* Are two positions the same, field by field? */
+static bool
+same_pos(const struct zh_pos *a, const struct zh_pos *b)
+{
+	return a->v == b->v && memcmp(a->sq, b->sq, sizeof a->sq) == 0 &&
+	    memcmp(a->pocket, b->pocket, sizeof a->pocket) == 0 &&
+	    memcmp(a->count, b->count, sizeof a->count) == 0 &&
+	    memcmp(a->king, b->king, sizeof a->king) == 0 &&
+	    a->side == b->side && a->castle == b->castle && a->ep == b->ep &&
+	    a->halfmove == b->halfmove && a->fullmove == b->fullmove &&
+	    a->check == b->check &&
+	    memcmp(a->bb_side, b->bb_side, sizeof a->bb_side) == 0 &&
+	    memcmp(a->bb_type, b->bb_type, sizeof a->bb_type) == 0;
+}
+
+/*
+ * zh__play_fast against the general reader and zh_make, for every text
+ * of its forms on every square ("e4", "exd5", "Nf3", "Nxf3", "N@f3",
+ * "@e4", "p@e4", with '+' after some): what it plays, the reader reads
+ * the same, zh_make gives the same position, and its SAN and UCI are
+ * zh__san_body's and zh_uci_write's; what it refuses leaves p as it was.
+ */
+static void
+fast_play(const struct zh_pos *p)
+{
+	static const char *const pre[] = {
+		"", "N", "B", "R", "Q", "K", "Nx", "Bx", "Rx", "Qx", "Kx",
+		"@", "P@", "N@", "B@", "R@", "Q@", "p@", "K@", "Px", "P",
+		"ax", "bx", "cx", "dx", "ex", "fx", "gx", "hx", "x"
+	};
+	size_t i;
+	int f, r;
+
+	if (p->v->files != 8 || p->v->ranks != 8)
+		return;
+	for (r = 0; r < 8; r++)
+		for (f = 0; f < 8; f++)
+			for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+				char s[16], san[ZH_MOVEMAX], uci[ZH_MOVEMAX];
+				char want[ZH_MOVEMAX];
+				struct zh_pos c = *p, d = *p;
+				struct zh_move m, g;
+				int n, ok;
+
+				n = snprintf(s, sizeof s, "%s%c%c%s", pre[i],
+				    'a' + f, '1' + r, (f + r) % 3 == 0 ? "+" : "");
+				ok = zh__play_fast(&c, s, (size_t)n, &m, san, uci);
+				if (!ok) {
+					CHECK(same_pos(&c, p));
+					continue;
+				}
+				fast_played++;
+				CHECK(zh_san_read(p, s, (size_t)n, &g, NULL) == 0 &&
+				    zh_move_eq(m, g) && m.flags == g.flags);
+				zh_make(&d, m);
+				CHECK(same_pos(&c, &d));
+				zh__san_body(p, m, ZH_LICHESS, want);
+				CHECK(strcmp(san, want) == 0);
+				zh_uci_write(p, m, want);
+				CHECK(strcmp(uci, want) == 0);
+			}
+}
+
 static void
 compare(const struct zh_pos *p)
 {
@@ -129,11 +194,13 @@ file(const char *path)
 			continue;
 		p = rp.start;
 		compare(&p);
+		fast_play(&p);
 		for (i = 0; i < g.ntoks; i++)
 			if (g.toks[i].kind == ZH_T_MOVE && rp.moves[i].ok &&
 			    rp.moves[i].depth == 0) {
 				zh_make(&p, rp.moves[i].move);
 				compare(&p);
+				fast_play(&p);
 			}
 	}
 	zh_replay_free(&rp);
@@ -169,6 +236,7 @@ perft_positions(const char *path)
 			continue;
 		CHECK(zh_fen_read(&p, line + 4, v, ZH_AUTO, 0, NULL) == 0);
 		compare(&p);
+		fast_play(&p);
 		if (k++ % 4 != 0)	/* the moves of every fourth */
 			continue;
 		n = zh_legal_moves(&p, all);
@@ -190,8 +258,9 @@ main(void)
 	file("testdata/pgn/pychess-zh.pgn");
 	file("testdata/pgn/pychess-variants-grand.pgn");
 	file("testdata/pgn/crazyara-engine_tournament.pgn");
-	fprintf(stderr, "movesto: %ld positions, %ld checks\n", positions,
-	    checks);
+	fprintf(stderr, "movesto: %ld positions, %ld checks, %ld moves played "
+	    "by zh__play_fast\n", positions, checks, fast_played);
+	CHECK(fast_played > 100000);
 	CHECK(positions > 10000);
 	CHECK(checks > 10000);
 	return check_report("movesto");
