@@ -279,7 +279,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 {
 	const struct zh_game *g = w->g;
 	struct zh_replay *r = w->r;
-	struct zh_pos before = *pos;
+	struct zh_pos before = *pos, prev;
 	bool have_before = false;
 	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
 
@@ -294,10 +294,14 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			struct zh_move m;
 			int ncand;
 
-			if (!dead && !w->vars && zh__play_fast(pos, t->text,
-			    t->len, &m, r->fast ? NULL : rm->san,
+			if (w->vars)	/* a variation may start before it */
+				prev = *pos;
+			if (!dead && zh__play_fast(pos, t->text, t->len, &m,
+			    r->fast ? NULL : rm->san,
 			    r->fast || r->no_uci ? NULL : rm->uci)) {
 				/* the common move, read and made at once */
+				if (w->vars)
+					before = prev;
 				rm->ok = true;
 				rm->move = m;
 				rm->ply = ply + 1;
