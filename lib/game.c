@@ -477,8 +477,12 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	r->start_ply = (long)(r->start.fullmove - 1) * 2 + r->start.side;
 	r->final = r->start;
 	pos = r->start;
-	for (k = 0; k < g->ntoks && !w.vars; k++)
-		w.vars = g->toks[k].kind == ZH_T_VSTART;
+	/* A variation starts at a '(' of the game's text: most games have
+	   none, which one memchr tells. */
+	if (g->raw == NULL || g->raw_truncated ||
+	    memchr(g->raw, '(', g->rawlen) != NULL)
+		for (k = 0; k < g->ntoks && !w.vars; k++)
+			w.vars = g->toks[k].kind == ZH_T_VSTART;
 	walk(&w, &pos, 0, 0, false);
 	r->complete = r->err.code == ZH_OK;
 	return r->complete ? 0 : -1;

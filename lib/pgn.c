@@ -1722,7 +1722,8 @@ zh_game_tag(const struct zh_game *g, const char *name)
 	size_t k;
 
 	for (k = 0; k < g->ntags; k++)
-		if (strcmp(g->tags[k].name, name) == 0)
+		if (g->tags[k].name[0] == name[0] &&
+		    strcmp(g->tags[k].name, name) == 0)
 			return g->tags[k].value;
 	return NULL;
 }
