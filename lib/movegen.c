@@ -1603,13 +1603,19 @@ put_sq8(char *q, int s)
 	return q + 2;
 }
 
+/* The squares of a file and of a rank of an 8x8 board, as bits. */
+#define FILE8(f)	((uint64_t)0x0101010101010101u << (f))
+#define RANK8(r)	((uint64_t)0xff << 8 * (r))
+
 /*
- * The move of 'type' from 'from' to 'to' (already found legal) made on
- * p, its SAN body in the Lichess dialect and its UCI written first
- * (NULL: not wanted).
+ * Legal move m of a piece of 'type' made on p, its SAN body in the
+ * Lichess dialect and its UCI written first (NULL: not wanted); 'others'
+ * are the other pieces of the type that could go there (bits), which
+ * the SAN tells apart by file, rank or square.
  */
 static ZH_HOT_INLINE void
-play8(struct zh_pos *p, struct zh_move m, int type, char *san, char *uci)
+play8(struct zh_pos *p, struct zh_move m, int type, uint64_t others,
+    char *san, char *uci)
 {
 	if (san != NULL) {
 		char *q = san;
@@ -1618,7 +1624,17 @@ play8(struct zh_pos *p, struct zh_move m, int type, char *san, char *uci)
 			*q++ = zh__type_letter(m.piece);
 			*q++ = '@';
 		} else if (type != ZH_PAWN) {
+			int i = bbix(m.from);
+
 			*q++ = zh__type_letter(type);
+			if (others == 0)
+				;
+			else if (!(others & FILE8(i & 7)))
+				*q++ = (char)('a' + ZH_FILE(m.from));
+			else if (!(others & RANK8(i >> 3)))
+				*q++ = (char)('1' + ZH_RANK(m.from));
+			else
+				q = put_sq8(q, m.from);
 			if (p->sq[m.to] != 0)
 				*q++ = 'x';
 		} else if (ZH_FILE(m.from) != ZH_FILE(m.to)) {
@@ -1653,6 +1669,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 {
 	int us = p->side, fwd = FORWARD(us), type, to, from = 0, f, r;
 	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
+	uint64_t others = 0;
 	struct zh_move m;
 	bool check;
 
@@ -1660,7 +1677,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 		return 0;
 	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
 		n--;
-	if (n < 2 || n > 4)
+	if (n < 2 || n > 6)
 		return 0;
 	f = s[n - 2] - 'a';
 	r = s[n - 1] - '1';
@@ -1670,7 +1687,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	m.to = (unsigned char)to;
 	m.piece = 0;
 	m.flags = 0;
-	if (n >= 3 && s[n - 3] == '@') {		/* "@e4", "N@f3", "p@e4" */
+	if ((n == 3 || n == 4) && s[n - 3] == '@') {	/* "@e4", "N@f3" */
 		type = n == 4 ? zh__letter_type(s[0]) : ZH_PAWN;
 		if (type == ZH_EMPTY || type == ZH_KING ||
 		    !zh__drop_ok(p, type, to))
@@ -1705,11 +1722,19 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 		from = to - fwd + df;
 		if ((p->sq[from] & ~ZH_PROMOTED) != pawn)
 			return 0;
-	} else if (s[0] >= 'A' && s[0] <= 'Z' && (n == 3 || s[1] == 'x')) {
-		uint64_t x;				/* "Nf3", "Nxf3" */
+	} else if (s[0] >= 'A' && s[0] <= 'Z') {
+		/* "Nf3", "Nxf3", "Nbd2", "R1xe2", "Qh4e1" */
+		const char *q = s + 1, *e = s + n - 2;
+		uint64_t x, legal = 0, want = ~(uint64_t)0;
 
+		if (q < e && *q >= 'a' && *q <= 'h')
+			want &= FILE8(*q++ - 'a');
+		if (q < e && *q >= '1' && *q <= '8')
+			want &= RANK8(*q++ - '1');
+		if (q < e && *q == 'x')
+			q++;
 		type = zh__letter_type(s[0]);
-		if (type == ZH_EMPTY || type == ZH_PAWN ||
+		if (q != e || type == ZH_EMPTY || type == ZH_PAWN ||
 		    !(p->v->types & ZH_TYPEBIT(type)) ||
 		    is_color(p->sq[to], us))
 			return 0;
@@ -1717,25 +1742,19 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 			int k = p->king[us];
 
 			if (k == ZH_NOSQ || !(king8[bbix(k)] & BBIT(to)) ||
-			    attacked8(p, to, !us, k, -1, -1))
+			    !(want & BBIT(k)) || attacked8(p, to, !us, k, -1, -1))
 				return 0;
 			m.from = (unsigned char)k;
 			goto play;
 		}
-		x = reach8(p, type, to);
-		while (x != 0) {		/* exactly one legal origin */
-			int sq = bbsq(__builtin_ctzll(x));
-
-			x &= x - 1;
-			if (!safe8(p, sq, to, check))
-				continue;
-			if (from != 0)
-				return 0;	/* ambiguous: the reader says so */
-			from = sq;
-		}
-		if (from == 0)
+		for (x = reach8(p, type, to); x != 0; x &= x - 1)
+			if (safe8(p, bbsq(__builtin_ctzll(x)), to, check))
+				legal |= x & (0 - x);
+		x = legal & want;		/* exactly one, or the reader */
+		if (x == 0 || (x & (x - 1)) != 0)	/* says why */
 			return 0;
-		m.from = (unsigned char)from;
+		others = legal & ~x;
+		m.from = (unsigned char)bbsq(__builtin_ctzll(x));
 		goto play;
 	} else
 		return 0;
@@ -1743,7 +1762,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 		return 0;
 	m.from = (unsigned char)from;
 play:
-	play8(p, m, type, san, uci);
+	play8(p, m, type, others, san, uci);
 	*mv = m;
 	return 1;
 }

@@ -83,12 +83,12 @@ size_t zh__san_body(const struct zh_pos *p, struct zh_move m, int d, char *buf);
 size_t zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d,
     char *buf, int ncand);
 /*
- * The common SAN of an 8x8 board ("e4", "exd5", "Nf3", "Kxe2", "N@f3",
- * "@e4", with '+' or '#' after) read and played in one step: 1 with the
- * move made on p, *m set, and its SAN body in the Lichess dialect and
- * its UCI written (each buffer of ZH_MOVEMAX, NULL: not wanted); 0 if
- * the text is of another form or names no single legal move, p
- * unchanged: zh__san_read_n then decides and says why.
+ * The common SAN of an 8x8 board ("e4", "exd5", "Nf3", "Kxe2", "Nbd2",
+ * "R1xe2", "N@f3", "@e4", with '+' or '#' after) read and played in one
+ * step: 1 with the move made on p, *m set, and its SAN body in the
+ * Lichess dialect and its UCI written (each buffer of ZH_MOVEMAX, NULL:
+ * not wanted); 0 if the text is of another form or names no single
+ * legal move, p unchanged: zh__san_read_n then decides and says why.
  */
 int zh__play_fast(struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, char *san, char *uci);

@@ -70,10 +70,74 @@ same_pos(const struct zh_pos *a, const struct zh_pos *b)
 /*
  * zh__play_fast against the general reader and zh_make, for every text
  * of its forms on every square ("e4", "exd5", "Nf3", "Nxf3", "N@f3",
- * "@e4", "p@e4", with '+' after some): what it plays, the reader reads
+ * "@e4", "p@e4", with '+' after some, and "Nbd2", "N1d2", "Nb1xd2" for
+ * each legal piece move): what it plays, the reader reads
  * the same, zh_make gives the same position, and its SAN and UCI are
  * zh__san_body's and zh_uci_write's; what it refuses leaves p as it was.
  */
+/* One text through zh__play_fast, checked as fast_play() says. */
+static void
+fast_one(const struct zh_pos *p, const char *s, size_t n)
+{
+	char san[ZH_MOVEMAX], uci[ZH_MOVEMAX], want[ZH_MOVEMAX];
+	struct zh_pos c = *p, d = *p;
+	struct zh_move m, g;
+
+	if (!zh__play_fast(&c, s, n, &m, san, uci)) {
+		CHECK(same_pos(&c, p));
+		return;
+	}
+	fast_played++;
+	CHECK(zh_san_read(p, s, n, &g, NULL) == 0 && zh_move_eq(m, g) &&
+	    m.flags == g.flags);
+	zh_make(&d, m);
+	CHECK(same_pos(&c, &d));
+	zh__san_body(p, m, ZH_LICHESS, want);
+	CHECK(strcmp(san, want) == 0);
+	zh_uci_write(p, m, want);
+	CHECK(strcmp(uci, want) == 0);
+}
+
+/* Each legal piece move with its origin's file, rank or square written
+ * (with and without 'x'), and with a file and a rank it is not on. */
+static void
+fast_disambiguated(const struct zh_pos *p)
+{
+	struct zh_move all[ZH_MAXMOVES];
+	int i, k, n = zh_legal_moves(p, all);
+
+	for (i = 0; i < n; i++) {
+		const struct zh_move *m = &all[i];
+		int t, ff, fr, tf, tr;
+		char s[16];
+
+		if (m->flags & (ZH_MDROP | ZH_MCASTLE))
+			continue;
+		t = ZH_TYPE(p->sq[m->from]);
+		if (t == ZH_PAWN)
+			continue;
+		ff = 'a' + ZH_FILE(m->from);
+		fr = '1' + ZH_RANK(m->from);
+		tf = 'a' + ZH_FILE(m->to);
+		tr = '1' + ZH_RANK(m->to);
+		for (k = 0; k < 2; k++) {
+			const char *x = k ? "x" : "";
+			char l = zh_type_letter(t);
+
+			fast_one(p, s, (size_t)snprintf(s, sizeof s, "%c%c%s%c%c",
+			    l, ff, x, tf, tr));
+			fast_one(p, s, (size_t)snprintf(s, sizeof s, "%c%c%s%c%c+",
+			    l, fr, x, tf, tr));
+			fast_one(p, s, (size_t)snprintf(s, sizeof s, "%c%c%c%s%c%c",
+			    l, ff, fr, x, tf, tr));
+			fast_one(p, s, (size_t)snprintf(s, sizeof s, "%c%c%s%c%c",
+			    l, ff == 'h' ? 'a' : ff + 1, x, tf, tr));
+			fast_one(p, s, (size_t)snprintf(s, sizeof s, "%c%c%s%c%c",
+			    l, fr == '8' ? '1' : fr + 1, x, tf, tr));
+		}
+	}
+}
+
 static void
 fast_play(const struct zh_pos *p)
 {
@@ -90,29 +154,13 @@ fast_play(const struct zh_pos *p)
 	for (r = 0; r < 8; r++)
 		for (f = 0; f < 8; f++)
 			for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
-				char s[16], san[ZH_MOVEMAX], uci[ZH_MOVEMAX];
-				char want[ZH_MOVEMAX];
-				struct zh_pos c = *p, d = *p;
-				struct zh_move m, g;
-				int n, ok;
-
-				n = snprintf(s, sizeof s, "%s%c%c%s", pre[i],
+				char s[16];
+				int n = snprintf(s, sizeof s, "%s%c%c%s", pre[i],
 				    'a' + f, '1' + r, (f + r) % 3 == 0 ? "+" : "");
-				ok = zh__play_fast(&c, s, (size_t)n, &m, san, uci);
-				if (!ok) {
-					CHECK(same_pos(&c, p));
-					continue;
-				}
-				fast_played++;
-				CHECK(zh_san_read(p, s, (size_t)n, &g, NULL) == 0 &&
-				    zh_move_eq(m, g) && m.flags == g.flags);
-				zh_make(&d, m);
-				CHECK(same_pos(&c, &d));
-				zh__san_body(p, m, ZH_LICHESS, want);
-				CHECK(strcmp(san, want) == 0);
-				zh_uci_write(p, m, want);
-				CHECK(strcmp(uci, want) == 0);
+
+				fast_one(p, s, (size_t)n);
 			}
+	fast_disambiguated(p);
 }
 
 static void
