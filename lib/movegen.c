@@ -961,6 +961,49 @@ clear_rights(struct zh_pos *p, int s)
 		p->castle &= ~ZH_CASTLE_BK;
 }
 
+/* The side to move takes piece cap on square s: the counts, the hand
+ * (a promoted piece as a pawn where the variant says so), a king gone. */
+static ZH_HOT_INLINE void
+take(struct zh_pos *p, unsigned char cap, int s)
+{
+	int us = p->side, them = !us, t = ZH_TYPE(cap);
+
+	p->count[them][t]--;
+	if (p->v->drops)
+		p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
+		    ZH_PAWN : t]++;
+	if (t == ZH_KING && p->king[them] == s)
+		p->king[them] = ZH_NOSQ;
+}
+
+/* Castling rights after the side to move's piece pc made move m. */
+static ZH_HOT_INLINE void
+move_rights(struct zh_pos *p, struct zh_move m, unsigned char pc)
+{
+	int us = p->side;
+
+	clear_rights(p, m.from);
+	clear_rights(p, m.to);
+	if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
+		p->castle &= us == ZH_WHITE ? ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
+		    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
+}
+
+/* After the side to move's piece pc made move m, taking cap (0: none):
+ * the king's square, the halfmove clock, the en passant square. */
+static ZH_HOT_INLINE void
+moved(struct zh_pos *p, struct zh_move m, unsigned char pc, unsigned char cap)
+{
+	int us = p->side;
+
+	if (p->king[us] == m.from)
+		p->king[us] = m.to;
+	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
+	    p->halfmove + 1;
+	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
+	    ZH_NOSQ;
+}
+
 /* Put pc (0: nothing) on square s, the bitboards (if kept) too. */
 static ZH_HOT_INLINE void
 put_sq(struct zh_pos *p, int s, unsigned char pc, bool bb)
@@ -1005,24 +1048,10 @@ make_board(struct zh_pos *p, struct zh_move m)
 		cap = p->sq[cs];
 		put_sq(p, cs, 0, bb);
 	}
-	if (cap != 0) {
-		int t = ZH_TYPE(cap);
-
-		p->count[them][t]--;
-		if (p->v->drops)
-			p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
-			    ZH_PAWN : t]++;
-		if (t == ZH_KING && p->king[them] == m.to)
-			p->king[them] = ZH_NOSQ;
-	}
-	if (p->castle) {
-		clear_rights(p, m.from);
-		clear_rights(p, m.to);
-		if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
-			p->castle &= us == ZH_WHITE ?
-			    ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
-			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
-	}
+	if (cap != 0)
+		take(p, cap, m.to);
+	if (p->castle)
+		move_rights(p, m, pc);
 	if (bb && pc != 0) {	/* put_sq's work for the two squares */
 		uint64_t fb = BBIT(m.from), tb = BBIT(m.to);
 		unsigned char old = p->sq[m.to];	/* not the ep pawn */
@@ -1050,12 +1079,7 @@ make_board(struct zh_pos *p, struct zh_move m)
 		put_sq(p, ZH_SQ(rt, r), p->sq[ZH_SQ(rf, r)], bb);
 		put_sq(p, ZH_SQ(rf, r), 0, bb);
 	}
-	if (p->king[us] == m.from)
-		p->king[us] = m.to;
-	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
-	    p->halfmove + 1;
-	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
-	    ZH_NOSQ;
+	moved(p, m, pc, cap);
 done:
 	p->side = (unsigned char)them;
 	if (us == ZH_BLACK)
@@ -1075,35 +1099,17 @@ make_plain8(struct zh_pos *p, struct zh_move m)
 	uint64_t fb = BBIT(m.from), tb = BBIT(m.to);
 
 	if (cap != 0) {
-		int t = ZH_TYPE(cap);
-
-		p->count[them][t]--;
-		if (p->v->drops)
-			p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
-			    ZH_PAWN : t]++;
-		if (t == ZH_KING && p->king[them] == m.to)
-			p->king[them] = ZH_NOSQ;
+		take(p, cap, m.to);
 		p->bb_side[them] &= ~tb;
-		p->bb_type[t] &= ~tb;
+		p->bb_type[ZH_TYPE(cap)] &= ~tb;
 	}
-	if (p->castle) {
-		clear_rights(p, m.from);
-		clear_rights(p, m.to);
-		if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
-			p->castle &= us == ZH_WHITE ?
-			    ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
-			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
-	}
+	if (p->castle)
+		move_rights(p, m, pc);
 	p->bb_side[us] ^= fb | tb;
 	p->bb_type[ZH_TYPE(pc)] ^= fb | tb;
 	p->sq[m.from] = 0;
 	p->sq[m.to] = pc;
-	if (p->king[us] == m.from)
-		p->king[us] = m.to;
-	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
-	    p->halfmove + 1;
-	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
-	    ZH_NOSQ;
+	moved(p, m, pc, cap);
 	p->side = (unsigned char)them;
 	p->fullmove += us;
 }
