@@ -1679,7 +1679,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	struct zh_move m;
 	bool check;
 
-	if (!has_bb(p))
+	if (!has_bb(p) || n >= 32)	/* the general reader's bound */
 		return 0;
 	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
 		n--;
