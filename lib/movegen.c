@@ -827,6 +827,15 @@ gen_drops(struct gen *g, bool count)
 			ntypes++;
 	if (ntypes == 0 && !pawns)
 		return 0;
+	if (count && g->nchecks == 1) {	/* only where the check is blocked */
+		for (r = 0; r < g->ntsq; r++)
+			if (p->sq[g->tsq[r]] == 0) {
+				sq_all++;
+				sq_pawn += pawns && pawn_drop_rank(p, g->us,
+				    g->tsq[r]);
+			}
+		return sq_all * (uint64_t)ntypes + sq_pawn;
+	}
 	for (r = 0; r < p->v->ranks; r++)
 		for (f = 0; f < p->v->files; f++) {
 			int s = ZH_SQ(f, r);
