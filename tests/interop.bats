@@ -37,7 +37,7 @@ setup_file() {
 # FAIRY_STOCKFISH and PGN_EXTRACT name the programs (default: found on
 # PATH or in /usr/games, where Debian puts them).
 need_fs() {
-	FAIRY_STOCKFISH=${FAIRY_STOCKFISH-$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish)}
+	FAIRY_STOCKFISH=${FAIRY_STOCKFISH-$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || :)}
 	[ -x "$FAIRY_STOCKFISH" ] ||
 	    skip "Fairy-Stockfish missing (apt-get install fairy-stockfish)"
 	export FAIRY_STOCKFISH
@@ -48,7 +48,7 @@ need_node() {	# need_node PACKAGE
 	    skip "$1 missing from $PEERS (npm install --prefix \"\$PEERS_DIR\" $1)"
 }
 need_pgn_extract() {
-	PE=${PGN_EXTRACT-$(command -v pgn-extract || command -v /usr/games/pgn-extract)}
+	PE=${PGN_EXTRACT-$(command -v pgn-extract || command -v /usr/games/pgn-extract || :)}
 	[ -x "$PE" ] || skip "pgn-extract missing (apt-get install pgn-extract)"
 }
 fs_agree() {	# fs_agree DIALECT TSV [SUITE]: positions read back, same moves
