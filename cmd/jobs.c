@@ -1,9 +1,12 @@
 /*
- * jobs.c - one reader thread (the caller), N workers, results written in
- * input order.  Games are copied out of the reader into their batch's
- * arena (zh_game_dup_to), worked on into memory streams, and flushed by
- * the main thread as soon as the oldest is finished.  Memory: at most
- * 'slots' batches in flight.
+ * jobs.c - N workers, results written in input order by the main thread.
+ * The main thread cuts the input into chunks of bytes between games;
+ * each worker reads the games of a chunk itself and works on them into
+ * memory streams, and the main thread writes each chunk out as soon as
+ * it and those before it are finished (run_chunked).  Where a chunk's
+ * games cannot be read on their own, one reader on the main thread takes
+ * over, and games are copied out of it into batches (run_parallel).
+ * Memory: at most 'slots' chunks or batches in flight.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
 #include <sys/stat.h>
@@ -446,21 +449,533 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	return rc < 0 || err ? -1 : 0;
 }
 
+/* ======================== chunks ======================== */
+
+/*
+ * With more than one worker the input is cut into chunks of about
+ * CHUNK_BYTES, each just before a line that starts "[Event ", and each
+ * worker reads the games of its chunk itself (zh_pgn_mem): the main
+ * thread only reads bytes, finds the cuts and writes out, and no game is
+ * copied from thread to thread.  A chunk's games and lines are numbered
+ * as in one stream, from the counts of line ends and of "[Event " lines
+ * in the chunks before it.  That guess is checked once the chunk has
+ * been read: if a game ran on to the chunk's end (its tags went on past
+ * an "[Event " line, a comment or a variation was left open, ...) or the
+ * counts differ (a game without an Event tag, a lone CR), that chunk and
+ * all after it are read again by one reader, as run_parallel() does, and
+ * nothing of the guess is written.  So -j N writes what -j 1 writes.
+ */
+#define CHUNK_BYTES (1u << 20)	/* ZH_JOBS_CHUNK=N: N bytes (tests) */
+#define CHUNK_MAX (8u << 20)	/* no cut in so many bytes: one reader */
+
+struct cgame {			/* what is kept of a game for done() */
+	const char *raw;
+	size_t rawlen;
+	long number, line;
+	bool truncated;
+	int result;
+	size_t oend, eend;	/* output offsets after the game */
+};
+
+struct cslot {
+	int state;
+	char *buf;		/* the chunk, ZH_PGN_PAD zero bytes after */
+	size_t len, cap;
+	long lbase, gbase;	/* lines and games before it (guessed) */
+	long nlines, ngames;	/* its line ends and "[Event " lines */
+	bool last;		/* it ends at the end of the input */
+	bool bad;		/* the guess did not hold: read it again */
+	long n;			/* games read */
+	struct cgame *gm;
+	size_t gcap;
+	struct obuf out, err;
+};
+
+struct cpool {
+	struct jobs *j;
+	struct progress *pr;
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv, done_cv;
+	struct cslot *slots;
+	size_t nslots;
+	size_t next_work, next_fill, next_flush;
+	bool closing;
+	bool enough;		/* max_games games handed to done() */
+	long games;		/* games handed to done() */
+};
+
+/* Read the games of chunk s and work on them (a worker, no lock). */
+static void
+work_chunk(struct cpool *p, struct cslot *s, void *st,
+    struct zh_pgn_reader **rdp)
+{
+	struct jobs *j = p->j;
+	FILE *o = obuf_open(&s->out), *e = obuf_open(&s->err);
+	struct zh_pgn_reader *rd;
+	struct zh_game g;
+	long line;
+	int rc = -1;
+
+	s->n = 0;
+	s->bad = true;
+	if (o == NULL || e == NULL || (rd = zh_pgn_mem(*rdp, s->buf, s->len,
+	    j->limits, s->lbase, s->gbase)) == NULL)
+		goto out;
+	*rdp = rd;
+	while ((rc = zh_pgn_next(rd, &g)) == 1) {
+		struct cgame *c;
+
+		if (!s->last && s->n == s->ngames) {
+			rc = -1;	/* more games than guessed */
+			break;
+		}
+		if ((size_t)s->n == s->gcap) {
+			size_t ncap = s->gcap ? 2 * s->gcap : 256;
+			struct cgame *ng = realloc(s->gm, ncap * sizeof *ng);
+
+			if (ng == NULL) {
+				rc = -1;
+				break;
+			}
+			s->gm = ng;
+			s->gcap = ncap;
+		}
+		c = &s->gm[s->n++];
+		c->result = j->work(&g, o, e, j->ctx, st);
+		fflush(o);
+		fflush(e);
+		c->oend = s->out.len;
+		c->eend = s->err.len;
+		c->raw = g.raw;
+		c->rawlen = g.rawlen;
+		c->number = g.number;
+		c->line = g.line;
+		c->truncated = g.raw_truncated;
+	}
+	if (rc == 0 && (s->last || (zh_pgn_mem_clean(rd, &line) &&
+	    line == s->lbase + s->nlines && s->n == s->ngames)))
+		s->bad = false;
+out:
+	if (o)
+		fclose(o);
+	if (e)
+		fclose(e);
+	if (s->out.failed || s->err.failed)
+		s->bad = true;
+}
+
+static void *
+chunk_worker(void *arg)
+{
+	struct cpool *p = arg;
+	void *st = p->j->make_state ? p->j->make_state(p->j->ctx) : NULL;
+	struct zh_pgn_reader *rd = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct cslot *s;
+
+		while (!p->closing &&
+		    p->slots[p->next_work % p->nslots].state != READY)
+			pthread_cond_wait(&p->work_cv, &p->mu);
+		s = &p->slots[p->next_work % p->nslots];
+		if (s->state != READY)
+			break;
+		s->state = BUSY;
+		p->next_work++;
+		pthread_mutex_unlock(&p->mu);
+		work_chunk(p, s, st, &rd);
+		pthread_mutex_lock(&p->mu);
+		s->state = DONE;
+		if (s == &p->slots[p->next_flush % p->nslots])
+			pthread_cond_signal(&p->done_cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	zh_pgn_close(rd);
+	if (p->j->free_state)
+		p->j->free_state(st);
+	return NULL;
+}
+
+/* Write out good chunk s, game by game, as flush_slot() does (no lock). */
+static void
+flush_chunk(struct cpool *p, struct cslot *s)
+{
+	struct jobs *j = p->j;
+	size_t o = 0, e = 0, orun = 0;
+	long i;
+
+	for (i = 0; i < s->n && !j->stop; i++) {
+		const struct cgame *c = &s->gm[i];
+		struct zh_game g;
+
+		if (j->max_games && p->games >= j->max_games) {
+			p->enough = true;
+			break;
+		}
+		if (c->eend > e) {
+			if (o > orun)
+				fwrite(s->out.p + orun, 1, o - orun, j->out);
+			fwrite(s->err.p + e, 1, c->eend - e, j->err);
+			orun = o;
+		}
+		o = c->oend;
+		e = c->eend;
+		/* done() gets the game's number, line and bytes; its tags
+		   and tokens went with the worker's reader. */
+		memset(&g, 0, sizeof g);
+		g.number = c->number;
+		g.line = c->line;
+		g.raw = c->raw;
+		g.rawlen = c->rawlen;
+		g.raw_truncated = c->truncated;
+		j->done(j->ctx, &g, c->result);
+		p->games++;
+		progress_tick(p->pr, false);
+	}
+	if (o > orun)
+		fwrite(s->out.p + orun, 1, o - orun, j->out);
+	obuf_reset(&s->out);
+	obuf_reset(&s->err);
+	s->n = 0;
+}
+
+/*
+ * With the lock held: write out the finished chunks, oldest first, up to
+ * the first bad one; returns it (still DONE), or NULL.
+ */
+static struct cslot *
+flush_chunks(struct cpool *p)
+{
+	for (;;) {
+		struct cslot *s = &p->slots[p->next_flush % p->nslots];
+
+		if (p->next_flush == p->next_fill || s->state != DONE)
+			return NULL;
+		if (s->bad && !p->j->stop && !p->enough)
+			return s;
+		pthread_mutex_unlock(&p->mu);
+		if (!s->bad && !p->j->stop && !p->enough)
+			flush_chunk(p, s);
+		pthread_mutex_lock(&p->mu);
+		s->state = EMPTY;
+		p->next_flush++;
+	}
+}
+
+/* Is there a line "[Event " at b (n bytes)? */
+static bool
+event_at(const char *b, size_t n)
+{
+	return n >= 7 && memcmp(b, "[Event ", 7) == 0;
+}
+
+/*
+ * The last cut in b[0..n): the offset of a line "[Event " after the
+ * first byte, or 0 if there is none.
+ */
+static size_t
+find_cut(const char *b, size_t n)
+{
+	size_t e = n;
+	const char *nl;
+
+	while (e > 0 && (nl = memrchr(b, '\n', e)) != NULL) {
+		size_t k = (size_t)(nl - b) + 1;
+
+		if (k < n && event_at(b + k, n - k))
+			return k;
+		e = (size_t)(nl - b);
+	}
+	return 0;
+}
+
+/*
+ * Line ends (as the reader counts them: LF, CR, CR LF) and lines "[Event "
+ * of chunk b[0..n) (which ends with LF unless it is the last); 'first':
+ * the chunk starts the input, where a BOM may come before the tags.
+ */
+static void
+count_chunk(const char *b, size_t n, bool first, long *lines, long *games)
+{
+	const char *q = b, *end = b + n, *nl;
+	long nls = 0, ev = 0;
+
+	if (first && n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0)
+		q += 3;
+	if (event_at(q, (size_t)(end - q)))
+		ev++;
+	while ((nl = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+		nls++;
+		q = nl + 1;
+		if (*q == '[' && event_at(q, (size_t)(end - q)))
+			ev++;
+	}
+	if (memchr(b, '\r', n) != NULL)
+		for (q = b; q < end; q++)
+			if (*q == '\r' && (q + 1 == end || q[1] != '\n'))
+				nls++;
+	*lines = nls;
+	*games = ev;
+}
+
+/* The bytes of a fallback reader: memory pieces, then the input. */
+struct pieces {
+	struct { const char *p; size_t n; } *v;
+	size_t nv, k, off;
+	FILE *in;
+};
+
+static ssize_t
+pieces_read(void *cookie, char *buf, size_t size)
+{
+	struct pieces *pc = cookie;
+
+	while (pc->k < pc->nv) {
+		size_t left = pc->v[pc->k].n - pc->off;
+
+		if (left > 0) {
+			if (size > left)
+				size = left;
+			memcpy(buf, pc->v[pc->k].p + pc->off, size);
+			pc->off += size;
+			return (ssize_t)size;
+		}
+		pc->k++;
+		pc->off = 0;
+	}
+	size = fread(buf, 1, size, pc->in);
+	return size == 0 && ferror(pc->in) ? -1 : (ssize_t)size;
+}
+
+/* Make room for n more bytes (and the padding) in *b. */
+static bool
+reserve(char **b, size_t *cap, size_t len, size_t n)
+{
+	size_t need = len + n + ZH_PGN_PAD, ncap = *cap ? *cap : 64 * 1024;
+	char *nb;
+
+	if (need <= *cap)
+		return true;
+	while (ncap < need)
+		ncap *= 2;
+	if ((nb = realloc(*b, ncap)) == NULL)
+		return false;
+	*b = nb;
+	*cap = ncap;
+	return true;
+}
+
+/*
+ * Read the rest as run_parallel() does, from the first byte of bad chunk
+ * 'from' (or of the pending bytes if NULL) on; every chunk before it is
+ * written.  Called with no worker left.
+ */
+static int
+fall_back(struct jobs *j, struct cpool *p, struct cslot *from, char *pend,
+    size_t plen, long lines, long games, FILE *in)
+{
+	static const cookie_io_functions_t io = { .read = pieces_read };
+	struct pieces pc = { .in = in };
+	struct zh_pgn_reader *r;
+	long max = j->max_games;
+	FILE *f;
+	size_t k;
+	int rc;
+
+	if ((pc.v = calloc(p->nslots + 1, sizeof *pc.v)) == NULL)
+		return -1;
+	if (from != NULL) {
+		lines = from->lbase;
+		games = from->gbase;
+		for (k = p->next_flush; k < p->next_fill; k++) {
+			struct cslot *s = &p->slots[k % p->nslots];
+
+			pc.v[pc.nv].p = s->buf;
+			pc.v[pc.nv++].n = s->len;
+		}
+	}
+	pc.v[pc.nv].p = pend;
+	pc.v[pc.nv++].n = plen;
+	if ((f = fopencookie(&pc, "r", io)) == NULL ||
+	    (r = zh_pgn_open(f, j->limits)) == NULL) {
+		if (f)
+			fclose(f);
+		free(pc.v);
+		return -1;
+	}
+	zh_pgn_set_base(r, lines, games);
+	if (max)
+		j->max_games = max - p->games;
+	rc = run_parallel(j, r, p->pr);
+	j->max_games = max;
+	zh_pgn_close(r);
+	fclose(f);
+	free(pc.v);
+	return rc;
+}
+
+static int
+run_chunked(struct jobs *j, FILE *in, struct progress *pr)
+{
+	struct cpool p;
+	pthread_t *th;
+	struct cslot *bad = NULL;
+	const char *env = getenv("ZH_JOBS_CHUNK");	/* tests: small chunks */
+	size_t target = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK_BYTES;
+	size_t want = target, plen = 0, pcap = 0, i;
+	char *pend = NULL;		/* bytes read, not yet in a chunk */
+	long lines = 0, games = 0;
+	bool eof = false, rerr = false, fallback = false, first = true;
+	int n = j->njobs, rc = 0;
+
+	memset(&p, 0, sizeof p);
+	p.j = j;
+	p.pr = pr;
+	p.nslots = (size_t)n * 3;
+	p.slots = calloc(p.nslots, sizeof *p.slots);
+	th = calloc((size_t)n, sizeof *th);
+	if (p.slots == NULL || th == NULL) {
+		free(p.slots);
+		free(th);
+		cli_fail("out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.work_cv, NULL);
+	pthread_cond_init(&p.done_cv, NULL);
+	for (i = 0; i < (size_t)n; i++)
+		pthread_create(&th[i], NULL, chunk_worker, &p);
+	for (;;) {
+		struct cslot *s;
+		size_t cut;
+
+		pthread_mutex_lock(&p.mu);
+		bad = flush_chunks(&p);
+		pthread_mutex_unlock(&p.mu);
+		if (bad != NULL || j->stop || p.enough || (eof && plen == 0))
+			break;
+		/* Read up to 'want' bytes, then cut before the last
+		   "[Event " line. */
+		while (!eof && plen < want) {
+			size_t got;
+
+			if (!reserve(&pend, &pcap, plen, want - plen)) {
+				cli_fail("out of memory");
+				rc = -1;
+				eof = true;
+				break;
+			}
+			got = fread(pend + plen, 1, want - plen, in);
+			plen += got;
+			if (got == 0) {
+				eof = true;
+				rerr = ferror(in) != 0;
+			}
+		}
+		if (plen == 0)
+			continue;
+		cut = eof ? plen : find_cut(pend, plen);
+		if (cut == 0) {
+			if (want < CHUNK_MAX) {
+				want *= 2;
+				continue;
+			}
+			fallback = true;	/* no cut: one reader from here */
+			break;
+		}
+		want = target;
+		/* A free slot for it: the oldest, once written out. */
+		pthread_mutex_lock(&p.mu);
+		while ((bad = flush_chunks(&p)) == NULL && !j->stop &&
+		    !p.enough && p.slots[p.next_fill % p.nslots].state != EMPTY)
+			pthread_cond_wait(&p.done_cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		if (bad != NULL || j->stop || p.enough)
+			break;
+		s = &p.slots[p.next_fill % p.nslots];
+		/* The chunk keeps the bytes read; the slot's old buffer
+		   takes the rest. */
+		if (!reserve(&s->buf, &s->cap, 0, plen - cut)) {
+			cli_fail("out of memory");
+			rc = -1;
+			break;
+		}
+		{
+			char *ob = s->buf;
+			size_t ocap = s->cap;
+
+			s->buf = pend;
+			s->cap = pcap;
+			s->len = cut;
+			pend = ob;
+			pcap = ocap;
+		}
+		memcpy(pend, s->buf + cut, plen - cut);
+		plen -= cut;
+		memset(s->buf + cut, 0, ZH_PGN_PAD);
+		count_chunk(s->buf, s->len, first, &s->nlines, &s->ngames);
+		first = false;
+		s->lbase = lines;
+		s->gbase = games;
+		lines += s->nlines;
+		games += s->ngames;
+		s->last = eof && plen == 0;
+		pthread_mutex_lock(&p.mu);
+		s->state = READY;
+		p.next_fill++;
+		pthread_cond_signal(&p.work_cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	/* Wait for every chunk handed out; write out the good ones. */
+	pthread_mutex_lock(&p.mu);
+	while (p.next_flush < p.next_fill && bad == NULL) {
+		if ((bad = flush_chunks(&p)) != NULL || p.next_flush == p.next_fill)
+			break;
+		pthread_cond_wait(&p.done_cv, &p.mu);
+	}
+	p.closing = true;
+	pthread_cond_broadcast(&p.work_cv);
+	pthread_mutex_unlock(&p.mu);
+	for (i = 0; i < (size_t)n; i++)
+		pthread_join(th[i], NULL);
+	if (getenv("ZH_JOBS_DEBUG"))	/* tests: was the chunk path taken? */
+		fprintf(stderr, "%s: -j: %zu chunks, %ld games from chunks, %s\n",
+		    cli_prog, p.next_fill, p.games, bad != NULL || fallback ?
+		    "then one reader" : "no fallback");
+	if (rc == 0 && !j->stop && !p.enough && (bad != NULL || fallback) &&
+	    fall_back(j, &p, bad, pend, plen, lines, games, in) != 0)
+		rc = -1;
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.work_cv);
+	pthread_cond_destroy(&p.done_cv);
+	for (i = 0; i < p.nslots; i++) {
+		free(p.slots[i].buf);
+		free(p.slots[i].gm);
+		free(p.slots[i].out.p);
+		free(p.slots[i].err.p);
+	}
+	free(p.slots);
+	free(th);
+	free(pend);
+	return rc < 0 || rerr ? -1 : 0;
+}
+
 int
 jobs_run(struct jobs *j, FILE *in, const char *name)
 {
-	struct zh_pgn_reader *r = zh_pgn_open(in, j->limits);
+	struct zh_pgn_reader *r = NULL;
 	struct progress pr;
 	int rc;
 
-	if (r == NULL) {
+	if (j->njobs == 0)
+		j->njobs = jobs_cores();
+	if (j->njobs <= 1 && (r = zh_pgn_open(in, j->limits)) == NULL) {
 		cli_fail("%s: out of memory", name);
 		return -1;
 	}
-	if (j->njobs == 0)
-		j->njobs = jobs_cores();
 	progress_init(&pr, j, in);
-	rc = j->njobs <= 1 ? run_serial(j, r, &pr) : run_parallel(j, r, &pr);
+	rc = r != NULL ? run_serial(j, r, &pr) : run_chunked(j, in, &pr);
 	if (pr.on) {
 		pr.games--;
 		progress_tick(&pr, true);

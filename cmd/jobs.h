@@ -5,8 +5,11 @@
  * A tool supplies 'work', which processes one game and writes whatever
  * it prints to the two FILEs it is given (never to stdout/stderr
  * directly), and 'done', called on the main thread in input order with
- * work's return value (for counting).  'state' is per worker (e.g. a
- * struct zh_replay to reuse); make_state/free_state may be NULL.
+ * work's return value (for counting).  With more than one job, work may
+ * run on games that are then read again (jobs.c: chunks), so it must
+ * have no effect but its output; and done() sees only the game's number,
+ * line and raw bytes (not its tags or tokens).  'state' is per worker
+ * (e.g. a struct zh_replay to reuse); make_state/free_state may be NULL.
  */
 #ifndef JOBS_H
 #define JOBS_H

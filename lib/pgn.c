@@ -33,7 +33,7 @@
 #define LOOK		256		/* lookahead to recognise a tag line */
 #define MAXWORD		255		/* longest move or move number */
 #define NOOFF		SIZE_MAX	/* token text is a static string */
-#define PAD		8		/* zero bytes kept after the data */
+#define PAD		ZH_PGN_PAD	/* zero bytes kept after the data */
 
 static const struct zh_pgn_limits defaults = {
 	.max_game = 16u << 20,
@@ -92,6 +92,8 @@ struct zh_pgn_reader {
 	int fail;		/* ZH_EIO or ZH_ENOMEM once the reader is broken */
 	int errnum;		/* errno of a read error */
 	long games;		/* games returned */
+	bool borrowed;		/* buf is the caller's (zh_pgn_mem) */
+	bool cut;		/* a game read on to the end of the input */
 	int mode;		/* M_BETWEEN, M_GAME or M_SKIP */
 
 	/* the current game */
@@ -200,8 +202,13 @@ fill(struct zh_pgn_reader *r)
 
 	if (r->fail)
 		return -1;
-	if (r->eof)
+	if (r->eof) {
+		/* Past the end inside a game: more bytes might have
+		   changed it (zh_pgn_mem_clean). */
+		if (r->mode != M_BETWEEN)
+			r->cut = true;
 		return 0;
+	}
 	if ((move = r->cap - r->len < CHUNK + PAD))
 		textoff(r);
 	if (r->gstart > 0 && r->cap - r->len < CHUNK + PAD) {
@@ -236,6 +243,8 @@ fill(struct zh_pgn_reader *r)
 		return -1;
 	}
 	r->eof = true;
+	if (r->mode != M_BETWEEN)
+		r->cut = true;
 	return 0;
 }
 
@@ -1601,15 +1610,12 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 
 /* ==================== public interface ==================== */
 
-struct zh_pgn_reader *
-zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
+/* The limits (lim may be NULL) and the byte classes of a new reader. */
+static void
+setup(struct zh_pgn_reader *r, const struct zh_pgn_limits *lim)
 {
-	struct zh_pgn_reader *r;
 	int c;
 
-	if (f == NULL || (r = calloc(1, sizeof *r)) == NULL)
-		return NULL;
-	r->f = f;
 	r->lim = defaults;
 	if (lim != NULL) {
 		if (lim->max_game)
@@ -1669,6 +1675,17 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 		    ((k == C_WORD && c < 0x80) || c == ' ' || c == '{' ?
 		    F_FAST : 0));
 	}
+}
+
+struct zh_pgn_reader *
+zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
+{
+	struct zh_pgn_reader *r;
+
+	if (f == NULL || (r = calloc(1, sizeof *r)) == NULL)
+		return NULL;
+	r->f = f;
+	setup(r, lim);
 	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
 		free(r);
@@ -1678,6 +1695,55 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 	r->line = 1;
 	r->ccol = 1;
 	return r;
+}
+
+struct zh_pgn_reader *
+zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
+    const struct zh_pgn_limits *lim, long line, long games)
+{
+	bool fresh = r == NULL;
+
+	if (fresh && (r = calloc(1, sizeof *r)) == NULL)
+		return NULL;
+	setup(r, lim);
+	/* The bytes are read in place and never written: only a game
+	   longer than max_game is cut short in the buffer (skip()). */
+	if (len >= r->lim.max_game || buf == NULL) {
+		if (fresh)
+			free(r);
+		return NULL;
+	}
+	if (!r->borrowed)
+		free(r->buf);
+	r->borrowed = true;
+	r->f = NULL;
+	r->buf = (unsigned char *)(uintptr_t)buf;
+	r->cap = r->len = len;
+	r->gstart = r->pos = r->ccpos = 0;
+	r->lbeg = 0;
+	r->ccol = 1;
+	r->line = line + 1;
+	r->games = games;
+	r->eof = true;
+	r->fail = r->errnum = 0;
+	r->mode = M_BETWEEN;
+	r->cut = false;
+	newgame(r);
+	return r;
+}
+
+bool
+zh_pgn_mem_clean(const struct zh_pgn_reader *r, long *line)
+{
+	*line = r->line - 1;
+	return !r->cut && r->fail == 0;
+}
+
+void
+zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games)
+{
+	r->line = line + 1;
+	r->games = games;
 }
 
 int
@@ -1733,7 +1799,8 @@ zh_pgn_close(struct zh_pgn_reader *r)
 {
 	if (r == NULL)
 		return;
-	free(r->buf);
+	if (!r->borrowed)
+		free(r->buf);
 	free(r->toks);
 	free(r->toff);
 	free(r->tags);

@@ -403,6 +403,31 @@ const char *zh_game_tag(const struct zh_game *g, const char *name);
 /* Free the reader and its storage; NULL is allowed. */
 void zh_pgn_close(struct zh_pgn_reader *r);
 
+/*
+ * For callers that cut a stream into pieces between games and read the
+ * pieces in parallel (zhkit's -j does).  zh_pgn_mem() makes a reader of
+ * the len bytes at buf, or turns reader r (from an earlier call; its
+ * storage is kept) to them.  The bytes are read in place, never written,
+ * and must stay until the reader is closed or given other bytes;
+ * buf[len] and the ZH_PGN_PAD - 1 bytes after it must be 0.  Lines are
+ * numbered from line + 1 and games from games + 1, as if that many lines
+ * and games came before.  Returns NULL if out of memory or if len is not
+ * less than the max_game limit (r is then unchanged).
+ *
+ * zh_pgn_mem_clean(), once zh_pgn_next() returned 0: true if no game was
+ * cut by the end of the bytes, that is, if a reader going on past them
+ * (to bytes that start a game: a line "[Event ...") would have returned
+ * the same games; *line is the number of the last line end read.
+ *
+ * zh_pgn_set_base(): number a reader's lines from line + 1 and its games
+ * from games + 1 (before its first game).
+ */
+#define ZH_PGN_PAD 8
+struct zh_pgn_reader *zh_pgn_mem(struct zh_pgn_reader *r, const char *buf,
+    size_t len, const struct zh_pgn_limits *lim, long line, long games);
+bool zh_pgn_mem_clean(const struct zh_pgn_reader *r, long *line);
+void zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games);
+
 /* ======================== games: PGN with the rules ======================== */
 
 /*

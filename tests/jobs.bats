@@ -1,0 +1,106 @@
+#!/usr/bin/env bats
+# -j N: the input is cut into chunks before "[Event " lines and each
+# worker reads its own chunk (cmd/jobs.c); a chunk whose games or lines
+# do not come out as guessed is read again, with all after it, by one
+# reader.  Either way -j 2 must write what -j 1 writes.  ZH_JOBS_CHUNK
+# makes the chunks tiny (a cut at almost every game), ZH_JOBS_DEBUG says
+# on stderr how many games came from chunks.
+
+bats_require_minimum_version 1.5.0
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# same ARGS... FILE: -j 1 and -j 2 (chunks of $CH bytes) write the same
+# bytes on stdout and stderr and exit the same.
+same() {
+	local r1=0 r2=0
+	"$@" -j 1 >"$T/1.out" 2>"$T/1.err" || r1=$?
+	ZH_JOBS_CHUNK=$CH "$@" -j 2 >"$T/2.out" 2>"$T/2.err" || r2=$?
+	cmp "$T/1.out" "$T/2.out" || fail "$*: stdout differs (chunks of $CH)"
+	cmp "$T/1.err" "$T/2.err" || fail "$*: stderr differs (chunks of $CH)"
+	[ "$r1" = "$r2" ] || fail "$*: exit $r1 with -j 1, $r2 with -j 2"
+}
+
+# games FILE: how many games -j 2 read in chunks of $CH bytes.
+chunk_games() {
+	ZH_JOBS_CHUNK=$CH ZH_JOBS_DEBUG=1 zhcheck -q -j 2 "$1" 2>&1 >/dev/null |
+	    sed -n 's/^zhcheck: -j: [0-9]* chunks, \([0-9]*\) games from chunks.*/\1/p'
+}
+
+@test "jobs: chunks of any size give the bytes of -j 1, every tool (games in chunks)" {
+	local f=$TESTDATA/zhreplay/bench20.pgn a
+	cat "$f" "$f" "$f" >"$T/in.pgn"
+	for CH in 1 700 5000; do
+		n=$(chunk_games "$T/in.pgn")
+		[ "$n" -eq 60 ] || fail "chunks of $CH: $n of 60 games read in chunks"
+		while IFS= read -r a; do
+			# shellcheck disable=SC2086
+			same $a "$T/in.pgn"
+		done <<-EOF
+		zhcheck --json --strict
+		zhpgn --json --fens
+		zhpgn --to xboard
+		zhreplay -f fen
+		zhreplay -f jsonl --variations
+		EOF
+	done
+}
+
+@test "jobs: games of every testdata file between clean ones: the guess checked" {
+	local good f i=0 fell=0 kept=0
+	good='[Event "good"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[Variant "Crazyhouse"]
+
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0
+'
+	CH=1
+	for f in "$TESTDATA"/pgn/*.pgn "$TESTDATA"/zhcheck/*.pgn "$TESTDATA"/zhpgn/*.pgn; do
+		i=$((i + 1))
+		# the file, then its first half behind an Event line of its
+		# own: tags that go on, comments and variations left open,
+		# games without an Event tag all meet a cut
+		{ printf '%s\n' "$good"; cat "$f"; printf '\n%s\n[Event "half"]\n' "$good"
+		  head -c "$(($(wc -c <"$f") / 2))" "$f"; printf '\n%s' "$good"; } >"$T/u.pgn"
+		n=$(chunk_games "$T/u.pgn")
+		total=$(zhcheck --json "$T/u.pgn" 2>/dev/null | wc -l)
+		if [ "$n" -lt "$total" ]; then fell=$((fell + 1)); else kept=$((kept + 1)); fi
+		same zhcheck --json "$T/u.pgn"
+		same zhpgn --json "$T/u.pgn"
+		same zhreplay -f jsonl "$T/u.pgn"
+	done
+	# both ways were taken: some files read wholly in chunks, some not
+	[ "$fell" -gt 0 ] && [ "$kept" -gt 0 ] ||
+	    fail "of $i files, $kept wholly in chunks and $fell read again"
+}
+
+@test "jobs: --rejects and --max-errors with chunks, as with -j 1" {
+	cat "$TESTDATA"/zhpgn/corrupt.pgn "$TESTDATA"/zhreplay/bench20.pgn \
+	    "$TESTDATA"/zhcheck/*.pgn >"$T/in.pgn"
+	for CH in 1 3000; do
+		zhpgn -j 1 -r "$T/r1" "$T/in.pgn" >"$T/o1" 2>&1 || true
+		ZH_JOBS_CHUNK=$CH zhpgn -j 2 -r "$T/r2" "$T/in.pgn" >"$T/o2" 2>&1 || true
+		cmp "$T/o1" "$T/o2" && cmp "$T/r1" "$T/r2"
+		for m in 1 3; do
+			same zhcheck --max-errors $m "$T/in.pgn"
+		done
+	done
+}
+
+@test "jobs: CRLF, a BOM and lone CRs keep their line numbers with chunks" {
+	local f=$TESTDATA/zhreplay/bench20.pgn
+	CH=1
+	{ printf '\357\273\277'; sed 's/$/\r/' "$f"; } >"$T/crlf.pgn"
+	same zhcheck --json "$T/crlf.pgn"
+	[ "$(chunk_games "$T/crlf.pgn")" -eq 20 ]
+	# a lone CR is a line end to the reader but not to the cutter:
+	# the chunk is read again and the numbers stay right
+	{ head -c 300 "$f"; printf '\r'; tail -c +301 "$f"; cat "$TESTDATA"/zhcheck/drop-not-in-hand.pgn; } >"$T/cr.pgn"
+	same zhcheck --json "$T/cr.pgn"
+	same zhcheck "$T/cr.pgn"
+}
