@@ -465,7 +465,10 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
  * all after it are read again by one reader, as run_parallel() does, and
  * nothing of the guess is written.  So -j N writes what -j 1 writes.
  */
-#define CHUNK_BYTES (1u << 20)	/* ZH_JOBS_CHUNK=N: N bytes (tests) */
+/* Small: a chunk's output waits in memory until it is written, and it
+   can be 20 times the chunk (zhreplay -f board); 64 KB holds about 90
+   games, enough that handing chunks over costs little. */
+#define CHUNK_BYTES (64u << 10)	/* ZH_JOBS_CHUNK=N: N bytes (tests) */
 #define CHUNK_MAX (8u << 20)	/* no cut in so many bytes: one reader */
 
 struct cgame {			/* what is kept of a game for done() */

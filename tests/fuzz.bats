@@ -18,3 +18,4 @@ corpus() {
 @test "fuzz corpus: SAN and UCI readers" { corpus fuzz_san; }
 @test "fuzz corpus: PGN reader" { corpus fuzz_pgn; }
 @test "fuzz corpus: replay, check and every writer" { corpus fuzz_game; }
+@test "fuzz corpus: a stream read in pieces, as -j reads it" { corpus fuzz_chunks; }
