@@ -1,6 +1,7 @@
 /* cli.c - diagnostics and helpers shared by the zhkit tools. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,23 @@
 const char *cli_prog = "zhkit";
 int cli_quiet;
 
+static int colour;
+static pthread_once_t colour_once = PTHREAD_ONCE_INIT;
+
+static void
+colour_init(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	colour = isatty(STDERR_FILENO) && (nc == NULL || *nc == '\0');
+}
+
+/* Asked from the workers of -j too: worked out once. */
 static int
 use_colour(void)
 {
-	static int c = -1;
-	const char *nc;
-
-	if (c < 0) {
-		nc = getenv("NO_COLOR");
-		c = isatty(STDERR_FILENO) && (nc == NULL || *nc == '\0');
-	}
-	return c;
+	pthread_once(&colour_once, colour_init);
+	return colour;
 }
 
 static void

@@ -628,25 +628,20 @@ target_ok(const struct gen *g, int to)
 	return g->nchecks == 0 || g->target_ok[to];
 }
 
-/* Start-position count of each type for one colour, per variant. */
-static const unsigned char *
-start_counts(const struct zh_variant *v)
+/*
+ * Start-position count of each type for one colour, into n[ZH_NTYPES].
+ * Counted at each call (only limited promotions ask): no cache shared
+ * between threads.
+ */
+static void
+start_counts(const struct zh_variant *v, unsigned char *n)
 {
-	static unsigned char cache[16][ZH_NTYPES];
-	static bool done[16];
-	int i = (int)(v - zh_variants);
 	const char *s;
 
-	if (i < 0 || i >= 16)
-		i = 15;
-	if (!done[i]) {
-		memset(cache[i], 0, sizeof cache[i]);
-		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
-			if (*s >= 'A' && *s <= 'Z')
-				cache[i][zh__letter_type(*s)]++;
-		done[i] = true;
-	}
-	return cache[i];
+	memset(n, 0, ZH_NTYPES);
+	for (s = v->start; *s && *s != ' ' && *s != '['; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			n[zh__letter_type(*s)]++;
 }
 
 static const unsigned char promo_order[] = {
@@ -660,7 +655,8 @@ add_pawn(struct gen *g, int from, int to, int flags)
 	const struct zh_pos *p = g->p;
 	const struct zh_variant *v = p->v;
 	int rel = RELRANK(p, g->us, to), t, i;
-	const unsigned char *sc;
+	unsigned char sc[ZH_NTYPES];
+	bool limited = v->promo_limited;
 
 	if (rel < v->promo_lo) {
 		add(g, from, to, 0, flags);
@@ -668,12 +664,13 @@ add_pawn(struct gen *g, int from, int to, int flags)
 	}
 	if (rel < v->ranks - 1)
 		add(g, from, to, 0, flags);	/* promotion optional here */
-	sc = v->promo_limited ? start_counts(v) : NULL;
+	if (limited)
+		start_counts(v, sc);
 	for (i = 0; i < (int)sizeof promo_order; i++) {
 		t = promo_order[i];
 		if (!(v->promo_types & ZH_TYPEBIT(t)))
 			continue;
-		if (sc && p->count[g->us][t] >= sc[t])
+		if (limited && p->count[g->us][t] >= sc[t])
 			continue;
 		add(g, from, to, t, flags | ZH_MPROMO);
 	}
