@@ -312,7 +312,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 					rm->uci[0] = '\0';
 				pending = NULL;
 				if (!r->fast && pos->check == 2) {
-					size_t n = strlen(rm->san);
+					size_t n = zh__movelen(rm->san);
 
 					rm->san[n++] = '+';	/* '#' below */
 					rm->san[n] = '\0';
@@ -439,6 +439,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 			zh_error_set(&r->err, ZH_ENOMEM, 0, "out of memory");
 			return -1;
 		}
+		/* zeroed once: zh__movelen reads whole san and uci arrays */
+		memset(m + r->cap, 0, (cap - r->cap) * sizeof *m);
 		r->moves = m;
 		r->cap = cap;
 	}

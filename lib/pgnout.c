@@ -97,9 +97,11 @@ static size_t
 san_of(const struct zh_rmove *m, int d, const char **s)
 {
 	*s = m->san;
-	if (d == ZH_CHESSCOM && m->san[0] == 'P' && m->san[1] == '@')
+	if (d == ZH_CHESSCOM && m->san[0] == 'P' && m->san[1] == '@') {
 		(*s)++;
-	return strlen(*s);
+		return zh__movelen(m->san) - 1;
+	}
+	return zh__movelen(m->san);
 }
 
 /* Is the game's start position known (variant and FEN tag both fine)? */
@@ -841,14 +843,27 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 
 		switch (t->kind) {
 		case ZH_T_MOVE:
-			jmove_finish(b, &m);
-			bput(b, first ? "{\"san\":" : ",{\"san\":", first ? 7 : 8);
+			/* The common case, the move before had nothing but
+			   its SAN and UCI: its '}' and this move's opening
+			   written with the move below, in one reserve. */
+			if (m.open && rm->ok && !(m.clock | m.emt | m.eval) &&
+			    (m.text.len | m.nags.len | m.vars.len) == 0) {
+				m.open = false;
+				if (reserve(b, 2 * ZH_MOVEMAX + 24)) {
+					memcpy(b->s + b->len, "},{\"san\":", 9);
+					b->len += 9;
+				}
+			} else {
+				jmove_finish(b, &m);
+				bput(b, first ? "{\"san\":" : ",{\"san\":",
+				    first ? 7 : 8);
+			}
 			first = false;
 			m.open = true;
 			if (rm->ok) {
 				const char *san;
 				size_t sn = san_of(rm, c->d, &san);
-				size_t un = strlen(rm->uci);
+				size_t un = zh__movelen(rm->uci);
 
 				/* "SAN","uci":"UCI": both under ZH_MOVEMAX */
 				if (reserve(b, 2 * ZH_MOVEMAX + 16)) {

@@ -1,6 +1,7 @@
 /* zh_int.h - declarations shared inside libzh, not installed. */
 #ifndef ZH_INT_H
 #define ZH_INT_H
+#include <stdint.h>
 #include <string.h>
 
 #include "zh.h"
@@ -95,4 +96,25 @@ int zh__play_fast(struct zh_pos *p, const char *s, size_t n,
 /* zh_san_read, also telling that number when the fast path knew it. */
 int zh__san_read_n(const struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, struct zh_error *err, int *ncand);
+
+/* strlen() of a move text in a char[ZH_MOVEMAX] (a zh_rmove's san or
+ * uci), without a call: the first zero byte of the first or second word
+ * (the lowest byte that (w - 1s) & ~w & 80s marks is exact). */
+static inline size_t
+zh__movelen(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    ZH_MOVEMAX == 16
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t w, z;
+
+	memcpy(&w, s, 8);
+	if ((z = (w - ones) & ~w & highs) != 0)
+		return (size_t)__builtin_ctzll(z) >> 3;
+	memcpy(&w, s + 8, 8);
+	if ((z = (w - ones) & ~w & highs) != 0)
+		return 8 + ((size_t)__builtin_ctzll(z) >> 3);
+#endif
+	return strlen(s);
+}
 #endif
