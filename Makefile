@@ -103,6 +103,15 @@ asan:
 	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check
 	$(MAKE) clean
 
+# The -j suites with every tool built under ThreadSanitizer: a data race
+# between the workers, or the main thread, fails the test.
+TSANFLAGS = -fsanitize=thread
+tsan:
+	$(MAKE) clean
+	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all
+	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats
+	$(MAKE) clean
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
@@ -148,4 +157,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all deps check check-slow check-valgrind units asan demo bench fuzz install uninstall clean
+.PHONY: all deps check check-slow check-valgrind units asan tsan demo bench fuzz install uninstall clean

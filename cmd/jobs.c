@@ -91,7 +91,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct zh_game g;
 	void *st = j->make_state ? j->make_state(j->ctx) : NULL;
-	int rc, res;
+	int rc = 0, res;
 	long n = 0;
 
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {

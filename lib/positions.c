@@ -726,7 +726,7 @@ zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
 		put(&o, '-');
 	PUTS(&o, "+\n");
 	for (r = v->ranks - 1; r >= 0; r--) {
-		char num[4];
+		char num[12];
 
 		snprintf(num, sizeof num, "%2d", r + 1);
 		puts_(&o, num);

@@ -187,14 +187,16 @@ pocket_string(const struct zh_pos *p, int c, char *buf)
 	buf[n] = '\0';
 }
 
+/* "1st" .. "16th" (ranks): constant strings, safe on every thread. */
 static const char *
 ordinal(int n)
 {
-	static char b[16];
+	static const char *const ord[] = { "0th", "1st", "2nd", "3rd",
+	    "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th",
+	    "13th", "14th", "15th", "16th" };
 
-	snprintf(b, sizeof b, "%d%s", n, n == 1 ? "st" : n == 2 ? "nd" :
-	    n == 3 ? "rd" : "th");
-	return b;
+	return n >= 0 && n < (int)(sizeof ord / sizeof ord[0]) ? ord[n] :
+	    "last";
 }
 
 static int
