@@ -194,17 +194,60 @@ obuf_reset(struct obuf *b)
 	}
 }
 
+/* The workers of a pool, with its lock and conditions. */
+struct crew {
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv, done_cv;
+	bool closing;
+	pthread_t *th;
+	int n;
+};
+
+/* Start n threads running fn(arg); 0, or -1 if out of memory. */
+static int
+crew_start(struct crew *c, int n, void *(*fn)(void *), void *arg)
+{
+	int i;
+
+	if ((c->th = calloc((size_t)n, sizeof *c->th)) == NULL)
+		return -1;
+	c->n = n;
+	c->closing = false;
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->work_cv, NULL);
+	pthread_cond_init(&c->done_cv, NULL);
+	for (i = 0; i < n; i++)
+		pthread_create(&c->th[i], NULL, fn, arg);
+	return 0;
+}
+
+/* Tell the workers to end once no slot is ready, and wait for them. */
+static void
+crew_stop(struct crew *c)
+{
+	int i;
+
+	pthread_mutex_lock(&c->mu);
+	c->closing = true;
+	pthread_cond_broadcast(&c->work_cv);
+	pthread_mutex_unlock(&c->mu);
+	for (i = 0; i < c->n; i++)
+		pthread_join(c->th[i], NULL);
+	pthread_mutex_destroy(&c->mu);
+	pthread_cond_destroy(&c->work_cv);
+	pthread_cond_destroy(&c->done_cv);
+	free(c->th);
+}
+
 struct pool {
 	struct jobs *j;
 	struct progress *pr;
-	pthread_mutex_t mu;
-	pthread_cond_t work_cv, done_cv;
+	struct crew c;
 	struct slot *slots;
 	size_t nslots;
 	size_t next_work;	/* next slot index a worker takes */
 	size_t next_fill;	/* next slot the reader fills */
 	size_t next_flush;	/* next slot the reader writes out */
-	bool closing;
 };
 
 static void
@@ -246,26 +289,26 @@ worker(void *arg)
 	struct pool *p = arg;
 	void *st = p->j->make_state ? p->j->make_state(p->j->ctx) : NULL;
 
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->c.mu);
 	for (;;) {
 		struct slot *s;
 
-		while (!p->closing && p->slots[p->next_work % p->nslots].state != READY)
-			pthread_cond_wait(&p->work_cv, &p->mu);
+		while (!p->c.closing && p->slots[p->next_work % p->nslots].state != READY)
+			pthread_cond_wait(&p->c.work_cv, &p->c.mu);
 		s = &p->slots[p->next_work % p->nslots];
 		if (s->state != READY)
 			break;		/* closing and nothing left */
 		s->state = BUSY;
 		p->next_work++;
-		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_unlock(&p->c.mu);
 		work_batch(p, s, st);
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_lock(&p->c.mu);
 		s->state = DONE;
 		/* The reader only ever waits for the oldest slot. */
 		if (s == &p->slots[p->next_flush % p->nslots])
-			pthread_cond_signal(&p->done_cv);
+			pthread_cond_signal(&p->c.done_cv);
 	}
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->c.mu);
 	if (p->j->free_state)
 		p->j->free_state(st);
 	return NULL;
@@ -325,9 +368,9 @@ flush_done(struct pool *p)
 
 		if (p->next_flush == p->next_fill || s->state != DONE)
 			return;
-		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_unlock(&p->c.mu);
 		flush_slot(p, s);
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_lock(&p->c.mu);
 		s->state = EMPTY;
 		p->next_flush++;
 	}
@@ -337,7 +380,6 @@ static int
 run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct pool p;
-	pthread_t *th;
 	size_t i;
 	int n = j->njobs, rc = 1, err = 0;
 	long count = 0;
@@ -348,19 +390,12 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	p.j = j;
 	p.pr = pr;
 	p.nslots = (size_t)n * 3;
-	p.slots = calloc(p.nslots, sizeof *p.slots);
-	th = calloc((size_t)n, sizeof *th);
-	if (p.slots == NULL || th == NULL) {
+	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL ||
+	    crew_start(&p.c, n, worker, &p) != 0) {
 		free(p.slots);
-		free(th);
 		cli_fail("out of memory");
 		return -1;
 	}
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.work_cv, NULL);
-	pthread_cond_init(&p.done_cv, NULL);
-	for (i = 0; i < (size_t)n; i++)
-		pthread_create(&th[i], NULL, worker, &p);
 	for (;;) {
 		bool more = rc == 1 && !j->stop &&
 		    !(j->max_games && count >= j->max_games);
@@ -370,12 +405,12 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			more = false;
 		if (more)
 			need = ALIGN(zh_game_dup_size(&g));
-		pthread_mutex_lock(&p.mu);
+		pthread_mutex_lock(&p.c.mu);
 		flush_done(&p);
 		if (more && cur == NULL) {
 			/* Wait for the next slot to be free. */
 			while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
-				pthread_cond_wait(&p.done_cv, &p.mu);
+				pthread_cond_wait(&p.c.done_cv, &p.c.mu);
 				flush_done(&p);
 			}
 			cur = &p.slots[p.next_fill % p.nslots];
@@ -387,7 +422,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			if (cur->n > 0) {
 				cur->state = READY;
 				p.next_fill++;
-				pthread_cond_signal(&p.work_cv);
+				pthread_cond_signal(&p.c.work_cv);
 				cur = NULL;
 			} else if (!more) {
 				cur->state = EMPTY;
@@ -395,7 +430,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			}
 			if (more) {
 				while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
-					pthread_cond_wait(&p.done_cv, &p.mu);
+					pthread_cond_wait(&p.c.done_cv, &p.c.mu);
 					flush_done(&p);
 				}
 				cur = &p.slots[p.next_fill % p.nslots];
@@ -404,13 +439,13 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		}
 		if (!more) {
 			while (p.next_flush < p.next_fill) {
-				pthread_cond_wait(&p.done_cv, &p.mu);
+				pthread_cond_wait(&p.c.done_cv, &p.c.mu);
 				flush_done(&p);
 			}
-			pthread_mutex_unlock(&p.mu);
+			pthread_mutex_unlock(&p.c.mu);
 			break;
 		}
-		pthread_mutex_unlock(&p.mu);
+		pthread_mutex_unlock(&p.c.mu);
 		if (cur->aused + need > cur->acap) {	/* cur->n == 0 here */
 			size_t cap = need > ARENA_MIN ? need : ARENA_MIN;
 			char *a = realloc(cur->arena, cap);
@@ -430,22 +465,13 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		cur->n++;
 		count++;
 	}
-	pthread_mutex_lock(&p.mu);
-	p.closing = true;
-	pthread_cond_broadcast(&p.work_cv);
-	pthread_mutex_unlock(&p.mu);
-	for (i = 0; i < (size_t)n; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.work_cv);
-	pthread_cond_destroy(&p.done_cv);
+	crew_stop(&p.c);
 	for (i = 0; i < p.nslots; i++) {
 		free(p.slots[i].out.p);
 		free(p.slots[i].err.p);
 		free(p.slots[i].arena);
 	}
 	free(p.slots);
-	free(th);
 	return rc < 0 || err ? -1 : 0;
 }
 
@@ -497,12 +523,10 @@ struct cslot {
 struct cpool {
 	struct jobs *j;
 	struct progress *pr;
-	pthread_mutex_t mu;
-	pthread_cond_t work_cv, done_cv;
+	struct crew c;
 	struct cslot *slots;
 	size_t nslots;
 	size_t next_work, next_fill, next_flush;
-	bool closing;
 	bool enough;		/* max_games games handed to done() */
 	long games;		/* games handed to done() */
 };
@@ -574,26 +598,26 @@ chunk_worker(void *arg)
 	void *st = p->j->make_state ? p->j->make_state(p->j->ctx) : NULL;
 	struct zh_pgn_reader *rd = NULL;
 
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->c.mu);
 	for (;;) {
 		struct cslot *s;
 
-		while (!p->closing &&
+		while (!p->c.closing &&
 		    p->slots[p->next_work % p->nslots].state != READY)
-			pthread_cond_wait(&p->work_cv, &p->mu);
+			pthread_cond_wait(&p->c.work_cv, &p->c.mu);
 		s = &p->slots[p->next_work % p->nslots];
 		if (s->state != READY)
 			break;
 		s->state = BUSY;
 		p->next_work++;
-		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_unlock(&p->c.mu);
 		work_chunk(p, s, st, &rd);
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_lock(&p->c.mu);
 		s->state = DONE;
 		if (s == &p->slots[p->next_flush % p->nslots])
-			pthread_cond_signal(&p->done_cv);
+			pthread_cond_signal(&p->c.done_cv);
 	}
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->c.mu);
 	zh_pgn_close(rd);
 	if (p->j->free_state)
 		p->j->free_state(st);
@@ -657,10 +681,10 @@ flush_chunks(struct cpool *p)
 			return NULL;
 		if (s->bad && !p->j->stop && !p->enough)
 			return s;
-		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_unlock(&p->c.mu);
 		if (!s->bad && !p->j->stop && !p->enough)
 			flush_chunk(p, s);
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_lock(&p->c.mu);
 		s->state = EMPTY;
 		p->next_flush++;
 	}
@@ -822,7 +846,6 @@ static int
 run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 {
 	struct cpool p;
-	pthread_t *th;
 	struct cslot *bad = NULL;
 	const char *env = getenv("ZH_JOBS_CHUNK");	/* tests: small chunks */
 	size_t target = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK_BYTES;
@@ -836,26 +859,19 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 	p.j = j;
 	p.pr = pr;
 	p.nslots = (size_t)n * 3;
-	p.slots = calloc(p.nslots, sizeof *p.slots);
-	th = calloc((size_t)n, sizeof *th);
-	if (p.slots == NULL || th == NULL) {
+	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL ||
+	    crew_start(&p.c, n, chunk_worker, &p) != 0) {
 		free(p.slots);
-		free(th);
 		cli_fail("out of memory");
 		return -1;
 	}
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.work_cv, NULL);
-	pthread_cond_init(&p.done_cv, NULL);
-	for (i = 0; i < (size_t)n; i++)
-		pthread_create(&th[i], NULL, chunk_worker, &p);
 	for (;;) {
 		struct cslot *s;
 		size_t cut;
 
-		pthread_mutex_lock(&p.mu);
+		pthread_mutex_lock(&p.c.mu);
 		bad = flush_chunks(&p);
-		pthread_mutex_unlock(&p.mu);
+		pthread_mutex_unlock(&p.c.mu);
 		if (bad != NULL || j->stop || p.enough || (eof && plen == 0))
 			break;
 		/* Read up to 'want' bytes, then cut before the last
@@ -889,11 +905,11 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		}
 		want = target;
 		/* A free slot for it: the oldest, once written out. */
-		pthread_mutex_lock(&p.mu);
+		pthread_mutex_lock(&p.c.mu);
 		while ((bad = flush_chunks(&p)) == NULL && !j->stop &&
 		    !p.enough && p.slots[p.next_fill % p.nslots].state != EMPTY)
-			pthread_cond_wait(&p.done_cv, &p.mu);
-		pthread_mutex_unlock(&p.mu);
+			pthread_cond_wait(&p.c.done_cv, &p.c.mu);
+		pthread_mutex_unlock(&p.c.mu);
 		if (bad != NULL || j->stop || p.enough)
 			break;
 		s = &p.slots[p.next_fill % p.nslots];
@@ -924,24 +940,21 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		lines += s->nlines;
 		games += s->ngames;
 		s->last = eof && plen == 0;
-		pthread_mutex_lock(&p.mu);
+		pthread_mutex_lock(&p.c.mu);
 		s->state = READY;
 		p.next_fill++;
-		pthread_cond_signal(&p.work_cv);
-		pthread_mutex_unlock(&p.mu);
+		pthread_cond_signal(&p.c.work_cv);
+		pthread_mutex_unlock(&p.c.mu);
 	}
 	/* Wait for every chunk handed out; write out the good ones. */
-	pthread_mutex_lock(&p.mu);
+	pthread_mutex_lock(&p.c.mu);
 	while (p.next_flush < p.next_fill && bad == NULL) {
 		if ((bad = flush_chunks(&p)) != NULL || p.next_flush == p.next_fill)
 			break;
-		pthread_cond_wait(&p.done_cv, &p.mu);
+		pthread_cond_wait(&p.c.done_cv, &p.c.mu);
 	}
-	p.closing = true;
-	pthread_cond_broadcast(&p.work_cv);
-	pthread_mutex_unlock(&p.mu);
-	for (i = 0; i < (size_t)n; i++)
-		pthread_join(th[i], NULL);
+	pthread_mutex_unlock(&p.c.mu);
+	crew_stop(&p.c);
 	if (getenv("ZH_JOBS_DEBUG"))	/* tests: was the chunk path taken? */
 		fprintf(stderr, "%s: -j: %zu chunks, %ld games from chunks, %s\n",
 		    cli_prog, p.next_fill, p.games, bad != NULL || fallback ?
@@ -949,9 +962,6 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 	if (rc == 0 && !j->stop && !p.enough && (bad != NULL || fallback) &&
 	    fall_back(j, &p, bad, pend, plen, lines, games, in) != 0)
 		rc = -1;
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.work_cv);
-	pthread_cond_destroy(&p.done_cv);
 	for (i = 0; i < p.nslots; i++) {
 		free(p.slots[i].buf);
 		free(p.slots[i].gm);
@@ -959,7 +969,6 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		free(p.slots[i].err.p);
 	}
 	free(p.slots);
-	free(th);
 	free(pend);
 	return rc < 0 || rerr ? -1 : 0;
 }
