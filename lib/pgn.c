@@ -1701,18 +1701,16 @@ struct zh_pgn_reader *
 zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
     const struct zh_pgn_limits *lim, long line, long games)
 {
-	bool fresh = r == NULL;
+	size_t max_game = lim != NULL && lim->max_game ? lim->max_game :
+	    defaults.max_game;
 
-	if (fresh && (r = calloc(1, sizeof *r)) == NULL)
-		return NULL;
-	setup(r, lim);
 	/* The bytes are read in place and never written: only a game
 	   longer than max_game is cut short in the buffer (skip()). */
-	if (len >= r->lim.max_game || buf == NULL) {
-		if (fresh)
-			free(r);
+	if (len >= max_game || buf == NULL)
 		return NULL;
-	}
+	if (r == NULL && (r = calloc(1, sizeof *r)) == NULL)
+		return NULL;
+	setup(r, lim);
 	if (!r->borrowed)
 		free(r->buf);
 	r->borrowed = true;
