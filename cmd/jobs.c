@@ -690,62 +690,6 @@ flush_chunks(struct cpool *p)
 	}
 }
 
-/* Is there a line "[Event " at b (n bytes)? */
-static bool
-event_at(const char *b, size_t n)
-{
-	return n >= 7 && memcmp(b, "[Event ", 7) == 0;
-}
-
-/*
- * The last cut in b[0..n): the offset of a line "[Event " after the
- * first byte, or 0 if there is none.
- */
-static size_t
-find_cut(const char *b, size_t n)
-{
-	size_t e = n;
-	const char *nl;
-
-	while (e > 0 && (nl = memrchr(b, '\n', e)) != NULL) {
-		size_t k = (size_t)(nl - b) + 1;
-
-		if (k < n && event_at(b + k, n - k))
-			return k;
-		e = (size_t)(nl - b);
-	}
-	return 0;
-}
-
-/*
- * Line ends (as the reader counts them: LF, CR, CR LF) and lines "[Event "
- * of chunk b[0..n) (which ends with LF unless it is the last); 'first':
- * the chunk starts the input, where a BOM may come before the tags.
- */
-static void
-count_chunk(const char *b, size_t n, bool first, long *lines, long *games)
-{
-	const char *q = b, *end = b + n, *nl;
-	long nls = 0, ev = 0;
-
-	if (first && n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0)
-		q += 3;
-	if (event_at(q, (size_t)(end - q)))
-		ev++;
-	while ((nl = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-		nls++;
-		q = nl + 1;
-		if (*q == '[' && event_at(q, (size_t)(end - q)))
-			ev++;
-	}
-	if (memchr(b, '\r', n) != NULL)
-		for (q = b; q < end; q++)
-			if (*q == '\r' && (q + 1 == end || q[1] != '\n'))
-				nls++;
-	*lines = nls;
-	*games = ev;
-}
-
 /* The bytes of a fallback reader: memory pieces, then the input. */
 struct pieces {
 	struct { const char *p; size_t n; } *v;
@@ -810,8 +754,10 @@ fall_back(struct jobs *j, struct cpool *p, struct cslot *from, char *pend,
 	size_t k;
 	int rc;
 
-	if ((pc.v = calloc(p->nslots + 1, sizeof *pc.v)) == NULL)
+	if ((pc.v = calloc(p->nslots + 1, sizeof *pc.v)) == NULL) {
+		cli_fail("out of memory");
 		return -1;
+	}
 	if (from != NULL) {
 		lines = from->lbase;
 		games = from->gbase;
@@ -829,6 +775,7 @@ fall_back(struct jobs *j, struct cpool *p, struct cslot *from, char *pend,
 		if (f)
 			fclose(f);
 		free(pc.v);
+		cli_fail("out of memory");
 		return -1;
 	}
 	zh_pgn_set_base(r, lines, games);
@@ -894,7 +841,7 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		}
 		if (plen == 0)
 			continue;
-		cut = eof ? plen : find_cut(pend, plen);
+		cut = eof ? plen : zh_pgn_cut(pend, plen);
 		if (cut == 0) {
 			if (want < CHUNK_MAX) {
 				want *= 2;
@@ -933,7 +880,7 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		memcpy(pend, s->buf + cut, plen - cut);
 		plen -= cut;
 		memset(s->buf + cut, 0, ZH_PGN_PAD);
-		count_chunk(s->buf, s->len, first, &s->nlines, &s->ngames);
+		zh_pgn_count(s->buf, s->len, first, &s->nlines, &s->ngames);
 		first = false;
 		s->lbase = lines;
 		s->gbase = games;

@@ -1608,6 +1608,51 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 	g->err = r->err;
 }
 
+/* ==================== cutting a stream into pieces ==================== */
+
+/* Is there a line "[Event " at b (n bytes)? */
+static bool
+event_at(const char *b, size_t n)
+{
+	return n >= 7 && memcmp(b, "[Event ", 7) == 0;
+}
+
+size_t
+zh_pgn_cut(const char *b, size_t n)
+{
+	size_t k;
+
+	for (k = n; k-- > 1;)
+		if (b[k - 1] == '\n' && b[k] == '[' && event_at(b + k, n - k))
+			return k;
+	return 0;
+}
+
+void
+zh_pgn_count(const char *b, size_t n, bool start, long *lines, long *events)
+{
+	const char *q = b, *end = b + n, *nl;
+	long nls = 0, ev = 0;
+
+	if (start && n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0)
+		q += 3;
+	if (event_at(q, (size_t)(end - q)))
+		ev++;
+	while ((nl = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+		nls++;
+		q = nl + 1;
+		if (q < end && *q == '[' && event_at(q, (size_t)(end - q)))
+			ev++;
+	}
+	/* eol(): a CR alone ends a line too, CR LF is one line end */
+	if (memchr(b, '\r', n) != NULL)
+		for (q = b; q < end; q++)
+			if (*q == '\r' && (q + 1 == end || q[1] != '\n'))
+				nls++;
+	*lines = nls;
+	*events = ev;
+}
+
 /* ==================== public interface ==================== */
 
 /* The limits (lim may be NULL) and the byte classes of a new reader. */

@@ -423,6 +423,17 @@ void zh_pgn_close(struct zh_pgn_reader *r);
  * from games + 1 (before its first game).
  */
 #define ZH_PGN_PAD 8
+/*
+ * Where to cut and how to number: zh_pgn_cut() gives the offset of the
+ * last line "[Event " in buf[0..len) after its first byte (0 if none);
+ * zh_pgn_count() counts the line ends of buf[0..len) as the reader counts
+ * them (LF, CR, CR LF) and its lines "[Event " ('start': buf begins the
+ * stream, where a BOM may come first).  Counts are a guess for the games
+ * of a piece; zh_pgn_mem_clean() and the games read tell if it held.
+ */
+size_t zh_pgn_cut(const char *buf, size_t len);
+void zh_pgn_count(const char *buf, size_t len, bool start, long *lines,
+    long *events);
 struct zh_pgn_reader *zh_pgn_mem(struct zh_pgn_reader *r, const char *buf,
     size_t len, const struct zh_pgn_limits *lim, long line, long games);
 bool zh_pgn_mem_clean(const struct zh_pgn_reader *r, long *line);
