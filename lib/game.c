@@ -282,36 +282,42 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 	struct zh_pos before = *pos, prev;
 	bool have_before = false;
 	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
+	/* Kept in locals: the stores into the moves' text (char) could
+	   otherwise change any of them, as far as the compiler knows. */
+	const struct zh_token *toks = g->toks;
+	struct zh_rmove *moves = r->moves;
+	size_t i = w->i, ntoks = g->ntoks;
+	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
 
-	while (w->i < g->ntoks) {
-		size_t i = w->i++;
-		const struct zh_token *t = &g->toks[i];
-		struct zh_rmove *rm = &r->moves[i];
+	while (i < ntoks) {
+		const struct zh_token *t = &toks[i];
+		struct zh_rmove *rm = &moves[i];
 
-		switch (t->kind) {
-		case ZH_T_MOVE: {
+		i++;
+		if (t->kind == ZH_T_MOVENUM)
+			continue;
+		if (t->kind == ZH_T_MOVE) {
 			struct zh_error e;	/* set in full only on an error */
 			struct zh_move m;
 			int ncand;
 
-			if (w->vars)	/* a variation may start before it */
+			if (vars)	/* a variation may start before it */
 				prev = *pos;
 			if (!dead && zh__play_fast(pos, t->text, t->len, &m,
-			    r->fast ? NULL : rm->san,
-			    r->fast || r->no_uci ? NULL : rm->uci)) {
+			    fast ? NULL : rm->san, no_uci ? NULL : rm->uci)) {
 				/* the common move, read and made at once */
-				if (w->vars)
+				if (vars)
 					before = prev;
 				rm->ok = true;
 				rm->move = m;
 				rm->ply = ply + 1;
 				rm->depth = depth;
-				if (r->fast)
+				if (fast)
 					rm->san[0] = '\0';
-				if (r->fast || r->no_uci)
+				if (no_uci)
 					rm->uci[0] = '\0';
 				pending = NULL;
-				if (!r->fast && pos->check == 2) {
+				if (!fast && pos->check == 2) {
 					size_t n = zh__movelen(rm->san);
 
 					rm->san[n++] = '+';	/* '#' below */
@@ -320,9 +326,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				}
 				have_before = true;
 				ply++;
-				if (depth == 0)
-					r->nplies = ply;
-				break;
+				continue;
 			}
 			e.code = ZH_OK;
 			e.line = e.col = e.ply = 0;
@@ -334,7 +338,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			rm->ply = ply + 1;
 			rm->depth = depth;
 			if (dead)
-				break;
+				continue;
 			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
 			    &ncand) != 0) {
 				if (!pos->v->drops && has_drop_letter(t) &&
@@ -347,19 +351,19 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				}
 				note_error(w, t, ply + 1, &e, depth);
 				dead = true;
-				break;
+				continue;
 			}
-			if (w->vars)	/* only a variation starts from it */
+			if (vars)	/* only a variation starts from it */
 				before = *pos;
 			have_before = true;
 			rm->ok = true;
 			rm->move = m;
 			pending = NULL;		/* the last check was not mate */
-			if (!r->fast) {
+			if (!fast) {
 				size_t n = zh__san_body_n(pos, m, ZH_LICHESS,
 				    rm->san, ncand);
 
-				if (!r->no_uci)
+				if (!no_uci)
 					zh_uci_write(pos, m, rm->uci);
 				zh_make(pos, m);
 				if (zh_in_check(pos)) {
@@ -372,11 +376,9 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			} else
 				zh_make(pos, m);
 			ply++;
-			if (depth == 0)
-				r->nplies = ply;
-			break;
+			continue;
 		}
-		case ZH_T_VSTART: {
+		if (t->kind == ZH_T_VSTART) {
 			struct zh_pos vp = before;
 			struct zh_error e = { 0 };
 
@@ -385,23 +387,22 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				    "a variation must follow a move");
 				note_error(w, t, ply, &e, depth + 1);
 			}
+			w->i = i;
 			walk(w, &vp, have_before ? ply - 1 : ply, depth + 1,
 			    dead || !have_before);
-			break;
-		}
-		case ZH_T_VEND:
-			if (depth > 0) {
-				mate_check(pending, pos);
-				return;
-			}
-			break;
-		default:
-			break;
+			i = w->i;
+		} else if (t->kind == ZH_T_VEND && depth > 0) {
+			w->i = i;
+			mate_check(pending, pos);
+			return;
 		}
 	}
+	w->i = i;
 	mate_check(pending, pos);
-	if (depth == 0)
+	if (depth == 0) {
 		r->final = *pos;
+		r->nplies = ply;
+	}
 }
 
 void

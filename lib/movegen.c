@@ -1092,6 +1092,13 @@ done:
 		p->fullmove++;
 }
 
+/* The castling rights a move from or to square s of an 8x8 board
+ * leaves: all but a corner's rook's (clear_rights() as a table). */
+#define CKEEP8(s)	(0xf & ~((s) == ZH_SQ(0, 0) ? ZH_CASTLE_WQ : \
+	(s) == ZH_SQ(7, 0) ? ZH_CASTLE_WK : (s) == ZH_SQ(0, 7) ? ZH_CASTLE_BQ : \
+	(s) == ZH_SQ(7, 7) ? ZH_CASTLE_BK : 0))
+static const unsigned char ckeep8[ZH_NSQ] = { ALLSQ(CKEEP8) };
+
 /*
  * make_board for the common move of an 8x8 board: a piece or pawn going
  * to a square, maybe taking there; no drop, en passant, castling or
@@ -1109,8 +1116,14 @@ make_plain8(struct zh_pos *p, struct zh_move m)
 		p->bb_side[them] &= ~tb;
 		p->bb_type[ZH_TYPE(cap)] &= ~tb;
 	}
-	if (p->castle)
-		move_rights(p, m, pc);
+	if (p->castle) {	/* move_rights() of an 8x8 board */
+		unsigned c = p->castle & ckeep8[m.from] & ckeep8[m.to];
+
+		if (ZH_TYPE(pc) == ZH_KING && p->king[us] == m.from)
+			c &= us == ZH_WHITE ? ~(ZH_CASTLE_WK | ZH_CASTLE_WQ) :
+			    ~(ZH_CASTLE_BK | ZH_CASTLE_BQ);
+		p->castle = (unsigned char)c;
+	}
 	p->bb_side[us] ^= fb | tb;
 	p->bb_type[ZH_TYPE(pc)] ^= fb | tb;
 	p->sq[m.from] = 0;
@@ -1700,9 +1713,16 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	m.piece = 0;
 	m.flags = 0;
 	if ((n == 3 || n == 4) && s[n - 3] == '@') {	/* "@e4", "N@f3" */
+		int k = p->king[us];
+
+		/* zh__drop_ok() on an 8x8 board */
 		type = n == 4 ? zh__letter_type(s[0]) : ZH_PAWN;
-		if (type == ZH_EMPTY || type == ZH_KING ||
-		    !zh__drop_ok(p, type, to))
+		if (type == ZH_EMPTY || type == ZH_KING || p->sq[to] != 0 ||
+		    p->pocket[us][type] == 0 || !p->v->drops ||
+		    (type == ZH_PAWN && !pawn_drop_rank(p, us, to)))
+			return 0;
+		if (k != ZH_NOSQ && (p->check != 0 ? p->check == 2 :
+		    zh_in_check(p)) && attacked8(p, k, !us, -1, -1, to))
 			return 0;
 		m.from = ZH_NOSQ;
 		m.piece = (unsigned char)type;
