@@ -1688,9 +1688,90 @@ play8(struct zh_pos *p, struct zh_move m, int type, uint64_t others,
 	    gives_check8(p, m, !p->side, p->king[p->side]) ? 2 : 1;
 }
 
-int
-zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+/* Is a pawn's move of the side to move to 'to' of an 8x8 board one the
+ * one-step path plays: no promotion ('promo' ZH_EMPTY) before the
+ * variant's promotion ranks, or one ('promo' its type) on the last
+ * rank, where it is compulsory? */
+static inline bool
+promo_rank_ok(const struct zh_pos *p, int to, int promo)
+{
+	int rel = RELRANK(p, p->side, to);
+
+	return promo == ZH_EMPTY ? rel < p->v->promo_lo :
+	    rel == 7 && p->v->promo_lo <= 7;
+}
+
+/* A promotion or castling m of an 8x8 board, played as the general
+ * path plays it: its SAN body and UCI written first (NULL: not wanted). */
+static ZH_COLD void
+play_rare8(struct zh_pos *p, struct zh_move m, char *san, char *uci)
+{
+	if (san != NULL)
+		zh__san_body_n(p, m, ZH_LICHESS, san, 1);
+	if (uci != NULL)
+		zh_uci_write(p, m, uci);
+	zh_make(p, m);
+}
+
+/* "O-O" or "O-O-O" (n bytes at s) on an 8x8 board: gen_castle's tests
+ * for the one move named. */
+static ZH_COLD int
+castle8(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
     char *san, char *uci)
+{
+	const unsigned char *b = p->sq;
+	int us = p->side, them = !us, r = us == ZH_WHITE ? 0 : 7;
+	int rook = ZH_PIECE(us, ZH_ROOK), to;
+	bool kside;
+	struct zh_move m;
+
+	if (n == 3 && memcmp(s, "O-O", 3) == 0)
+		kside = true;
+	else if (n == 5 && memcmp(s, "O-O-O", 5) == 0)
+		kside = false;
+	else
+		return 0;
+	if (!p->v->castling || p->castle == 0 || p->king[us] != ZH_SQ(4, r) ||
+	    (p->check != 0 ? p->check == 2 : zh_in_check(p)))
+		return 0;
+	if (kside) {
+		if (!(p->castle & (us == ZH_WHITE ? ZH_CASTLE_WK :
+		    ZH_CASTLE_BK)) || (b[ZH_SQ(7, r)] & ~ZH_PROMOTED) != rook ||
+		    b[ZH_SQ(5, r)] != 0 || b[ZH_SQ(6, r)] != 0 ||
+		    attacked8(p, ZH_SQ(5, r), them, -1, -1, -1) ||
+		    attacked8(p, ZH_SQ(6, r), them, -1, -1, -1))
+			return 0;
+		to = ZH_SQ(6, r);
+	} else {
+		if (!(p->castle & (us == ZH_WHITE ? ZH_CASTLE_WQ :
+		    ZH_CASTLE_BQ)) || (b[ZH_SQ(0, r)] & ~ZH_PROMOTED) != rook ||
+		    b[ZH_SQ(1, r)] != 0 || b[ZH_SQ(2, r)] != 0 ||
+		    b[ZH_SQ(3, r)] != 0 ||
+		    attacked8(p, ZH_SQ(3, r), them, -1, -1, -1) ||
+		    attacked8(p, ZH_SQ(2, r), them, -1, -1, -1))
+			return 0;
+		to = ZH_SQ(2, r);
+	}
+	m.from = p->king[us];
+	m.to = (unsigned char)to;
+	m.piece = 0;
+	m.flags = ZH_MCASTLE;
+	play_rare8(p, m, san, uci);
+	*mv = m;
+	return 1;
+}
+
+static int play_rare_text(struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *mv, char *san, char *uci);
+
+/*
+ * zh__play_fast after the check marks: n (2 to 6) bytes at s, and the
+ * promotion type when "=Q" was cut off the end (ZH_EMPTY: none).  A
+ * text that does not end in a square may be of the rarer forms.
+ */
+static ZH_HOT_INLINE int
+play_text8(struct zh_pos *p, const char *s, size_t n, int promo,
+    struct zh_move *mv, char *san, char *uci)
 {
 	int us = p->side, fwd = FORWARD(us), type, to, from = 0, f, r;
 	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
@@ -1698,16 +1779,11 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	struct zh_move m;
 	bool check;
 
-	if (!has_bb(p) || n >= 32)	/* the general reader's bound */
-		return 0;
-	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
-		n--;
-	if (n < 2 || n > 6)
-		return 0;
 	f = s[n - 2] - 'a';
 	r = s[n - 1] - '1';
 	if (f < 0 || f > 7 || r < 0 || r > 7)
-		return 0;
+		return promo == ZH_EMPTY ? play_rare_text(p, s, n, mv, san,
+		    uci) : 0;
 	to = ZH_SQ(f, r);
 	m.to = (unsigned char)to;
 	m.piece = 0;
@@ -1717,7 +1793,8 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 
 		/* zh__drop_ok() on an 8x8 board */
 		type = n == 4 ? zh__letter_type(s[0]) : ZH_PAWN;
-		if (type == ZH_EMPTY || type == ZH_KING || p->sq[to] != 0 ||
+		if (type == ZH_EMPTY || type == ZH_KING || promo != ZH_EMPTY ||
+		    p->sq[to] != 0 ||
 		    p->pocket[us][type] == 0 || !p->v->drops ||
 		    (type == ZH_PAWN && !pawn_drop_rank(p, us, to)))
 			return 0;
@@ -1731,8 +1808,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	}
 	check = p->check != 0 ? p->check == 2 : zh_in_check(p);
 	if (n == 2) {					/* "e4" */
-		if (p->sq[to] != 0 || to == p->ep ||
-		    RELRANK(p, us, to) >= p->v->promo_lo)
+		if (p->sq[to] != 0 || to == p->ep || !promo_rank_ok(p, to, promo))
 			return 0;
 		type = ZH_PAWN;
 		if ((p->sq[to - fwd] & ~ZH_PROMOTED) == pawn)
@@ -1748,7 +1824,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 		int df = s[0] - 'a' - f;		/* "exd5" */
 
 		if ((df != 1 && df != -1) || !is_color(p->sq[to], !us) ||
-		    RELRANK(p, us, to) >= p->v->promo_lo)
+		    !promo_rank_ok(p, to, promo))
 			return 0;
 		type = ZH_PAWN;
 		from = to - fwd + df;
@@ -1767,6 +1843,7 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 			q++;
 		type = zh__letter_type(s[0]);
 		if (q != e || type == ZH_EMPTY || type == ZH_PAWN ||
+		    promo != ZH_EMPTY ||
 		    !(p->v->types & ZH_TYPEBIT(type)) ||
 		    is_color(p->sq[to], us))
 			return 0;
@@ -1793,8 +1870,46 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	if (!safe8(p, from, to, check))		/* the pawn's move */
 		return 0;
 	m.from = (unsigned char)from;
+	if (promo != ZH_EMPTY) {
+		m.piece = (unsigned char)promo;
+		m.flags = ZH_MPROMO;
+		play_rare8(p, m, san, uci);
+		*mv = m;
+		return 1;
+	}
 play:
 	play8(p, m, type, others, san, uci);
 	*mv = m;
 	return 1;
+}
+
+/* Castling and promotions ("O-O", "O-O-O", "e8=Q", "exd8=N"): the
+ * forms that do not end in a square, out of the common path. */
+static ZH_COLD int
+play_rare_text(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+    char *san, char *uci)
+{
+	int promo;
+
+	if (s[0] == 'O')
+		return castle8(p, s, n, mv, san, uci);
+	if (n < 4 || s[n - 2] != '=' || s[n - 1] < 'A' || s[n - 1] > 'Z' ||
+	    p->v->promo_limited ||
+	    (promo = zh__letter_type(s[n - 1])) == ZH_EMPTY ||
+	    !(p->v->promo_types & ZH_TYPEBIT(promo)))
+		return 0;
+	return play_text8(p, s, n - 2, promo, mv, san, uci);
+}
+
+int
+zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+    char *san, char *uci)
+{
+	if (!has_bb(p) || n >= 32)	/* the general reader's bound */
+		return 0;
+	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
+		n--;
+	if (n < 2 || n > 6)
+		return 0;
+	return play_text8(p, s, n, ZH_EMPTY, mv, san, uci);
 }

@@ -9,8 +9,10 @@
 /* For the few hot helpers with more than one caller. */
 #if defined(__GNUC__)
 #define ZH_HOT_INLINE	inline __attribute__((always_inline))
+#define ZH_COLD		__attribute__((noinline, cold))
 #else
 #define ZH_HOT_INLINE	inline
+#define ZH_COLD
 #endif
 
 /* Inline forms of zh_type_letter, zh_letter_type and zh_square_write,

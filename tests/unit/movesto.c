@@ -70,8 +70,8 @@ same_pos(const struct zh_pos *a, const struct zh_pos *b)
 /*
  * zh__play_fast against the general reader and zh_make, for every text
  * of its forms on every square ("e4", "exd5", "Nf3", "Nxf3", "N@f3",
- * "@e4", "p@e4", with '+' after some, and "Nbd2", "N1d2", "Nb1xd2" for
- * each legal piece move): what it plays, the reader reads
+ * "@e4", "p@e4", with '+' after some, "e8=Q", "exd8=N", "O-O", "O-O-O",
+ * and "Nbd2", "N1d2", "Nb1xd2" for each legal piece move): what it plays, the reader reads
  * the same, zh_make gives the same position, and its SAN and UCI are
  * zh__san_body's and zh_uci_write's; what it refuses leaves p as it was.
  */
@@ -160,6 +160,34 @@ fast_play(const struct zh_pos *p)
 
 				fast_one(p, s, (size_t)n);
 			}
+	/* promotions on the first two and last two ranks, and castling */
+	for (r = 0; r < 8; r = r == 1 ? 6 : r + 1)
+		for (f = 0; f < 8; f++)
+			for (i = 0; i < 9; i++) {
+				static const char *const promo[] = {
+					"=Q", "=N", "=R", "=B", "=K", "=P", "=q",
+					"Q", "=Q+"
+				};
+				size_t k;
+
+				for (k = 0; k < sizeof promo / sizeof promo[0];
+				    k++) {
+					char s[16];
+					int n = snprintf(s, sizeof s, "%s%c%c%s",
+					    pre[i == 0 ? 0 : 20 + i], 'a' + f,
+					    '1' + r, promo[k]);
+
+					fast_one(p, s, (size_t)n);
+				}
+			}
+	{
+		static const char *const castle[] = {
+			"O-O", "O-O-O", "O-O+", "O-O-O#", "0-0", "O-O-O-O", "O-"
+		};
+
+		for (i = 0; i < sizeof castle / sizeof castle[0]; i++)
+			fast_one(p, castle[i], strlen(castle[i]));
+	}
 	fast_disambiguated(p);
 }
 
