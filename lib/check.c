@@ -39,6 +39,31 @@ add(struct zh_check *c, int sev, const char *code, long line, long col,
 	return p;
 }
 
+/* add() of a message made of two strings, without printf: the one
+ * problem most archives have in every game (a missing roster tag). */
+static void
+add2(struct zh_check *c, int sev, const char *code, long line, long col,
+    const char *a, const char *b)
+{
+	struct zh_problem *p;
+	size_t na = strlen(a), nb = strlen(b);
+
+	if (na + nb >= sizeof p->text) {
+		add(c, sev, code, line, col, 0, "%s%s", a, b);
+		return;
+	}
+	if (c->nprobs >= ZH_MAXPROBLEMS)
+		return;
+	p = &c->probs[c->nprobs++];
+	p->severity = sev;
+	p->code = code;
+	p->line = line;
+	p->col = col;
+	p->ply = 0;
+	memcpy(p->text, a, na);
+	memcpy(p->text + na, b, nb + 1);
+}
+
 static const struct zh_tag *
 find_tag(const struct zh_game *g, const char *name)
 {
@@ -163,9 +188,9 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 			n += k;
 		}
 	if (n > 0)
-		add(c, soft, "tag", g->line, 1, 0,
-		    "missing tag%s of the Seven Tag Roster: %s",
-		    strchr(missing, ',') ? "s" : "", missing);
+		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
+		    "missing tags of the Seven Tag Roster: " :
+		    "missing tag of the Seven Tag Roster: ", missing);
 	if (res != NULL && !is_result(res->value))
 		add(c, soft, "result", res->line, res->col, 0,
 		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
