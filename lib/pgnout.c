@@ -140,44 +140,55 @@ static const char *const str_unknown[7] = {
 static void
 put_tag(struct buf *b, const char *name, const char *value)
 {
-	const char *s;
+	size_t nn = strlen(name), nv = strcspn(value, "\"\\"), esc = 0, k;
+	char *q;
 
-	bputc(b, '[');
-	bputs(b, name);
-	bput(b, " \"", 2);
-	for (s = value; *s; ) {
-		size_t n = strcspn(s, "\"\\");
-
-		bput(b, s, n);
-		if (s[n] == '\0')
-			break;
-		bputc(b, '\\');
-		bputc(b, s[n]);
-		s += n + 1;
+	if (value[nv] != '\0') {	/* quotes or backslashes to escape */
+		for (k = nv; value[k] != '\0'; k++)
+			esc += value[k] == '"' || value[k] == '\\';
+		nv = k;
 	}
-	bput(b, "\"]\n", 3);
+	if (!reserve(b, nn + nv + esc + 5))
+		return;
+	q = b->s + b->len;
+	*q++ = '[';
+	memcpy(q, name, nn);
+	q += nn;
+	*q++ = ' ';
+	*q++ = '"';
+	if (esc == 0) {
+		memcpy(q, value, nv);
+		q += nv;
+	} else
+		for (k = 0; value[k] != '\0'; k++) {
+			if (value[k] == '"' || value[k] == '\\')
+				*q++ = '\\';
+			*q++ = value[k];
+		}
+	memcpy(q, "\"]\n", 4);	/* with the NUL */
+	b->len = (size_t)(q + 3 - b->s);
 }
 
+/* The tags write_tags() treats apart: the roster's seven (0 to 6, in
+ * str_names' order), then these. */
+enum { TC_VARIANT = 7, TC_FEN, TC_SETUP, TC_CURPOS, TC_N };
+
+/* A tag name's TC_ class or roster index; -1 for any other name. */
 static int
-str_index(const char *name)
+tag_class(const char *name)
 {
+	static const char *const more[] = {
+		[TC_VARIANT - 7] = "Variant", [TC_FEN - 7] = "FEN",
+		[TC_SETUP - 7] = "SetUp", [TC_CURPOS - 7] = "CurrentPosition"
+	};
 	int i;
 
 	for (i = 0; i < 7; i++)
 		if (name[0] == str_names[i][0] && strcmp(name, str_names[i]) == 0)
 			return i;
-	return -1;
-}
-
-static int
-first_tag(const struct zh_game *g, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < g->ntags; k++)
-		if (g->tags[k].name[0] == name[0] &&
-		    strcmp(g->tags[k].name, name) == 0)
-			return (int)k;
+	for (i = 0; i < TC_N - 7; i++)
+		if (name[0] == more[i][0] && strcmp(name, more[i]) == 0)
+			return 7 + i;
 	return -1;
 }
 
@@ -208,14 +219,22 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 {
 	char vbuf[64], fen[ZH_FENMAX];
 	const char *variant = variant_value(r->v, d, vbuf, sizeof vbuf);
-	int vpos = first_tag(g, "Variant"), fpos = first_tag(g, "FEN");
-	int spos = first_tag(g, "SetUp"), cpos = first_tag(g, "CurrentPosition");
-	int group = fpos < 0 ? spos : spos < 0 ? fpos : fpos < spos ? fpos : spos;
-	int vat, i;
+	int first[TC_N], vpos, fpos, spos, cpos, group, vat, i;
 	size_t k;
 
+	/* one pass for where each tag of interest first stands */
+	for (i = 0; i < TC_N; i++)
+		first[i] = -1;
+	for (k = 0; k < g->ntags; k++)
+		if ((i = tag_class(g->tags[k].name)) >= 0 && first[i] < 0)
+			first[i] = (int)k;
+	vpos = first[TC_VARIANT];
+	fpos = first[TC_FEN];
+	spos = first[TC_SETUP];
+	cpos = first[TC_CURPOS];
+	group = fpos < 0 ? spos : spos < 0 ? fpos : fpos < spos ? fpos : spos;
 	for (i = 0; i < 7; i++) {
-		int at = first_tag(g, str_names[i]);
+		int at = first[i];
 
 		if (at >= 0)
 			put_tag(b, str_names[i], g->tags[at].value);
@@ -230,16 +249,16 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 		vat = group >= 0 ? group : (int)g->ntags;
 	for (k = 0; k <= g->ntags; k++) {
 		const struct zh_tag *t = k < g->ntags ? &g->tags[k] : NULL;
-		int si;
+		int tc;
 
 		if ((int)k == vat && variant != NULL)
 			put_tag(b, "Variant", variant);
 		if (t == NULL)
 			break;
-		si = str_index(t->name);
-		if (si >= 0 && first_tag(g, t->name) == (int)k)
+		tc = tag_class(t->name);
+		if (tc >= 0 && tc < 7 && first[tc] == (int)k)
 			continue;
-		if (strcmp(t->name, "Variant") == 0)
+		if (tc == TC_VARIANT)
 			continue;
 		if ((int)k == fpos && r->setup) {
 			zh_fen_write(&r->start, d, fen, sizeof fen);
@@ -248,7 +267,7 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 				put_tag(b, "SetUp", "1");
 		} else if ((int)k == spos && r->setup)
 			put_tag(b, "SetUp", "1");
-		else if (strcmp(t->name, "CurrentPosition") == 0) {
+		else if (tc == TC_CURPOS) {
 			if (d == ZH_CHESSCOM && (int)k == cpos && r->complete) {
 				zh_fen_write(&r->final, d, fen, sizeof fen);
 				put_tag(b, "CurrentPosition", fen);
