@@ -353,6 +353,35 @@ tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
 	tword(w, s, n, trail);
 }
 
+/* tword_plain for a word at the start of a char[64] (n < 32): the copy
+ * is of 32 bytes, whatever n, with room reserved for them. */
+static void
+tword_mw(struct pgnw *w, const char *mw, size_t n, size_t trail)
+{
+	struct buf *b = w->b;
+
+	if (n < 32 && w->opens == 0 && reserve(b, 32 + 1)) {
+		char *q = b->s + b->len;
+
+		if (w->col > 0) {
+			if (w->col + 1 + n + trail > WRAP) {
+				*q++ = '\n';
+				w->col = 0;
+			} else {
+				*q++ = ' ';
+				w->col++;
+			}
+		}
+		memcpy(q, mw, 32);
+		q += n;
+		*q = '\0';
+		b->len = (size_t)(q - b->s);
+		w->col += n;
+		return;
+	}
+	tword(w, mw, n, trail);
+}
+
 static void
 word(struct pgnw *w, const char *s, size_t n)
 {
@@ -473,13 +502,15 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				if (abs % 2 == 0 || force) {
 					n = (size_t)(zh__putlong(mw, abs / 2 + 1) -
 					    mw);
-					const char *dots = abs % 2 ? "... " : ". ";
-					size_t k = strlen(dots);
-
-					memcpy(mw + n, dots, k);
-					n += k;
+					/* ". " or "... ": four bytes copied */
+					memcpy(mw + n, abs % 2 ? "... " : ".   ", 4);
+					n += abs % 2 ? 4 : 2;
 				}
-				memcpy(mw + n, san, sn);
+				/* whole arrays: fixed-size copies, no calls */
+				if (san == rm->san)
+					memcpy(mw + n, rm->san, sizeof rm->san);
+				else
+					memcpy(mw + n, san, sn);
 				n += sn;
 			} else {
 				/* Not resolved: as written, with its number,
@@ -510,7 +541,7 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				}
 			}
 			if (n > 0)
-				tword_plain(&w, mw, n, closers(g, i));
+				tword_mw(&w, mw, n, closers(g, i));
 			break;
 		}
 		case ZH_T_COMMENT:
