@@ -24,14 +24,13 @@ struct buf {
 	bool fail;
 };
 
+/* reserve()'s growth, out of line. */
 static bool
-reserve(struct buf *b, size_t n)
+grow(struct buf *b, size_t n)
 {
 	size_t cap;
 	char *s;
 
-	if (b->len + n + 1 <= b->cap)
-		return true;
 	if (b->fail)
 		return false;
 	cap = b->cap ? b->cap : 4096;
@@ -44,6 +43,13 @@ reserve(struct buf *b, size_t n)
 	b->s = s;
 	b->cap = cap;
 	return true;
+}
+
+/* Room for n more bytes and a NUL in b? */
+static inline bool
+reserve(struct buf *b, size_t n)
+{
+	return b->len + n + 1 <= b->cap || grow(b, n);
 }
 
 static inline void
