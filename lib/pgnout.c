@@ -718,13 +718,18 @@ static void
 jstring(struct buf *b, const char *s, size_t n)
 {
 	size_t i = 0;
+	uint64_t w;
 
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-
 		memcpy(&w, s + i, sizeof w);
 		if (esc8(w))
 			break;
+	}
+	if (i < n && n >= 8 && i + 8 > n) {
+		/* the last bytes: the last word, overlapping the one before */
+		memcpy(&w, s + n - 8, sizeof w);
+		if (!esc8(w))
+			i = n;
 	}
 	for (; i < n; i++)
 		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
@@ -733,9 +738,16 @@ jstring(struct buf *b, const char *s, size_t n)
 		jdump(b, jstr(s, n));
 		return;
 	}
-	bputc(b, '"');
-	bput(b, s, n);
-	bputc(b, '"');
+	if (reserve(b, n + 2)) {
+		char *q = b->s + b->len;
+
+		*q++ = '"';
+		memcpy(q, s, n);
+		q += n;
+		*q++ = '"';
+		*q = '\0';
+		b->len = (size_t)(q - b->s);
+	}
 }
 
 /* ',"key":' (or without the comma for the first member); key is a
@@ -1075,7 +1087,8 @@ jtags(struct buf *b, const struct zh_game *g)
 		const char *name = g->tags[k].name;
 
 		for (j = 0; j < k; j++)
-			if (strcmp(g->tags[j].name, name) == 0)
+			if (g->tags[j].name[0] == name[0] &&
+			    strcmp(g->tags[j].name, name) == 0)
 				break;
 		if (j < k)
 			continue;
