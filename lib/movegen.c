@@ -1394,30 +1394,42 @@ origins(const struct zh_pos *p, int type, int to, unsigned char *from)
  * Out of check ('check' false) only a slider's line through 'from' can
  * open; in check a knight, pawn or king may still attack, unless taken.
  */
+static ZH_COLD bool safe8_check(const struct zh_pos *p, int from, int to);
+
 static ZH_HOT_INLINE bool
 safe8(const struct zh_pos *p, int from, int to, bool check)
 {
 	const uint64_t *bt = p->bb_type;
-	int us = p->side, k = p->king[us], i;
-	uint64_t fb = BBIT(from), tb = BBIT(to), occ, them;
+	int us = p->side, k = p->king[us], i, d, l;
+	uint64_t occ, them, x;
 
 	if (k == ZH_NOSQ)
 		return true;
+	if (check)
+		return safe8_check(p, from, to);
+	/* only a pin: the line from the king */
+	if ((d = unit_dir8(k, from)) == 0)
+		return true;
 	i = bbix(k);
+	occ = ((p->bb_side[0] | p->bb_side[1]) & ~BBIT(from)) | BBIT(to);
+	them = p->bb_side[!us] & ~BBIT(to);
+	l = step_line[d + 17];
+	x = first_toward8(l, i, bbix(from), occ) & them;
+	return (x & (l < 2 ? bt[ZH_ROOK] | bt[ZH_QUEEN] |
+	    bt[ZH_CHANCELLOR] : bt[ZH_BISHOP] | bt[ZH_QUEEN] |
+	    bt[ZH_ARCHBISHOP])) == 0;
+}
+
+/* safe8() in check: is the king out of every attack after the move? */
+static bool
+safe8_check(const struct zh_pos *p, int from, int to)
+{
+	const uint64_t *bt = p->bb_type;
+	int us = p->side, i = bbix(p->king[us]);
+	uint64_t fb = BBIT(from), tb = BBIT(to), occ, them;
+
 	occ = ((p->bb_side[0] | p->bb_side[1]) & ~fb) | tb;
 	them = p->bb_side[!us] & ~tb;
-	if (!check) {		/* only a pin: the line from the king */
-		int d = unit_dir8(k, from), l;
-		uint64_t x;
-
-		if (d == 0)
-			return true;
-		l = step_line[d + 17];
-		x = first_toward8(l, i, bbix(from), occ) & them;
-		return (x & (l < 2 ? bt[ZH_ROOK] | bt[ZH_QUEEN] |
-		    bt[ZH_CHANCELLOR] : bt[ZH_BISHOP] | bt[ZH_QUEEN] |
-		    bt[ZH_ARCHBISHOP])) == 0;
-	}
 	if (((pawn8[us][i] & bt[ZH_PAWN]) |
 	    (knight8[i] & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
 	    bt[ZH_CHANCELLOR])) | (king8[i] & bt[ZH_KING])) & them)
