@@ -290,9 +290,25 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
 
 	while (i < ntoks) {
-		const struct zh_token *t = &toks[i];
-		struct zh_rmove *rm = &moves[i];
+		const struct zh_token *t;
+		struct zh_rmove *rm;
 
+		if (!vars && !dead) {
+			/* a run of common moves in one call */
+			struct zh_run run = { !fast, !no_uci, depth, ply, 0, 0 };
+
+			i = zh__play_run(pos, toks, i, ntoks, moves, &run);
+			if (run.played > 0) {
+				ply = run.ply;
+				have_before = true;
+				pending = !fast && pos->check == 2 ?
+				    &moves[run.last] : NULL;
+			}
+			if (i >= ntoks)
+				break;
+		}
+		t = &toks[i];
+		rm = &moves[i];
 		i++;
 		if (t->kind == ZH_T_MOVENUM)
 			continue;

@@ -1913,15 +1913,63 @@ play_rare_text(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	return play_text8(p, s, n - 2, promo, mv, san, uci);
 }
 
-int
-zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+/* zh__play_fast, inline for the loop below. */
+static ZH_HOT_INLINE int
+play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
     char *san, char *uci)
 {
-	if (!has_bb(p) || n >= 32)	/* the general reader's bound */
+	if (n >= 32)			/* the general reader's bound */
 		return 0;
 	while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
 		n--;
 	if (n < 2 || n > 6)
 		return 0;
 	return play_text8(p, s, n, ZH_EMPTY, mv, san, uci);
+}
+
+int
+zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
+    char *san, char *uci)
+{
+	return has_bb(p) ? play_fast(p, s, n, mv, san, uci) : 0;
+}
+
+size_t
+zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run)
+{
+	long ply = run->ply;
+
+	run->played = 0;
+	if (!has_bb(p))
+		return i;
+	for (; i < end; i++) {
+		const struct zh_token *t = &toks[i];
+		struct zh_rmove *rm = &moves[i];
+		struct zh_move m;
+
+		if (t->kind == ZH_T_MOVENUM)
+			continue;
+		if (t->kind != ZH_T_MOVE || !play_fast(p, t->text, t->len, &m,
+		    run->san ? rm->san : NULL, run->uci ? rm->uci : NULL))
+			break;
+		rm->ok = true;
+		rm->move = m;
+		rm->ply = ++ply;
+		rm->depth = run->depth;
+		if (!run->san)
+			rm->san[0] = '\0';
+		else if (p->check == 2) {	/* '#' is the caller's */
+			size_t n = zh__movelen(rm->san);
+
+			rm->san[n++] = '+';
+			rm->san[n] = '\0';
+		}
+		if (!run->uci)
+			rm->uci[0] = '\0';
+		run->last = i;
+		run->played++;
+	}
+	run->ply = ply;
+	return i;
 }

@@ -95,6 +95,23 @@ size_t zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d,
  */
 int zh__play_fast(struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, char *san, char *uci);
+/* What zh__play_run is told and tells. */
+struct zh_run {
+	bool san, uci;		/* in: write the moves' SAN (with '+') and UCI */
+	int depth;		/* in: the moves' depth */
+	long ply;		/* in: plies before the first; out: after the last */
+	size_t played;		/* out: moves played */
+	size_t last;		/* out: the last one's token index (played > 0) */
+};
+/*
+ * zh__play_fast over the tokens toks[i] to toks[end - 1]: move numbers
+ * passed over, each move played and its moves[] entry set as zh_replay
+ * sets it, up to the first token of another kind or the first move the
+ * one-step path leaves to the general reader; returns that token's
+ * index (end if none).  One call for a run of moves, not one a move.
+ */
+size_t zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run);
 /* zh_san_read, also telling that number when the fast path knew it. */
 int zh__san_read_n(const struct zh_pos *p, const char *s, size_t n,
     struct zh_move *m, struct zh_error *err, int *ncand);
