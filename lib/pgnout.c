@@ -330,14 +330,18 @@ tword(struct pgnw *w, const char *s, size_t n, size_t trail)
 		w->col += n;
 }
 
-/* tword for a word that holds no newline (a move, a NAG). */
-static void
-tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
+/*
+ * tword for a word that holds no newline, when it is short and no '('
+ * waits: the blank or line end and the word in one reserve.  'copy'
+ * bytes are copied from s (n, or more when s has them, to copy a fixed
+ * size without a call).
+ */
+static inline void
+tword_fast(struct pgnw *w, const char *s, size_t n, size_t trail, size_t copy)
 {
 	struct buf *b = w->b;
 
-	/* A short word and what may come before it, with one reserve. */
-	if (n <= 64 && w->opens == 0 && reserve(b, n + 2)) {
+	if (n <= 64 && n <= copy && w->opens == 0 && reserve(b, copy + 2)) {
 		char *q = b->s + b->len;
 
 		if (w->col > 0) {
@@ -349,7 +353,7 @@ tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
 				w->col++;
 			}
 		}
-		memcpy(q, s, n);
+		memcpy(q, s, copy);
 		q += n;
 		*q = '\0';
 		b->len = (size_t)(q - b->s);
@@ -359,33 +363,18 @@ tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
 	tword(w, s, n, trail);
 }
 
-/* tword_plain for a word at the start of a char[64] (n < 32): the copy
- * is of 32 bytes, whatever n, with room reserved for them. */
+/* tword for a word that holds no newline (a move, a NAG). */
+static void
+tword_plain(struct pgnw *w, const char *s, size_t n, size_t trail)
+{
+	tword_fast(w, s, n, trail, n);
+}
+
+/* The same for a word at the start of a char[64]: 32 bytes copied. */
 static void
 tword_mw(struct pgnw *w, const char *mw, size_t n, size_t trail)
 {
-	struct buf *b = w->b;
-
-	if (n < 32 && w->opens == 0 && reserve(b, 32 + 1)) {
-		char *q = b->s + b->len;
-
-		if (w->col > 0) {
-			if (w->col + 1 + n + trail > WRAP) {
-				*q++ = '\n';
-				w->col = 0;
-			} else {
-				*q++ = ' ';
-				w->col++;
-			}
-		}
-		memcpy(q, mw, 32);
-		q += n;
-		*q = '\0';
-		b->len = (size_t)(q - b->s);
-		w->col += n;
-		return;
-	}
-	tword(w, mw, n, trail);
+	tword_fast(w, mw, n, trail, 32);
 }
 
 static void
