@@ -891,12 +891,18 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 	struct zh_pos before;
 	bool have_before = false, first = true;
 	struct buf pre = { 0 };		/* comments before the first move */
+	/* in locals: a store of text (char) could change them otherwise */
+	const struct zh_token *toks = g->toks;
+	const struct zh_rmove *moves = r->moves;
+	size_t i = c->i, ntoks = g->ntoks;
+	const int d = c->d;
 
 	bputc(b, '[');
-	while (c->i < g->ntoks) {
-		size_t i = c->i++;
-		const struct zh_token *t = &g->toks[i];
-		const struct zh_rmove *rm = &r->moves[i];
+	while (i < ntoks) {
+		const struct zh_token *t = &toks[i];
+		const struct zh_rmove *rm = &moves[i];
+
+		i++;
 
 		switch (t->kind) {
 		case ZH_T_MOVE:
@@ -919,7 +925,7 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 			m.open = true;
 			if (rm->ok) {
 				const char *san;
-				size_t sn = san_of(rm, c->d, &san);
+				size_t sn = san_of(rm, d, &san);
 				size_t un = zh__movelen(rm->uci);
 
 				/* "SAN","uci":"UCI": both under ZH_MOVEMAX */
@@ -950,7 +956,7 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 					before = *pos;
 					have_before = true;
 					zh__make_quiet(pos, rm->move);
-					zh_fen_write(pos, c->d, fen, sizeof fen);
+					zh_fen_write(pos, d, fen, sizeof fen);
 					jkey(b, "fen");
 					bputc(b, '"');
 					bputs(b, fen);
@@ -993,8 +999,10 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 				vb = &lost;	/* no move to hang it on */
 			else if (m.vars.len > 0)
 				bputc(&m.vars, ',');
+			c->i = i;
 			jline(c, vb, pos != NULL && have_before ? &vp : NULL,
 			    depth + 1);
+			i = c->i;
 			if (vb->fail)
 				b->fail = true;
 			free(lost.s);
@@ -1009,6 +1017,7 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 		}
 	}
 out:
+	c->i = i;
 	jmove_finish(b, &m);
 	bputc(b, ']');
 	if (m.text.fail || m.nags.fail || pre.fail)
