@@ -1700,6 +1700,20 @@ play8(struct zh_pos *p, struct zh_move m, int type, uint64_t others,
 	    gives_check8(p, m, !p->side, p->king[p->side]) ? 2 : 1;
 }
 
+/* Which of the pieces x (bits) of the side to move may go to 'to' of an
+ * 8x8 board without leaving the king in check?  Out of line: the loop
+ * is for the rarer moves that two pieces of a type can make. */
+static uint64_t
+legal8(const struct zh_pos *p, uint64_t x, int to, bool check)
+{
+	uint64_t legal = 0;
+
+	for (; x != 0; x &= x - 1)
+		if (safe8(p, bbsq(__builtin_ctzll(x)), to, check))
+			legal |= x & (0 - x);
+	return legal;
+}
+
 /* Is a pawn's move of the side to move to 'to' of an 8x8 board one the
  * one-step path plays: no promotion ('promo' ZH_EMPTY) before the
  * variant's promotion ranks, or one ('promo' its type) on the last
@@ -1868,9 +1882,15 @@ play_text8(struct zh_pos *p, const char *s, size_t n, int promo,
 			m.from = (unsigned char)k;
 			goto play;
 		}
-		for (x = reach8(p, type, to); x != 0; x &= x - 1)
-			if (safe8(p, bbsq(__builtin_ctzll(x)), to, check))
-				legal |= x & (0 - x);
+		x = reach8(p, type, to);
+		if ((x & (x - 1)) == 0) {	/* one piece reaches: most moves */
+			if ((x & want) == 0 ||
+			    !safe8(p, bbsq(__builtin_ctzll(x)), to, check))
+				return 0;
+			m.from = (unsigned char)bbsq(__builtin_ctzll(x));
+			goto play;
+		}
+		legal = legal8(p, x, to, check);
 		x = legal & want;		/* exactly one, or the reader */
 		if (x == 0 || (x & (x - 1)) != 0)	/* says why */
 			return 0;
