@@ -317,13 +317,13 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			struct zh_move m;
 			int ncand;
 
+			/* Without variations zh__play_run has just refused it. */
 			if (vars)	/* a variation may start before it */
 				prev = *pos;
-			if (!dead && zh__play_fast(pos, t->text, t->len, &m,
-			    fast ? NULL : rm->san, no_uci ? NULL : rm->uci)) {
+			if (vars && !dead && zh__play_fast(pos, t->text, t->len,
+			    &m, fast ? NULL : rm->san, no_uci ? NULL : rm->uci)) {
 				/* the common move, read and made at once */
-				if (vars)
-					before = prev;
+				before = prev;
 				rm->ok = true;
 				rm->move = m;
 				rm->ply = ply + 1;
