@@ -22,7 +22,13 @@ struct buf {
 	char *s;
 	size_t len, cap;
 	bool fail;
+	bool local;		/* s is the caller's array, not malloc'd */
 };
+
+/* A game's output starts in an array on the stack (most games fit):
+ * no malloc and free a game. */
+#define LOCALBUF	16384
+#define BUF_LOCAL(a)	{ (a), 0, sizeof (a), false, true }
 
 /* reserve()'s growth, out of line. */
 static bool
@@ -36,9 +42,13 @@ grow(struct buf *b, size_t n)
 	cap = b->cap ? b->cap : 4096;
 	while (cap < b->len + n + 1)
 		cap *= 2;
-	if ((s = realloc(b->s, cap)) == NULL) {
+	if ((s = realloc(b->local ? NULL : b->s, cap)) == NULL) {
 		b->fail = true;
 		return false;
+	}
+	if (b->local) {		/* leave the stack: what is written moves */
+		memcpy(s, b->s, b->len);
+		b->local = false;
 	}
 	b->s = s;
 	b->cap = cap;
@@ -90,9 +100,11 @@ bflush(struct buf *b, FILE *f, struct zh_error *err)
 		zh_error_set(err, ZH_EIO, 0, "write error");
 		rc = -1;
 	}
-	free(b->s);
+	if (!b->local)
+		free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+	b->local = false;
 	return rc;
 }
 
@@ -586,7 +598,8 @@ int
 zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, struct zh_error *err)
 {
-	struct buf b = { 0 };
+	char local[LOCALBUF];
+	struct buf b = BUF_LOCAL(local);
 
 	if (!have_start(r)) {
 		zh_error_set(err, ZH_EPOSITION, 0, "no start position to write");
@@ -1105,7 +1118,8 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
 {
 	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, { 0 } };
-	struct buf b = { 0 };
+	char local[LOCALBUF];
+	struct buf b = BUF_LOCAL(local);
 	struct zh_pos pos;
 	bool start = have_start(r);
 	const char *res;
