@@ -56,6 +56,14 @@ zh__putlong(char *q, long long x)
 	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
 	    (unsigned long long)x;
 
+	if (x >= 0 && x < 1000) {	/* move numbers, plies: no copy call */
+		if (x >= 100)
+			*q++ = (char)('0' + x / 100);
+		if (x >= 10)
+			*q++ = (char)('0' + x / 10 % 10);
+		*q++ = (char)('0' + x % 10);
+		return q;
+	}
 	do
 		b[--n] = (char)('0' + u % 10);
 	while ((u /= 10) != 0);
