@@ -238,14 +238,19 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 	char vbuf[64], fen[ZH_FENMAX];
 	const char *variant = variant_value(r->v, d, vbuf, sizeof vbuf);
 	int first[TC_N], vpos, fpos, spos, cpos, group, vat, i;
+	signed char cls[64];	/* the first tags' classes, kept */
 	size_t k;
 
 	/* one pass for where each tag of interest first stands */
 	for (i = 0; i < TC_N; i++)
 		first[i] = -1;
-	for (k = 0; k < g->ntags; k++)
-		if ((i = tag_class(g->tags[k].name)) >= 0 && first[i] < 0)
+	for (k = 0; k < g->ntags; k++) {
+		i = tag_class(g->tags[k].name);
+		if (k < sizeof cls)
+			cls[k] = (signed char)i;
+		if (i >= 0 && first[i] < 0)
 			first[i] = (int)k;
+	}
 	vpos = first[TC_VARIANT];
 	fpos = first[TC_FEN];
 	spos = first[TC_SETUP];
@@ -273,7 +278,7 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 			put_tag(b, "Variant", variant);
 		if (t == NULL)
 			break;
-		tc = tag_class(t->name);
+		tc = k < sizeof cls ? cls[k] : tag_class(t->name);
 		if (tc >= 0 && tc < 7 && first[tc] == (int)k)
 			continue;
 		if (tc == TC_VARIANT)
