@@ -474,21 +474,31 @@ write_movetext(struct buf *b, const struct zh_game *g,
 {
 	struct pgnw w = { b, { 0 }, 0, 0 };
 	bool force = true;		/* the next black move needs "N..." */
-	bool *dead;
+	bool *dead, deadl[64];
 	bool have_result = false;
 	int depth = 0, maxdepth = 0;
 	const struct zh_token *num = NULL;	/* move number not yet written */
 	char mw[64];
 	size_t i;
 
-	/* dead[n]: the line at depth n is past a move that did not resolve */
-	for (i = 0; i < g->ntoks; i++)
-		if (g->toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)
-			maxdepth = depth;
-		else if (g->toks[i].kind == ZH_T_VEND && depth > 0)
-			depth--;
+	/* dead[n]: the line at depth n is past a move that did not resolve.
+	   Most games have no variation, which one memchr of the text tells
+	   (as in zh_replay), and most others are not deeper than deadl. */
+	if (g->raw == NULL || g->raw_truncated ||
+	    memchr(g->raw, '(', g->rawlen) != NULL) {
+		for (i = 0; i < g->ntoks; i++)
+			if (g->toks[i].kind == ZH_T_VSTART &&
+			    ++depth > maxdepth)
+				maxdepth = depth;
+			else if (g->toks[i].kind == ZH_T_VEND && depth > 0)
+				depth--;
+	}
 	depth = 0;
-	if ((dead = calloc((size_t)maxdepth + 1, sizeof *dead)) == NULL) {
+	if ((size_t)maxdepth < sizeof deadl / sizeof deadl[0]) {
+		dead = deadl;
+		memset(dead, 0, ((size_t)maxdepth + 1) * sizeof *dead);
+	} else if ((dead = calloc((size_t)maxdepth + 1, sizeof *dead)) ==
+	    NULL) {
 		b->fail = true;
 		return;
 	}
@@ -596,7 +606,8 @@ write_movetext(struct buf *b, const struct zh_game *g,
 	if (w.col > 0)
 		bputc(b, '\n');
 	free(w.tmp.s);
-	free(dead);
+	if (dead != deadl)
+		free(dead);
 }
 
 int
