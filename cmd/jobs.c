@@ -203,21 +203,36 @@ struct crew {
 	int n;
 };
 
-/* Start n threads running fn(arg); 0, or -1 if out of memory. */
+static void crew_stop(struct crew *c);
+
+/*
+ * Start n threads running fn(arg) (no slot ready yet); 0, or -1 with the
+ * reason said and the threads that did start stopped again: the caller
+ * then reads with one thread (run_serial), nothing read yet.
+ */
 static int
 crew_start(struct crew *c, int n, void *(*fn)(void *), void *arg)
 {
-	int i;
+	int i, e;
 
-	if ((c->th = calloc((size_t)n, sizeof *c->th)) == NULL)
+	if ((c->th = calloc((size_t)n, sizeof *c->th)) == NULL) {
+		cli_fail("-j: out of memory for %d threads; reading with one", n);
 		return -1;
-	c->n = n;
+	}
+	c->n = 0;
 	c->closing = false;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->work_cv, NULL);
 	pthread_cond_init(&c->done_cv, NULL);
-	for (i = 0; i < n; i++)
-		pthread_create(&c->th[i], NULL, fn, arg);
+	for (i = 0; i < n; i++) {
+		if ((e = pthread_create(&c->th[i], NULL, fn, arg)) != 0) {
+			cli_fail("-j: cannot start thread %d of %d (%s); "
+			    "reading with one", i + 1, n, strerror(e));
+			crew_stop(c);
+			return -1;
+		}
+		c->n++;
+	}
 	return 0;
 }
 
@@ -390,11 +405,13 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	p.j = j;
 	p.pr = pr;
 	p.nslots = (size_t)n * 3;
-	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL ||
-	    crew_start(&p.c, n, worker, &p) != 0) {
-		free(p.slots);
+	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
+	}
+	if (crew_start(&p.c, n, worker, &p) != 0) {
+		free(p.slots);
+		return run_serial(j, r, pr);
 	}
 	for (;;) {
 		bool more = rc == 1 && !j->stop &&
@@ -806,11 +823,21 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 	p.j = j;
 	p.pr = pr;
 	p.nslots = (size_t)n * 3;
-	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL ||
-	    crew_start(&p.c, n, chunk_worker, &p) != 0) {
-		free(p.slots);
+	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
+	}
+	if (crew_start(&p.c, n, chunk_worker, &p) != 0) {
+		struct zh_pgn_reader *r;
+
+		free(p.slots);
+		if ((r = zh_pgn_open(in, j->limits)) == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		rc = run_serial(j, r, pr);
+		zh_pgn_close(r);
+		return rc;
 	}
 	for (;;) {
 		struct cslot *s;

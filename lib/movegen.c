@@ -1571,8 +1571,9 @@ zh__castle_move(const struct zh_pos *p, bool king_side, struct zh_move *m)
 	return 0;
 }
 
-bool
-zh__drop_ok(const struct zh_pos *p, int type, int to)
+/* zh__drop_ok(), inline for the one-step path. */
+static ZH_HOT_INLINE bool
+drop_ok(const struct zh_pos *p, int type, int to)
 {
 	unsigned char b[ZH_NSQ];
 	int k = p->king[p->side];
@@ -1590,6 +1591,12 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 	memcpy(b, p->sq, sizeof b);
 	b[to] = ZH_PIECE(p->side, type);
 	return !attacked_b(b, k, !p->side, -1);
+}
+
+bool
+zh__drop_ok(const struct zh_pos *p, int type, int to)
+{
+	return drop_ok(p, type, to);
 }
 
 /*
@@ -1724,7 +1731,7 @@ promo_rank_ok(const struct zh_pos *p, int to, int promo)
 	int rel = RELRANK(p, p->side, to);
 
 	return promo == ZH_EMPTY ? rel < p->v->promo_lo :
-	    rel == 7 && p->v->promo_lo <= 7;
+	    rel == p->v->ranks - 1 && p->v->promo_lo <= rel;
 }
 
 /* A promotion or castling m of an 8x8 board, played as the general
@@ -1739,17 +1746,13 @@ play_rare8(struct zh_pos *p, struct zh_move m, char *san, char *uci)
 	zh_make(p, m);
 }
 
-/* "O-O" or "O-O-O" (n bytes at s) on an 8x8 board: gen_castle's tests
- * for the one move named. */
+/* "O-O" or "O-O-O" (n bytes at s), played if legal (zh__castle_move). */
 static ZH_COLD int
 castle8(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
     char *san, char *uci)
 {
-	const unsigned char *b = p->sq;
-	int us = p->side, them = !us, r = us == ZH_WHITE ? 0 : 7;
-	int rook = ZH_PIECE(us, ZH_ROOK), to;
-	bool kside;
 	struct zh_move m;
+	bool kside;
 
 	if (n == 3 && memcmp(s, "O-O", 3) == 0)
 		kside = true;
@@ -1757,31 +1760,8 @@ castle8(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 		kside = false;
 	else
 		return 0;
-	if (!p->v->castling || p->castle == 0 || p->king[us] != ZH_SQ(4, r) ||
-	    (p->check != 0 ? p->check == 2 : zh_in_check(p)))
+	if (!zh__castle_move(p, kside, &m))
 		return 0;
-	if (kside) {
-		if (!(p->castle & (us == ZH_WHITE ? ZH_CASTLE_WK :
-		    ZH_CASTLE_BK)) || (b[ZH_SQ(7, r)] & ~ZH_PROMOTED) != rook ||
-		    b[ZH_SQ(5, r)] != 0 || b[ZH_SQ(6, r)] != 0 ||
-		    attacked8(p, ZH_SQ(5, r), them, -1, -1, -1) ||
-		    attacked8(p, ZH_SQ(6, r), them, -1, -1, -1))
-			return 0;
-		to = ZH_SQ(6, r);
-	} else {
-		if (!(p->castle & (us == ZH_WHITE ? ZH_CASTLE_WQ :
-		    ZH_CASTLE_BQ)) || (b[ZH_SQ(0, r)] & ~ZH_PROMOTED) != rook ||
-		    b[ZH_SQ(1, r)] != 0 || b[ZH_SQ(2, r)] != 0 ||
-		    b[ZH_SQ(3, r)] != 0 ||
-		    attacked8(p, ZH_SQ(3, r), them, -1, -1, -1) ||
-		    attacked8(p, ZH_SQ(2, r), them, -1, -1, -1))
-			return 0;
-		to = ZH_SQ(2, r);
-	}
-	m.from = p->king[us];
-	m.to = (unsigned char)to;
-	m.piece = 0;
-	m.flags = ZH_MCASTLE;
 	play_rare8(p, m, san, uci);
 	*mv = m;
 	return 1;
@@ -1815,17 +1795,8 @@ play_text8(struct zh_pos *p, const char *s, size_t n, int promo,
 	m.piece = 0;
 	m.flags = 0;
 	if ((n == 3 || n == 4) && s[n - 3] == '@') {	/* "@e4", "N@f3" */
-		int k = p->king[us];
-
-		/* zh__drop_ok() on an 8x8 board */
 		type = n == 4 ? zh__letter_type(s[0]) : ZH_PAWN;
-		if (type == ZH_EMPTY || type == ZH_KING || promo != ZH_EMPTY ||
-		    p->sq[to] != 0 ||
-		    p->pocket[us][type] == 0 || !p->v->drops ||
-		    (type == ZH_PAWN && !pawn_drop_rank(p, us, to)))
-			return 0;
-		if (k != ZH_NOSQ && (p->check != 0 ? p->check == 2 :
-		    zh_in_check(p)) && attacked8(p, k, !us, -1, -1, to))
+		if (promo != ZH_EMPTY || !drop_ok(p, type, to))
 			return 0;
 		m.from = ZH_NOSQ;
 		m.piece = (unsigned char)type;
