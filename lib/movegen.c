@@ -1925,15 +1925,19 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 	return has_bb(p) ? play_fast(p, s, n, mv, san, uci) : 0;
 }
 
-size_t
-zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
-    size_t end, struct zh_rmove *moves, struct zh_run *run)
+/*
+ * zh__play_run's loop, made once for each case its callers have (SAN
+ * and UCI for JSON, SAN alone for PGN, neither for zhcheck): 'san' and
+ * 'uci' are constants, so that each copy has none of the code and the
+ * tests of the texts it does not write.
+ */
+static ZH_HOT_INLINE size_t
+play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run, const bool san,
+    const bool uci)
 {
 	long ply = run->ply;
 
-	run->played = 0;
-	if (!has_bb(p))
-		return i;
 	for (; i < end; i++) {
 		const struct zh_token *t = &toks[i];
 		struct zh_rmove *rm = &moves[i];
@@ -1942,13 +1946,13 @@ zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 		if (t->kind == ZH_T_MOVENUM)
 			continue;
 		if (t->kind != ZH_T_MOVE || !play_fast(p, t->text, t->len, &m,
-		    run->san ? rm->san : NULL, run->uci ? rm->uci : NULL))
+		    san ? rm->san : NULL, uci ? rm->uci : NULL))
 			break;
 		rm->ok = true;
 		rm->move = m;
 		rm->ply = ++ply;
 		rm->depth = run->depth;
-		if (!run->san)
+		if (!san)
 			rm->san[0] = '\0';
 		else if (p->check == 2) {	/* '#' is the caller's */
 			size_t n = zh__movelen(rm->san);
@@ -1956,11 +1960,33 @@ zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 			rm->san[n++] = '+';
 			rm->san[n] = '\0';
 		}
-		if (!run->uci)
+		if (!uci)
 			rm->uci[0] = '\0';
 		run->last = i;
 		run->played++;
 	}
 	run->ply = ply;
 	return i;
+}
+
+size_t
+zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run)
+{
+	size_t j, k;
+
+	run->played = 0;
+	if (!has_bb(p))
+		return i;
+	if (run->san)
+		return run->uci ? play_run(p, toks, i, end, moves, run, true,
+		    true) : play_run(p, toks, i, end, moves, run, true, false);
+	if (!run->uci)
+		return play_run(p, toks, i, end, moves, run, false, false);
+	/* UCI alone, which no caller asks for: both, the SAN dropped */
+	k = play_run(p, toks, i, end, moves, run, true, true);
+	for (j = i; j < k; j++)
+		if (toks[j].kind == ZH_T_MOVE)
+			moves[j].san[0] = '\0';
+	return k;
 }
