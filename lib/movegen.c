@@ -182,7 +182,7 @@ static const uint64_t linehi8[4][64] = {
 };
 
 /* The squares a slider on bit i attacks along line l, blockers 'occ'. */
-static inline uint64_t
+static ZH_HOT_INLINE uint64_t
 line_attacks8(int l, int i, uint64_t occ)
 {
 	uint64_t lo = linelo8[l][i], hi = linehi8[l][i];
@@ -192,13 +192,13 @@ line_attacks8(int l, int i, uint64_t occ)
 	return (lo | hi) & (upper ^ (upper - ms1b));
 }
 
-static inline uint64_t
+static ZH_HOT_INLINE uint64_t
 diag_attacks8(int i, uint64_t occ)
 {
 	return line_attacks8(2, i, occ) | line_attacks8(3, i, occ);
 }
 
-static inline uint64_t
+static ZH_HOT_INLINE uint64_t
 orth_attacks8(int i, uint64_t occ)
 {
 	return line_attacks8(0, i, occ) | line_attacks8(1, i, occ);
@@ -312,7 +312,7 @@ static const signed char step_line[35] = {
  * The first square of 'occ' from bit i along line l towards bit j (as a
  * bit; 0 if none): the nearest blocker on that half of the line.
  */
-static inline uint64_t
+static ZH_HOT_INLINE uint64_t
 first_toward8(int l, int i, int j, uint64_t occ)
 {
 	uint64_t b;
