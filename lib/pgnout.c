@@ -748,6 +748,14 @@ jstring(struct buf *b, const char *s, size_t n)
 		memcpy(&w, s + n - 8, sizeof w);
 		if (!esc8(w))
 			i = n;
+	} else if (n >= 4 && n < 8) {
+		/* 4 to 7 bytes: the first four and the last four, as a word */
+		uint32_t lo, hi;
+
+		memcpy(&lo, s, sizeof lo);
+		memcpy(&hi, s + n - 4, sizeof hi);
+		if (!esc8(lo | (uint64_t)hi << 32))
+			i = n;
 	}
 	for (; i < n; i++)
 		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
