@@ -1936,7 +1936,10 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
     size_t end, struct zh_rmove *moves, struct zh_run *run, const bool san,
     const bool uci)
 {
+	/* in locals: a store of text (char) could change *run otherwise */
 	long ply = run->ply;
+	const int depth = run->depth;
+	size_t played = 0, last = run->last;
 
 	for (; i < end; i++) {
 		const struct zh_token *t = &toks[i];
@@ -1951,7 +1954,7 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 		rm->ok = true;
 		rm->move = m;
 		rm->ply = ++ply;
-		rm->depth = run->depth;
+		rm->depth = depth;
 		if (!san)
 			rm->san[0] = '\0';
 		else if (p->check == 2) {	/* '#' is the caller's */
@@ -1962,10 +1965,12 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 		}
 		if (!uci)
 			rm->uci[0] = '\0';
-		run->last = i;
-		run->played++;
+		last = i;
+		played++;
 	}
 	run->ply = ply;
+	run->played = played;
+	run->last = last;
 	return i;
 }
 
