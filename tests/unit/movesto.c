@@ -5,7 +5,8 @@
  * and zh_has_legal agrees with counting, also after every checking move;
  * also in the 1,938 random mid-game positions of fs-random.perft (every
  * variant, captures, drops and promotions preferred), and one move after
- * every fourth of them. */
+ * every fourth of them.  zh__play_run, in each of its four texts, plays
+ * the games as zh_replay does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +250,98 @@ compare(const struct zh_pos *p)
 	}
 }
 
+static long run_played;
+
+/*
+ * zh__play_run from the start of game g, asked for each of its four
+ * texts (SAN and UCI, SAN, UCI, neither), as zh_replay's walk calls it:
+ * what it plays is zh_replay's move, ply and texts ('#' is the caller's:
+ * '+' here) and no text it was not asked for; the mainline moves it
+ * leaves are made here, variations passed over.  The position at the
+ * end is zh_replay's.
+ */
+static void
+play_runs(const struct zh_game *g, const struct zh_replay *rp)
+{
+	struct zh_rmove *mv = calloc(g->ntoks + 1, sizeof *mv);
+	int texts;
+
+	CHECK(mv != NULL);
+	if (mv == NULL)
+		return;
+	for (texts = 0; texts < 4; texts++) {
+		bool san = texts & 1, uci = texts & 2, stopped = false;
+		struct zh_pos p = rp->start;
+		long ply = 0;
+		size_t i = 0, j, k;
+
+		memset(mv, 0, g->ntoks * sizeof *mv);
+		while (i < g->ntoks) {
+			struct zh_run run = { san, uci, 0, ply, 99, 99 };
+			const struct zh_token *t;
+
+			k = zh__play_run(&p, g->toks, i, g->ntoks, mv, &run);
+			CHECK(k >= i && k <= g->ntoks);
+			if (p.v->files != 8 || p.v->ranks != 8)
+				CHECK(k == i && run.played == 0);
+			for (j = i; j < k; j++) {
+				const struct zh_rmove *m = &mv[j], *want;
+				char wsan[ZH_MOVEMAX];
+				size_t n;
+
+				if (g->toks[j].kind != ZH_T_MOVE)
+					continue;
+				want = &rp->moves[j];
+				run_played++;
+				CHECK(m->ok && want->ok && zh_move_eq(m->move,
+				    want->move) && m->move.flags == want->move.flags);
+				CHECK(m->ply == want->ply && m->depth == 0);
+				memcpy(wsan, want->san, sizeof wsan);
+				n = strlen(wsan);
+				if (n > 0 && wsan[n - 1] == '#')
+					wsan[n - 1] = '+';
+				CHECK(strcmp(m->san, san ? wsan : "") == 0);
+				CHECK(strcmp(m->uci, uci ? want->uci : "") == 0);
+				CHECK(run.played > 0 && run.last >= j);
+			}
+			CHECK(run.played == 0 || run.last < k);
+			ply = run.ply;
+			if (k >= g->ntoks)
+				break;
+			t = &g->toks[k];
+			if (t->kind == ZH_T_VSTART) {	/* to its VEND */
+				int depth = 0;
+
+				for (i = k; i < g->ntoks; i++)
+					if (g->toks[i].kind == ZH_T_VSTART)
+						depth++;
+					else if (g->toks[i].kind == ZH_T_VEND &&
+					    --depth == 0)
+						break;
+				i++;
+				continue;
+			}
+			if (t->kind == ZH_T_MOVE) {
+				if (!rp->moves[k].ok) {
+					stopped = true;
+					break;
+				}
+				zh_make(&p, rp->moves[k].move);
+				ply++;
+			}
+			i = k + 1;
+		}
+		if (!stopped && rp->complete) {
+			struct zh_pos want = rp->final;
+
+			p.check = want.check = 0;
+			CHECK(same_pos(&p, &want));
+			CHECK(ply == rp->nplies);
+		}
+	}
+	free(mv);
+}
+
 static void
 file(const char *path)
 {
@@ -268,6 +361,7 @@ file(const char *path)
 
 		if (zh_replay(&g, NULL, &rp) != 0)
 			continue;
+		play_runs(&g, &rp);
 		p = rp.start;
 		compare(&p);
 		fast_play(&p);
@@ -336,7 +430,10 @@ main(void)
 	file("testdata/pgn/crazyara-engine_tournament.pgn");
 	fprintf(stderr, "movesto: %ld positions, %ld checks, %ld moves played "
 	    "by zh__play_fast\n", positions, checks, fast_played);
+	fprintf(stderr, "movesto: %ld moves played by zh__play_run, in its "
+	    "four texts\n", run_played);
 	CHECK(fast_played > 100000);
+	CHECK(run_played > 10000);
 	CHECK(positions > 10000);
 	CHECK(checks > 10000);
 	return check_report("movesto");
