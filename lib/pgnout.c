@@ -919,6 +919,45 @@ commands(struct jmove *m, const struct zh_token *t)
  * appended to b.  'pos' is the position before the line's first move,
  * or NULL when positions are not tracked or not known.
  */
+/*
+ * '"SAN","uci":"UCI"' of a resolved move in dialect d, after 'lead'
+ * (nlead bytes, up to 16: what comes before, such as '},{"san":'), in
+ * one reserve.
+ */
+static ZH_HOT_INLINE void
+jmove_texts(struct buf *b, const struct zh_rmove *rm, int d, const char *lead,
+    size_t nlead)
+{
+	const char *san;
+	size_t sn = san_of(rm, d, &san);
+	size_t un = zh__movelen(rm->uci);
+
+	/* lead, "SAN","uci":"UCI": all three under their bounds */
+	if (reserve(b, 2 * ZH_MOVEMAX + 32)) {
+		char *q = b->s + b->len;
+
+		/* whole arrays copied, as much kept as due (the reserve has
+		   room) */
+		_Static_assert(sizeof rm->san == ZH_MOVEMAX &&
+		    sizeof rm->uci == ZH_MOVEMAX, "move texts");
+		memcpy(q, lead, nlead);
+		q += nlead;
+		*q++ = '"';
+		if (san == rm->san)
+			memcpy(q, rm->san, ZH_MOVEMAX);
+		else
+			memcpy(q, san, sn);
+		q += sn;
+		memcpy(q, "\",\"uci\":\"", 9);
+		q += 9;
+		memcpy(q, rm->uci, ZH_MOVEMAX);
+		q += un;
+		*q++ = '"';
+		*q = '\0';
+		b->len = (size_t)(q - b->s);
+	}
+}
+
 static void
 jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 {
@@ -945,48 +984,22 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 		case ZH_T_MOVE:
 			/* The common case, the move before had nothing but
 			   its SAN and UCI: its '}' and this move's opening
-			   written with the move below, in one reserve. */
+			   written with the move's texts, in one reserve. */
 			if (m.open && rm->ok && !(m.clock | m.emt | m.eval) &&
-			    (m.text.len | m.nags.len | m.vars.len) == 0) {
-				m.open = false;
-				if (reserve(b, 2 * ZH_MOVEMAX + 24)) {
-					memcpy(b->s + b->len, "},{\"san\":", 9);
-					b->len += 9;
-				}
-			} else {
+			    (m.text.len | m.nags.len | m.vars.len) == 0)
+				jmove_texts(b, rm, d, "},{\"san\":", 9);
+			else {
 				jmove_finish(b, &m);
-				bput(b, first ? "{\"san\":" : ",{\"san\":",
-				    first ? 7 : 8);
+				if (rm->ok)
+					jmove_texts(b, rm, d, first ?
+					    "{\"san\":" : ",{\"san\":", first ? 7 : 8);
+				else
+					bput(b, first ? "{\"san\":" :
+					    ",{\"san\":", first ? 7 : 8);
 			}
 			first = false;
 			m.open = true;
 			if (rm->ok) {
-				const char *san;
-				size_t sn = san_of(rm, d, &san);
-				size_t un = zh__movelen(rm->uci);
-
-				/* "SAN","uci":"UCI": both under ZH_MOVEMAX */
-				if (reserve(b, 2 * ZH_MOVEMAX + 16)) {
-					char *q = b->s + b->len;
-
-					/* whole arrays copied, as much kept as due
-					   (the reserve has room) */
-					_Static_assert(sizeof rm->san == ZH_MOVEMAX &&
-					    sizeof rm->uci == ZH_MOVEMAX, "move texts");
-					*q++ = '"';
-					if (san == rm->san)
-						memcpy(q, rm->san, ZH_MOVEMAX);
-					else
-						memcpy(q, san, sn);
-					q += sn;
-					memcpy(q, "\",\"uci\":\"", 9);
-					q += 9;
-					memcpy(q, rm->uci, ZH_MOVEMAX);
-					q += un;
-					*q++ = '"';
-					*q = '\0';
-					b->len = (size_t)(q - b->s);
-				}
 				if (pos != NULL) {
 					char fen[ZH_FENMAX];
 
@@ -1008,6 +1021,18 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 				jkey(b, "comment_before");
 				jstring(b, pre.s, pre.len);
 				pre.len = 0;
+			}
+			/* The moves that follow with nothing but move numbers
+			   between them, without FENs: each closes the one
+			   before, as the common case above. */
+			if (pos != NULL || !rm->ok)
+				break;
+			for (; i < ntoks; i++) {
+				if (toks[i].kind == ZH_T_MOVE && moves[i].ok)
+					jmove_texts(b, &moves[i], d,
+					    "},{\"san\":", 9);
+				else if (toks[i].kind != ZH_T_MOVENUM)
+					break;
 			}
 			break;
 		case ZH_T_COMMENT:
