@@ -111,7 +111,7 @@ bflush(struct buf *b, FILE *f, struct zh_error *err)
 /* ======================== shared helpers ======================== */
 
 /* SAN of a resolved move in dialect d (r->moves[].san is Lichess's). */
-static size_t
+static ZH_HOT_INLINE size_t
 san_of(const struct zh_rmove *m, int d, const char **s)
 {
 	*s = m->san;
