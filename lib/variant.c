@@ -139,6 +139,11 @@ zh_variant_chess(void)
 
 /* ======================== pieces ======================== */
 
+#define D10(t)	#t "0" #t "1" #t "2" #t "3" #t "4" #t "5" #t "6" #t "7" #t "8" #t "9"
+const char zh__digits2[200] = D10(0) D10(1) D10(2) D10(3) D10(4) D10(5)
+    D10(6) D10(7) D10(8) D10(9);
+#undef D10
+
 const char zh__letters[ZH_NTYPES] = { 0, 'P', 'N', 'B', 'R', 'Q', 'K', 'A',
     'C' };
 #define LT(u, l, t)	[u] = (t), [l] = (t)

@@ -46,6 +46,9 @@ zh__square_write(int s, char *buf)
 	return n;
 }
 
+/* "00" to "99": the two digits of each number below 100. */
+extern const char zh__digits2[200];
+
 /* The decimal digits of x (and its sign) at q, not terminated; returns
  * the end.  At most 20 bytes. */
 static inline char *
@@ -57,12 +60,16 @@ zh__putlong(char *q, long long x)
 	    (unsigned long long)x;
 
 	if (x >= 0 && x < 1000) {	/* move numbers, plies: no copy call */
-		if (x >= 100)
+		if (x < 10) {
+			*q = (char)('0' + x);
+			return q + 1;
+		}
+		if (x >= 100) {
 			*q++ = (char)('0' + x / 100);
-		if (x >= 10)
-			*q++ = (char)('0' + x / 10 % 10);
-		*q++ = (char)('0' + x % 10);
-		return q;
+			x %= 100;
+		}
+		memcpy(q, &zh__digits2[2 * x], 2);
+		return q + 2;
 	}
 	do
 		b[--n] = (char)('0' + u % 10);
