@@ -400,13 +400,13 @@ word(struct pgnw *w, const char *s, size_t n)
 	tword(w, s, n, 0);
 }
 
-/* How many ')' follow token i directly. */
+/* How many ')' follow token i of toks[ntoks] directly. */
 static size_t
-closers(const struct zh_game *g, size_t i)
+closers(const struct zh_token *toks, size_t ntoks, size_t i)
 {
 	size_t n = 0;
 
-	while (++i < g->ntoks && g->toks[i].kind == ZH_T_VEND)
+	while (++i < ntoks && toks[i].kind == ZH_T_VEND)
 		n++;
 	return n;
 }
@@ -480,6 +480,11 @@ write_movetext(struct buf *b, const struct zh_game *g,
 	const struct zh_token *num = NULL;	/* move number not yet written */
 	char mw[64];
 	size_t i;
+	/* in locals: a store of text (char) could change them otherwise */
+	const struct zh_token *toks = g->toks;
+	const struct zh_rmove *moves = r->moves;
+	const size_t ntoks = g->ntoks;
+	const long start_ply = r->start_ply;
 
 	/* dead[n]: the line at depth n is past a move that did not resolve.
 	   Most games have no variation, which one memchr of the text tells
@@ -502,9 +507,9 @@ write_movetext(struct buf *b, const struct zh_game *g,
 		b->fail = true;
 		return;
 	}
-	for (i = 0; i < g->ntoks; i++) {
-		const struct zh_token *t = &g->toks[i];
-		const struct zh_rmove *rm = &r->moves[i];
+	for (i = 0; i < ntoks; i++) {
+		const struct zh_token *t = &toks[i];
+		const struct zh_rmove *rm = &moves[i];
 
 		switch (t->kind) {
 		case ZH_T_MOVENUM:
@@ -517,7 +522,7 @@ write_movetext(struct buf *b, const struct zh_game *g,
 			size_t n = 0;
 
 			if (rm->ok && !dead[depth]) {
-				long abs = r->start_ply + rm->ply - 1;
+				long abs = start_ply + rm->ply - 1;
 				const char *san;
 				size_t sn = san_of(rm, d, &san);
 
@@ -550,9 +555,9 @@ write_movetext(struct buf *b, const struct zh_game *g,
 			num = NULL;
 			force = false;
 			/* Lichess glues !, ?, !!, ??, !?, ?! to the move. */
-			if (d == ZH_LICHESS && n > 0 && i + 1 < g->ntoks &&
-			    g->toks[i + 1].kind == ZH_T_NAG) {
-				long k = nag_number(&g->toks[i + 1]);
+			if (d == ZH_LICHESS && n > 0 && i + 1 < ntoks &&
+			    toks[i + 1].kind == ZH_T_NAG) {
+				long k = nag_number(&toks[i + 1]);
 
 				if (k >= 1 && k <= 6) {
 					size_t gl = strlen(glyphs[k]);
@@ -563,15 +568,15 @@ write_movetext(struct buf *b, const struct zh_game *g,
 				}
 			}
 			if (n > 0)
-				tword_mw(&w, mw, n, closers(g, i));
+				tword_mw(&w, mw, n, closers(toks, ntoks, i));
 			break;
 		}
 		case ZH_T_COMMENT:
-			comment(&w, t, closers(g, i));
+			comment(&w, t, closers(toks, ntoks, i));
 			force = true;
 			break;
 		case ZH_T_NAG:
-			tword_plain(&w, t->text, t->len, closers(g, i));
+			tword_plain(&w, t->text, t->len, closers(toks, ntoks, i));
 			break;
 		case ZH_T_VSTART:
 			w.opens++;
