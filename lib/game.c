@@ -177,7 +177,7 @@ zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
 		return false;
 	*sec = np == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] :
 	    np == 2 ? parts[0] * 60 + parts[1] : parts[0];
-	return true;
+	return *sec <= ZH_CLOCK_MAX;	/* a wall of digits is no clock */
 }
 
 bool
@@ -200,16 +200,23 @@ zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
 		char *end;
 		long m = strtol(buf + 1, &end, 10);
 
-		if (*end != '\0' || end == buf + 1)
+		if (*end != '\0' || end == buf + 1 || m < -ZH_EVAL_MAX ||
+		    m > ZH_EVAL_MAX)
 			return false;
 		*mate = (int)m;
 		*pawns = 0;
 		return true;
 	} else {
 		char *end;
-		double x = strtod(buf, &end);
+		double x;
 
-		if (*end != '\0')
+		/* digits, a point and a sign: not strtod's "inf", "nan",
+		   hexadecimal or exponents */
+		if (buf[strspn(buf, "+-.0123456789")] != '\0')
+			return false;
+		x = strtod(buf, &end);
+		if (*end != '\0' || end == buf || x < -ZH_EVAL_MAX ||
+		    x > ZH_EVAL_MAX)
 			return false;
 		*pawns = x;
 		*mate = 0;

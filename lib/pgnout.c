@@ -920,11 +920,6 @@ commands(struct jmove *m, const struct zh_token *t)
 }
 
 /*
- * One line of play from c->i to its VEND (or the end) as a JSON array
- * appended to b.  'pos' is the position before the line's first move,
- * or NULL when positions are not tracked or not known.
- */
-/*
  * '"SAN","uci":"UCI"' of a resolved move in dialect d, after 'lead'
  * (nlead bytes, up to 16: what comes before, such as '},{"san":'), in
  * one reserve.
@@ -963,6 +958,11 @@ jmove_texts(struct buf *b, const struct zh_rmove *rm, int d, const char *lead,
 	}
 }
 
+/*
+ * One line of play from c->i to its VEND (or the end) as a JSON array
+ * appended to b.  'pos' is the position before the line's first move,
+ * or NULL when positions are not tracked or not known.
+ */
 static void
 jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 {

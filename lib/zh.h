@@ -497,9 +497,13 @@ struct zh_game *zh_game_dup(const struct zh_game *g);
 size_t zh_game_dup_size(const struct zh_game *g);
 struct zh_game *zh_game_dup_to(const struct zh_game *g, void *mem);
 
-/* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds. */
+/* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds;
+ * false for none, or for more than ZH_CLOCK_MAX seconds. */
+#define ZH_CLOCK_MAX	1e9
 bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
-/* "[%eval 0.34]" or "[%eval #-3]": pawns, or mate in n (n != 0). */
+/* "[%eval 0.34]" or "[%eval #-3]": pawns, or mate in n (n != 0); false
+ * for none, or for a number beyond ZH_EVAL_MAX either way. */
+#define ZH_EVAL_MAX	1000000
 bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 
 /* ======================== checks: a game validated for CI ======================== */

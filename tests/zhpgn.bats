@@ -166,6 +166,25 @@ golden() {
 	golden knightvuillaume.chesscom -t chesscom "$P/python-chess-knightvuillaume-jannlee-zh.pgn"
 }
 
+@test "zhpgn --json: a clock or eval too large, or not a plain number, stays a comment" {
+	local g='[Variant "Crazyhouse"]
+
+1. e4 { [%clk 0:01111111111111111111111111:42] } e5 { [%clk 0:00:42.5] }
+2. Nf3 { [%eval inf] } Nc6 { [%eval 1e3] } 3. Bc4 { [%eval #99999999999] }
+Bc5 { [%eval -0.52] } *
+'
+	run --separate-stderr bash -c "printf '%s' '$g' | zhpgn --json"
+	assert_success
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+m = json.loads(sys.stdin.read())["moves"]
+assert "clock" not in m[0] and m[0]["comment"].startswith("[%clk 0:0111"), m[0]
+assert m[1]["clock"] == 42.5, m[1]
+assert all("eval" not in x and "mate" not in x for x in m[2:5]), m[2:5]
+assert m[5]["eval"] == -52, m[5]
+'
+}
+
 @test "zhpgn: movetext lines are at most 80 columns (only a longer comment overflows)" {
 	run bash -c "cat '$P'/*.pgn | zhpgn -q -t chesscom 2>/dev/null | awk 'length > 80 && !/^\\[/ && !/^\\{[^}]*\\}\$/'"
 	assert_output ''

@@ -8,7 +8,10 @@
  * The invariants: the fast per-position JSON writer gives the same bytes
  * as json_dumps of the Jansson object built from the same position, a
  * short buffer gets the same length back and a terminated prefix, and
- * the diagram writer's length is what it wrote.  The first byte picks
+ * the diagram writer's length is what it wrote; the game's JSON with and
+ * without FENs is JSON, with the same SAN and UCI of each mainline move;
+ * a replay for SAN alone writes the same PGN as one for SAN and UCI.
+ * The first byte picks
  * the variant forced on every game (none, or one of the table), so
  * that 10x10 boards and every rule set are reached from any movetext.
  */
@@ -21,6 +24,75 @@
 #include "zh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What write() puts in a memory stream, parsed as JSON if 'json'. */
+struct out {
+	char *s;
+	size_t n;
+	json_t *j;
+};
+
+static void
+out_json(struct out *o, const struct zh_game *g, const struct zh_replay *rp,
+    unsigned flags)
+{
+	struct zh_error err;
+	FILE *f = open_memstream(&o->s, &o->n);
+
+	if (f == NULL)
+		abort();
+	zh_game_json(f, g, rp, ZH_LICHESS, flags, &err);
+	if (fclose(f) != 0)
+		abort();
+	if ((o->j = json_loads(o->s, 0, NULL)) == NULL) {
+		fprintf(stderr, "fuzz_game: not JSON: %s\n", o->s);
+		abort();	/* not JSON */
+	}
+}
+
+static void
+out_pgn(struct out *o, const struct zh_game *g, const struct zh_replay *rp)
+{
+	struct zh_error err;
+	FILE *f = open_memstream(&o->s, &o->n);
+	int d;
+
+	if (f == NULL)
+		abort();
+	for (d = ZH_LICHESS; d <= ZH_CHESSCOM; d++)
+		zh_pgn_write(f, g, rp, d, &err);
+	if (fclose(f) != 0)
+		abort();
+	o->j = NULL;
+}
+
+static void
+out_free(struct out *o)
+{
+	json_decref(o->j);
+	free(o->s);
+}
+
+/* The same "san" and "uci" of each move in two JSON games' "moves". */
+static void
+same_moves(json_t *a, json_t *b)
+{
+	json_t *ma = json_object_get(a, "moves"), *mb = json_object_get(b,
+	    "moves");
+	size_t i;
+
+	if (json_array_size(ma) != json_array_size(mb))
+		abort();
+	for (i = 0; i < json_array_size(ma); i++) {
+		json_t *x = json_array_get(ma, i), *y = json_array_get(mb, i);
+
+		if (!json_equal(json_object_get(x, "san"),
+		    json_object_get(y, "san")) ||
+		    !json_equal(json_object_get(x, "uci"),
+		    json_object_get(y, "uci")))
+			abort();
+	}
+}
 
 static const char *const forced[] = {
 	"crazyhouse", "chess", "loop", "chessgi", "grandhouse", "upsidedown",
@@ -61,7 +133,6 @@ each(void *arg, const struct zh_ply *pl)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static FILE *sink;
 	struct zh_pgn_limits lim = { .max_game = 3000, .max_tag = 40,
 	    .max_comment = 100, .max_tags = 8, .max_plies = 30,
 	    .max_tokens = 60, .max_depth = 4 };
@@ -70,15 +141,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct zh_replay rp;
 	struct zh_check ck;
 	struct zh_lines lw;
-	struct zh_error err;
 	struct zh_game g;
 	FILE *f;
-	int d;
 
 	if (size == 0)
 		return 0;
-	if (sink == NULL && (sink = fopen("/dev/null", "w")) == NULL)
-		abort();
 	if (data[0] < sizeof forced / sizeof forced[0])
 		force = zh_variant_find(forced[data[0]]);
 	if ((f = fmemopen((void *)(uintptr_t)data, size, "r")) == NULL)
@@ -101,11 +168,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			json_decref(o);
 			free(js);
 		}
+		struct out fens, plain, pgn, pgn_san;
+
 		rp.fast = false;
+		rp.no_uci = true;	/* SAN alone, as zhpgn's PGN writers */
 		zh_replay(&g, force, &rp);
-		for (d = ZH_LICHESS; d <= ZH_CHESSCOM; d++)
-			zh_pgn_write(sink, &g, &rp, d, &err);
-		zh_game_json(sink, &g, &rp, ZH_LICHESS, ZH_JSON_FENS, &err);
+		out_pgn(&pgn_san, &g, &rp);
+		rp.no_uci = false;
+		zh_replay(&g, force, &rp);
+		out_pgn(&pgn, &g, &rp);
+		if (pgn.n != pgn_san.n || memcmp(pgn.s, pgn_san.s, pgn.n) != 0)
+			abort();
+		out_json(&fens, &g, &rp, ZH_JSON_FENS);
+		out_json(&plain, &g, &rp, 0);
+		same_moves(fens.j, plain.j);
+		out_free(&fens);
+		out_free(&plain);
+		out_free(&pgn);
+		out_free(&pgn_san);
 		if (rp.err.code == ZH_OK || rp.err.ply > 0)
 			zh_lines_walk(&lw, &g, &rp, wflags, each, &jflags);
 	}
