@@ -491,11 +491,10 @@ write_movetext(struct buf *b, const struct zh_game *g,
 	   (as in zh_replay), and most others are not deeper than deadl. */
 	if (g->raw == NULL || g->raw_truncated ||
 	    memchr(g->raw, '(', g->rawlen) != NULL) {
-		for (i = 0; i < g->ntoks; i++)
-			if (g->toks[i].kind == ZH_T_VSTART &&
-			    ++depth > maxdepth)
+		for (i = 0; i < ntoks; i++)
+			if (toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)
 				maxdepth = depth;
-			else if (g->toks[i].kind == ZH_T_VEND && depth > 0)
+			else if (toks[i].kind == ZH_T_VEND && depth > 0)
 				depth--;
 	}
 	depth = 0;
