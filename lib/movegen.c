@@ -222,7 +222,7 @@ has_bb(const struct zh_pos *p)
  * square (0 off the 8x8 board) and by index. */
 #define IX8(s)		(((s) >> 4) - 2 >= 0 && ((s) >> 4) - 2 < 8 && \
 	((s) & 15) - 1 >= 0 && ((s) & 15) - 1 < 8 ? \
-	((((s) >> 4) - 2) << 3) + ((s) & 15) - 1 : 0)
+	(((s) >> 4) - 2) * 8 + ((s) & 15) - 1 : 0)
 #define BIT8(s)		(((s) >> 4) - 2 >= 0 && ((s) >> 4) - 2 < 8 && \
 	((s) & 15) - 1 >= 0 && ((s) & 15) - 1 < 8 ? (uint64_t)1 << IX8(s) : 0)
 #define ROW16(M, r)	SQ8(M, (r) * 16), SQ8(M, (r) * 16 + 8)
