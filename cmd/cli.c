@@ -33,6 +33,10 @@ use_colour(void)
 
 static void
 vdiag(FILE *f, const char *kind, const char *file, long line, long col,
+    const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+
+static void
+vdiag(FILE *f, const char *kind, const char *file, long line, long col,
     const char *fmt, va_list ap)
 {
 	int warn = strcmp(kind, "warning") == 0;
