@@ -112,6 +112,28 @@ tsan:
 	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats
 	$(MAKE) clean
 
+# A profile-guided build, for those who want the last tenth of speed:
+# the tools built with -fprofile-generate, run over the bundled Lichess
+# games (testdata/pgn, every tool's main path), then built again with
+# -fprofile-use.  Not the default: the plain build does not run what it
+# builds.  `make clean` before going back to the plain build.
+PGOTRAIN = testdata/pgn/crazyara-1k_cz_lichess_startpos.pgn
+pgo:
+	$(MAKE) clean
+	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-generate -fprofile-update=prefer-atomic" \
+	    LDFLAGS="$(LDFLAGS) -fprofile-generate" $(TOOLS)
+	for i in 1 2 3 4; do cat $(PGOTRAIN); done >build/pgo-train.pgn
+	bin/zhcheck -q build/pgo-train.pgn 2>/dev/null
+	bin/zhcheck -q --json build/pgo-train.pgn >/dev/null 2>&1
+	bin/zhpgn --json build/pgo-train.pgn >/dev/null
+	bin/zhpgn --to xboard build/pgo-train.pgn >/dev/null
+	bin/zhreplay -f fen build/pgo-train.pgn >/dev/null
+	bin/zhreplay -f jsonl build/pgo-train.pgn >/dev/null
+	bin/zhreplay -f fen build/pgo-train.pgn | bin/zhfen --to xboard >/dev/null
+	bin/zhperft --variant crazyhouse 4 >/dev/null
+	rm -rf bin build/libzh.a build/lib/*.o build/cmd/*.o
+	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" all
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
@@ -159,4 +181,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all deps check check-slow check-valgrind units asan tsan demo bench fuzz install uninstall clean
+.PHONY: all deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean
