@@ -104,3 +104,35 @@ chunk_games() {
 	same zhcheck --json "$T/cr.pgn"
 	same zhcheck "$T/cr.pgn"
 }
+
+# A thread that cannot start (the process at its thread limit): -j says
+# so once and reads with one thread, the output otherwise that of -j 1.
+# tests/shim/failthread.c makes the Nth pthread_create fail; not under
+# a sanitizer, whose runtime must come first and wraps pthread_create.
+@test "jobs: a thread that cannot start: said once, read with one, same output" {
+	local f=$TESTDATA/zhreplay/bench20.pgn n tool
+	command -v cc >/dev/null || skip "no C compiler for the shim"
+	if nm "$ZH_TOP/bin/zhcheck" 2>/dev/null | grep -q '__[at]san_'; then
+		skip "built with a sanitizer"
+	fi
+	cc -shared -fPIC -o "$T/failthread.so" "$ZH_TOP/tests/shim/failthread.c" -ldl
+	for tool in "zhcheck" "zhpgn --json" "zhreplay -f fen"; do
+		# shellcheck disable=SC2086
+		$tool -j 1 "$f" >"$T/1.out" 2>"$T/1.err" || true
+		for n in 1 2; do
+			# shellcheck disable=SC2086
+			ZH_FAIL_THREAD=$n LD_PRELOAD=$T/failthread.so $tool -j 2 "$f" \
+			    >"$T/2.out" 2>"$T/2.err" || fail "$tool: exit $? with thread $n failing"
+			cmp "$T/1.out" "$T/2.out" || fail "$tool: stdout differs, thread $n failing"
+			head -n 1 "$T/2.err" | grep -qx "${tool%% *}: -j: cannot start thread $n of 2 (.*); reading with one" ||
+			    fail "$tool: first line: $(head -n 1 "$T/2.err")"
+			tail -n +2 "$T/2.err" | cmp - "$T/1.err" || fail "$tool: stderr differs, thread $n failing"
+		done
+		# from a pipe too (the reader's own batches)
+		# shellcheck disable=SC2086
+		cat "$f" | ZH_FAIL_THREAD=2 LD_PRELOAD=$T/failthread.so $tool -j 2 \
+		    >"$T/3.out" 2>"$T/3.err" || fail "$tool: exit $? from a pipe"
+		cmp "$T/1.out" "$T/3.out" || fail "$tool: stdout differs from a pipe"
+		grep -q 'cannot start thread 2 of 2' "$T/3.err" || fail "$tool: nothing said from a pipe"
+	done
+}
