@@ -34,6 +34,7 @@ PGNS=${ZH_BENCH_PGN:-zh.pgn}
 RUNS=${ZH_BENCH_RUNS:-5}
 TOOL_RUNS=${ZH_BENCH_TOOL_RUNS:-15}
 SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
+BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
 ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs big}
@@ -291,7 +292,7 @@ if want jobs; then jobs_section; fi
 
 # --------------------------------------------------- peak memory, 1 GB ------
 big_section() {
-	local src big=$TMP/zh-1g.pgn size tool opts label j jopt rss wall secs
+	local src big=$TMP/zh-1g.pgn size tool opts label j jopt rss wall secs gsecs= spec
 	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: memory benchmark skipped"; return; }
 	if ! have_tool zhcheck && ! have_tool zhpgn; then
 		note "bin/zhcheck and bin/zhpgn not built: memory benchmark skipped"; return
@@ -302,7 +303,14 @@ big_section() {
 		for _ in $(seq 140); do cat "$src"; done >"$big"
 	fi
 	size=$(wc -c <"$big")
-	echo; echo "## peak memory on zh-1g.pgn ($(calc "'%.0f' % ($size / 1e6)") MB)"
+	echo; echo "## speed and peak memory on zh-1g.pgn ($(calc "'%.0f' % ($size / 1e6)") MB)"
+	# the yardsticks of zhcheck's speed bar, on the same file
+	for spec in "grep -c '^[Event '|grep -c $(q '^\[Event ') $big" "wc -l|wc -l $big"; do
+		label=${spec%%|*}
+		secs=$(time_cmd "big-${label%% *}" "$BIG_RUNS" "${spec#*|}") || continue
+		[ "${label%% *}" = grep ] && gsecs=$secs
+		row "$label" "zh-1g.pgn" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
+	done
 	for spec in "zhcheck|" "zhpgn|--json"; do
 		tool=${spec%%|*} opts=${spec#*|}
 		have_tool "$tool" || { note "bin/$tool not built: skipped"; continue; }
@@ -315,7 +323,8 @@ big_section() {
 			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
 			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
 			secs=$(python3 -c 'import sys; p=[float(x) for x in sys.argv[1].split(":")]; print(sum(v*60**i for i,v in enumerate(reversed(p))))' "$wall")
-			row "$label" "zh-1g.pgn" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
+			row "$label" "zh-1g.pgn" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
+			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
 		done
 	done
 }
