@@ -94,13 +94,28 @@ const struct zh_variant zh_variants[] = {
 };
 const int zh_nvariants = sizeof zh_variants / sizeof zh_variants[0];
 
+/*
+ * Names read as orthodox chess beyond the table's eight aliases: the ICS
+ * wild numbers that python-chess and chessops read as chess played from
+ * the FEN tag (wild/5 has its own row, wild/23 is crazyhouse), and
+ * chessops's "classical".
+ */
+static const char *const chess_names[] = {
+	"classical", "wild/0", "wild/1", "wild/2", "wild/3", "wild/4",
+	"wild/6", "wild/7", "wild/8", "wild/8a",
+};
+
 const struct zh_variant *
 zh_variant_find(const char *name)
 {
+	size_t k;
 	int i, j;
 
 	if (name == NULL)
 		return NULL;
+	for (k = 0; k < sizeof chess_names / sizeof chess_names[0]; k++)
+		if (strcasecmp(name, chess_names[k]) == 0)
+			return zh_variant_find("chess");
 	for (i = 0; i < zh_nvariants; i++) {
 		const struct zh_variant *v = &zh_variants[i];
 

@@ -263,3 +263,24 @@ assert m[5]["eval"] == -52, m[5]
 	{ zhpgn -q --json "$t/part1"; zhpgn -q --json "$t/part2"; } > "$t/parts"
 	cmp "$t/whole" "$t/parts"
 }
+
+# python-chess (pgn.py) and chessops (pgn.ts parseVariant) read the ICS
+# wild numbers 0-4, 6-8 and 8a, and "classical", as chess from the FEN
+# tag; wild/5 is zhkit's wild5 and wild/23 crazyhouse.
+@test "zhpgn: Variant wild/0 ... wild/8a and classical are chess" {
+	local v fen='rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1'
+	for v in wild/0 wild/1 wild/2 wild/3 wild/4 wild/6 wild/7 wild/8 WILD/8A classical; do
+		printf '[Variant "%s"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. e4 e5 *\n' "$v" "$fen" >"$BATS_TEST_TMPDIR/w.pgn"
+		run --separate-stderr zhpgn --json "$BATS_TEST_TMPDIR/w.pgn"
+		assert_success
+		assert_output --partial '"variant":"chess","start":"rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1"'
+		assert_output --partial '"valid":true'
+	done
+	printf '[Variant "wild/23"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n' >"$BATS_TEST_TMPDIR/w.pgn"
+	run --separate-stderr zhpgn --json "$BATS_TEST_TMPDIR/w.pgn"
+	assert_output --partial '"variant":"crazyhouse"'
+	printf '[Variant "wild/9"]\n\n1. e4 *\n' >"$BATS_TEST_TMPDIR/w.pgn"
+	run --separate-stderr zhpgn --json "$BATS_TEST_TMPDIR/w.pgn"
+	assert_failure 1
+	assert_output --partial "\"valid\":false"
+}
