@@ -383,6 +383,58 @@ read_number(struct fenin *in, const char *s, const char *e, const char *what,
 	return 0;
 }
 
+/*
+ * The clocks an EPD gives as operations from q to the end of the text:
+ * "hmvc 3;" the halfmove clock, "fmvn 7;" the fullmove number (as
+ * python-chess reads them); the others are skipped, a quoted operand
+ * whole (it may hold a ';').
+ */
+static int
+epd_clocks(struct fenin *in, struct zh_pos *p, const char *q)
+{
+	while (*q != '\0') {
+		const char *op, *ope, *a, *e;
+		bool quoted = false;
+		unsigned n;
+
+		while (*q == ' ' || *q == '\t' || *q == ';')
+			q++;
+		if (*q == '\0')
+			break;
+		op = q;
+		while (*q != '\0' && *q != ' ' && *q != '\t' && *q != ';')
+			q++;
+		ope = q;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		a = q;
+		for (; *q != '\0' && (quoted || *q != ';'); q++)
+			if (*q == '"')
+				quoted = !quoted;
+			else if (*q == '\\' && quoted && q[1] != '\0')
+				q++;
+		for (e = q; e > a && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		if (ope - op != 4 || (memcmp(op, "hmvc", 4) != 0 &&
+		    memcmp(op, "fmvn", 4) != 0))
+			continue;
+		if (a == e)
+			return fail(in, op, ZH_ESYNTAX, "EPD %.4s: no number",
+			    op);
+		if (op[0] == 'h') {
+			if (read_number(in, a, e, "EPD hmvc (halfmove clock)",
+			    100000, &p->halfmove) != 0)
+				return -1;
+		} else {
+			if (read_number(in, a, e, "EPD fmvn (fullmove number)",
+			    1000000, &n) != 0)
+				return -1;
+			p->fullmove = n == 0 ? 1 : n;
+		}
+	}
+	return 0;
+}
+
 static bool
 all_pocket_letters(const char *s, const char *e)
 {
@@ -492,7 +544,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
 		p->ep = (unsigned char)sq;
 	}
-	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored. */
+	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored
+	   but for the clocks of an EPD (four fields): hmvc and fmvn. */
 	for (i = 4; i < nf; i++) {
 		int j;
 
@@ -501,6 +554,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 		for (j = i; j < nf && memchr(fs[j], ';', (size_t)(fe[j] - fs[j])) == NULL; j++)
 			;
 		if (j < nf || ops_tail) {
+			if (i == 4 && epd_clocks(&in, p, fs[i]) != 0)
+				return -1;
 			nf = i;
 			break;
 		}

@@ -182,6 +182,24 @@ roundtrip() {
 	EOF
 }
 
+# An EPD's clocks as operations, as python-chess's Board.set_epd reads
+# them (hmvc, fmvn; fmvn 0 is 1); a quoted operand may hold a ';'.
+@test "zhfen: EPD hmvc and fmvn operations are the clocks; a bad one is an error at its column" {
+	run zhfen -t fairy "$START[] w KQkq - hmvc 3; fmvn 7;" \
+	    "$START[] b KQkq - id \"a; hmvc 9\"; hmvc 12;fmvn 0;" \
+	    "$START[] w KQkq - bm e4;"
+	assert_success
+	assert_output - <<-EOF
+	$START[] w KQkq - 3 7
+	$START[] b KQkq - 12 1
+	$START[] w KQkq - 0 1
+	EOF
+	run --separate-stderr zhfen "$START[] w KQkq - bm e4; hmvc x;"
+	assert_failure 1
+	[[ $stderr == *":1:$(( ${#START} + 25 )): error: EPD hmvc (halfmove clock): 'x' is not a number"* ]] ||
+	    fail "stderr: $stderr"
+}
+
 @test "zhfen: the chess.com CurrentPosition of a real export reads to white Q N, black r p" {
 	local fen
 	fen=$(sed -n 's/^\[CurrentPosition "\(.*\)"\]/\1/p' "$TESTDATA/fen/Fixtures.chessComCrazyhouse.pgn")
