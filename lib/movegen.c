@@ -1969,9 +1969,25 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 		played++;
 	}
 	run->ply = ply;
-	run->played = played;
+	run->played += played;
 	run->last = last;
 	return i;
+}
+
+/* play_run over comments and NAGs too (the caller passes them over),
+ * so that a game with a clock after every move is one run. */
+static ZH_HOT_INLINE size_t
+play_runs(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run, const bool san,
+    const bool uci)
+{
+	for (;;) {
+		i = play_run(p, toks, i, end, moves, run, san, uci);
+		if (i >= end || (toks[i].kind != ZH_T_COMMENT &&
+		    toks[i].kind != ZH_T_NAG))
+			return i;
+		i++;
+	}
 }
 
 size_t
@@ -1984,12 +2000,12 @@ zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 	if (!has_bb(p))
 		return i;
 	if (run->san)
-		return run->uci ? play_run(p, toks, i, end, moves, run, true,
-		    true) : play_run(p, toks, i, end, moves, run, true, false);
+		return run->uci ? play_runs(p, toks, i, end, moves, run, true,
+		    true) : play_runs(p, toks, i, end, moves, run, true, false);
 	if (!run->uci)
-		return play_run(p, toks, i, end, moves, run, false, false);
+		return play_runs(p, toks, i, end, moves, run, false, false);
 	/* UCI alone, which no caller asks for: both, the SAN dropped */
-	k = play_run(p, toks, i, end, moves, run, true, true);
+	k = play_runs(p, toks, i, end, moves, run, true, true);
 	for (j = i; j < k; j++)
 		if (toks[j].kind == ZH_T_MOVE)
 			moves[j].san[0] = '\0';

@@ -113,9 +113,6 @@ zh_variant_find(const char *name)
 
 	if (name == NULL)
 		return NULL;
-	for (k = 0; k < sizeof chess_names / sizeof chess_names[0]; k++)
-		if (strcasecmp(name, chess_names[k]) == 0)
-			return zh_variant_find("chess");
 	for (i = 0; i < zh_nvariants; i++) {
 		const struct zh_variant *v = &zh_variants[i];
 
@@ -126,6 +123,9 @@ zh_variant_find(const char *name)
 			if (strcasecmp(name, v->aliases[j]) == 0)
 				return v;
 	}
+	for (k = 0; k < sizeof chess_names / sizeof chess_names[0]; k++)
+		if (strcasecmp(name, chess_names[k]) == 0)
+			return zh_variant_find("chess");
 	return NULL;
 }
 

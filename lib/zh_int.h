@@ -119,8 +119,8 @@ struct zh_run {
 	size_t last;		/* out: the last one's token index (played > 0) */
 };
 /*
- * zh__play_fast over the tokens toks[i] to toks[end - 1]: move numbers
- * passed over, each move played and its moves[] entry set as zh_replay
+ * zh__play_fast over the tokens toks[i] to toks[end - 1]: move numbers,
+ * comments and NAGs passed over, each move played and its moves[] entry set as zh_replay
  * sets it, up to the first token of another kind or the first move the
  * one-step path leaves to the general reader; returns that token's
  * index (end if none).  One call for a run of moves, not one a move.
