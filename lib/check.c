@@ -10,9 +10,6 @@
 
 #include "zh.h"
 
-static const char *const roster[] = {
-	"Event", "Site", "Date", "Round", "White", "Black", "Result"
-};
 
 static struct zh_problem *
 add(struct zh_check *c, int sev, const char *code, long line, long col,
@@ -74,6 +71,40 @@ find_tag(const struct zh_game *g, const char *name)
 		    strcmp(g->tags[i].name, name) == 0)
 			return &g->tags[i];
 	return NULL;
+}
+
+/* The first tag of each name the checks read, found in one pass. */
+enum { K_RESULT = 6, K_PLYCOUNT = 7, K_SETUP, K_FEN, K_N };	/* roster: 0-6 */
+static const char *const known_names[K_N] = {
+	"Event", "Site", "Date", "Round", "White", "Black", "Result",
+	"PlyCount", "SetUp", "FEN"
+};
+
+static void
+known_tags(const struct zh_game *g, const struct zh_tag **k)
+{
+	size_t i;
+	int j;
+
+	for (j = 0; j < K_N; j++)
+		k[j] = NULL;
+	for (i = 0; i < g->ntags; i++) {
+		const char *n = g->tags[i].name;
+
+		switch (n[0]) {	/* the one or two names of each letter */
+		case 'E': j = 0; break;
+		case 'S': j = n[1] == 'i' ? 1 : K_SETUP; break;
+		case 'D': j = 2; break;
+		case 'R': j = n[1] == 'o' ? 3 : K_RESULT; break;
+		case 'W': j = 4; break;
+		case 'B': j = 5; break;
+		case 'P': j = K_PLYCOUNT; break;
+		case 'F': j = K_FEN; break;
+		default: continue;
+		}
+		if (k[j] == NULL && strcmp(n, known_names[j]) == 0)
+			k[j] = &g->tags[i];
+	}
 }
 
 /* The token that starts at line:col, or NULL. */
@@ -166,25 +197,26 @@ result_token(const struct zh_game *g)
 	return NULL;
 }
 
-/* Seven Tag Roster, Result, PlyCount, SetUp/FEN. */
+/* Seven Tag Roster, Result, PlyCount, SetUp/FEN; kt from known_tags. */
 static void
-tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
+tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
+    const struct zh_tag *const *kt)
 {
-	const struct zh_tag *res = find_tag(g, "Result"), *t;
+	const struct zh_tag *res = kt[K_RESULT], *t;
 	const struct zh_token *term = result_token(g);
 	char missing[80] = "";
 	size_t i, n = 0;
 
 	/* the seven names and their separators fit in 'missing' */
-	for (i = 0; i < sizeof roster / sizeof roster[0]; i++)
-		if (find_tag(g, roster[i]) == NULL) {
-			size_t k = strlen(roster[i]);
+	for (i = 0; i <= K_RESULT; i++)
+		if (kt[i] == NULL) {
+			size_t k = strlen(known_names[i]);
 
 			if (n > 0) {
 				memcpy(missing + n, ", ", 2);
 				n += 2;
 			}
-			memcpy(missing + n, roster[i], k + 1);
+			memcpy(missing + n, known_names[i], k + 1);
 			n += k;
 		}
 	if (n > 0)
@@ -209,7 +241,7 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 		    "the movetext does not end with a result "
 		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
 	}
-	if ((t = find_tag(g, "PlyCount")) != NULL && c->r.complete) {
+	if ((t = kt[K_PLYCOUNT]) != NULL && c->r.complete) {
 		char *e;
 		long k = strtol(t->value, &e, 10);
 
@@ -221,17 +253,17 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 			    "PlyCount is %ld but the game has %ld plies", k,
 			    c->r.nplies);
 	}
-	t = find_tag(g, "SetUp");
+	t = kt[K_SETUP];
 	if (t != NULL && strcmp(t->value, "0") != 0 && strcmp(t->value, "1") != 0)
 		add(c, soft, "setup", t->line, t->col, 0,
 		    "SetUp '%.40s' is not 0 or 1", t->value);
 	else if (t != NULL && strcmp(t->value, "1") == 0 &&
-	    find_tag(g, "FEN") == NULL)
+	    kt[K_FEN] == NULL)
 		add(c, soft, "setup", t->line, t->col, 0,
 		    "SetUp \"1\" without a FEN tag");
 	else if ((t == NULL || strcmp(t->value, "0") == 0) &&
-	    find_tag(g, "FEN") != NULL) {
-		const struct zh_tag *f = find_tag(g, "FEN");
+	    kt[K_FEN] != NULL) {
+		const struct zh_tag *f = kt[K_FEN];
 
 		add(c, soft, "setup", f->line, f->col, 0,
 		    "FEN tag without SetUp \"1\"");
@@ -240,10 +272,11 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft)
 
 /* A checkmate is a win for the mating side, a stalemate a draw. */
 static void
-final_problems(struct zh_check *c, const struct zh_game *g, int soft)
+final_problems(struct zh_check *c, const struct zh_game *g, int soft,
+    const struct zh_tag *const *kt)
 {
 	static const char *const side[2] = { "White", "Black" };
-	const struct zh_tag *res = find_tag(g, "Result");
+	const struct zh_tag *res = kt[K_RESULT];
 	const struct zh_token *term = result_token(g);
 	const char *result = g->result ? g->result : res ? res->value : NULL;
 	const struct zh_pos *p = &c->r.final;
@@ -303,8 +336,11 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 	replay_problems(c, g, soft);
 	/* A game cut short by a syntax error has no result to check. */
 	if (g->err.code == ZH_OK && c->r.v != NULL) {
-		tag_problems(c, g, soft);
-		final_problems(c, g, soft);
+		const struct zh_tag *kt[K_N];
+
+		known_tags(g, kt);
+		tag_problems(c, g, soft, kt);
+		final_problems(c, g, soft, kt);
 	}
 	/* insertion sort: stable, and the list is short */
 	for (i = 1; i < c->nprobs; i++) {
