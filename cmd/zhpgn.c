@@ -264,8 +264,9 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!cli_quiet)
-		fprintf(stderr, "%s: %ld games: %ld written, %ld rejected\n",
-		    cli_prog, o.games, o.written, o.rejected);
+		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
+		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
+		    o.rejected);
 	if (o.fatal)
 		return EXIT_USAGE;
 	return rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID : EXIT_VALID;

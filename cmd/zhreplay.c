@@ -489,8 +489,8 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.bad > 0 && !cli_quiet)
-		fprintf(stderr, "zhreplay: replayed %ld games: %ld with errors\n",
-		    o.games, o.bad);
+		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with errors\n",
+		    o.games, o.games == 1 ? "" : "s", o.bad);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
 	return rc;

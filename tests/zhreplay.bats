@@ -73,7 +73,7 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	assert_equal "$status" 1
 	assert_output 'e2e4'
 	assert_equal "$stderr" "zhreplay: $BATS_TEST_TMPDIR/nested.pgn:4:1: error: game 1, ply 0 (variation): a variation must follow a move
-zhreplay: replayed 1 games: 1 with errors"
+zhreplay: replayed 1 game: 1 with errors"
 }
 
 @test "zhreplay: --plies and --every choose positions" {
