@@ -10,7 +10,6 @@
 
 #include "zh.h"
 
-
 static struct zh_problem *
 add(struct zh_check *c, int sev, const char *code, long line, long col,
     long ply, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
