@@ -138,8 +138,14 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
 
-bench: all
+bench: all build/bench/floor
 	@sh bench/run.sh
+
+# The reader alone, and the reader with the legality replay: the floors
+# under zhcheck's time that bench/run.sh sets beside grep's (not installed).
+build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.

@@ -311,6 +311,18 @@ big_section() {
 		[ "${label%% *}" = grep ] && gsecs=$secs
 		row "$label" "zh-1g.pgn" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
 	done
+	# the floors under zhcheck: the libzh reader alone (no rules), and
+	# the reader with every game replayed for legality (bench/floor.c)
+	if [ -x build/bench/floor ]; then
+		for spec in "libzh reader alone|read" "libzh reader + replay|replay"; do
+			label=${spec%%|*}
+			secs=$(time_cmd "big-floor-${spec#*|}" "$BIG_RUNS" "build/bench/floor ${spec#*|} $big") || continue
+			row "$label" "zh-1g.pgn" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
+			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
+		done
+	else
+		note "build/bench/floor not built (make build/bench/floor): the reader's floors skipped"
+	fi
 	for spec in "zhcheck|" "zhpgn|--json"; do
 		tool=${spec%%|*} opts=${spec#*|}
 		have_tool "$tool" || { note "bin/$tool not built: skipped"; continue; }
