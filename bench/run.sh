@@ -19,7 +19,9 @@
 #   ZH_BENCH_PAIRS  -j 1 / -j 2 pairs in the jobs section (default 9)
 #   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
 #   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
-#   ZH_BENCH_BIG=1  also measure peak memory on a ~1 GB file (bench/tmp/zh-1g.pgn)
+#   ZH_BENCH_BIG=1  also measure speed and peak memory on a ~1 GB file
+#                   (bench/tmp/zh-1g.pgn: zh.pgn x 140)
+#   ZH_BENCH_BIG_PGN the archive repeated to ~1 GB (zh.pgn; e.g. zh-clk.pgn)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs big
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
@@ -292,24 +294,27 @@ if want jobs; then jobs_section; fi
 
 # --------------------------------------------------- peak memory, 1 GB ------
 big_section() {
-	local src big=$TMP/zh-1g.pgn size tool opts label j jopt rss wall secs gsecs= spec
-	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: memory benchmark skipped"; return; }
+	local name=${ZH_BENCH_BIG_PGN:-zh.pgn} src big size reps tool opts label j jopt rss wall secs gsecs= spec
+	src=$(pgn_path "$name") || { note "$name not found in $DATA: memory benchmark skipped"; return; }
+	big=$TMP/${name%.pgn}-1g.pgn
 	if ! have_tool zhcheck && ! have_tool zhpgn; then
 		note "bin/zhcheck and bin/zhpgn not built: memory benchmark skipped"; return
 	fi
 	[ -x /usr/bin/time ] || { note "/usr/bin/time missing (apt-get install time): memory benchmark skipped"; return; }
 	if [ ! -s "$big" ]; then
-		note "making $big (zh.pgn x 140)"
-		for _ in $(seq 140); do cat "$src"; done >"$big"
+		# copies of the archive to about 1 GB (zh.pgn: 140)
+		reps=$(calc "-(-1000000000 // $(wc -c <"$src"))")
+		note "making $big ($name x $reps)"
+		for _ in $(seq "$reps"); do cat "$src"; done >"$big"
 	fi
 	size=$(wc -c <"$big")
-	echo; echo "## speed and peak memory on zh-1g.pgn ($(calc "'%.0f' % ($size / 1e6)") MB)"
+	echo; echo "## speed and peak memory on ${big##*/} ($(calc "'%.0f' % ($size / 1e6)") MB)"
 	# the yardsticks of zhcheck's speed bar, on the same file
 	for spec in "grep -c '^[Event '|grep -c $(q '^\[Event ') $big" "wc -l|wc -l $big"; do
 		label=${spec%%|*}
 		secs=$(time_cmd "big-${label%% *}" "$BIG_RUNS" "${spec#*|}") || continue
 		[ "${label%% *}" = grep ] && gsecs=$secs
-		row "$label" "zh-1g.pgn" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
+		row "$label" "${big##*/}" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")"
 	done
 	# the floors under zhcheck: the libzh reader alone (no rules), and
 	# the reader with every game replayed for legality (bench/floor.c)
@@ -317,7 +322,7 @@ big_section() {
 		for spec in "libzh reader alone|read" "libzh reader + replay|replay"; do
 			label=${spec%%|*}
 			secs=$(time_cmd "big-floor-${spec#*|}" "$BIG_RUNS" "build/bench/floor ${spec#*|} $big") || continue
-			row "$label" "zh-1g.pgn" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
+			row "$label" "${big##*/}" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
 			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
 		done
 	else
@@ -335,7 +340,7 @@ big_section() {
 			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
 			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
 			secs=$(python3 -c 'import sys; p=[float(x) for x in sys.argv[1].split(":")]; print(sum(v*60**i for i,v in enumerate(reversed(p))))' "$wall")
-			row "$label" "zh-1g.pgn" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
+			row "$label" "${big##*/}" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
 			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
 		done
 	done
