@@ -73,7 +73,7 @@ check: deps
 	@$(MAKE) --no-print-directory all units
 	@sh tests/run-all
 
-units: $(UNITS) $(FUZZSRC:tests/fuzz/%.c=build/fuzzrun/%)
+units: $(UNITS) $(FUZZSRC:tests/fuzz/%.c=build/fuzzrun/%) build/bench/floor
 
 # The fuzz targets as plain programs over files, for the regression corpus.
 build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
