@@ -10,6 +10,7 @@
  *
  * Prints "N games, P plies" (plies only with replay).  Not installed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,11 +33,13 @@ main(int argc, char **argv)
 	}
 	replay = strcmp(argv[1], "replay") == 0;
 	if ((f = fopen(argv[2], "rb")) == NULL) {
-		perror(argv[2]);
+		fprintf(stderr, "floor: %s: error: %s\n", argv[2],
+		    strerror(errno));
 		return 2;
 	}
 	if ((r = zh_pgn_open(f, NULL)) == NULL) {
-		fprintf(stderr, "floor: out of memory\n");
+		fprintf(stderr, "floor: %s: error: out of memory\n", argv[2]);
+		fclose(f);
 		return 2;
 	}
 	memset(&rp, 0, sizeof rp);
@@ -53,7 +56,8 @@ main(int argc, char **argv)
 	zh_pgn_close(r);
 	fclose(f);
 	if (rc < 0) {
-		fprintf(stderr, "floor: %s\n", g.err.text);
+		fprintf(stderr, "floor: %s:%ld: error: %s\n", argv[2],
+		    g.err.line, g.err.text);
 		return 2;
 	}
 	printf("%ld games, %ld plies\n", games, plies);

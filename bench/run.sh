@@ -292,7 +292,7 @@ jobs_section() {
 }
 if want jobs; then jobs_section; fi
 
-# --------------------------------------------------- peak memory, 1 GB ------
+# ------------------------------------------ speed and peak memory, 1 GB ----
 big_section() {
 	local name=${ZH_BENCH_BIG_PGN:-zh.pgn} src big size reps tool opts label j jopt rss wall secs gsecs= spec
 	src=$(pgn_path "$name") || { note "$name not found in $DATA: memory benchmark skipped"; return; }
