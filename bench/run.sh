@@ -22,7 +22,10 @@
 #   ZH_BENCH_BIG=1  also measure speed and peak memory on a ~1 GB file
 #                   (bench/tmp/zh-1g.pgn: zh.pgn x 140)
 #   ZH_BENCH_BIG_PGN the archive repeated to ~1 GB (zh.pgn; e.g. zh-clk.pgn)
-#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs big
+#   ZH_BENCH_BASE   a git revision (e.g. 42ba11e): build it in bench/tmp/base-REV
+#                   and time its PGN rows against this tree's, in turn
+#                   (section "base", zh.pgn x 10, output to /dev/null)
+#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs base big
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -39,7 +42,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs big}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs base big}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -291,6 +294,45 @@ jobs_section() {
 	done
 }
 if want jobs; then jobs_section; fi
+
+# --------------------------------------------- against a base revision ----
+# ZH_BENCH_BASE=REV: the same PGN rows built from REV (git archive, built
+# with this Makefile's defaults in bench/tmp/base-REV) and from this tree,
+# run in turn on zh.pgn x 10 with output to /dev/null; the ratio is the
+# median of the pairs' ratios (bench/pairs.py), so that a change of the
+# machine's load during the run moves both sides alike.  Above 1: this
+# tree is slower.
+base_section() {
+	local rev=${ZH_BENCH_BASE:-} dir src med=$TMP/zh-10.pgn size spec label tool opts slug j
+	[ -n "$rev" ] || { note "set ZH_BENCH_BASE=REV to time a base revision's tools beside these"; return; }
+	rev=$(git rev-parse --short "$rev" 2>/dev/null) || { note "ZH_BENCH_BASE: no revision '$ZH_BENCH_BASE'"; return; }
+	dir=$TMP/base-$rev
+	if [ ! -x "$dir/bin/zhcheck" ]; then
+		rm -rf "$dir" && mkdir -p "$dir" &&
+			git archive "$rev" | tar -x -C "$dir" &&
+			make -C "$dir" --no-print-directory all >"$TMP/base-$rev.log" 2>&1 ||
+			{ note "building $rev failed (see $TMP/base-$rev.log): skipped"; return; }
+	fi
+	src=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: base section skipped"; return; }
+	[ -s "$med" ] || for _ in $(seq 10); do cat "$src"; done >"$med"
+	size=$(wc -c <"$med")
+	echo; echo "## $rev against this tree on zh.pgn x 10 ($(calc "'%.0f' % ($size / 1e6)") MB, output to /dev/null)"
+	for spec in "zhcheck|" "zhpgn --json|--json" "zhpgn --to xboard|--to xboard" \
+		"zhreplay --format fen|--format fen" "zhreplay --format jsonl|--format jsonl"; do
+		label=${spec%%|*} opts=${spec#*|} tool=${label%% *}
+		have_tool "$tool" || continue
+		for j in 1 2; do
+			slug=$(printf '%s' "$label" | tr -c 'A-Za-z0-9' '-')
+			set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/$slug-j$j-base.json" \
+				"$dir/bin/$tool $opts -j $j $med" "bin/$tool $opts -j $j $med") || continue
+			[ $# -eq 5 ] || continue
+			row "$label -j$j @$rev" "zh.pgn x 10" "$1" "CPU $(calc "'%.3f' % $4") s"
+			row "$label -j$j" "zh.pgn x 10" "$2" "CPU $(calc "'%.3f' % $5") s" \
+				"x$(calc "'%.3f' % (1 / $3)") of $rev's time (pairs)"
+		done
+	done
+}
+if want base; then base_section; fi
 
 # ------------------------------------------ speed and peak memory, 1 GB ----
 big_section() {
