@@ -449,7 +449,6 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
-	struct stat st;
 
 	if (o->path != NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
@@ -460,10 +459,8 @@ out_stream(struct output *o)
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
-	/* Buffered as stdio buffers a file, a pipe or a terminal. */
-	setvbuf(o->f, NULL, o->tty ? _IOLBF : _IOFBF,
-	    fstat(o->fd, &st) == 0 && st.st_blksize > 0 ?
-	    (size_t)st.st_blksize : BUFSIZ);
+	if (o->tty)		/* a line at a time, as stdio does */
+		setvbuf(o->f, NULL, _IOLBF, BUFSIZ);
 	*o->fp = o->f;
 	return 0;
 }
