@@ -129,6 +129,12 @@ same() {
 	done
 	same zhpgn "$p" "<stdin>" zhpgn -o "$p" <"$p"
 	same zhreplay "$p" "<stdin>" zhreplay -f jsonl -o "$p" - <"$p"
+	# standard output appended to the input would feed it without end
+	cp "$p" "$T/saved"
+	run --separate-stderr bash -c '"$@" >>"$2"' _ zhpgn "$p"
+	assert_equal "$status" 2
+	assert_equal "$stderr" "zhpgn: <stdout>: cannot write: it is the input $p"
+	cmp "$p" "$T/saved"
 	# a FEN file, and a perft suite
 	grep -v '^#' "$TESTDATA"/fen/winboard-zh.fen | head -3 >"$T/p.fen"
 	ln -s p.fen "$T/p2.fen"
