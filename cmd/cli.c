@@ -1,5 +1,9 @@
 /* cli.c - diagnostics and helpers shared by the zhkit tools. */
+#define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,6 +18,7 @@ int cli_quiet;
 
 static int colour;
 static pthread_once_t colour_once = PTHREAD_ONCE_INIT;
+static bool progress_on;	/* a --progress line is showing (stderr's lock) */
 
 static void
 colour_init(void)
@@ -42,6 +47,7 @@ vdiag(FILE *f, const char *kind, const char *file, long line, long col,
 	int warn = strcmp(kind, "warning") == 0;
 
 	flockfile(f);
+	cli_progress_clear(f);
 	if (use_colour())
 		fprintf(f, "%s: \033[1m%s:%ld:%ld:\033[0m \033[1;%dm%s:\033[0m ",
 		    cli_prog, file, line, col, warn ? 35 : 31, kind);
@@ -100,7 +106,10 @@ cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 	    cat(&q, end, ": ", 2) && cat(&q, end, kind, strlen(kind)) &&
 	    cat(&q, end, ": ", 2) && cat(&q, end, msg, len) &&
 	    cat(&q, end, "\n", 1)) {
+		flockfile(f);
+		cli_progress_clear(f);
 		fwrite(buf, 1, (size_t)(q - buf), f);
+		funlockfile(f);
 		return;
 	}
 	cli_fdiag(f, kind, file, line, col, "%.*s", (int)len, msg);
@@ -133,11 +142,34 @@ cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	flockfile(stderr);
+	cli_progress_clear(stderr);
 	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+void
+cli_progress_shown(bool shown)
+{
+	progress_on = shown;
+}
+
+/* Called with f locked (flockfile is recursive). */
+void
+cli_progress_clear(FILE *f)
+{
+	if (f != stderr)
+		return;
+	flockfile(f);
+	if (progress_on) {
+		fputs("\r\033[K", f);
+		progress_on = false;
+	}
+	funlockfile(f);
 }
 
 long
@@ -155,18 +187,29 @@ cli_number(const char *s, long lo, long hi, const char *what)
 	return n;
 }
 
+/* A directory opens, but every read fails: said here, once. */
 FILE *
 cli_open(const char *path, const char **name)
 {
+	struct stat st;
 	FILE *f;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
 		*name = "<stdin>";
-		return stdin;
+		f = stdin;
+	} else {
+		*name = path;
+		if ((f = fopen(path, "r")) == NULL) {
+			cli_fail("%s: %s", path, strerror(errno));
+			return NULL;
+		}
 	}
-	*name = path;
-	if ((f = fopen(path, "r")) == NULL)
-		cli_fail("%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_fail("%s: read error: %s", *name, strerror(EISDIR));
+		if (f != stdin)
+			fclose(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -239,12 +282,291 @@ cli_variant(const char *name)
 	return NULL;
 }
 
-FILE *
-cli_create(const char *path)
-{
-	FILE *f = fopen(path, "w");
 
-	if (f == NULL)
-		cli_fail("%s: cannot write: %s", path, strerror(errno));
-	return f;
+/* ======================== outputs ======================== */
+
+#define MAXOUT 4
+
+struct output {
+	const char *path;		/* NULL: standard output */
+	const char *name;		/* in messages */
+	FILE **fp;			/* where the tool keeps its stream */
+	FILE *f;
+	int fd;
+	int err;			/* errno of the first failed write */
+	bool created, tty;
+	dev_t dev;
+	ino_t ino;
+	bool reg;			/* a regular file: dev and ino set */
+};
+
+struct input {
+	const char *name;
+	dev_t dev;
+	ino_t ino;
+};
+
+static struct output outs[MAXOUT];
+static int nouts;
+static struct input *ins;
+static int nins;
+static bool out_failed;		/* said once; the run stops */
+
+void
+cli_output(const char *path, FILE **fp)
+{
+	struct output *o = &outs[nouts++];
+
+	o->path = path;
+	o->name = path != NULL ? path : "<stdout>";
+	o->fp = fp;
+	o->fd = -1;
+}
+
+/* Keep the identity of a regular file (or stdin) read, to compare. */
+static void
+add_input(const char *path)
+{
+	struct input *ni;
+	struct stat st;
+	int rc;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		rc = fstat(STDIN_FILENO, &st);
+	else
+		rc = stat(path, &st);
+	if (rc != 0 || !S_ISREG(st.st_mode))
+		return;
+	if ((ni = realloc(ins, (size_t)(nins + 1) * sizeof *ins)) == NULL)
+		return;
+	ins = ni;
+	ins[nins].name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" :
+	    path;
+	ins[nins].dev = st.st_dev;
+	ins[nins].ino = st.st_ino;
+	nins++;
+}
+
+void
+cli_inputs(int n, char *const *paths)
+{
+	int i;
+
+	if (n == 0)
+		add_input(NULL);
+	for (i = 0; i < n; i++)
+		add_input(paths[i]);
+}
+
+static ssize_t
+out_write(void *cookie, const char *buf, size_t n)
+{
+	struct output *o = cookie;
+	size_t done = 0;
+	ssize_t k;
+
+	while (done < n) {
+		if ((k = write(o->fd, buf + done, n - done)) > 0)
+			done += (size_t)k;
+		else if (k < 0 && errno == EINTR)
+			continue;
+		else {
+			if (o->err == 0)
+				o->err = k < 0 ? errno : EIO;
+			break;
+		}
+	}
+	return (ssize_t)done;
+}
+
+static int
+out_close(void *cookie)
+{
+	struct output *o = cookie;
+
+	if (o->fd == STDOUT_FILENO || close(o->fd) == 0)
+		return 0;
+	if (o->err == 0)
+		o->err = errno;
+	return -1;
+}
+
+/* Open o without truncating it; 0, or -1 after a message. */
+static int
+out_open(struct output *o)
+{
+	struct stat st;
+
+	if (o->path == NULL)
+		o->fd = STDOUT_FILENO;
+	else if ((o->fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0666)) >= 0)
+		o->created = true;
+	else if (errno != EEXIST || (o->fd = open(o->path, O_WRONLY |
+	    O_CREAT | O_CLOEXEC, 0666)) < 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		return -1;
+	}
+	if (fstat(o->fd, &st) != 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		return -1;
+	}
+	o->reg = S_ISREG(st.st_mode);
+	o->dev = st.st_dev;
+	o->ino = st.st_ino;
+	o->tty = isatty(o->fd);
+	return 0;
+}
+
+/* Refuse an output that is an input or another output. */
+static int
+out_same(const struct output *o)
+{
+	const struct output *p;
+	int i;
+
+	if (!o->reg)
+		return 0;
+	for (i = 0; i < nins; i++)
+		if (ins[i].dev == o->dev && ins[i].ino == o->ino) {
+			cli_fail("%s: cannot write: it is the input %s",
+			    o->name, ins[i].name);
+			return -1;
+		}
+	for (p = outs; p < o; p++)
+		if (p->reg && p->dev == o->dev && p->ino == o->ino) {
+			cli_fail("%s: cannot write: it is the output %s",
+			    o->name, p->name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Truncate o (a regular file it owns) and make its stream. */
+static int
+out_stream(struct output *o)
+{
+	static const cookie_io_functions_t io = {
+		.write = out_write, .close = out_close
+	};
+
+	if (o->path != NULL && o->reg && !o->created &&
+	    ftruncate(o->fd, 0) != 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		return -1;
+	}
+	if ((o->f = fopencookie(o, "w", io)) == NULL) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		return -1;
+	}
+	if (o->tty)		/* a line at a time, as stdio does */
+		setvbuf(o->f, NULL, _IOLBF, BUFSIZ);
+	*o->fp = o->f;
+	return 0;
+}
+
+int
+cli_outputs_open(void)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < nouts && rc == 0; i++)
+		if (out_open(&outs[i]) != 0 || out_same(&outs[i]) != 0)
+			rc = -1;
+	for (i = 0; i < nouts && rc == 0; i++)
+		if (out_stream(&outs[i]) != 0)
+			rc = -1;
+	free(ins);
+	ins = NULL;
+	nins = 0;
+	if (rc == 0)
+		return 0;
+	for (i = 0; i < nouts; i++) {
+		if (outs[i].f != NULL)
+			fclose(outs[i].f);
+		else if (outs[i].fd > STDOUT_FILENO)
+			close(outs[i].fd);
+		if (outs[i].created)
+			unlink(outs[i].path);
+		*outs[i].fp = NULL;
+	}
+	nouts = 0;
+	return -1;
+}
+
+static void
+out_fail(const struct output *o)
+{
+	if (!out_failed)
+		cli_fail("%s: write error: %s", o->name,
+		    strerror(o->err ? o->err : EIO));
+	out_failed = true;
+}
+
+/* Cheap: a flag per output, and stdio's error flags. */
+bool
+cli_outputs_failed(void)
+{
+	int i;
+
+	if (out_failed)
+		return true;
+	for (i = 0; i < nouts; i++)
+		if (outs[i].f != NULL && (outs[i].err != 0 || ferror(outs[i].f))) {
+			out_fail(&outs[i]);
+			return true;
+		}
+	if (ferror(stderr))
+		out_failed = true;	/* nowhere left to say it */
+	return out_failed;
+}
+
+int
+cli_outputs_close(void)
+{
+	int i;
+
+	for (i = 0; i < nouts; i++) {
+		struct output *o = &outs[i];
+
+		if (o->f == NULL)
+			continue;
+		if (fflush(o->f) != 0 || ferror(o->f) || o->err != 0)
+			out_fail(o);
+		if (fclose(o->f) != 0)
+			out_fail(o);
+		o->f = NULL;
+		*o->fp = NULL;
+	}
+	return out_failed ? -1 : 0;
+}
+
+bool
+cli_output_isatty(FILE *f)
+{
+	int i;
+
+	for (i = 0; i < nouts; i++)
+		if (outs[i].f == f)
+			return outs[i].tty;
+	return false;
+}
+
+int
+cli_exit(int rc)
+{
+	struct output o = { .name = "<stdout>" };
+
+	if (cli_outputs_close() != 0)
+		rc = EXIT_USAGE;
+	/* --help and --version write to stdout itself */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		o.err = errno;
+		out_fail(&o);
+		rc = EXIT_USAGE;
+	}
+	if (fflush(stderr) != 0 || ferror(stderr))
+		rc = EXIT_USAGE;
+	return rc;
 }

@@ -30,8 +30,27 @@ FILE *cli_open(const char *path, const char **name);
 void cli_version(void);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);
-/* Open 'path' for writing; NULL after a message. */
-FILE *cli_create(const char *path);
+/*
+ * Outputs: standard output, -o and --rejects, all written through one
+ * layer.  Register each (path NULL: standard output, "<stdout>" in
+ * messages) and each input (NULL or "-": standard input), then open
+ * them together: none is truncated unless all could be opened and none
+ * is the same file as an input.  A failed write is said once, as
+ * "TOOL: NAME: write error: REASON", and the run stops (exit 2).
+ */
+void cli_output(const char *path, FILE **fp);
+void cli_inputs(int n, char *const *paths);
+int cli_outputs_open(void);		/* 0, or -1 after a message */
+bool cli_outputs_failed(void);		/* after each record: stop if true */
+int cli_outputs_close(void);		/* flush and close; 0 or -1 */
+bool cli_output_isatty(FILE *f);
+/* Close the outputs, flush stdout and stderr: rc, or EXIT_USAGE if
+ * anything could not be written. */
+int cli_exit(int rc);
+/* --progress: a line is showing on stderr (set with stderr locked);
+ * cli_progress_clear(f) wipes it before more is written to f. */
+void cli_progress_shown(bool shown);
+void cli_progress_clear(FILE *f);
 /*
  * --limit NAME=VALUE for the PGN reader: game, tag, comment (bytes; K, M
  * and G suffixes), tags, plies, tokens, depth.  0 after a message.

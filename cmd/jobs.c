@@ -54,7 +54,8 @@ progress_init(struct progress *pr, const struct jobs *j, FILE *in)
 	memset(pr, 0, sizeof *pr);
 	pr->on = j->progress && isatty(STDERR_FILENO);
 	pr->in = in;
-	pr->start = pr->last = now();
+	pr->start = now();
+	pr->last = pr->start - 1;	/* the first line at game 256 */
 	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
 		pr->total = (double)st.st_size;
 }
@@ -75,6 +76,7 @@ progress_tick(struct progress *pr, bool final)
 	pos = ftello(pr->in);
 	mb = pos > 0 ? (double)pos / 1e6 : 0;
 	rate = t > pr->start ? pr->games / (t - pr->start) : 0;
+	flockfile(stderr);
 	fprintf(stderr, "\r%s: %ld games, %.1f MB, %.0f games/s", cli_prog,
 	    pr->games, mb, rate);
 	if (pr->total > 0 && pos > 0 && t > pr->start)
@@ -82,6 +84,16 @@ progress_tick(struct progress *pr, bool final)
 		    (pr->total - (double)pos) / ((double)pos / (t - pr->start)));
 	if (final)
 		fputc('\n', stderr);
+	cli_progress_shown(!final);
+	funlockfile(stderr);
+}
+
+/* After each game: an output that failed stops the run (said once). */
+static void
+check_outputs(struct jobs *j)
+{
+	if (cli_outputs_failed())
+		j->stop = 1;
 }
 
 /* ======================== serial ======================== */
@@ -97,6 +109,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
 		res = j->work(&g, j->out, j->err, j->ctx, st);
 		j->done(j->ctx, &g, res);
+		check_outputs(j);
 		progress_tick(pr, false);
 		if (j->max_games && ++n >= j->max_games)
 			break;
@@ -349,12 +362,14 @@ flush_slot(struct pool *p, struct slot *s)
 				if (o > orun)
 					fwrite(s->out.p + orun, 1, o - orun,
 					    p->j->out);
+				cli_progress_clear(p->j->err);
 				fwrite(s->err.p + e, 1, s->eend[i] - e,
 				    p->j->err);
 				orun = o;
 			}
 			o = s->oend[i];
 			p->j->done(p->j->ctx, s->g[i], s->result[i]);
+			check_outputs(p->j);
 			progress_tick(p->pr, false);
 		}
 		e = s->eend[i];
@@ -368,6 +383,7 @@ flush_slot(struct pool *p, struct slot *s)
 	}
 	if (o > orun)		/* out.p is NULL while nothing was written */
 		fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+	check_outputs(p->j);
 	obuf_reset(&s->out);
 	obuf_reset(&s->err);
 	s->n = 0;
@@ -660,6 +676,7 @@ flush_chunk(struct cpool *p, struct cslot *s)
 		if (c->eend > e) {
 			if (o > orun)
 				fwrite(s->out.p + orun, 1, o - orun, j->out);
+			cli_progress_clear(j->err);
 			fwrite(s->err.p + e, 1, c->eend - e, j->err);
 			orun = o;
 		}
@@ -674,11 +691,13 @@ flush_chunk(struct cpool *p, struct cslot *s)
 		g.rawlen = c->rawlen;
 		g.raw_truncated = c->truncated;
 		j->done(j->ctx, &g, c->result);
+		check_outputs(j);
 		p->games++;
 		progress_tick(p->pr, false);
 	}
 	if (o > orun)
 		fwrite(s->out.p + orun, 1, o - orun, j->out);
+	check_outputs(j);
 	obuf_reset(&s->out);
 	obuf_reset(&s->err);
 	s->n = 0;

@@ -17,6 +17,7 @@ struct run {
 	long items, valid, invalid, warnings;
 	long offset;			/* --game-offset */
 	bool fail;			/* out of memory */
+	bool stopped;			/* at --max-errors */
 };
 
 static void
@@ -144,8 +145,10 @@ done(void *ctx, const struct zh_game *g, int res)
 	else
 		o->valid++;
 	o->warnings += res >> 1;
-	if (o->max_errors && o->invalid >= o->max_errors)
+	if (o->max_errors && o->invalid >= o->max_errors) {
 		o->jobs->stop = 1;
+		o->stopped = true;
+	}
 }
 
 static void *
@@ -186,8 +189,28 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		done(o, NULL, o->json && emit_json(out,
 		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
 		    c.nerrors ? 1 : 0);
+		if (cli_outputs_failed())
+			o->jobs->stop = 1;
 	}
+	if (ferror(in))
+		cli_fail("%s: read error", o->name);
 	free(line);
+}
+
+/* "checked N games: V valid, I invalid (W warnings)", and why it
+ * stopped early. */
+static void
+summary(const struct run *o, bool fen)
+{
+	fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid "
+	    "(%ld warning%s)", cli_prog, o->items, fen ?
+	    (o->items == 1 ? "position" : "positions") :
+	    (o->items == 1 ? "game" : "games"), o->valid, o->invalid,
+	    o->warnings, o->warnings == 1 ? "" : "s");
+	if (o->stopped)
+		fprintf(stderr, " (stopped after %ld error%s: --max-errors)",
+		    o->invalid, o->invalid == 1 ? "" : "s");
+	fputc('\n', stderr);
 }
 
 int
@@ -213,6 +236,7 @@ main(int argc, char **argv)
 	struct run o = { 0 };
 	struct jobs j = { 0 };
 	struct zh_pgn_limits lim = { 0 };
+	const char *outpath = NULL;
 	bool fen = false;
 	int c, i, rc = EXIT_VALID;
 	long n;
@@ -224,7 +248,6 @@ main(int argc, char **argv)
 	    1 << 16);
 	j.njobs = 1;
 	j.limits = &lim;
-	j.out = stdout;
 	j.err = stderr;
 	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
 		switch (c) {
@@ -248,7 +271,7 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'j':
 			if ((n = cli_number(optarg, 0, 64, "--jobs")) < 0)
 				return EXIT_USAGE;
@@ -260,8 +283,7 @@ main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'o':
-			if ((j.out = cli_create(optarg)) == NULL)
-				return EXIT_USAGE;
+			outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -275,7 +297,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			cli_version();
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -288,6 +310,10 @@ main(int argc, char **argv)
 	j.done = done;
 	j.make_state = make_state;
 	j.free_state = free_state;
+	cli_output(outpath, &j.out);
+	cli_inputs(argc, argv);
+	if (cli_outputs_open() != 0)
+		return EXIT_USAGE;
 	for (i = 0; i < (argc ? argc : 1) && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
 
@@ -299,10 +325,8 @@ main(int argc, char **argv)
 			check_fens(in, j.out, &o);
 		else if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		if (ferror(in)) {
-			cli_fail("%s: read error", o.name);
+		if (ferror(in))		/* said by jobs_run or check_fens */
 			rc = EXIT_USAGE;
-		}
 		if (in != stdin)
 			fclose(in);
 	}
@@ -310,17 +334,11 @@ main(int argc, char **argv)
 		cli_fail("out of memory");
 		rc = EXIT_USAGE;
 	}
+	if (cli_outputs_close() != 0)
+		return cli_exit(EXIT_USAGE);
 	if (!cli_quiet)
-		fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid "
-		    "(%ld warning%s)\n", cli_prog, o.items, fen ?
-		    (o.items == 1 ? "position" : "positions") :
-		    (o.items == 1 ? "game" : "games"), o.valid, o.invalid,
-		    o.warnings, o.warnings == 1 ? "" : "s");
-	if (fflush(j.out) != 0 || (j.out != stdout && fclose(j.out) != 0)) {
-		cli_fail("write error");
-		return EXIT_USAGE;
-	}
+		summary(&o, fen);
 	if (rc == EXIT_VALID && o.invalid > 0)
 		rc = EXIT_INVALID;
-	return rc;
+	return cli_exit(rc);
 }

@@ -233,7 +233,7 @@ file(const struct opts *o, struct tally *t, const char *path)
 	}
 	ls.pos = ls.len = 0;
 	ls.eof = ls.skipping = false;
-	while ((r = next_line(&ls, &line, &n)) != 0)
+	while (!cli_outputs_failed() && (r = next_line(&ls, &line, &n)) != 0)
 		record(o, t, name, ++lineno, line, n, false, r < 0 ?
 		    "line longer than 65536 bytes (not a FEN)" : NULL);
 	if (ferror(ls.f)) {
@@ -286,9 +286,10 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, stdout };
+	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL };
 	struct tally t = { 0, 0, false };
 	bool check = false, json = false, moves = false;
+	const char *outpath = NULL;
 	long nfen = 0;
 	int c, i, nfiles = 0;
 
@@ -305,7 +306,7 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'j':
 			json = true;
 			break;
@@ -313,8 +314,7 @@ main(int argc, char **argv)
 			moves = true;
 			break;
 		case 'o':
-			if ((o.out = cli_create(optarg)) == NULL)
-				return EXIT_USAGE;
+			outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -336,16 +336,24 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			cli_version();
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
 		}
 	o.mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES : OUT_FEN;
 	o.moves = moves;
+	cli_output(outpath, &o.out);
+	for (i = optind; i < argc; i++)
+		if (!is_fen(argv[i]))
+			cli_inputs(1, &argv[i]);
+	if (optind == argc)
+		cli_inputs(0, NULL);	/* no operand: stdin */
+	if (cli_outputs_open() != 0)
+		return EXIT_USAGE;
 	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
 
-	for (i = optind; i < argc; i++)
+	for (i = optind; i < argc && !cli_outputs_failed(); i++)
 		if (is_fen(argv[i]))
 			record(&o, &t, "<arg>", ++nfen, argv[i], strlen(argv[i]),
 			    true, NULL);
@@ -355,15 +363,13 @@ main(int argc, char **argv)
 		}
 	if (nfen == 0 && nfiles == 0)
 		file(&o, &t, "-");
+	if (cli_outputs_close() != 0)
+		return cli_exit(EXIT_USAGE);
 
 	if (!cli_quiet && (check || t.invalid > 0))
 		fprintf(stderr, "zhfen: checked %ld position%s: %ld valid, %ld invalid\n",
 		    t.valid + t.invalid, t.valid + t.invalid == 1 ? "" : "s",
 		    t.valid, t.invalid);
-	if (fflush(o.out) != 0 || ferror(o.out) ||
-	    (o.out != stdout && fclose(o.out) != 0)) {
-		cli_fail("write error");
-		return EXIT_USAGE;
-	}
-	return t.ioerr ? EXIT_USAGE : t.invalid ? EXIT_INVALID : EXIT_VALID;
+	return cli_exit(t.ioerr ? EXIT_USAGE : t.invalid ? EXIT_INVALID :
+	    EXIT_VALID);
 }

@@ -73,7 +73,7 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 
 	if (f == NULL)
 		return EXIT_USAGE;
-	while (fgets(line, sizeof line, f) != NULL) {
+	while (!cli_outputs_failed() && fgets(line, sizeof line, f) != NULL) {
 		char *s = line, *e;
 		size_t n = strlen(s);
 
@@ -143,6 +143,8 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 	}
 	if (f != stdin)
 		fclose(f);
+	if (cli_outputs_close() != 0)
+		return EXIT_USAGE;
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %s: %ld passed, %ld failed, %ld skipped\n",
 		    cli_prog, name, pass, failed, skipped);
@@ -165,10 +167,10 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct zh_variant *v = zh_variant_default();
-	const char *fen = NULL, *suite_path = NULL;
+	const char *fen = NULL, *suite_path = NULL, *outpath = NULL;
 	unsigned long long max_nodes = 0;
 	bool div = false;
-	FILE *out = stdout;
+	FILE *out = NULL;
 	struct zh_pos pos;
 	long depth;
 	int c, rc;
@@ -184,7 +186,7 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'm': {
 			char *e;
 
@@ -196,8 +198,7 @@ main(int argc, char **argv)
 			break;
 		}
 		case 'o':
-			if ((out = cli_create(optarg)) == NULL)
-				return EXIT_USAGE;
+			outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -211,7 +212,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			cli_version();
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -223,6 +224,10 @@ main(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+		cli_output(outpath, &out);
+		cli_inputs(1, (char *const *)&suite_path);
+		if (cli_outputs_open() != 0)
+			return EXIT_USAGE;
 		rc = suite(out, suite_path, v, max_nodes);
 		goto done;
 	}
@@ -241,6 +246,9 @@ main(int argc, char **argv)
 		}
 	} else
 		zh_pos_start(&pos, v);
+	cli_output(outpath, &out);
+	if (cli_outputs_open() != 0)
+		return EXIT_USAGE;
 	if (div)
 		rc = divide(out, &pos, (int)depth);
 	else {
@@ -248,9 +256,5 @@ main(int argc, char **argv)
 		rc = EXIT_VALID;
 	}
 done:
-	if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
-		cli_fail("write error");
-		return EXIT_USAGE;
-	}
-	return rc;
+	return cli_exit(cli_outputs_failed() ? EXIT_USAGE : rc);
 }

@@ -32,7 +32,7 @@ usage(FILE *f)
 	    "  -h, --help         this help;  -V, --version  the version\n");
 }
 
-enum { WRITTEN, REJECTED, FATAL = -1 };
+enum { WRITTEN, REJECTED, UNWRITTEN, FATAL = -1 };
 
 struct opts {
 	int to;
@@ -100,6 +100,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
 	else
 		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
+	if (rc != 0 && e.code == ZH_EIO)
+		return UNWRITTEN;	/* the output layer says it, and stops */
 	if (rc != 0) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
 		    g->number, e.text);
@@ -114,6 +116,8 @@ done(void *ctx, const struct zh_game *g, int result)
 {
 	struct opts *o = ctx;
 
+	if (result == UNWRITTEN)
+		return;
 	o->games++;
 	if (result == FATAL) {
 		o->fatal = true;
@@ -169,7 +173,7 @@ main(int argc, char **argv)
 	    .make_state = make_state, .free_state = free_state };
 	struct zh_pgn_limits lim = { 0 };
 	const char *outpath = NULL, *rejpath = NULL;
-	FILE *out = stdout;
+	FILE *out = NULL;
 	long n;
 	int c, i, rc = EXIT_VALID;
 
@@ -200,7 +204,7 @@ main(int argc, char **argv)
 			break;	/* every reader already accepts every form */
 		case 'h':
 			usage(stdout);
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'J':
 			o.json = true;
 			break;
@@ -224,7 +228,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			cli_version();
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'v':
 			if ((o.variant = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
@@ -239,13 +243,15 @@ main(int argc, char **argv)
 		cli_fail("--fens needs --json");
 		return EXIT_USAGE;
 	}
-	if (outpath != NULL && (out = cli_create(outpath)) == NULL)
-		return EXIT_USAGE;
-	if (rejpath != NULL && (o.rejects = cli_create(rejpath)) == NULL)
+	cli_output(outpath, &out);
+	if (rejpath != NULL)
+		cli_output(rejpath, &o.rejects);
+	cli_inputs(argc, argv);
+	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
 	j.out = out;
 	j.err = stderr;
-	for (i = 0; i < (argc ? argc : 1) && !o.fatal; i++) {
+	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
 
 		if (in == NULL) {
@@ -257,17 +263,14 @@ main(int argc, char **argv)
 		if (in != stdin)
 			fclose(in);
 	}
-	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0) ||
-	    (o.rejects && (fflush(o.rejects) != 0 || ferror(o.rejects) ||
-	    fclose(o.rejects) != 0))) {
-		cli_fail("write error");
-		return EXIT_USAGE;
-	}
+	if (cli_outputs_close() != 0)
+		return cli_exit(EXIT_USAGE);
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
 		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
 		    o.rejected);
 	if (o.fatal)
-		return EXIT_USAGE;
-	return rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID : EXIT_VALID;
+		return cli_exit(EXIT_USAGE);
+	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID :
+	    EXIT_VALID);
 }

@@ -263,8 +263,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 		emit(st, "\n", 1);		/* one line per game, always */
 	if (o->fmt == F_FEN || o->fmt == F_EPD)
 		emit(st, "\n", 1);		/* each game's block ends here */
+	/* a failed write is the output layer's to say, not a bad game */
 	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
-		return 1;
+		return 0;
 	if (g->err.code != ZH_OK) {
 		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
 		    "game %ld: %s", g->number, g->err.text);
@@ -356,7 +357,7 @@ main(int argc, char **argv)
 	struct zh_pgn_limits lim = { 0 };
 	bool progress = false;
 	const char *outpath = NULL, *cs;
-	FILE *out = stdout;
+	FILE *out = NULL;
 	long njobs = 1;
 	int c, color = 0, rc = EXIT_VALID, i;
 
@@ -382,7 +383,7 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case 'j':
 			if ((njobs = cli_number(optarg, 0, 64, "--jobs")) < 0)
 				return EXIT_USAGE;
@@ -413,7 +414,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			cli_version();
-			return EXIT_VALID;
+			return cli_exit(EXIT_VALID);
 		case O_START:
 			o.sel.start_only = true;
 			break;
@@ -451,13 +452,15 @@ main(int argc, char **argv)
 		}
 	argc -= optind;
 	argv += optind;
-	if (outpath != NULL && (out = cli_create(outpath)) == NULL)
+	cli_output(outpath, &out);
+	cli_inputs(argc, argv);
+	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
 	/* The board's glyphs follow the locale; colours need a terminal. */
 	if (setlocale(LC_CTYPE, "") != NULL && (cs = nl_langinfo(CODESET)) != NULL &&
 	    strcmp(cs, "UTF-8") == 0)
 		o.diag |= ZH_DIAG_UNICODE;
-	if (color == 1 || (color == 0 && isatty(fileno(out)) &&
+	if (color == 1 || (color == 0 && cli_output_isatty(out) &&
 	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0')))
 		o.diag |= ZH_DIAG_COLOUR;
 	memset(&j, 0, sizeof j);
@@ -483,15 +486,13 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 		if (in != stdin)
 			fclose(in);
-	} while (++i < argc);
-	if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
-		cli_fail("write error");
-		return EXIT_USAGE;
-	}
+	} while (++i < argc && !j.stop);
+	if (cli_outputs_close() != 0)
+		return cli_exit(EXIT_USAGE);
 	if (o.bad > 0 && !cli_quiet)
 		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with errors\n",
 		    o.games, o.games == 1 ? "" : "s", o.bad);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
-	return rc;
+	return cli_exit(rc);
 }

@@ -260,10 +260,10 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -1 --separate-stderr zhcheck --max-errors 2 drop-not-in-hand.pgn \
 	    ambiguous-san.pgn impossible-san.pgn
 	assert_equal "${#stderr_lines[@]}" 3
-	assert_equal "${stderr_lines[2]}" "zhcheck: checked 3 games: 1 valid, 2 invalid (0 warnings)"
+	assert_equal "${stderr_lines[2]}" "zhcheck: checked 3 games: 1 valid, 2 invalid (0 warnings) (stopped after 2 errors: --max-errors)"
 	run -1 --separate-stderr zhcheck -j 2 --max-errors 2 drop-not-in-hand.pgn \
 	    ambiguous-san.pgn impossible-san.pgn
-	assert_equal "${stderr_lines[2]}" "zhcheck: checked 3 games: 1 valid, 2 invalid (0 warnings)"
+	assert_equal "${stderr_lines[2]}" "zhcheck: checked 3 games: 1 valid, 2 invalid (0 warnings) (stopped after 2 errors: --max-errors)"
 }
 
 @test "zhcheck: standard input, --quiet, and exit status 0 when all is valid" {
