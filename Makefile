@@ -36,7 +36,7 @@ all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER)
 
 build/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p build/lib
-	$(CC) $(CFLAGS_ALL) -fPIC -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c -o $@ $<
 
 build/libzh.a: $(LIBOBJ)
 	rm -f $@

@@ -449,286 +449,388 @@ zh__san_read_n(const struct zh_pos *p, const char *s, size_t n,
 	return zh_san_read(p, s, n, m, err);
 }
 
-int
-zh_san_read(const struct zh_pos *p, const char *s, size_t n,
-    struct zh_move *m, struct zh_error *err)
-{
-	struct zh_move list[ZH_MAXMOVES];
-	char tok[32], core[32];
-	int type = ZH_PAWN, to, promo = 0, dfile = -1, drank = -1;
-	int i, cnt, nmatch = 0, c, letter;
-	size_t k, e, st;
-	struct zh_move found = { 0, 0, 0, 0 };
+/* A SAN token taken apart by zh_san_read's steps. */
+struct sanread {
+	char tok[32];		/* the token as given */
+	char core[32];		/* without check marks, glyphs, "e.p." */
+	size_t e;		/* strlen(core) */
+	int type, to, promo, dfile, drank;
+	bool letter;		/* a piece letter was written */
+};
 
-	if (fast_read(p, s, n, m, &c))
-		return 0;
-	if (n == 0 || n >= sizeof tok) {
+/* The token and its core; 0, or -1 with err set (not a move, null). */
+static int
+san_core(struct sanread *t, const char *s, size_t n, struct zh_error *err)
+{
+	size_t e;
+
+	if (n == 0 || n >= sizeof t->tok) {
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%.*s' is not a move",
 		    (int)(n > 20 ? 20 : n), s);
 		return -1;
 	}
-	memcpy(tok, s, n);
-	tok[n] = '\0';
+	memcpy(t->tok, s, n);
+	t->tok[n] = '\0';
 	/* Strip check marks, annotation glyphs and "e.p.". */
 	e = n;
-	if (e > 4 && strcmp(tok + e - 4, "e.p.") == 0)
+	if (e > 4 && strcmp(t->tok + e - 4, "e.p.") == 0)
 		e -= 4;
-	while (e > 0 && strchr("+#!?", tok[e - 1]) != NULL)
+	while (e > 0 && strchr("+#!?", t->tok[e - 1]) != NULL)
 		e--;
-	memcpy(core, tok, e);
-	core[e] = '\0';
+	memcpy(t->core, t->tok, e);
+	t->core[e] = '\0';
+	t->e = e;
 	if (e == 0) {
-		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", t->tok);
 		return -1;
 	}
-	if (strcmp(core, "--") == 0 || strcmp(core, "@@@@") == 0 ||
-	    strcmp(core, "Z0") == 0) {
+	if (strcmp(t->core, "--") == 0 || strcmp(t->core, "@@@@") == 0 ||
+	    strcmp(t->core, "Z0") == 0) {
 		zh_error_set(err, ZH_EILLEGAL, 1, "null move '%s' is not supported",
-		    tok);
+		    t->tok);
 		return -1;
 	}
-	if ((c = castle_token(core)) != 0) {
-		if (zh__castle_move(p, c == 1, m))
-			return 0;
-		{
-			char why[160];
+	return 0;
+}
 
-			castle_why(p, c == 1, why, sizeof why);
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal castling '%s': %s", tok, why);
-		}
+/* Castling, "O-O" or "O-O-O" in any spelling: 0 or -1 with the reason. */
+static int
+san_castle(const struct zh_pos *p, const struct sanread *t, int c,
+    struct zh_move *m, struct zh_error *err)
+{
+	char why[160];
+
+	if (zh__castle_move(p, c == 1, m))
+		return 0;
+	castle_why(p, c == 1, why, sizeof why);
+	zh_error_set(err, ZH_EILLEGAL, 1, "illegal castling '%s': %s", t->tok,
+	    why);
+	return -1;
+}
+
+/* A drop, "N@f3", "@e4", "P@e4", "p@e4" ('at' in t->core). */
+static int
+san_drop(const struct zh_pos *p, const struct sanread *t, const char *at,
+    struct zh_move *m, struct zh_error *err)
+{
+	int type = ZH_PAWN, to;
+
+	if (at - t->core == 1)
+		type = zh__letter_type(t->core[0]);
+	else if (at != t->core)
+		type = ZH_EMPTY;
+	to = parse_square(p, at + 1, strlen(at + 1));
+	if (type == ZH_EMPTY || to < 0) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a drop", t->tok);
 		return -1;
 	}
-	/* Drops: "N@f3", "@e4", "P@e4", "p@e4". */
-	{
-		char *at = strchr(core, '@');
+	return read_drop(p, type, to, t->tok, m, err);
+}
 
-		if (at != NULL) {
-			int t = ZH_PAWN;
+/* The promotion at the end ("=Q", "Q", "q" as UCI writes it, "(Q)"):
+ * t->promo set and the core cut before it. */
+static void
+san_promo(struct sanread *t)
+{
+	char *core = t->core;
+	size_t k = t->e;
 
-			if (at - core == 1)
-				t = zh__letter_type(core[0]);
-			else if (at != core)
-				t = ZH_EMPTY;
-			to = parse_square(p, at + 1, strlen(at + 1));
-			if (t == ZH_EMPTY || to < 0) {
-				zh_error_set(err, ZH_ESYNTAX, 1,
-				    "'%s' is not a drop", tok);
-				return -1;
-			}
-			return read_drop(p, t, to, tok, m, err);
-		}
-	}
-	/* Promotion at the end: "=Q", "Q", "q" (UCI), "(Q)". */
-	k = e;
 	if (k >= 4 && core[k - 1] == ')' && core[k - 3] == '(')
 		k -= 1;
 	if (k >= 3 && isalpha((unsigned char)core[k - 1]) &&
-	    !(core[k - 1] >= 'a' && core[k - 1] <= 'j' && !isdigit((unsigned char)core[k - 2]))) {
-		int t = zh__letter_type(core[k - 1]);
+	    !(core[k - 1] >= 'a' && core[k - 1] <= 'j' &&
+	    !isdigit((unsigned char)core[k - 2]))) {
+		int type = zh__letter_type(core[k - 1]);
 
-		if (t != ZH_EMPTY && t != ZH_PAWN && isdigit((unsigned char)core[k - 2])) {
-			promo = t;
+		if (type != ZH_EMPTY && type != ZH_PAWN &&
+		    isdigit((unsigned char)core[k - 2])) {
+			t->promo = type;
 			k--;
-		} else if (t != ZH_EMPTY && t != ZH_PAWN && (core[k - 2] == '=' || core[k - 2] == '(')) {
-			promo = t;
+		} else if (type != ZH_EMPTY && type != ZH_PAWN &&
+		    (core[k - 2] == '=' || core[k - 2] == '(')) {
+			t->promo = type;
 			k -= 2;
 		}
 	}
 	core[k] = '\0';
-	/* The target square is the last letter and digits. */
+	t->e = k;
+}
+
+/*
+ * The target square (the last letter and digits), then the piece letter
+ * and what stands before the square: a file, a rank or both (a LAN or
+ * UCI origin), 'x', '-', ':'.  0, or -1 with err set.
+ */
+static int
+san_squares(const struct zh_pos *p, struct sanread *t, struct zh_error *err)
+{
+	const char *core = t->core;
+	size_t k = t->e, st;
+
 	for (st = k; st > 0 && isdigit((unsigned char)core[st - 1]); st--)
 		;
 	if (st == 0 || st == k) {
-		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", t->tok);
 		return -1;
 	}
 	st--;
-	to = parse_square(p, core + st, k - st);
-	if (to < 0) {
+	t->to = parse_square(p, core + st, k - st);
+	if (t->to < 0) {
 		zh_error_set(err, ZH_ESYNTAX, 1,
-		    "'%s' is not a move: no square '%.*s' on this board", tok,
+		    "'%s' is not a move: no square '%.*s' on this board", t->tok,
 		    (int)(k - st), core + st);
 		return -1;
 	}
-	/* Piece letter, then disambiguation / LAN origin, 'x', '-', ':'. */
-	i = 0;
-	if (isupper((unsigned char)core[0]) && zh__letter_type(core[0]) != ZH_EMPTY) {
-		type = zh__letter_type(core[0]);
-		i = 1;
+	k = 0;
+	if (isupper((unsigned char)core[0]) &&
+	    zh__letter_type(core[0]) != ZH_EMPTY) {
+		t->type = zh__letter_type(core[0]);
+		k = 1;
 	}
-	for (k = (size_t)i; k < st; k++) {
+	t->letter = k == 1;
+	for (; k < st; k++) {
 		char ch = core[k];
 
 		if (ch == 'x' || ch == '-' || ch == ':')
 			continue;
-		if (ch >= 'a' && ch < 'a' + p->v->files && dfile < 0) {
-			dfile = ch - 'a';
+		if (ch >= 'a' && ch < 'a' + p->v->files && t->dfile < 0) {
+			t->dfile = ch - 'a';
 			continue;
 		}
-		if (isdigit((unsigned char)ch) && drank < 0) {
-			drank = ch - '0';
+		if (isdigit((unsigned char)ch) && t->drank < 0) {
+			t->drank = ch - '0';
 			if (k + 1 < st && isdigit((unsigned char)core[k + 1]))
-				drank = drank * 10 + (core[++k] - '0');
-			drank--;
-			if (drank < 0 || drank >= p->v->ranks)
+				t->drank = t->drank * 10 + (core[++k] - '0');
+			t->drank--;
+			if (t->drank < 0 || t->drank >= p->v->ranks)
 				break;
 			continue;
 		}
-		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
-		return -1;
+		break;
 	}
 	if (k < st) {
-		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", tok);
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", t->tok);
 		return -1;
 	}
-	letter = i;
-	if (i == 0 && dfile >= 0 && drank >= 0) {	/* UCI or LAN origin */
-		unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
+	if (!t->letter && t->dfile >= 0 && t->drank >= 0) {	/* UCI, LAN */
+		unsigned char pc = p->sq[ZH_SQ(t->dfile, t->drank)];
 
 		if (pc != 0 && pc != ZH_OFF && ZH_COLOR(pc) == p->side)
-			type = ZH_TYPE(pc);
+			t->type = ZH_TYPE(pc);
 	}
-	if (!(p->v->types & ZH_TYPEBIT(type))) {
-		zh_error_set(err, ZH_ESYNTAX, 1,
-		    "'%s': there is no %s in %s", tok, type_name[type], p->v->name);
+	if (!(p->v->types & ZH_TYPEBIT(t->type))) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "'%s': there is no %s in %s",
+		    t->tok, type_name[t->type], p->v->name);
 		return -1;
 	}
-	/* UCI castling written as the king's move ("e1g1") is found below. */
-	cnt = zh__moves_to(p, type, to, list);
-	for (i = 0; i < cnt; i++) {
+	return 0;
+}
+
+/* Does legal move o fit what t says (piece, origin, promotion)? */
+static bool
+san_fits(const struct zh_pos *p, const struct sanread *t,
+    const struct zh_move *o)
+{
+	return !(o->flags & ZH_MDROP) && o->to == t->to &&
+	    ZH_TYPE(p->sq[o->from]) == t->type &&
+	    (t->dfile < 0 || ZH_FILE(o->from) == t->dfile) &&
+	    (t->drank < 0 || ZH_RANK(o->from) == t->drank) &&
+	    o->piece == t->promo;
+}
+
+/* Several legal moves fit: say which pieces (of those that can go). */
+static void
+san_ambiguous(const struct zh_pos *p, const struct sanread *t,
+    const struct zh_move *list, int cnt, struct zh_error *err)
+{
+	char where[64] = "";
+	size_t w = 0;
+	int i;
+
+	for (i = 0; i < cnt && w + 8 < sizeof where; i++) {
 		const struct zh_move *o = &list[i];
 
-		if ((o->flags & ZH_MDROP) || o->to != to ||
-		    ZH_TYPE(p->sq[o->from]) != type)
+		if ((o->flags & ZH_MDROP) || o->to != t->to ||
+		    ZH_TYPE(p->sq[o->from]) != t->type || o->piece != t->promo)
 			continue;
-		if (dfile >= 0 && ZH_FILE(o->from) != dfile)
-			continue;
-		if (drank >= 0 && ZH_RANK(o->from) != drank)
-			continue;
-		if (o->piece != promo)
-			continue;
-		if (nmatch++ == 0)
-			found = *o;
+		if (w > 0)
+			w += (size_t)sprintf(where + w, " and ");
+		w += zh__square_write(o->from, where + w);
 	}
+	zh_error_set(err, ZH_EAMBIG, 1,
+	    "'%s' is ambiguous: %ss on %s can move there", t->tok,
+	    type_name[t->type], where);
+}
+
+/*
+ * The side to move's pieces that t could name and that reach t->to by
+ * their movement alone; *promo_issue set when one of them has a legal
+ * move there (so only the promotion part is wrong).
+ */
+static int
+san_reach(const struct zh_pos *p, const struct sanread *t,
+    const struct zh_move *list, int cnt, bool *promo_issue)
+{
+	int r, f, c, reach = 0;
+
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			int s2 = ZH_SQ(f, r);
+			unsigned char pc = p->sq[s2];
+
+			if (pc == 0 || ZH_COLOR(pc) != p->side ||
+			    ZH_TYPE(pc) != t->type ||
+			    (t->dfile >= 0 && f != t->dfile) ||
+			    (t->drank >= 0 && r != t->drank) ||
+			    !zh__reaches(p, s2, t->to))
+				continue;
+			reach++;
+			for (c = 0; c < cnt; c++)
+				if (list[c].from == s2 && list[c].to == t->to &&
+				    !(list[c].flags & ZH_MDROP))
+					*promo_issue = true;
+		}
+	return reach;
+}
+
+/* A LAN or UCI origin that holds no piece of the side to move: 1 with
+ * the reason set, else 0. */
+static int
+san_origin_why(const struct zh_pos *p, const struct sanread *t,
+    struct zh_error *err)
+{
+	unsigned char pc;
+	char from[4];
+
+	if (t->letter || t->dfile < 0 || t->drank < 0)
+		return 0;
+	pc = p->sq[ZH_SQ(t->dfile, t->drank)];
+	zh__square_write(ZH_SQ(t->dfile, t->drank), from);
+	if (pc == 0) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': there is no piece on %s", t->tok, from);
+		return 1;
+	}
+	if (ZH_COLOR(pc) != p->side) {
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': the %s on %s is %s's, and it is %s's "
+		    "move", t->tok, type_name[ZH_TYPE(pc)], from,
+		    side_name[!p->side], side_name[p->side]);
+		return 1;
+	}
+	return 0;
+}
+
+/* What is wrong with a promotion that the pawn's move there needs. */
+static void
+san_promo_why(const struct zh_pos *p, const struct sanread *t, int rel,
+    struct zh_error *err)
+{
+	const char *tok = t->tok;
+	int promo = t->promo;
+
+	if (promo == 0)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': a pawn that reaches the %s rank "
+		    "must promote: add the piece, as in '%s=Q'", tok,
+		    ordinal(ZH_RANK(t->to) + 1), tok);
+	else if (rel < p->v->promo_lo)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': a pawn cannot promote on the %s "
+		    "rank", tok, ordinal(ZH_RANK(t->to) + 1));
+	else if (!(p->v->promo_types & ZH_TYPEBIT(promo)))
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': a pawn cannot promote to a %s in "
+		    "%s", tok, type_name[promo], p->v->name);
+	else if (p->v->promo_limited)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': %s has lost no %s; in %s a pawn "
+		    "promotes only to a piece type its side has fewer of "
+		    "than at the start", tok, side_name[p->side],
+		    type_name[promo], p->v->name);
+	else
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': the pawn cannot promote to that "
+		    "piece here", tok);
+}
+
+/* No legal move fits t: say why, from a piece that could get there by
+ * its movement (list: the legal moves of t's type to t->to). */
+static void
+san_why(const struct zh_pos *p, const struct sanread *t,
+    const struct zh_move *list, int cnt, struct zh_error *err)
+{
+	const char *tok = t->tok;
+	bool promo_issue = false;
+	int reach = san_reach(p, t, list, cnt, &promo_issue), rel;
+	char sq[4];
+
+	zh__square_write(t->to, sq);
+	rel = p->side == ZH_WHITE ? ZH_RANK(t->to) :
+	    p->v->ranks - 1 - ZH_RANK(t->to);
+	if (san_origin_why(p, t, err))
+		return;
+	if (promo_issue)
+		san_promo_why(p, t, rel, err);
+	else if (reach > 0 && t->type == ZH_PAWN && t->promo == 0 &&
+	    rel == p->v->ranks - 1 && p->v->promo_limited)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': %s has lost no piece to promote "
+		    "to, so the pawn cannot go to the last rank", tok,
+		    side_name[p->side]);
+	else if (reach > 0 && zh_in_check(p))
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': %s's king is in check, and the "
+		    "move does not get it out of check", tok,
+		    side_name[p->side]);
+	else if (reach > 0)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': it would leave %s's king in check",
+		    tok, side_name[p->side]);
+	else if (t->type == ZH_PAWN && ZH_FILE(t->to) != t->dfile &&
+	    t->dfile >= 0 && p->sq[t->to] == 0)
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': there is nothing to capture on %s%s",
+		    tok, sq, p->ep == t->to ? "" : ", and no en passant: "
+		    "the last move was not a pawn's double step over it");
+	else
+		zh_error_set(err, ZH_EILLEGAL, 1,
+		    "illegal move '%s': no %s of %s can move to %s", tok,
+		    type_name[t->type], side_name[p->side], sq);
+}
+
+int
+zh_san_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err)
+{
+	struct zh_move list[ZH_MAXMOVES], found = { 0, 0, 0, 0 };
+	struct sanread t = { .type = ZH_PAWN, .dfile = -1, .drank = -1 };
+	int i, cnt, nmatch = 0, c;
+	char *at;
+
+	if (fast_read(p, s, n, m, &c))
+		return 0;
+	if (san_core(&t, s, n, err) != 0)
+		return -1;
+	if ((c = castle_token(t.core)) != 0)
+		return san_castle(p, &t, c, m, err);
+	if ((at = strchr(t.core, '@')) != NULL)
+		return san_drop(p, &t, at, m, err);
+	san_promo(&t);
+	if (san_squares(p, &t, err) != 0)
+		return -1;
+	/* UCI castling written as the king's move ("e1g1") is found here. */
+	cnt = zh__moves_to(p, t.type, t.to, list);
+	for (i = 0; i < cnt; i++)
+		if (san_fits(p, &t, &list[i]) && nmatch++ == 0)
+			found = list[i];
 	if (nmatch == 1) {
 		*m = found;
 		return 0;
 	}
-	if (nmatch > 1) {
-		char where[64] = "";
-		size_t w = 0;
-
-		for (i = 0; i < cnt && w + 8 < sizeof where; i++) {
-			const struct zh_move *o = &list[i];
-
-			if ((o->flags & ZH_MDROP) || o->to != to ||
-			    ZH_TYPE(p->sq[o->from]) != type || o->piece != promo)
-				continue;
-			if (w > 0)
-				w += (size_t)sprintf(where + w, " and ");
-			w += zh__square_write(o->from, where + w);
-		}
-		zh_error_set(err, ZH_EAMBIG, 1,
-		    "'%s' is ambiguous: %ss on %s can move there", tok,
-		    type_name[type], where);
-		return -1;
-	}
-	/* Why not?  Look for a piece that could get there by its movement. */
-	{
-		int r, f, reach = 0, rel;
-		bool promo_issue = false;
-		char sq[4], from[4];
-
-		zh__square_write(to, sq);
-		rel = p->side == ZH_WHITE ? ZH_RANK(to) :
-		    p->v->ranks - 1 - ZH_RANK(to);
-		for (r = 0; r < p->v->ranks; r++)
-			for (f = 0; f < p->v->files; f++) {
-				int s2 = ZH_SQ(f, r);
-				unsigned char pc = p->sq[s2];
-
-				if (pc == 0 || ZH_COLOR(pc) != p->side ||
-				    ZH_TYPE(pc) != type ||
-				    (dfile >= 0 && f != dfile) ||
-				    (drank >= 0 && r != drank))
-					continue;
-				if (zh__reaches(p, s2, to)) {
-					reach++;
-					for (c = 0; c < cnt; c++)
-						if (list[c].from == s2 &&
-						    list[c].to == to &&
-						    !(list[c].flags & ZH_MDROP))
-							promo_issue = true;
-				}
-			}
-		if (!letter && dfile >= 0 && drank >= 0) {
-			unsigned char pc = p->sq[ZH_SQ(dfile, drank)];
-
-			zh__square_write(ZH_SQ(dfile, drank), from);
-			if (pc == 0) {
-				zh_error_set(err, ZH_EILLEGAL, 1,
-				    "illegal move '%s': there is no piece on %s",
-				    tok, from);
-				return -1;
-			}
-			if (ZH_COLOR(pc) != p->side) {
-				zh_error_set(err, ZH_EILLEGAL, 1,
-				    "illegal move '%s': the %s on %s is %s's, and "
-				    "it is %s's move", tok,
-				    type_name[ZH_TYPE(pc)], from,
-				    side_name[!p->side], side_name[p->side]);
-				return -1;
-			}
-		}
-		if (promo_issue && promo == 0)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': a pawn that reaches the %s rank "
-			    "must promote: add the piece, as in '%s=Q'", tok,
-			    ordinal(ZH_RANK(to) + 1), tok);
-		else if (promo_issue && rel < p->v->promo_lo)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': a pawn cannot promote on the %s "
-			    "rank", tok, ordinal(ZH_RANK(to) + 1));
-		else if (promo_issue && !(p->v->promo_types & ZH_TYPEBIT(promo)))
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': a pawn cannot promote to a %s in "
-			    "%s", tok, type_name[promo], p->v->name);
-		else if (promo_issue && p->v->promo_limited)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': %s has lost no %s; in %s a pawn "
-			    "promotes only to a piece type its side has fewer of "
-			    "than at the start", tok, side_name[p->side],
-			    type_name[promo], p->v->name);
-		else if (promo_issue)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': the pawn cannot promote to that "
-			    "piece here", tok);
-		else if (reach > 0 && type == ZH_PAWN && promo == 0 &&
-		    rel == p->v->ranks - 1 && p->v->promo_limited)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': %s has lost no piece to promote "
-			    "to, so the pawn cannot go to the last rank", tok,
-			    side_name[p->side]);
-		else if (reach > 0 && zh_in_check(p))
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': %s's king is in check, and the "
-			    "move does not get it out of check", tok,
-			    side_name[p->side]);
-		else if (reach > 0)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': it would leave %s's king in check",
-			    tok, side_name[p->side]);
-		else if (type == ZH_PAWN && ZH_FILE(to) != dfile && dfile >= 0 &&
-		    p->sq[to] == 0)
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': there is nothing to capture on %s%s",
-			    tok, sq, p->ep == to ? "" : ", and no en passant: "
-			    "the last move was not a pawn's double step over it");
-		else
-			zh_error_set(err, ZH_EILLEGAL, 1,
-			    "illegal move '%s': no %s of %s can move to %s", tok,
-			    type_name[type], side_name[p->side], sq);
-	}
+	if (nmatch > 1)
+		san_ambiguous(p, &t, list, cnt, err);
+	else
+		san_why(p, &t, list, cnt, err);
 	return -1;
 }

@@ -25,6 +25,12 @@
 
 #define ZH_VERSION "0.1.0"
 
+/* What this header declares is libzh's interface: the library is built
+ * with -fvisibility=hidden, so nothing else leaves libzh.so. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility push(default)
+#endif
+
 /* ======================== errors ======================== */
 
 enum zh_errcode {
@@ -704,5 +710,9 @@ int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
 int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err);
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility pop
+#endif
 
 #endif /* ZH_H */

@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# libzh.so exports exactly what zh.h declares: the library is built with
+# -fvisibility=hidden and zh.h marks its declarations default, so the
+# internals (zh__*) and the tables of bb8.c stay inside.
+
+load common
+
+# The functions and objects zh.h declares (not its static inline ones),
+# from the preprocessed header, one name a line, sorted.
+declared() {
+	cc -E -P -I"$ZH_TOP/lib" "$ZH_TOP/lib/zh.h" | python3 -c '
+import re, sys
+depth, out = 0, []
+for ch in sys.stdin.read():
+    if ch == "{":
+        depth += 1
+    elif ch == "}":
+        depth -= 1
+        if depth == 0:
+            out.append(";")
+    elif depth == 0:
+        out.append(ch)
+names = set()
+for d in " ".join("".join(out).split()).split(";"):
+    d = d.strip()
+    if d.startswith(("typedef", "static", "enum", "struct", "union")) and "(" not in d:
+        continue
+    if d.startswith("static"):
+        continue
+    m = re.search(r"\b(zh_[a-z0-9_]+)\s*\(", d)
+    if m is None and d.startswith("extern"):
+        m = re.search(r"\b(zh_[a-z0-9_]+)\s*(\[[^]]*\])?$", d)
+    if m:
+        names.add(m.group(1))
+print("\n".join(sorted(names)))
+'
+}
+
+@test "exports: libzh.so's dynamic symbols are exactly zh.h's declarations" {
+	local so
+	so=$(ls "$ZH_TOP"/build/libzh.so.* | head -1)
+	[ -f "$so" ] || skip "build/libzh.so not built"
+	declared >"$BATS_TEST_TMPDIR/declared"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
+	nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$BATS_TEST_TMPDIR/exported"
+	run diff "$BATS_TEST_TMPDIR/declared" "$BATS_TEST_TMPDIR/exported"
+	assert_success
+	assert_output ''
+}
+
+@test "exports: no internal zh__ name leaves the shared library" {
+	local so
+	so=$(ls "$ZH_TOP"/build/libzh.so.* | head -1)
+	run sh -c "nm -D --defined-only '$so' | grep -c ' zh__'"
+	assert_output 0
+}
