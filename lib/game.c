@@ -229,7 +229,6 @@ zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
 struct walker {
 	const struct zh_game *g;
 	struct zh_replay *r;
-	size_t i;		/* next token */
 	bool vars;		/* the game has variations */
 };
 
@@ -276,26 +275,71 @@ mate_check(struct zh_rmove *pending, const struct zh_pos *pos)
 		pending->san[n - 1] = '#';
 }
 
+/* A line of play left for a variation: taken up again at its ')'. */
+struct level {
+	struct zh_pos pos, before;
+	struct zh_rmove *pending;
+	long ply;
+	bool have_before, dead;
+};
+
 /*
- * Walk one line of play from 'pos' (the position before the first move);
- * 'before' is the position before the line's previous move, where a
- * variation that follows begins.  Stops after the matching VEND.
+ * The lines open around the one being walked, on the heap past the
+ * first few: as deep as the reader's depth limit lets a game nest, and
+ * no deeper than the game does.
+ */
+struct levels {
+	struct level *v, local[4];
+	size_t n, cap;
+};
+
+static struct level *
+level_push(struct levels *s)
+{
+	struct level *v;
+	size_t cap;
+
+	if (s->n == s->cap) {
+		cap = s->cap * 2;
+		if (s->v == s->local) {
+			if ((v = malloc(cap * sizeof *v)) != NULL)
+				memcpy(v, s->local, sizeof s->local);
+		} else
+			v = realloc(s->v, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	return &s->v[s->n++];
+}
+
+/*
+ * Walk the game's line of play from 'pos' (the position before the first
+ * move), its variations on the way: at a '(' the line is put aside and
+ * the variation walked from 'before', the position before the line's
+ * previous move; at its ')' the line is taken up again.
  */
 static void
-walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
+walk(struct walker *w, struct zh_pos *pos)
 {
 	const struct zh_game *g = w->g;
 	struct zh_replay *r = w->r;
 	struct zh_pos before = *pos, prev;
-	bool have_before = false;
+	bool have_before = false, dead = false;
 	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
+	struct levels up = { NULL, { { .ply = 0 } }, 0, 0 };
+	long ply = 0;
+	int depth = 0;
 	/* Kept in locals: the stores into the moves' text (char) could
 	   otherwise change any of them, as far as the compiler knows. */
 	const struct zh_token *toks = g->toks;
 	struct zh_rmove *moves = r->moves;
-	size_t i = w->i, ntoks = g->ntoks;
+	size_t i = 0, ntoks = g->ntoks;
 	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
 
+	up.v = up.local;
+	up.cap = sizeof up.local / sizeof up.local[0];
 	while (i < ntoks) {
 		const struct zh_token *t;
 		struct zh_rmove *rm;
@@ -402,7 +446,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			continue;
 		}
 		if (t->kind == ZH_T_VSTART) {
-			struct zh_pos vp = before;
+			struct level *l;
 			struct zh_error e = { 0 };
 
 			if (!have_before && !dead) {
@@ -410,22 +454,50 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				    "a variation must follow a move");
 				note_error(w, t, ply, &e, depth + 1);
 			}
-			w->i = i;
-			walk(w, &vp, have_before ? ply - 1 : ply, depth + 1,
-			    dead || !have_before);
-			i = w->i;
+			if ((l = level_push(&up)) == NULL) {
+				zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
+				note_error(w, t, ply, &e, 0);
+				memset(&moves[i], 0, (ntoks - i) * sizeof *moves);
+				break;
+			}
+			l->pos = *pos;
+			l->before = before;
+			l->pending = pending;
+			l->ply = ply;
+			l->have_before = have_before;
+			l->dead = dead;
+			*pos = before;
+			if (have_before)
+				ply--;
+			dead = dead || !have_before;
+			have_before = false;
+			pending = NULL;
+			depth++;
 		} else if (t->kind == ZH_T_VEND && depth > 0) {
-			w->i = i;
+			struct level *l = &up.v[--up.n];
+
 			mate_check(pending, pos);
-			return;
+			*pos = l->pos;
+			before = l->before;
+			pending = l->pending;
+			ply = l->ply;
+			have_before = l->have_before;
+			dead = l->dead;
+			depth--;
 		}
 	}
-	w->i = i;
-	mate_check(pending, pos);
-	if (depth == 0) {
-		r->final = *pos;
-		r->nplies = ply;
+	/* lines left open (out of memory): back to the mainline */
+	for (; up.n > 0; up.n--) {
+		mate_check(pending, pos);
+		*pos = up.v[up.n - 1].pos;
+		pending = up.v[up.n - 1].pending;
+		ply = up.v[up.n - 1].ply;
 	}
+	if (up.v != up.local)
+		free(up.v);
+	mate_check(pending, pos);
+	r->final = *pos;
+	r->nplies = ply;
 }
 
 void
@@ -442,7 +514,7 @@ int
 zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	struct walker w = { g, r, 0, false };
+	struct walker w = { g, r, false };
 	const char *fen;
 	struct zh_pos pos;
 	size_t cap, k;
@@ -509,7 +581,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	    memchr(g->raw, '(', g->rawlen) != NULL)
 		for (k = 0; k < g->ntoks && !w.vars; k++)
 			w.vars = g->toks[k].kind == ZH_T_VSTART;
-	walk(&w, &pos, 0, 0, false);
+	walk(&w, &pos);
 	r->complete = r->err.code == ZH_OK;
 	return r->complete ? 0 : -1;
 }
