@@ -30,27 +30,60 @@ word_variant(const char *w, size_t n)
 	return zh_variant_find(buf);
 }
 
-/* FICS/ICS events: "FICS rated crazyhouse game", "rated wild/5 game". */
-static const struct zh_variant *
-event_variant(const char *ev)
+/*
+ * The variant an Event tag names, in its first word (or words) that name
+ * one: "FICS rated crazyhouse game", "rated wild/5 game", "Rated
+ * Crazyhouse game"; NULL if none.  A game zhkit does not play ("FICS
+ * rated atomic game", "Casual King of the Hill game") is an error that
+ * quotes its name: it is not validated as chess.
+ */
+static int
+event_variant(const char *ev, const struct zh_variant **out,
+    struct zh_error *err)
 {
 	const char *s = ev, *w;
+	const struct zh_variant *v;
+	size_t n;
 
+	*out = NULL;
 	while (*s) {
 		while (*s && !isalnum((unsigned char)*s))
 			s++;
 		w = s;
 		while (*s && (isalnum((unsigned char)*s) || *s == '/'))
 			s++;
-		if (s > w) {
-			const struct zh_variant *v = word_variant(w, (size_t)(s - w));
-
-			/* "chess"/"standard" in an event name proves nothing */
-			if (v != NULL && !v->chess_tags)
-				return v;
+		if (s == w)
+			continue;
+		v = word_variant(w, (size_t)(s - w));
+		n = zh__variant_unplayed(w);
+		if (n > (size_t)(s - w) || (n > 0 && v == NULL)) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "unknown variant '%.*s' in the Event tag "
+			    "(use --variant to read it as another)",
+			    (int)(n < 60 ? n : 60), w);
+			return -1;
+		}
+		/* "chess"/"standard" in an event name proves nothing */
+		if (v != NULL && !v->chess_tags) {
+			*out = v;
+			return 0;
 		}
 	}
-	return NULL;
+	return 0;
+}
+
+static const char bpgn_text[] = "bughouse PGN (BPGN), which zhkit does not "
+    "read yet";
+
+/* A BPGN move label, "1A" to "99b" (the board, then its side to move)? */
+static bool
+bpgn_label(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && isdigit((unsigned char)s[k]))
+		k++;
+	return k > 0 && k + 1 == n && strchr("AaBb", s[k]) != NULL;
 }
 
 /* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */
@@ -81,6 +114,11 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 	const char *tag, *ev, *fen;
 	const struct zh_variant *v = NULL;
 
+	if (zh_game_tag(g, "WhiteA") != NULL || zh_game_tag(g, "BlackA") != NULL) {
+		zh_error_set(err, ZH_EVARIANT, 1, "a WhiteA or BlackA tag: %s",
+		    bpgn_text);
+		return -1;
+	}
 	if (force != NULL) {
 		*out = force;
 		return 0;
@@ -95,9 +133,13 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 		*out = v;
 		return 0;
 	}
-	if ((ev = zh_game_tag(g, "Event")) != NULL && (v = event_variant(ev)) != NULL) {
-		*out = v;
-		return 0;
+	if ((ev = zh_game_tag(g, "Event")) != NULL) {
+		if (event_variant(ev, &v, err) != 0)
+			return -1;
+		if (v != NULL) {
+			*out = v;
+			return 0;
+		}
 	}
 	if ((fen = zh_game_tag(g, "FEN")) != NULL && (v = fen_variant(fen)) != NULL) {
 		*out = v;
@@ -408,7 +450,12 @@ walk(struct walker *w, struct zh_pos *pos)
 				continue;
 			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
 			    &ncand) != 0) {
-				if (!pos->v->drops && has_drop_letter(t) &&
+				if (bpgn_label(t->text, t->len)) {
+					zh_error_clear(&e);
+					zh_error_set(&e, ZH_EVARIANT, 1, "'%.*s.' "
+					    "is a move number of %s",
+					    (int)t->len, t->text, bpgn_text);
+				} else if (!pos->v->drops && has_drop_letter(t) &&
 				    zh_game_tag(g, "Variant") == NULL) {
 					zh_error_clear(&e);
 					zh_error_set(&e, ZH_EVARIANT, 1,

@@ -81,3 +81,83 @@ deepmsg() {
 		done
 	done
 }
+
+# event EVENT: a game with that Event tag and no Variant tag, checked
+# with zhcheck --json; the object's variant and first error message.
+event() {
+	printf '[Event "%s"]\n[Site "?"]\n[Date "?"]\n[Round "?"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n1. e4 e5 *\n' "$1" >ev.pgn
+	zhcheck -q --json ev.pgn 2>/dev/null | sed -e 's/.*"variant":\([^,]*\),.*"errors":\[\(.*\)\]}$/\1 \2/' \
+	    -e 's/{"line":[0-9]*,"col":[0-9]*,"ply":[0-9]*,"code":"[a-z-]*","message":"\([^"]*\)","severity":"error"}/\1/'
+}
+
+@test "rules: 6: an Event naming a game zhkit does not play is an unknown variant, the words quoted" {
+	local e w v
+	while IFS='|' read -r e w; do
+		run event "$e"
+		assert_output "null unknown variant '$w' in the Event tag (use --variant to read it as another)"
+	done <<'LIST'
+FICS rated atomic game|atomic
+FICS unrated suicide game|suicide
+FICS rated losers game|losers
+internet, rated loser's match|loser's
+FICS rated bughouse match|bughouse
+FICS rated wild/fr game|wild/fr
+ICS rated wild/22 match|wild/22
+FICS rated fr game|fr
+Rated Antichess game|Antichess
+Casual Atomic game|Atomic
+Rated Horde game|Horde
+Rated King of the Hill game|King of the Hill
+Casual Racing Kings game|Racing Kings
+Rated Three-check game|Three-check
+Rated Chess960 game|Chess960
+Live Chess - Chess 960|Chess 960
+Live Chess - 3 Check|3 Check
+Live Chess - Giveaway|Giveaway
+Live Chess - Fog of War|Fog of War
+Live Chess - Duck Chess|Duck Chess
+Live Chess - 4 Player Chess|4 Player
+Live Chess - Crazyhouse 960|Crazyhouse 960
+Atomic Open Championship|Atomic
+LIST
+	# the Variant tag says Chess960 is unknown, and the Event agrees
+	printf '[Variant "Chess960"]\n\n1. e4 e5 *\n' >v.pgn
+	run -1 zhcheck -q v.pgn
+	assert_output --partial "unknown variant 'Chess960' in the Variant tag"
+	# --variant reads the game as told
+	event "Atomic Open" >/dev/null
+	run zhcheck -q --variant chess ev.pgn
+	assert_success
+	# the Events of the games zhkit plays, or of chess, read as before
+	while IFS='|' read -r e v; do
+		run event "$e"
+		assert_output "\"$v\" "
+	done <<'LIST'
+FICS rated crazyhouse game|crazyhouse
+FICS unrated crazyhouse game|crazyhouse
+internet, rated crazyhouse match|crazyhouse
+Rated Crazyhouse game|crazyhouse
+Hourly Crazyhouse Inc Arena|crazyhouse
+Live Chess - Crazyhouse|crazyhouse
+FICS rated wild/8a game|chess
+Rated Blitz game|chess
+Live Chess|chess
+Frankfurt Open|chess
+Hastings|chess
+LIST
+	# wild/5 is read, and its start has no pawn for 1. e4
+	run event "FICS rated wild/5 game"
+	assert_output --partial "\"wild5\" illegal move 'e4'"
+}
+
+@test "rules: 6: bughouse PGN is named as such, by its tags or its move numbers" {
+	printf '%s\n' '[Event "FICS rated bughouse match"]' '[Site "freechess.org"]' \
+	    '[WhiteA "a"][WhiteAElo "0"]' '[BlackA "b"][BlackAElo "0"]' \
+	    '[WhiteB "c"][WhiteBElo "0"]' '[BlackB "d"][BlackBElo "0"]' \
+	    '[Result "*"]' '1A. e4{118.585} 1B. e4{117.268} 1a. Nf6{118.687} 2A. Nc3{118.485} *' >b.pgn
+	run -1 zhcheck -q b.pgn
+	assert_output "zhcheck: b.pgn:1:1: error: game 1: a WhiteA or BlackA tag: bughouse PGN (BPGN), which zhkit does not read yet"
+	sed -e '/WhiteA\|BlackA/d' -e 's/bughouse//' b.pgn >c.pgn
+	run -1 zhcheck -q c.pgn
+	assert_line --index 1 "zhcheck: c.pgn:6:1: error: game 1, ply 1: '1A.' is a move number of bughouse PGN (BPGN), which zhkit does not read yet"
+}
