@@ -246,7 +246,7 @@ const char *zh_dialect_name(int d);
  * offsets into s.  On success the position is also checked by
  * zh_pos_check() with 'flags'.  On failure *p is left unspecified.
  */
-enum { ZH_FEN_STRICT = 1 };	/* material conservation for drop variants */
+enum { ZH_FEN_STRICT = 1 };	/* material a game can reach (zhfen(1) -s) */
 int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
     int d, unsigned flags, struct zh_error *err);
 /* Position checks (kings, pawns, check, castling, ep, material). */

@@ -161,3 +161,49 @@ LIST
 	run -1 zhcheck -q c.pgn
 	assert_line --index 1 "zhcheck: c.pgn:6:1: error: game 1, ply 1: '1A.' is a move number of bughouse PGN (BPGN), which zhkit does not read yet"
 }
+
+# strict VARIANT FEN: zhfen --strict --check's first diagnostic for FEN.
+strict() {
+	echo "$2" | zhfen -v "$1" --strict --check 2>&1 | head -1
+	return "${PIPESTATUS[1]}"
+}
+
+@test "rules: 8: --strict finds impossible material in the games without drops, per side" {
+	local nine='1n2k2r/1p2Pp1p/P1P2b2/3q4/6PP/8/rP2PPP1/R3K1NR'
+	# nine white pawns (python-chess: too many white pawns)
+	run -1 strict chess "$nine w k - 0 18"
+	assert_output "zhfen: <stdin>:1:1: error: material: White has 9 pawns, the start position has 8 (promoted pieces count as pawns)"
+	for v in upsidedown wild5; do
+		run -1 strict "$v" "$nine w - - 0 18"
+		assert_output --partial "material: White has 9 pawns"
+	done
+	# eight pawns and a third knight: a ninth pawn promoted
+	run -1 strict chess 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKNNR w KQkq - 0 1'
+	assert_output "zhfen: <stdin>:1:1: error: material: White has 8 pawns and 1 promoted pieces (beyond the start position's count of their type), more than the 8 pawns of the start position"
+	# black, and grand chess's ten pawns
+	run -1 strict grand 'r8r/1nbqkcabn1/pppppppppp/10/10/10/9q/PPPPPPPPPP/1NBQKCABN1/R8R b - - 0 1'
+	assert_output --partial "material: Black has 10 pawns and 1 promoted pieces"
+	# what a game can reach passes: seven pawns and two extra queens do
+	# not, six and two do; and the start positions
+	run -1 strict chess 'rnbqkbnr/pppppppp/8/8/8/P7/QQPPPPPP/RNBQKBNR w KQkq - 0 1'
+	run -0 strict chess 'rnbqkbnr/pppppppp/8/8/8/8/QQPPPPPP/RNBQKBNR w KQkq - 0 1'
+	run -0 strict chess 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+	run -0 strict upsidedown 'RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1'
+	run -0 strict wild5 'RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr w - - 0 1'
+	run -0 strict grand 'r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1'
+}
+
+@test "rules: 8: --strict in the drop games: a loop pocket may hold promoted pieces, not more than the pawns lost" {
+	# loop: a captured promoted queen stays a queen in the pocket
+	run -0 strict loop 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR[Q] w KQkq - 0 1'
+	run -0 strict chessgi 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPP2/RNBQKBNR[Qq] w KQkq - 0 1'
+	run -1 strict loop 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR[QQ] w KQkq - 0 1'
+	assert_output "zhfen: <stdin>:1:1: error: material: the board and the pockets hold 15 pawns and 2 promoted pieces (beyond the start position's count of their type), more than the 16 pawns of the start position"
+	# crazyhouse: it would be a pawn; a promoted piece is marked
+	run -1 strict crazyhouse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR[Q] w KQkq - 0 1'
+	assert_output "zhfen: <stdin>:1:1: error: material: 3 queens on the board and in the pockets, the start position has 2"
+	run -0 strict crazyhouse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RQ~BQKBNR[] w KQkq - 0 1'
+	run -1 strict crazyhouse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RQ~BQKBNR[] w KQkq - 0 1'
+	assert_output --partial "17 pawns on the board and in the pockets, the start position has 16"
+	run -0 strict grandhouse 'r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPP1/1NBQKCABN1/R8R[P] w - - 0 1'
+}
