@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZH_VERSION "0.1.0"
 
 /* ======================== errors ======================== */
@@ -704,5 +708,9 @@ int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
 int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* ZH_H */

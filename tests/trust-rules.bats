@@ -207,3 +207,26 @@ strict() {
 	assert_output --partial "17 pawns on the board and in the pockets, the start position has 16"
 	run -0 strict grandhouse 'r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPP1/1NBQKCABN1/R8R[P] w - - 0 1'
 }
+
+@test "rules: zh.h links from C++ (extern \"C\")" {
+	command -v g++ >/dev/null || skip "g++ not installed"
+	[ -r "$ZH_TOP/build/libzh.a" ] || skip "build/libzh.a not built"
+	cat >t.cc <<'CC'
+#include "zh.h"
+#include <cstdio>
+
+int
+main()
+{
+	struct zh_pos p;
+
+	zh_pos_start(&p, zh_variant_default());
+	std::printf("%llu\n", (unsigned long long)zh_perft(&p, 2));
+	return 0;
+}
+CC
+	run g++ -I"$ZH_TOP/lib" -o t t.cc "$ZH_TOP/build/libzh.a" -ljansson -lpthread
+	assert_success
+	run ./t
+	assert_output 400
+}
