@@ -230,3 +230,38 @@ CC
 	run ./t
 	assert_output 400
 }
+
+@test "rules: zhfen and zhcheck --fen: one line limit; a longer line is an error at it, not stored, and the next line is read" {
+	local start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' t kb
+	{ echo "$start"; head -c 30000000 /dev/zero | tr '\0' 'p'; echo; echo "$start"; } >long.fen
+	for t in "zhfen --check" "zhcheck --fen" "zhcheck --fen --json"; do
+		run --separate-stderr $t long.fen
+		assert_failure 1
+		assert_equal "${stderr_lines[0]}" "${t%% *}: long.fen:2:65537: error: line longer than 65536 bytes (not a FEN)"
+		assert_equal "${stderr_lines[1]}" "${t%% *}: checked 3 positions: 2 valid, 1 invalid$([ "${t%% *}" = zhcheck ] && echo ' (0 warnings)')"
+	done
+	run --separate-stderr zhcheck --fen --json long.fen
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 1 --partial '"line":2,"fen":"pppppppp'
+	assert_line --index 2 --partial '"line":3,"fen":"rnbqkbnr'
+	# the long line is not held in memory (it was 120 MB with --json)
+	if [ -z "${VALGRIND-}" ] && [ -x /usr/bin/time ]; then
+		for t in "zhfen --check" "zhcheck --fen" "zhcheck --fen --json"; do
+			kb=$(/usr/bin/time -f %M $t long.fen 2>&1 >/dev/null | tail -1)
+			[ "$kb" -lt 20000 ] || fail "$t: $kb KB"
+		done
+	fi
+}
+
+@test "rules: zhfen and zhcheck --fen read a file that starts with a UTF-8 byte order mark" {
+	printf '\357\273\277%s\n' 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' >bom.fen
+	run zhfen --to fairy bom.fen
+	assert_success
+	assert_output 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+	run zhcheck --fen bom.fen
+	assert_success
+	# only at the start of a file: inside, it is still not a piece
+	printf '%s\n\357\273\277%s\n' 8/8/8/8/8/8/8/K6k 8/8/8/8/8/8/8/K6k >mid.fen
+	run -1 zhfen --check mid.fen
+	assert_line --index 0 --partial 'mid.fen:2:1: error:'
+}
