@@ -454,7 +454,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 {
 	struct fenin in = { s, err, d, NULL };
 	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
-	int nf = 0, i;
+	int nf = 0, i, pf;
 	bool had_pocket, ops_tail = false;
 
 	/* Split into fields on blanks and '_' (Lichess URLs). */
@@ -566,10 +566,13 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			    "'%.*s' is a three-check counter; three-check is "
 			    "not a zhkit variant",
 			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
-	if (nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
-	    &p->halfmove) != 0)
+	/* chess.com's EPD: no clocks, its pocket right after the four fields */
+	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) ?
+	    4 : 6;
+	if (pf > 4 && nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock",
+	    100000, &p->halfmove) != 0)
 		return -1;
-	if (nf > 5) {
+	if (pf > 5 && nf > 5) {
 		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
 		    &p->fullmove) != 0)
 			return -1;
@@ -577,8 +580,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			p->fullmove = 1;
 	}
 	/* chess.com: pocket after the fullmove number, then promoted squares. */
-	if (nf > 6) {
-		i = 6;
+	if (nf > pf) {
+		i = pf;
 		if (!all_pocket_letters(fs[i], fe[i]))
 			return fail(&in, fs[i], ZH_ESYNTAX,
 			    "unexpected field '%.*s' (a chess.com pocket has "
@@ -944,7 +947,7 @@ pocket_in_order(const char *s, const char *e, int dir)
 int
 zh_fen_dialect(const char *s, const struct zh_variant *v)
 {
-	const char *q, *b, *be, *open = NULL;
+	const char *q, *b, *be, *open = NULL, *f5 = NULL, *f5e = NULL;
 	int slashes = 0, nf = 0, ranks;
 	bool ops = false;
 
@@ -964,14 +967,19 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 			q++;
 		if (*q == '\0')
 			break;
-		nf++;
+		if (++nf == 5)
+			f5 = q;
 		while (*q && *q != ' ' && *q != '\t' && *q != '_' &&
 		    *q != '\r' && *q != '\n') {
 			ops |= *q == ';' || *q == '+';
 			q++;
 		}
+		if (nf == 5)
+			f5e = q;
 	}
-	if (nf >= 7 && !ops)
+	/* its FEN (seven or eight fields), or its EPD (five or six) */
+	if (!ops && (nf >= 7 || (nf >= 5 && open == NULL && !DIGIT(*f5) &&
+	    all_pocket_letters(f5, f5e))))
 		return ZH_CHESSCOM;
 	if (open != NULL) {
 		const char *close = memchr(open, ']', (size_t)(be - open));
