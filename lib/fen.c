@@ -567,8 +567,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			    "not a zhkit variant",
 			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
 	/* chess.com's EPD: no clocks, its pocket right after the four fields */
-	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) ?
-	    4 : 6;
+	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) &&
+	    (nf == 5 || !DIGIT(*fs[5])) ? 4 : 6;
 	if (pf > 4 && nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock",
 	    100000, &p->halfmove) != 0)
 		return -1;
@@ -969,6 +969,8 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 			break;
 		if (++nf == 5)
 			f5 = q;
+		else if (nf == 6 && DIGIT(*q))
+			f5 = NULL;	/* a clock: not an EPD */
 		while (*q && *q != ' ' && *q != '\t' && *q != '_' &&
 		    *q != '\r' && *q != '\n') {
 			ops |= *q == ';' || *q == '+';
@@ -978,8 +980,8 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 			f5e = q;
 	}
 	/* its FEN (seven or eight fields), or its EPD (five or six) */
-	if (!ops && (nf >= 7 || (nf >= 5 && open == NULL && !DIGIT(*f5) &&
-	    all_pocket_letters(f5, f5e))))
+	if (!ops && (nf >= 7 || (nf >= 5 && nf <= 6 && f5 != NULL &&
+	    open == NULL && !DIGIT(*f5) && all_pocket_letters(f5, f5e))))
 		return ZH_CHESSCOM;
 	if (open != NULL) {
 		const char *close = memchr(open, ']', (size_t)(be - open));
