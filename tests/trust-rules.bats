@@ -294,3 +294,19 @@ CC
 		done
 	done
 }
+
+@test "rules: zhperft -s: a suite that cannot be read is exit 2; --max-nodes bounds every entry, whatever its count says" {
+	mkdir d
+	run --separate-stderr zhperft -s d
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "zhperft: d: read error"
+	printf '%s\n' 'id start' \
+	    'epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' \
+	    'perft 9 1' 'perft 2 400' 'perft 3 8902' >s.epd
+	run --separate-stderr timeout 60 zhperft -s s.epd -m 100000
+	assert_success
+	assert_equal "$output" "ok start depth 2 400
+ok start depth 3 8902"
+	assert_equal "${stderr_lines[0]}" "zhperft: s.epd:3: note: start: depth 9 has more than 100000 nodes (--max-nodes), skipped"
+	assert_equal "${stderr_lines[1]}" "zhperft: s.epd: 2 passed, 0 failed, 1 skipped"
+}
