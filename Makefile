@@ -8,6 +8,7 @@ BINDIR   = $(PREFIX)/bin
 LIBDIR   = $(PREFIX)/lib
 INCDIR   = $(PREFIX)/include
 MANDIR   = $(PREFIX)/share/man
+DATADIR  = $(PREFIX)/share/zhkit
 COMPDIR  = $(PREFIX)/share/bash-completion/completions
 CC       = cc
 CFLAGS   = -O2 -g
@@ -167,7 +168,7 @@ install: all build/zhkit.pc
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
-	    $(DESTDIR)$(COMPDIR)
+	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DATADIR)
 	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
 	cp build/libzh.a build/libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/
 	ln -sf libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR)
@@ -175,6 +176,7 @@ install: all build/zhkit.pc
 	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	cp lib/zh.h $(DESTDIR)$(INCDIR)/
 	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	cp man/zhkit-game.schema.json $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
 
 uninstall:
@@ -183,6 +185,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json
 
 clean:
 	rm -rf build bin

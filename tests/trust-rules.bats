@@ -310,3 +310,16 @@ ok start depth 3 8902"
 	assert_equal "${stderr_lines[0]}" "zhperft: s.epd:3: note: start: depth 9 has more than 100000 nodes (--max-nodes), skipped"
 	assert_equal "${stderr_lines[1]}" "zhperft: s.epd: 2 passed, 0 failed, 1 skipped"
 }
+
+@test "rules: no page renders plain words as flags (a roff macro left open)" {
+	command -v groff >/dev/null || skip "groff not installed"
+	local m bad=
+	for m in "$ZH_TOP"/man/*.[1-9]; do
+		bad=$bad$(groff -mdoc -Tascii -P-bcu "$m" 2>/dev/null |
+		    grep -E '(^| )-[a-z]{2,} -[a-z]{2,}' | sed "s|^|${m##*/}: |")
+	done
+	assert_equal "$bad" ""
+	# the sentence that had it
+	groff -mdoc -Tascii -P-bcu "$ZH_TOP/man/zhpgn.1" 2>/dev/null | tr -s ' \n' '  ' |
+	    grep -q 'as an invalid object with -J), and the next game is read'
+}
