@@ -89,10 +89,11 @@ check-slow: deps
 # valgrind memcheck (tests/common.bash): a memory error or a leak fails.
 # Left out: zhfen's round trips (36 runs over the whole FEN corpus per
 # variant, half an hour in memcheck; the fen-cases suite covers the same
-# code).
+# code), and trust-rules' EPD round trips (130 runs; the same readers).
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
-           tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats
-VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|hostile|split|man|fen-cases)
+           tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
+           tests/trust-rules.bats
+VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|hostile|split|man|fen-cases|rules: ([^z]|zh[.f]|zhperft))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

@@ -164,8 +164,10 @@ LIST
 
 # strict VARIANT FEN: zhfen --strict --check's first diagnostic for FEN.
 strict() {
-	echo "$2" | zhfen -v "$1" --strict --check 2>&1 | head -1
-	return "${PIPESTATUS[1]}"
+	local out rc=0
+	out=$(echo "$2" | zhfen -v "$1" --strict --check 2>&1) || rc=$?
+	printf '%s\n' "${out%%$'\n'*}"
+	return "$rc"
 }
 
 @test "rules: 8: --strict finds impossible material in the games without drops, per side" {
