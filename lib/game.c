@@ -33,7 +33,7 @@ word_variant(const char *w, size_t n)
 /*
  * The variant an Event tag names, in its first word (or words) that name
  * one: "FICS rated crazyhouse game", "rated wild/5 game", "Rated
- * Crazyhouse game"; NULL if none.  A game zhkit does not play ("FICS
+ * Crazyhouse game"; *out NULL if none.  A game zhkit does not play ("FICS
  * rated atomic game", "Casual King of the Hill game") is an error that
  * quotes its name: it is not validated as chess.
  */
@@ -72,6 +72,7 @@ event_variant(const char *ev, const struct zh_variant **out,
 	return 0;
 }
 
+/* Bughouse PGN (../shared/spec/bughouse.md), told apart from chess. */
 static const char bpgn_text[] = "bughouse PGN (BPGN), which zhkit does not "
     "read yet";
 
@@ -370,7 +371,8 @@ walk(struct walker *w, struct zh_pos *pos)
 	struct zh_pos before = *pos, prev;
 	bool have_before = false, dead = false;
 	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
-	struct levels up = { NULL, { { .ply = 0 } }, 0, 0 };
+	struct levels up;	/* not zeroed: a game without variations
+				   does not touch it */
 	long ply = 0;
 	int depth = 0;
 	/* Kept in locals: the stores into the moves' text (char) could
@@ -381,6 +383,7 @@ walk(struct walker *w, struct zh_pos *pos)
 	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
 
 	up.v = up.local;
+	up.n = 0;
 	up.cap = sizeof up.local / sizeof up.local[0];
 	while (i < ntoks) {
 		const struct zh_token *t;

@@ -1112,7 +1112,7 @@ static void
 jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 {
 	const struct zh_game *g = c->g;
-	struct jlevels lv = { NULL, { { .track = false } }, 0, 0, 2 };
+	struct jlevels lv;	/* not zeroed: jlevel_push sets what it uses */
 	struct jlevel *L;
 	struct buf *b, bin = { 0 };
 	struct zh_pos *pos = NULL;
@@ -1124,6 +1124,8 @@ jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 	bool ok = true;
 
 	lv.v = lv.local;
+	lv.n = lv.max = 0;
+	lv.cap = sizeof lv.local / sizeof lv.local[0];
 	L = jlevel_push(&lv, b0);
 	b = b0;
 	if (pos0 != NULL) {
