@@ -227,7 +227,8 @@ main()
 	return 0;
 }
 CC
-	run g++ -I"$ZH_TOP/lib" -o t t.cc "$ZH_TOP/build/libzh.a" -ljansson -lpthread
+	# shellcheck disable=SC2086 # (make asan: the library is instrumented)
+	run g++ ${ZH_SANFLAGS-} -I"$ZH_TOP/lib" -o t t.cc "$ZH_TOP/build/libzh.a" -ljansson -lpthread
 	assert_success
 	run ./t
 	assert_output 400
