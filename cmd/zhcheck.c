@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lines.h"
 #include "jobs.h"
 
 struct run {
@@ -165,24 +166,48 @@ free_state(void *state)
 	free(state);
 }
 
-/* --fen: one position per line; blank lines are skipped. */
+/* A line too long to be a FEN: an error of its own, at the line. */
+static void
+too_long(struct zh_check *c, long lineno)
+{
+	struct zh_problem *p = &c->probs[0];
+
+	p->severity = ZH_ERROR;
+	p->code = "syntax";
+	p->line = lineno;
+	p->col = LINES_MAX + 1;
+	p->ply = 0;
+	snprintf(p->text, sizeof p->text,
+	    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)");
+	c->nprobs = c->nerrors = 1;
+	c->nwarnings = 0;
+}
+
+/*
+ * --fen: one position per line; blank lines are skipped.  A line longer
+ * than LINES_MAX is an error, skipped without being stored (its first
+ * 64 bytes echoed in JSON).
+ */
 static void
 check_fens(FILE *in, FILE *out, struct run *o)
 {
+	static struct lines ls;
 	struct zh_check c = { 0 };
-	char *line = NULL;
-	size_t cap = 0, n;
-	ssize_t len;
+	char *line;
+	size_t n;
 	long lineno = 0;
+	int r;
 
-	while (!o->jobs->stop && (len = getline(&line, &cap, in)) >= 0) {
+	lines_open(&ls, in);
+	while (!o->jobs->stop && (r = lines_next(&ls, &line, &n)) != 0) {
 		lineno++;
-		n = (size_t)len;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (strspn(line, " \t") == n)
+		if (r > 0 && strspn(line, " \t") == n)
 			continue;
-		zh_check_fen(line, o->force, o->flags, lineno, &c);
+		if (r < 0) {
+			line[64] = '\0';
+			too_long(&c, lineno);
+		} else
+			zh_check_fen(line, o->force, o->flags, lineno, &c);
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
 			    "%s", c.probs[0].text);
@@ -194,7 +219,6 @@ check_fens(FILE *in, FILE *out, struct run *o)
 	}
 	if (ferror(in))
 		cli_fail("%s: read error", o->name);
-	free(line);
 }
 
 /* "checked N games: V valid, I invalid (W warnings)", and why it

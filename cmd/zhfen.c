@@ -6,9 +6,8 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "lines.h"
 
-#define LINEMAX	65536		/* longer lines are reported, not buffered */
-#define BUFSIZE	(4 * LINEMAX)
 
 enum mode { OUT_FEN, OUT_CHECK, OUT_MOVES, OUT_JSON };
 
@@ -24,14 +23,6 @@ struct opts {
 struct tally {
 	long valid, invalid;
 	bool ioerr;
-};
-
-/* A line source over a FILE with a fixed buffer: constant memory. */
-struct lines {
-	FILE *f;
-	size_t pos, len;
-	bool eof, skipping;
-	char buf[BUFSIZE + 1];
 };
 
 static void
@@ -53,61 +44,6 @@ usage(FILE *f)
 	    "  -j, --json        one JSON object per position\n"
 	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
 	    "  -h, --help        this help;      -V, --version  the version\n");
-}
-
-/*
- * Next line of ls into *line (NUL-terminated, without "\n" or "\r\n"),
- * its length into *n; 1 for a line, 0 at the end, -1 for a line longer
- * than LINEMAX (skipped up to its newline; *line holds its start).
- */
-static int
-next_line(struct lines *ls, char **line, size_t *n)
-{
-	for (;;) {
-		char *s = ls->buf + ls->pos;
-		char *nl = memchr(s, '\n', ls->len - ls->pos);
-		size_t got;
-
-		if (nl != NULL || (ls->eof && ls->pos < ls->len)) {
-			size_t k = nl ? (size_t)(nl - s) : ls->len - ls->pos;
-			bool skipped = ls->skipping;
-
-			ls->pos += k + (nl != NULL);
-			ls->skipping = false;
-			if (skipped)
-				continue;
-			if (k > LINEMAX) {
-				*line = s;
-				*n = LINEMAX;
-				s[LINEMAX] = '\0';
-				return -1;
-			}
-			if (k > 0 && s[k - 1] == '\r')
-				k--;
-			s[k] = '\0';
-			*line = s;
-			*n = k;
-			return 1;
-		}
-		if (ls->eof)
-			return 0;
-		if (ls->len - ls->pos >= LINEMAX && !ls->skipping) {
-			*line = ls->buf + ls->pos;
-			*n = LINEMAX;
-			ls->pos = ls->len;	/* drop the buffered part */
-			ls->skipping = true;
-			return -1;
-		}
-		if (ls->skipping)
-			ls->pos = ls->len;
-		memmove(ls->buf, ls->buf + ls->pos, ls->len - ls->pos);
-		ls->len -= ls->pos;
-		ls->pos = 0;
-		got = fread(ls->buf + ls->len, 1, BUFSIZE - ls->len, ls->f);
-		ls->len += got;
-		if (got == 0)
-			ls->eof = true;
-	}
 }
 
 /* Print one JSON object as a line; input text is made valid UTF-8. */
@@ -157,7 +93,7 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 	if (!is_arg && toolong == NULL && nul == NULL && (*q == '\0' || *q == '#'))
 		return;		/* blank or comment: not a record */
 	if (toolong != NULL)
-		zh_error_set(&err, ZH_ELIMIT, LINEMAX + 1, "%s", toolong);
+		zh_error_set(&err, ZH_ELIMIT, LINES_MAX + 1, "%s", toolong);
 	else if (nul != NULL)
 		zh_error_set(&err, ZH_ESYNTAX, nul - line + 1,
 		    "NUL byte in the input");
@@ -231,11 +167,11 @@ file(const struct opts *o, struct tally *t, const char *path)
 		t->ioerr = true;
 		return;
 	}
-	ls.pos = ls.len = 0;
-	ls.eof = ls.skipping = false;
-	while (!cli_outputs_failed() && (r = next_line(&ls, &line, &n)) != 0)
+	lines_open(&ls, ls.f);
+	while (!cli_outputs_failed() && (r = lines_next(&ls, &line, &n)) != 0)
 		record(o, t, name, ++lineno, line, n, false, r < 0 ?
-		    "line longer than 65536 bytes (not a FEN)" : NULL);
+		    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)" :
+		    NULL);
 	if (ferror(ls.f)) {
 		cli_fail("%s: read error", name);
 		t->ioerr = true;

@@ -58,6 +58,37 @@ divide(FILE *out, const struct zh_pos *p, int depth)
 	return EXIT_VALID;
 }
 
+/*
+ * Leaves of p's tree to 'depth', counted from *left down; UINT64_MAX as
+ * soon as they are more than *left (the last two plies are counted at
+ * once, so the work done past the bound is one such subtree's).
+ */
+static uint64_t
+perft_bounded(const struct zh_pos *p, int depth, uint64_t *left)
+{
+	struct zh_move moves[ZH_MAXMOVES];
+	uint64_t total = 0, k;
+	int i, n;
+
+	if (depth <= 2) {
+		k = zh_perft(p, depth);
+		if (k > *left)
+			return UINT64_MAX;
+		*left -= k;
+		return k;
+	}
+	n = zh_legal_moves(p, moves);
+	for (i = 0; i < n; i++) {
+		struct zh_pos c = *p;
+
+		zh_make(&c, moves[i]);
+		if ((k = perft_bounded(&c, depth - 1, left)) == UINT64_MAX)
+			return UINT64_MAX;
+		total += k;
+	}
+	return total;
+}
+
 /* Suite: "id X", "variant V", "epd FEN", "perft D N" ("perft-comment"). */
 static int
 suite(FILE *out, const char *path, const struct zh_variant *deflt,
@@ -68,7 +99,7 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 	char line[4096], id[256] = "?";
 	const struct zh_variant *v = deflt;
 	struct zh_pos pos;
-	bool have_pos = false, skip = false;
+	bool have_pos = false, skip = false, rd = false;
 	long lineno = 0, pass = 0, failed = 0, skipped = 0;
 
 	if (f == NULL)
@@ -130,7 +161,22 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 				skipped++;
 				continue;
 			}
-			got = zh_perft(&pos, (int)depth);
+			if (max_nodes) {	/* whatever the entry says */
+				uint64_t left = max_nodes;
+
+				got = perft_bounded(&pos, (int)depth, &left);
+				if (got == UINT64_MAX) {
+					if (!cli_quiet)
+						fprintf(stderr, "%s: %s:%ld: note: "
+						    "%s: depth %ld has more than "
+						    "%llu nodes (--max-nodes), "
+						    "skipped\n", cli_prog, name,
+						    lineno, id, depth, max_nodes);
+					skipped++;
+					continue;
+				}
+			} else
+				got = zh_perft(&pos, (int)depth);
 			if (got == want) {
 				pass++;
 				fprintf(out, "ok %s depth %ld %llu\n", id, depth, got);
@@ -141,6 +187,10 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 			}
 		}
 	}
+	if (ferror(f)) {
+		cli_fail("%s: read error", name);
+		rd = true;
+	}
 	if (f != stdin)
 		fclose(f);
 	if (cli_outputs_close() != 0)
@@ -148,7 +198,7 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %s: %ld passed, %ld failed, %ld skipped\n",
 		    cli_prog, name, pass, failed, skipped);
-	return failed ? EXIT_INVALID : EXIT_VALID;
+	return rd ? EXIT_USAGE : failed ? EXIT_INVALID : EXIT_VALID;
 }
 
 int

@@ -454,7 +454,7 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 {
 	struct fenin in = { s, err, d, NULL };
 	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
-	int nf = 0, i;
+	int nf = 0, i, pf;
 	bool had_pocket, ops_tail = false;
 
 	/* Split into fields on blanks and '_' (Lichess URLs). */
@@ -566,10 +566,13 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			    "'%.*s' is a three-check counter; three-check is "
 			    "not a zhkit variant",
 			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
-	if (nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock", 100000,
-	    &p->halfmove) != 0)
+	/* chess.com's EPD: no clocks, its pocket right after the four fields */
+	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) &&
+	    (nf == 5 || !DIGIT(*fs[5])) ? 4 : 6;
+	if (pf > 4 && nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock",
+	    100000, &p->halfmove) != 0)
 		return -1;
-	if (nf > 5) {
+	if (pf > 5 && nf > 5) {
 		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
 		    &p->fullmove) != 0)
 			return -1;
@@ -577,8 +580,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 			p->fullmove = 1;
 	}
 	/* chess.com: pocket after the fullmove number, then promoted squares. */
-	if (nf > 6) {
-		i = 6;
+	if (nf > pf) {
+		i = pf;
 		if (!all_pocket_letters(fs[i], fe[i]))
 			return fail(&in, fs[i], ZH_ESYNTAX,
 			    "unexpected field '%.*s' (a chess.com pocket has "
@@ -708,6 +711,87 @@ castle_col(const struct where *w, const char *set)
 	return col_of(w->base, w->castle);
 }
 
+static const char *const type_names[ZH_NTYPES] = { "", "pawns", "knights",
+    "bishops", "rooks", "queens", "kings", "archbishops", "chancellors" };
+
+/*
+ * The pieces of each type in p, and in the variant's start position, by
+ * pool: a side's own (pool 0 white, 1 black), or one pool for both sides
+ * when captured pieces change sides (drops), the pockets in it.  A piece
+ * marked promoted counts as the pawn it was.
+ */
+static void
+material_count(const struct zh_pos *p, unsigned have[2][ZH_NTYPES],
+    unsigned start[2][ZH_NTYPES])
+{
+	const struct zh_variant *v = p->v;
+	const char *s;
+	int r, f, c, t;
+
+	for (s = v->start; *s && *s != ' ' && *s != '['; s++)
+		if ((t = LETTER_TYPE(*s)) != ZH_EMPTY)
+			start[v->drops ? 0 : !isupper((unsigned char)*s)][t]++;
+	for (r = 0; r < v->ranks; r++)
+		for (f = 0; f < v->files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+			if (pc == 0)
+				continue;
+			have[v->drops ? 0 : ZH_COLOR(pc)]
+			    [(pc & ZH_PROMOTED) ? ZH_PAWN : ZH_TYPE(pc)]++;
+		}
+	for (c = 0; c < 2 && v->drops; c++)
+		for (t = 1; t < ZH_NTYPES; t++)
+			have[0][t] += p->pocket[c][t];
+}
+
+/*
+ * Material no game from the start position can reach (ZH_FEN_STRICT):
+ * more pawns or kings than at the start; more pawns and promoted pieces
+ * (those beyond the start's count of their type) than the start's pawns;
+ * and where a captured promoted piece goes to hand as a pawn (crazyhouse),
+ * an unmarked piece beyond the start's count at all.
+ */
+static int
+material(const struct zh_pos *p, long col, struct zh_error *err)
+{
+	static const char *const who[2] = { "White has ", "Black has " };
+	unsigned have[2][ZH_NTYPES] = { { 0 } }, start[2][ZH_NTYPES] = { { 0 } };
+	unsigned extra;
+	int k, t;
+	const bool pooled = p->v->drops;
+
+	material_count(p, have, start);
+	for (k = 0; k < (pooled ? 1 : 2); k++) {
+		extra = 0;
+		for (t = 1; t < ZH_NTYPES; t++) {
+			if (have[k][t] <= start[k][t])
+				continue;
+			if (t == ZH_PAWN || t == ZH_KING || p->v->demote) {
+				zh_error_set(err, ZH_EPOSITION, col,
+				    "material: %s%u %s%s, the start position "
+				    "has %u%s", pooled ? "" : who[k],
+				    have[k][t], type_names[t], pooled ?
+				    " on the board and in the pockets" : "",
+				    start[k][t], t == ZH_PAWN ? " (promoted "
+				    "pieces count as pawns)" : "");
+				return -1;
+			}
+			extra += have[k][t] - start[k][t];
+		}
+		if (have[k][ZH_PAWN] + extra > start[k][ZH_PAWN]) {
+			zh_error_set(err, ZH_EPOSITION, col,
+			    "material: %s%u pawns and %u promoted pieces (beyond "
+			    "the start position's count of their type), more "
+			    "than the %u pawns of the start position", pooled ?
+			    "the board and the pockets hold " : who[k],
+			    have[k][ZH_PAWN], extra, start[k][ZH_PAWN]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err)
 {
@@ -816,38 +900,8 @@ check(const struct zh_pos *p, unsigned flags, struct zh_error *err,
 			return -1;
 		}
 	}
-	if ((flags & ZH_FEN_STRICT) && v->drops) {
-		static const char *const tname[ZH_NTYPES] = { "", "pawns",
-		    "knights", "bishops", "rooks", "queens", "kings",
-		    "archbishops", "chancellors" };
-		unsigned have[ZH_NTYPES] = { 0 }, start[ZH_NTYPES] = { 0 };
-		const char *s;
-		int t;
-
-		for (s = v->start; *s && *s != ' ' && *s != '['; s++)
-			if (LETTER_TYPE(*s) != ZH_EMPTY)
-				start[LETTER_TYPE(*s)]++;
-		for (r = 0; r < v->ranks; r++)
-			for (f = 0; f < v->files; f++) {
-				unsigned char pc = p->sq[ZH_SQ(f, r)];
-
-				if (pc == 0)
-					continue;
-				have[(pc & ZH_PROMOTED) ? ZH_PAWN : ZH_TYPE(pc)]++;
-			}
-		for (c = 0; c < 2; c++)
-			for (t = 1; t < ZH_NTYPES; t++)
-				have[t] += p->pocket[c][t];
-		for (t = 1; t < ZH_NTYPES; t++)
-			if (have[t] > start[t]) {
-				zh_error_set(err, ZH_EPOSITION, board_col,
-				    "material: %u %s on the board and in the "
-				    "pockets, the start position has %u%s",
-				    have[t], tname[t], start[t],
-				    t == ZH_PAWN ? " (promoted pieces count as pawns)" : "");
-				return -1;
-			}
-	}
+	if ((flags & ZH_FEN_STRICT) && material(p, board_col, err) != 0)
+		return -1;
 	return 0;
 }
 
@@ -893,7 +947,7 @@ pocket_in_order(const char *s, const char *e, int dir)
 int
 zh_fen_dialect(const char *s, const struct zh_variant *v)
 {
-	const char *q, *b, *be, *open = NULL;
+	const char *q, *b, *be, *open = NULL, *f5 = NULL, *f5e = NULL;
 	int slashes = 0, nf = 0, ranks;
 	bool ops = false;
 
@@ -913,14 +967,21 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 			q++;
 		if (*q == '\0')
 			break;
-		nf++;
+		if (++nf == 5)
+			f5 = q;
+		else if (nf == 6 && DIGIT(*q))
+			f5 = NULL;	/* a clock: not an EPD */
 		while (*q && *q != ' ' && *q != '\t' && *q != '_' &&
 		    *q != '\r' && *q != '\n') {
 			ops |= *q == ';' || *q == '+';
 			q++;
 		}
+		if (nf == 5)
+			f5e = q;
 	}
-	if (nf >= 7 && !ops)
+	/* its FEN (seven or eight fields), or its EPD (five or six) */
+	if (!ops && (nf >= 7 || (nf >= 5 && nf <= 6 && f5 != NULL &&
+	    open == NULL && !DIGIT(*f5) && all_pocket_letters(f5, f5e))))
 		return ZH_CHESSCOM;
 	if (open != NULL) {
 		const char *close = memchr(open, ']', (size_t)(be - open));

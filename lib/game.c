@@ -30,27 +30,61 @@ word_variant(const char *w, size_t n)
 	return zh_variant_find(buf);
 }
 
-/* FICS/ICS events: "FICS rated crazyhouse game", "rated wild/5 game". */
-static const struct zh_variant *
-event_variant(const char *ev)
+/*
+ * The variant an Event tag names, in its first word (or words) that name
+ * one: "FICS rated crazyhouse game", "rated wild/5 game", "Rated
+ * Crazyhouse game"; *out NULL if none.  A game zhkit does not play ("FICS
+ * rated atomic game", "Casual King of the Hill game") is an error that
+ * quotes its name: it is not validated as chess.
+ */
+static int
+event_variant(const char *ev, const struct zh_variant **out,
+    struct zh_error *err)
 {
 	const char *s = ev, *w;
+	const struct zh_variant *v;
+	size_t n;
 
+	*out = NULL;
 	while (*s) {
 		while (*s && !isalnum((unsigned char)*s))
 			s++;
 		w = s;
 		while (*s && (isalnum((unsigned char)*s) || *s == '/'))
 			s++;
-		if (s > w) {
-			const struct zh_variant *v = word_variant(w, (size_t)(s - w));
-
-			/* "chess"/"standard" in an event name proves nothing */
-			if (v != NULL && !v->chess_tags)
-				return v;
+		if (s == w)
+			continue;
+		v = word_variant(w, (size_t)(s - w));
+		n = zh__variant_unplayed(w);
+		if (n > (size_t)(s - w) || (n > 0 && v == NULL)) {
+			zh_error_set(err, ZH_EVARIANT, 1,
+			    "unknown variant '%.*s' in the Event tag "
+			    "(use --variant to read it as another)",
+			    (int)(n < 60 ? n : 60), w);
+			return -1;
+		}
+		/* "chess"/"standard" in an event name proves nothing */
+		if (v != NULL && !v->chess_tags) {
+			*out = v;
+			return 0;
 		}
 	}
-	return NULL;
+	return 0;
+}
+
+/* Bughouse PGN (../shared/spec/bughouse.md), told apart from chess. */
+static const char bpgn_text[] = "bughouse PGN (BPGN), which zhkit does not "
+    "read yet";
+
+/* A BPGN move label, "1A" to "99b" (the board, then its side to move)? */
+static bool
+bpgn_label(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && isdigit((unsigned char)s[k]))
+		k++;
+	return k > 0 && k + 1 == n && strchr("AaBb", s[k]) != NULL;
 }
 
 /* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */
@@ -81,6 +115,11 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 	const char *tag, *ev, *fen;
 	const struct zh_variant *v = NULL;
 
+	if (zh_game_tag(g, "WhiteA") != NULL || zh_game_tag(g, "BlackA") != NULL) {
+		zh_error_set(err, ZH_EVARIANT, 1, "a WhiteA or BlackA tag: %s",
+		    bpgn_text);
+		return -1;
+	}
 	if (force != NULL) {
 		*out = force;
 		return 0;
@@ -95,9 +134,13 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 		*out = v;
 		return 0;
 	}
-	if ((ev = zh_game_tag(g, "Event")) != NULL && (v = event_variant(ev)) != NULL) {
-		*out = v;
-		return 0;
+	if ((ev = zh_game_tag(g, "Event")) != NULL) {
+		if (event_variant(ev, &v, err) != 0)
+			return -1;
+		if (v != NULL) {
+			*out = v;
+			return 0;
+		}
 	}
 	if ((fen = zh_game_tag(g, "FEN")) != NULL && (v = fen_variant(fen)) != NULL) {
 		*out = v;
@@ -229,7 +272,6 @@ zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
 struct walker {
 	const struct zh_game *g;
 	struct zh_replay *r;
-	size_t i;		/* next token */
 	bool vars;		/* the game has variations */
 };
 
@@ -276,26 +318,73 @@ mate_check(struct zh_rmove *pending, const struct zh_pos *pos)
 		pending->san[n - 1] = '#';
 }
 
+/* A line of play left for a variation: taken up again at its ')'. */
+struct level {
+	struct zh_pos pos, before;
+	struct zh_rmove *pending;
+	long ply;
+	bool have_before, dead;
+};
+
 /*
- * Walk one line of play from 'pos' (the position before the first move);
- * 'before' is the position before the line's previous move, where a
- * variation that follows begins.  Stops after the matching VEND.
+ * The lines open around the one being walked, on the heap past the
+ * first few: as deep as the reader's depth limit lets a game nest, and
+ * no deeper than the game does.
+ */
+struct levels {
+	struct level *v, local[4];
+	size_t n, cap;
+};
+
+static struct level *
+level_push(struct levels *s)
+{
+	struct level *v;
+	size_t cap;
+
+	if (s->n == s->cap) {
+		cap = s->cap * 2;
+		if (s->v == s->local) {
+			if ((v = malloc(cap * sizeof *v)) != NULL)
+				memcpy(v, s->local, sizeof s->local);
+		} else
+			v = realloc(s->v, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	return &s->v[s->n++];
+}
+
+/*
+ * Walk the game's line of play from 'pos' (the position before the first
+ * move), its variations on the way: at a '(' the line is put aside and
+ * the variation walked from 'before', the position before the line's
+ * previous move; at its ')' the line is taken up again.
  */
 static void
-walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
+walk(struct walker *w, struct zh_pos *pos)
 {
 	const struct zh_game *g = w->g;
 	struct zh_replay *r = w->r;
 	struct zh_pos before = *pos, prev;
-	bool have_before = false;
+	bool have_before = false, dead = false;
 	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
+	struct levels up;	/* not zeroed: a game without variations
+				   does not touch it */
+	long ply = 0;
+	int depth = 0;
 	/* Kept in locals: the stores into the moves' text (char) could
 	   otherwise change any of them, as far as the compiler knows. */
 	const struct zh_token *toks = g->toks;
 	struct zh_rmove *moves = r->moves;
-	size_t i = w->i, ntoks = g->ntoks;
+	size_t i = 0, ntoks = g->ntoks;
 	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
 
+	up.v = up.local;
+	up.n = 0;
+	up.cap = sizeof up.local / sizeof up.local[0];
 	while (i < ntoks) {
 		const struct zh_token *t;
 		struct zh_rmove *rm;
@@ -364,7 +453,12 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				continue;
 			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
 			    &ncand) != 0) {
-				if (!pos->v->drops && has_drop_letter(t) &&
+				if (bpgn_label(t->text, t->len)) {
+					zh_error_clear(&e);
+					zh_error_set(&e, ZH_EVARIANT, 1, "'%.*s.' "
+					    "is a move number of %s",
+					    (int)t->len, t->text, bpgn_text);
+				} else if (!pos->v->drops && has_drop_letter(t) &&
 				    zh_game_tag(g, "Variant") == NULL) {
 					zh_error_clear(&e);
 					zh_error_set(&e, ZH_EVARIANT, 1,
@@ -402,7 +496,7 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 			continue;
 		}
 		if (t->kind == ZH_T_VSTART) {
-			struct zh_pos vp = before;
+			struct level *l;
 			struct zh_error e = { 0 };
 
 			if (!have_before && !dead) {
@@ -410,22 +504,50 @@ walk(struct walker *w, struct zh_pos *pos, long ply, int depth, bool dead)
 				    "a variation must follow a move");
 				note_error(w, t, ply, &e, depth + 1);
 			}
-			w->i = i;
-			walk(w, &vp, have_before ? ply - 1 : ply, depth + 1,
-			    dead || !have_before);
-			i = w->i;
+			if ((l = level_push(&up)) == NULL) {
+				zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
+				note_error(w, t, ply, &e, 0);
+				memset(&moves[i], 0, (ntoks - i) * sizeof *moves);
+				break;
+			}
+			l->pos = *pos;
+			l->before = before;
+			l->pending = pending;
+			l->ply = ply;
+			l->have_before = have_before;
+			l->dead = dead;
+			*pos = before;
+			if (have_before)
+				ply--;
+			dead = dead || !have_before;
+			have_before = false;
+			pending = NULL;
+			depth++;
 		} else if (t->kind == ZH_T_VEND && depth > 0) {
-			w->i = i;
+			struct level *l = &up.v[--up.n];
+
 			mate_check(pending, pos);
-			return;
+			*pos = l->pos;
+			before = l->before;
+			pending = l->pending;
+			ply = l->ply;
+			have_before = l->have_before;
+			dead = l->dead;
+			depth--;
 		}
 	}
-	w->i = i;
-	mate_check(pending, pos);
-	if (depth == 0) {
-		r->final = *pos;
-		r->nplies = ply;
+	/* lines left open (out of memory): back to the mainline */
+	for (; up.n > 0; up.n--) {
+		mate_check(pending, pos);
+		*pos = up.v[up.n - 1].pos;
+		pending = up.v[up.n - 1].pending;
+		ply = up.v[up.n - 1].ply;
 	}
+	if (up.v != up.local)
+		free(up.v);
+	mate_check(pending, pos);
+	r->final = *pos;
+	r->nplies = ply;
 }
 
 void
@@ -442,7 +564,7 @@ int
 zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	struct walker w = { g, r, 0, false };
+	struct walker w = { g, r, false };
 	const char *fen;
 	struct zh_pos pos;
 	size_t cap, k;
@@ -509,7 +631,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	    memchr(g->raw, '(', g->rawlen) != NULL)
 		for (k = 0; k < g->ntoks && !w.vars; k++)
 			w.vars = g->toks[k].kind == ZH_T_VSTART;
-	walk(&w, &pos, 0, 0, false);
+	walk(&w, &pos);
 	r->complete = r->err.code == ZH_OK;
 	return r->complete ? 0 : -1;
 }

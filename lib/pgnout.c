@@ -824,7 +824,7 @@ struct jctx {
 	const struct zh_replay *r;
 	int d;
 	unsigned flags;
-	size_t i;		/* next token */
+	size_t *match;		/* jmatch(), once a move has variations */
 	struct buf comment;	/* comments outside any move */
 };
 
@@ -853,14 +853,14 @@ struct jmove {
 	int mate;
 	struct buf text;	/* its comments */
 	struct buf nags;	/* "1,14" */
-	struct buf vars;	/* "[...],[...]" */
+	bool vopen;		/* its fields and '"variations":[' written */
+	size_t done;		/* its comments and NAGs end before this token */
 };
 
+/* The move's fields after its texts, but its variations. */
 static void
-jmove_finish(struct buf *b, struct jmove *m)
+jmove_fields(struct buf *b, const struct jmove *m)
 {
-	if (!m->open)
-		return;
 	if (m->text.len > 0) {
 		jkey(b, "comment");
 		jstring(b, m->text.s, m->text.len);
@@ -886,15 +886,21 @@ jmove_finish(struct buf *b, struct jmove *m)
 		jkey(b, "eval");
 		jint(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
 	}
-	if (m->vars.len > 0) {
-		jkey(b, "variations");
-		bputc(b, '[');
-		bput(b, m->vars.s, m->vars.len);
+}
+
+static void
+jmove_finish(struct buf *b, struct jmove *m)
+{
+	if (!m->open)
+		return;
+	if (m->vopen)
 		bputc(b, ']');
-	}
+	else
+		jmove_fields(b, m);
 	bputc(b, '}');
-	m->open = m->clock = m->emt = m->eval = false;
-	m->text.len = m->nags.len = m->vars.len = 0;
+	m->open = m->clock = m->emt = m->eval = m->vopen = false;
+	m->text.len = m->nags.len = 0;
+	m->done = 0;
 }
 
 /* The first [%clk], [%emt] and [%eval] of the move's comments. */
@@ -957,30 +963,179 @@ jmove_texts(struct buf *b, const struct zh_rmove *rm, int d, const char *lead,
 	}
 }
 
+/* A NAG of the move being built. */
+static void
+jnag(struct jmove *m, const struct zh_token *t)
+{
+	long k = nag_number(t);
+
+	if (k < 0)
+		return;
+	if (m->nags.len > 0)
+		bputc(&m->nags, ',');
+	jint(&m->nags, k);
+}
+
 /*
- * One line of play from c->i to its VEND (or the end) as a JSON array
- * appended to b.  'pos' is the position before the line's first move,
- * or NULL when positions are not tracked or not known.
+ * For each '(' token, the token after its ')' (ntoks if none): a list
+ * of the open ones threaded through the array while it is filled.
+ */
+static size_t *
+jmatch(const struct zh_game *g)
+{
+	size_t *m, top = SIZE_MAX, i, j;
+
+	if ((m = malloc(g->ntoks * sizeof *m)) == NULL)
+		return NULL;
+	for (i = 0; i < g->ntoks; i++)
+		if (g->toks[i].kind == ZH_T_VSTART) {
+			m[i] = top;
+			top = i;
+		} else if (g->toks[i].kind == ZH_T_VEND && top != SIZE_MAX) {
+			j = top;
+			top = m[j];
+			m[j] = i + 1;
+		}
+	for (; top != SIZE_MAX; top = j) {
+		j = m[top];
+		m[top] = g->ntoks;
+	}
+	return m;
+}
+
+/*
+ * The comments and NAGs of the open move from its first variation, at
+ * token i, on, its variations skipped: the move's fields come before
+ * them in its object.  Returns the token where the move's part ends.
+ */
+static size_t
+jlook(const struct jctx *c, struct jmove *m, size_t i, bool nested)
+{
+	const struct zh_token *t;
+
+	for (; i < c->g->ntoks; i++) {
+		t = &c->g->toks[i];
+		if (t->kind == ZH_T_MOVE || (t->kind == ZH_T_VEND && nested))
+			break;
+		if (t->kind == ZH_T_VSTART)
+			i = c->match[i] - 1;
+		else if (t->kind == ZH_T_COMMENT) {
+			add_comment(&m->text, t);
+			commands(m, t);
+		} else if (t->kind == ZH_T_NAG)
+			jnag(m, t);
+	}
+	return i;
+}
+
+/* A line of play being written, put aside while a variation is. */
+struct jlevel {
+	struct jmove m;
+	struct buf pre;		/* comments before the first move */
+	struct buf *out;	/* where it goes (or a bin: no move to hang on) */
+	struct zh_pos pos;	/* before the next move, if track */
+	struct zh_pos before;	/* before the last move, if have_before */
+	bool track, have_before, first;
+};
+
+struct jlevels {
+	struct jlevel *v, local[2];
+	size_t n, max, cap;
+};
+
+/* A new line inside the current one (lv->n == 0: the mainline). */
+static struct jlevel *
+jlevel_push(struct jlevels *lv, struct buf *out)
+{
+	struct jlevel *v, *l;
+	size_t cap;
+
+	if (lv->n == lv->cap) {
+		cap = lv->cap * 2;
+		if (lv->v == lv->local) {
+			if ((v = malloc(cap * sizeof *v)) != NULL)
+				memcpy(v, lv->local, sizeof lv->local);
+		} else
+			v = realloc(lv->v, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		lv->v = v;
+		lv->cap = cap;
+	}
+	l = &lv->v[lv->n++];
+	if (lv->n > lv->max) {		/* its buffers kept for the next */
+		lv->max = lv->n;
+		memset(l, 0, sizeof *l);
+	}
+	l->m.open = l->m.clock = l->m.emt = l->m.eval = l->m.vopen = false;
+	l->m.text.len = l->m.nags.len = l->pre.len = 0;
+	l->m.done = 0;
+	l->out = out;
+	l->track = l->have_before = false;
+	l->first = true;
+	bputc(out, '[');
+	return l;
+}
+
+/* The current line's end; false if out of memory. */
+static bool
+jlevel_pop(struct jlevels *lv)
+{
+	struct jlevel *l = &lv->v[--lv->n];
+
+	jmove_finish(l->out, &l->m);
+	bputc(l->out, ']');
+	return !(l->m.text.fail || l->m.nags.fail || l->pre.fail);
+}
+
+static void
+jlevels_free(struct jlevels *lv)
+{
+	size_t k;
+
+	for (k = 0; k < lv->max; k++) {
+		free(lv->v[k].pre.s);
+		free(lv->v[k].m.text.s);
+		free(lv->v[k].m.nags.s);
+	}
+	if (lv->v != lv->local)
+		free(lv->v);
+}
+
+/*
+ * The game's line of play as a JSON array appended to b0, its variations
+ * inside the moves they replace.  'pos0' is the start position, or NULL
+ * when positions are not tracked.  The lines open around the one being
+ * written are kept on the heap, as deep as the game nests.
  */
 static void
-jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
+jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 {
 	const struct zh_game *g = c->g;
-	const struct zh_replay *r = c->r;
-	struct jmove m = { 0 };
-	struct zh_pos before;
-	bool have_before = false, first = true;
-	struct buf pre = { 0 };		/* comments before the first move */
+	struct jlevels lv;	/* not zeroed: jlevel_push sets what it uses */
+	struct jlevel *L;
+	struct buf *b, bin = { 0 };
+	struct zh_pos *pos = NULL;
 	/* in locals: a store of text (char) could change them otherwise */
 	const struct zh_token *toks = g->toks;
-	const struct zh_rmove *moves = r->moves;
-	size_t i = c->i, ntoks = g->ntoks;
+	const struct zh_rmove *moves = c->r->moves;
+	size_t i = 0, ntoks = g->ntoks;
 	const int d = c->d;
+	bool ok = true;
 
-	bputc(b, '[');
+	lv.v = lv.local;
+	lv.n = lv.max = 0;
+	lv.cap = sizeof lv.local / sizeof lv.local[0];
+	L = jlevel_push(&lv, b0);
+	b = b0;
+	if (pos0 != NULL) {
+		L->pos = *pos0;
+		pos = &L->pos;
+	}
 	while (i < ntoks) {
 		const struct zh_token *t = &toks[i];
 		const struct zh_rmove *rm = &moves[i];
+		struct jlevel *up;
 
 		i++;
 
@@ -989,26 +1144,28 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 			/* The common case, the move before had nothing but
 			   its SAN and UCI: its '}' and this move's opening
 			   written with the move's texts, in one reserve. */
-			if (m.open && rm->ok && !(m.clock | m.emt | m.eval) &&
-			    (m.text.len | m.nags.len | m.vars.len) == 0)
+			if (L->m.open && rm->ok &&
+			    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen) &&
+			    (L->m.text.len | L->m.nags.len) == 0)
 				jmove_texts(b, rm, d, "},{\"san\":", 9);
 			else {
-				jmove_finish(b, &m);
+				jmove_finish(b, &L->m);
 				if (rm->ok)
-					jmove_texts(b, rm, d, first ?
-					    "{\"san\":" : ",{\"san\":", first ? 7 : 8);
+					jmove_texts(b, rm, d, L->first ?
+					    "{\"san\":" : ",{\"san\":",
+					    L->first ? 7 : 8);
 				else
-					bput(b, first ? "{\"san\":" :
-					    ",{\"san\":", first ? 7 : 8);
+					bput(b, L->first ? "{\"san\":" :
+					    ",{\"san\":", L->first ? 7 : 8);
 			}
-			first = false;
-			m.open = true;
+			L->first = false;
+			L->m.open = true;
 			if (rm->ok) {
 				if (pos != NULL) {
 					char fen[ZH_FENMAX];
 
-					before = *pos;
-					have_before = true;
+					L->before = *pos;
+					L->have_before = true;
 					zh__make_quiet(pos, rm->move);
 					zh_fen_write(pos, d, fen, sizeof fen);
 					jkey(b, "fen");
@@ -1021,10 +1178,10 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 				bputs(b, ",\"uci\":null");
 				pos = NULL;
 			}
-			if (pre.len > 0) {
+			if (L->pre.len > 0) {
 				jkey(b, "comment_before");
-				jstring(b, pre.s, pre.len);
-				pre.len = 0;
+				jstring(b, L->pre.s, L->pre.len);
+				L->pre.len = 0;
 			}
 			/* The moves that follow with nothing but move numbers
 			   between them, without FENs: each closes the one
@@ -1040,58 +1197,70 @@ jline(struct jctx *c, struct buf *b, struct zh_pos *pos, int depth)
 			}
 			break;
 		case ZH_T_COMMENT:
-			if (!m.open) {
-				add_comment(depth == 0 ? &c->comment : &pre, t);
-				break;
+			if (!L->m.open)
+				add_comment(lv.n == 1 ? &c->comment : &L->pre,
+				    t);
+			else if (i - 1 >= L->m.done) {
+				add_comment(&L->m.text, t);
+				commands(&L->m, t);
 			}
-			add_comment(&m.text, t);
-			commands(&m, t);
 			break;
-		case ZH_T_NAG: {
-			long k = nag_number(t);
-
-			if (!m.open || k < 0)
-				break;
-			if (m.nags.len > 0)
-				bputc(&m.nags, ',');
-			jint(&m.nags, k);
+		case ZH_T_NAG:
+			if (L->m.open && i - 1 >= L->m.done)
+				jnag(&L->m, t);
 			break;
-		}
-		case ZH_T_VSTART: {
-			struct zh_pos vp = before;
-			struct buf *vb = &m.vars, lost = { 0 };
-
-			if (!m.open)
-				vb = &lost;	/* no move to hang it on */
-			else if (m.vars.len > 0)
-				bputc(&m.vars, ',');
-			c->i = i;
-			jline(c, vb, pos != NULL && have_before ? &vp : NULL,
-			    depth + 1);
-			i = c->i;
-			if (vb->fail)
-				b->fail = true;
-			free(lost.s);
-			break;
-		}
-		case ZH_T_VEND:
-			if (depth > 0)
+		case ZH_T_VSTART:
+			if (!L->m.open)
+				b = &bin;	/* no move to hang it on */
+			else if (L->m.vopen)
+				bputc(b, ',');
+			else {
+				if (c->match == NULL &&
+				    (c->match = jmatch(g)) == NULL) {
+					ok = false;
+					goto out;
+				}
+				L->m.done = jlook(c, &L->m, i - 1, lv.n > 1);
+				jmove_fields(b, &L->m);
+				jkey(b, "variations");
+				bputc(b, '[');
+				L->m.vopen = true;
+			}
+			L->track = pos != NULL;
+			if ((L = jlevel_push(&lv, b)) == NULL) {
+				ok = false;
 				goto out;
+			}
+			up = L - 1;
+			pos = NULL;
+			if (up->track && up->have_before) {
+				L->pos = up->before;
+				pos = &L->pos;
+			}
+			break;
+		case ZH_T_VEND:
+			if (lv.n == 1)
+				break;
+			ok &= jlevel_pop(&lv);
+			L = &lv.v[lv.n - 1];
+			if (b == &bin && L->out != &bin) {
+				ok &= !bin.fail;
+				bin.len = 0;
+			}
+			b = L->out;
+			pos = L->track ? &L->pos : NULL;
 			break;
 		default:
 			break;
 		}
 	}
 out:
-	c->i = i;
-	jmove_finish(b, &m);
-	bputc(b, ']');
-	if (m.text.fail || m.nags.fail || pre.fail)
-		b->fail = true;
-	free(pre.s);
-	free(m.text.s);
-	free(m.nags.s);
-	free(m.vars.s);
+	while (lv.n > 0)	/* the lines left open: the reader closes them */
+		ok &= jlevel_pop(&lv);
+	if (!ok || bin.fail)
+		b0->fail = true;
+	free(bin.s);
+	jlevels_free(&lv);
 }
 
 /* {"line":L,"col":C,"ply":P,"message":"..."[,"variation":true]} */
@@ -1170,7 +1339,8 @@ int
 zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
 {
-	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, 0, { 0 } };
+	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, NULL,
+	    { 0 } };
 	char local[LOCALBUF];
 	struct buf b = BUF_LOCAL(local);
 	struct zh_pos pos;
@@ -1199,7 +1369,8 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 		bputs(&b, "null");
 	jkey(&b, "moves");
 	pos = r->start;
-	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL, 0);
+	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL);
+	free(c.match);
 	if (c.comment.len > 0) {
 		jkey(&b, "comment");
 		jstring(&b, c.comment.s, c.comment.len);

@@ -152,6 +152,59 @@ zh_variant_chess(void)
 	return zh_variant_find("chess");
 }
 
+/*
+ * Games zhkit does not play, as PGN Event tags name them when there is
+ * no Variant tag: FICS and ICC ("FICS rated atomic game", "ICS rated
+ * wild/22 match", "internet, rated loser's match"), Lichess ("Rated
+ * Antichess game", "Casual Three-check game") and chess.com ("Live Chess -
+ * 3 Check").  Each is written in lower case with its words run together:
+ * the Event may put spaces, '-', '_' or '\'' between its letters; '*' at
+ * the end takes the rest of the word.  A whole word that the table above
+ * names ("wild/5", "wild/23") is not one of these.
+ */
+static const char *const unplayed[] = {
+	"atomic", "suicide", "losers", "giveaway", "antichess", "bughouse",
+	"horde", "kingofthehill", "koth", "racingkings", "threecheck",
+	"3check", "chess960", "crazyhouse960", "fischerrandom",
+	"fischerandom", "fr", "wild/*", "fogofwar", "duckchess", "4player*",
+	"kriegspiel", "shatranj",
+};
+
+static bool
+word_char(int c)
+{
+	return isalnum((unsigned char)c) || c == '/';
+}
+
+/* Length of the text at s that spells p up to a word's end, or 0. */
+static size_t
+spells(const char *s, const char *p)
+{
+	const char *q = s;
+
+	for (; *p != '\0' && *p != '*'; p++, q++) {
+		while (q > s && *q != '\0' && strchr(" -_'", *q) != NULL)
+			q++;
+		if (tolower((unsigned char)*q) != *p)
+			return 0;
+	}
+	if (*p == '*')
+		while (word_char(*q))
+			q++;
+	return word_char(*q) ? 0 : (size_t)(q - s);
+}
+
+size_t
+zh__variant_unplayed(const char *s)
+{
+	size_t k, n;
+
+	for (k = 0; k < sizeof unplayed / sizeof unplayed[0]; k++)
+		if ((n = spells(s, unplayed[k])) > 0)
+			return n;
+	return 0;
+}
+
 /* ======================== pieces ======================== */
 
 #define D10(t)	#t "0" #t "1" #t "2" #t "3" #t "4" #t "5" #t "6" #t "7" #t "8" #t "9"

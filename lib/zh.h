@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZH_VERSION "0.1.0"
 
 /* What this header declares is libzh's interface: the library is built
@@ -252,7 +256,7 @@ const char *zh_dialect_name(int d);
  * offsets into s.  On success the position is also checked by
  * zh_pos_check() with 'flags'.  On failure *p is left unspecified.
  */
-enum { ZH_FEN_STRICT = 1 };	/* material conservation for drop variants */
+enum { ZH_FEN_STRICT = 1 };	/* material a game can reach (zhfen(1) -s) */
 int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
     int d, unsigned flags, struct zh_error *err);
 /* Position checks (kings, pawns, check, castling, ep, material). */
@@ -713,6 +717,10 @@ int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif /* ZH_H */

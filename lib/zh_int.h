@@ -17,6 +17,10 @@
 
 /* Inline forms of zh_type_letter, zh_letter_type and zh_square_write,
  * for the per-move paths. */
+/* Length of the name of a game zhkit does not play at s, the start of a
+ * word of an Event tag ("atomic", "King of the Hill"), or 0. */
+size_t zh__variant_unplayed(const char *s);
+
 extern const char zh__letters[ZH_NTYPES];
 extern const unsigned char zh__types[256];
 

@@ -9,10 +9,11 @@ setup_file() {
 	make -s -C "$ZH_TOP" install DESTDIR="$STAGE" PREFIX=/usr >/dev/null
 }
 
-@test "install: tools, static and shared library, header, pc file, pages, completion" {
+@test "install: tools, static and shared library, header, pc file, pages, completion, JSON schema" {
 	for f in usr/bin/zhperft usr/lib/libzh.a usr/lib/libzh.so usr/lib/libzh.so.0 \
 	    usr/include/zh.h usr/lib/pkgconfig/zhkit.pc usr/share/man/man3/libzh.3 \
-	    usr/share/man/man1/zhperft.1 usr/share/bash-completion/completions/zhperft; do
+	    usr/share/man/man1/zhperft.1 usr/share/bash-completion/completions/zhperft \
+	    usr/share/zhkit/zhkit-game.schema.json; do
 		[ -e "$STAGE/$f" ] || { echo "missing $f"; return 1; }
 	done
 	run objdump -p "$STAGE/usr/lib/libzh.so"
