@@ -61,6 +61,17 @@ free_state(void *st)
 	free(st);
 }
 
+/* What the rejects file gets of a game cut at the game limit. */
+static const char *
+cutnote(const struct zh_game *g)
+{
+	static _Thread_local char note[80];
+
+	snprintf(note, sizeof note, " (only its first %zu bytes go to the "
+	    "rejects file)", g->rawlen);
+	return note;
+}
+
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
@@ -89,8 +100,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		bad = &r->err;
 	if (bad != NULL)
 		cli_fdiag(err, "error", o->name, bad->line, bad->col,
-		    "game %ld%s%.0ld: %s; game rejected", g->number,
-		    bad->ply ? ", ply " : "", bad->ply, bad->text);
+		    "game %ld%s%.0ld: %s; game rejected%s", g->number,
+		    bad->ply ? ", ply " : "", bad->ply, bad->text,
+		    g->raw_truncated && o->rejects ? cutnote(g) : "");
 	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
 		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "

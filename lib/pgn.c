@@ -105,7 +105,7 @@ struct zh_pgn_reader {
 	size_t keep;		/* raw bytes kept when truncated */
 	int depth;		/* open variations */
 	long plies;		/* main-line moves */
-	long gline;		/* line of the game's first byte */
+	long gline, gcol;	/* line and column of the game's first byte */
 	const char *result;
 
 	struct zh_token *toks;
@@ -248,10 +248,14 @@ fill(struct zh_pgn_reader *r)
 	return 0;
 }
 
+static bool overlimit(struct zh_pgn_reader *, size_t);
+static void toolong(struct zh_pgn_reader *);
+
 /*
  * All buffered bytes are scanned: get more.  Like fill(), and -2 while
  * reading a game that is in error (the lexer stops and skip() takes
- * over, bounding memory by itself) or that outgrows max_game.
+ * over, bounding memory by itself) or that is found longer than max_game
+ * (overlimit(); a comment or a blank run across the limit is read on).
  */
 static int
 more(struct zh_pgn_reader *r)
@@ -259,10 +263,9 @@ more(struct zh_pgn_reader *r)
 	if (r->mode == M_GAME) {
 		if (r->err.code != ZH_OK)
 			return -2;
-		if (AVAIL(r) >= r->lim.max_game) {
-			synerr(r, ZH_ELIMIT, r->line, 0,
-			    "game too long (limit %zu bytes)",
-			    r->lim.max_game);
+		if (AVAIL(r) > r->lim.max_game && (overlimit(r, r->pos) ||
+		    AVAIL(r) - r->lim.max_game >= r->lim.max_comment + CHUNK)) {
+			toolong(r);
 			return -2;
 		}
 	}
@@ -423,6 +426,123 @@ salloc(struct zh_pgn_reader *r, size_t n)
 	return off;
 }
 
+/* ==================== game size ==================== */
+
+/*
+ * A game's size is the bytes from its first byte (of its first tag line,
+ * or of its movetext if it has no tags) to its last (the end of its
+ * termination marker, or of a comment on the marker's line): the bytes
+ * g->raw holds and --rejects writes.  One over max_game is an error at
+ * its byte max_game + 1, whatever the buffer, and only its first
+ * max_game bytes are kept (raw_truncated).
+ */
+
+/* A blank or a line end. */
+static bool
+white(const struct zh_pgn_reader *r, int c)
+{
+	return r->cls[c] == C_SP || r->cls[c] == C_NL;
+}
+
+/* Line and column of relative offset off, counted from the game's start. */
+static void
+place(struct zh_pgn_reader *r, size_t off, long *line, long *col)
+{
+	const unsigned char *b = B(r);
+	long l = r->gline, c = r->gcol;
+	size_t k;
+
+	for (k = 0; k < off; k++)
+		if (b[k] == '\n' || (b[k] == '\r' && b[k + 1] != '\n')) {
+			l++;
+			c = 1;
+		} else if (b[k] != '\r' && (b[k] & 0xc0) != 0x80) {
+			c++;
+		}
+	*line = l;
+	*col = c;
+}
+
+/*
+ * Is the game longer than max_game (e > max_game)?  All bytes before
+ * offset e are the game's: if one past the limit is not blank, it is.
+ * So is one whose blanks run on that far past it: memory stays bounded.
+ */
+static bool
+overlimit(struct zh_pgn_reader *r, size_t e)
+{
+	const unsigned char *b = B(r);
+
+	if (e <= r->lim.max_game)
+		return false;
+	if (e - r->lim.max_game >= r->lim.max_comment + CHUNK)
+		return true;	/* a blank run that long: enough */
+	while (e > r->lim.max_game && white(r, b[e - 1]))
+		e--;
+	return e > r->lim.max_game;
+}
+
+static void trim(struct zh_pgn_reader *);
+
+/* Is (l1, c1) before (l2, c2)? */
+static bool
+before(long l1, long c1, long l2, long c2)
+{
+	return l1 < l2 || (l1 == l2 && c1 < c2);
+}
+
+/*
+ * The game is over max_game: the error at its byte max_game + 1 (unless
+ * one comes before), and only what lies before that byte is kept, so the
+ * game reads the same however the input was buffered.
+ */
+static void
+toolong(struct zh_pgn_reader *r)
+{
+	size_t keep = r->lim.max_game;
+	long line, col;
+
+	place(r, keep, &line, &col);
+	if (r->err.code == ZH_OK || !before(r->err.line, r->err.col, line,
+	    col)) {
+		r->err.code = ZH_OK;
+		synerr(r, ZH_ELIMIT, line, col,
+		    "game too long (limit %zu bytes)", keep);
+	}
+	r->truncated = true;
+	r->keep = keep;
+	trim(r);
+}
+
+/*
+ * Forget the tokens and tags of a game over max_game from its byte
+ * max_game + 1 on (and a token across it): how far the lexer got past
+ * that byte depends on the buffer.
+ */
+static void
+trim(struct zh_pgn_reader *r)
+{
+	size_t k, n, keep = r->keep;
+	long line, col;
+
+	place(r, keep, &line, &col);
+	for (k = 0; k < r->ntoks; k++) {
+		const struct zh_token *t = &r->toks[k];
+
+		if (!before(t->line, t->col, line, col) || (!isstatic(t) &&
+		    (size_t)(t->text - (const char *)B(r)) + t->len > keep))
+			break;
+	}
+	for (n = k; n < r->ntoks; n++)
+		if (r->toks[n].kind == ZH_T_RESULT)
+			r->result = NULL;
+	r->ntoks = k;
+	for (k = 0; k < r->ntags; k++)
+		if (!before(r->tags[k].line, r->tags[k].col, line, col))
+			break;
+	r->ntags = k;
+}
+
 /* ==================== lexer pieces ==================== */
 
 /*
@@ -535,10 +655,9 @@ skip(struct zh_pgn_reader *r)
 		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
 			i++;
 		if (b[i] == 0) {
-			if (!r->truncated && AVAIL(r) >= r->lim.max_game) {
-				r->truncated = true;
-				r->keep = i;
-			}
+			if (!r->truncated && i > r->lim.max_game &&
+			    overlimit(r, i))
+				toolong(r);
 			if (r->truncated && i > r->keep) {
 				/* Nothing after keep is wanted but the line's
 				   tail, which is empty here. */
@@ -1571,15 +1690,14 @@ lex_game(struct zh_pgn_reader *r)
 	return 0;
 }
 
-/* Hand the finished game to the caller. */
-static void
-finish(struct zh_pgn_reader *r, struct zh_game *g)
+/* The end of the game's raw bytes: its size. */
+static size_t
+rawend(struct zh_pgn_reader *r)
 {
 	const unsigned char *b = B(r);
 	size_t end = r->truncated ? r->keep : r->pos, k;
 
-	while (end > 0 && (r->cls[b[end - 1]] == C_SP ||
-	    r->cls[b[end - 1]] == C_NL))
+	while (end > 0 && white(r, b[end - 1]))
 		end--;
 	/* every token text lies inside raw (a ';' comment keeps its blanks) */
 	for (k = r->ntoks; k-- > 0;)
@@ -1591,6 +1709,59 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 				end = e;
 			break;
 		}
+	return end;
+}
+
+/*
+ * Is there nothing but white space from r->pos to the end of the input?
+ * (Not more than a chunk of it is looked at.)  A reader of bytes in
+ * memory cannot know what follows them: it says the game was cut.
+ */
+static bool
+at_end(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	int c;
+
+	r->mode = M_BETWEEN;	/* more() as between games: no checks */
+	while ((c = peek(r, i)) >= 0 && white(r, c))
+		if (++i - r->pos > CHUNK)
+			return false;
+	if (c >= 0 || r->fail)
+		return false;
+	if (r->borrowed)
+		r->cut = true;
+	return true;
+}
+
+/*
+ * A game read to its end: it is too long, or the input ends where its
+ * termination marker should be (the file was cut).
+ */
+static void
+game_end(struct zh_pgn_reader *r)
+{
+	if (r->truncated)
+		trim(r);	/* the lexer may have gone on */
+	else if (rawend(r) > r->lim.max_game)
+		toolong(r);
+	if (r->err.code == ZH_OK && r->result == NULL && at_end(r)) {
+		long line, col;
+
+		place(r, rawend(r), &line, &col);
+		synerr(r, ZH_ESYNTAX, line, col, "game truncated: the input "
+		    "ends before its termination marker (1-0, 0-1, 1/2-1/2 "
+		    "or *)");
+	}
+}
+
+/* Hand the finished game to the caller. */
+static void
+finish(struct zh_pgn_reader *r, struct zh_game *g)
+{
+	const unsigned char *b = B(r);
+	size_t end = rawend(r), k;
+
 	for (k = 0; k < r->ntags; k++) {
 		r->tags[k].name = r->strs + r->tagoff[2 * k];
 		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
@@ -1803,7 +1974,10 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 				return 0;
 			if (rc > 0) {
 				r->gline = r->line;
-				lex_game(r);
+				r->gcol = r->ccol;
+				if (lex_game(r) == 0 && (r->ntags > 0 ||
+				    r->has_moves))
+					game_end(r);
 			}
 		}
 		if (r->fail) {
