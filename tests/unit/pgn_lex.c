@@ -576,20 +576,20 @@ test_corpus(void)
 		long games;
 		long cut;	/* the last game has no termination marker */
 	} files[] = {
-		{ "pychess-zh.pgn", 83 },
-		{ "fatics-zh.pgn", 6 },
-		{ "crazyara-engine_tournament.pgn", 102 },
-		{ "crazyara-zh-50_startpos.pgn", 50 },
-		{ "crazyara-1k_cz_lichess_startpos.pgn", 1000 },
-		{ "lichess-2018-JannLee-CrazyAra.pgn", 1 },
-		{ "python-chess-knightvuillaume-jannlee-zh.pgn", 1 },
-		{ "scalachess-chessComCrazyhouse.pgn", 1 },
-		{ "scalachess-crazyhouseFromProd.pgn", 1 },
+		{ "pychess-zh.pgn", 83, 0 },
+		{ "fatics-zh.pgn", 6, 0 },
+		{ "crazyara-engine_tournament.pgn", 102, 0 },
+		{ "crazyara-zh-50_startpos.pgn", 50, 0 },
+		{ "crazyara-1k_cz_lichess_startpos.pgn", 1000, 0 },
+		{ "lichess-2018-JannLee-CrazyAra.pgn", 1, 0 },
+		{ "python-chess-knightvuillaume-jannlee-zh.pgn", 1, 0 },
+		{ "scalachess-chessComCrazyhouse.pgn", 1, 0 },
+		{ "scalachess-crazyhouseFromProd.pgn", 1, 0 },
 		{ "chessops-headers-and-moves-on-the-same-line.pgn", 3, 1 },
 		{ "chessops-leading-whitespace.pgn", 4, 1 },
 		{ "chessops-pathological-headers.pgn", 1, 1 },
-		{ "python-chess-chessbase-empty-line.pgn", 1 },
-		{ "python-chess-utf8-bom.pgn", 2 },
+		{ "python-chess-chessbase-empty-line.pgn", 1, 0 },
+		{ "python-chess-utf8-bom.pgn", 2, 0 },
 	};
 	const char *dir = getenv("ZH_TESTDATA");
 	char path[512];
