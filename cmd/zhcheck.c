@@ -17,6 +17,7 @@ struct run {
 	long items, valid, invalid, warnings;
 	long offset;			/* --game-offset */
 	bool fail;			/* out of memory */
+	bool nogame;			/* an input held no game */
 };
 
 static void
@@ -295,10 +296,15 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		n = o.items;
 		if (fen)
 			check_fens(in, j.out, &o);
 		else if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
+		else if (o.items == n && !j.stop) {
+			cli_fail("%s: error: no game in it", o.name);
+			o.nogame = true;
+		}
 		if (ferror(in)) {
 			cli_fail("%s: read error", o.name);
 			rc = EXIT_USAGE;
@@ -320,7 +326,7 @@ main(int argc, char **argv)
 		cli_fail("write error");
 		return EXIT_USAGE;
 	}
-	if (rc == EXIT_VALID && o.invalid > 0)
+	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
 		rc = EXIT_INVALID;
 	return rc;
 }

@@ -264,8 +264,11 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		n = o.games;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
+		else if (o.games == n && !j.stop)
+			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	}

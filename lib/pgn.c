@@ -94,7 +94,9 @@ struct zh_pgn_reader {
 	long games;		/* games returned */
 	bool borrowed;		/* buf is the caller's (zh_pgn_mem) */
 	bool cut;		/* a game read on to the end of the input */
+	bool fresh;		/* at the start of the stream: its magic? */
 	int mode;		/* M_BETWEEN, M_GAME or M_SKIP */
+	struct zh_skip skip;	/* text skipped since the last game */
 
 	/* the current game */
 	struct zh_error err;	/* first error */
@@ -1259,6 +1261,43 @@ gamestart(struct zh_pgn_reader *r, size_t i)
 	return (c == 'O' && d == '-') || (c == '-' && d == '-');
 }
 
+/* The stream starts with a compression's magic number: fail. */
+static int
+magic(struct zh_pgn_reader *r)
+{
+	const char *name;
+
+	r->fresh = false;
+	(void)peek(r, 5);	/* 6 bytes buffered, if there are */
+	if ((name = zh_pgn_magic(B(r), AVAIL(r))) == NULL)
+		return 0;
+	if (r->fail == 0)
+		r->fail = ZH_ECOMPRESSED;
+	snprintf(r->err.text, sizeof r->err.text, "%s", name);
+	return -1;
+}
+
+/* A line of garbage starts at offset i: note it in r->skip. */
+static void
+skipped(struct zh_pgn_reader *r, size_t i)
+{
+	struct zh_skip *s = &r->skip;
+	const unsigned char *b = B(r);
+	size_t k;
+
+	if (s->bytes == 0 && s->lines == 0) {
+		s->line = r->line;
+		s->col = colat(r, i);
+		for (k = 0; k + 1 < sizeof s->text &&
+		    r->cls[b[i + k]] != C_NL && !(b[i + k] == 0 &&
+		    ATEND(r, i + k)); k++)
+			s->text[k] = b[i + k] >= ' ' && b[i + k] < 0x7f ?
+			    (char)b[i + k] : '?';
+		s->text[k] = '\0';
+	}
+	s->lines++;
+}
+
 /*
  * Between games: skip blanks, escape lines, a BOM and garbage lines up to
  * the first byte of a game.  Returns 1 at a game, 0 at the end of input,
@@ -1271,6 +1310,8 @@ between(struct zh_pgn_reader *r)
 	int c;
 
 	r->mode = M_BETWEEN;
+	if (r->fresh && magic(r) < 0)
+		return -1;
 	for (;;) {
 		if (ATEND(r, i) && i > 0) {
 			discard(r, i);		/* keep memory bounded */
@@ -1308,15 +1349,18 @@ between(struct zh_pgn_reader *r)
 				continue;
 			}
 		}
-		if ((c == '[' && tagahead(r, i)) || gamestart(r, i))
+		if (c == '[' || gamestart(r, i))
 			break;
-		/* garbage: skip the rest of the line */
+		/* garbage: skip the rest of the line, and tell */
+		skipped(r, i);
 		for (;;) {
 			const unsigned char *b = B(r);
+			size_t k = i;
 
 			while (r->cls[b[i]] != C_NL &&
 			    !(b[i] == 0 && ATEND(r, i)))
 				i++;
+			r->skip.bytes += i - k;
 			if (b[i] != 0)
 				break;
 			discard(r, i);
@@ -1630,7 +1674,8 @@ lex_game(struct zh_pgn_reader *r)
 		case C_LBRACK:
 			if (!tagahead(r, i)) {
 				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unexpected '['");
+				    r->has_moves ? "unexpected '['" :
+				    "damaged tag pair: no tag name after '['");
 				rc = 0;
 			} else if (r->has_moves) {
 				rc = 1;		/* the next game's tags */
@@ -1910,6 +1955,7 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 	memset(r->buf, 0, PAD);
 	r->line = 1;
 	r->ccol = 1;
+	r->fresh = true;
 	return r;
 }
 
@@ -1942,6 +1988,8 @@ zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
 	r->fail = r->errnum = 0;
 	r->mode = M_BETWEEN;
 	r->cut = false;
+	r->fresh = line == 0 && games == 0;
+	memset(&r->skip, 0, sizeof r->skip);
 	newgame(r);
 	return r;
 }
@@ -1958,6 +2006,7 @@ zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games)
 {
 	r->line = line + 1;
 	r->games = games;
+	r->fresh = line == 0 && games == 0;
 }
 
 int
@@ -1983,7 +2032,10 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 		if (r->fail) {
 			g->err.code = r->fail;
 			g->err.line = r->line;
-			if (r->fail == ZH_EIO)
+			if (r->fail == ZH_ECOMPRESSED)
+				memcpy(g->err.text, r->err.text,
+				    sizeof g->err.text);
+			else if (r->fail == ZH_EIO)
 				snprintf(g->err.text, sizeof g->err.text,
 				    "read error: %s", strerror(r->errnum));
 			else
@@ -1996,7 +2048,38 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 			break;
 	}
 	finish(r, g);
+	g->skipped = r->skip;
+	memset(&r->skip, 0, sizeof r->skip);
 	return 1;
+}
+
+const struct zh_skip *
+zh_pgn_tail(const struct zh_pgn_reader *r)
+{
+	return &r->skip;
+}
+
+const char *
+zh_pgn_magic(const void *buf, size_t len)
+{
+	static const struct {
+		const char *name, *magic;
+		size_t len;
+	} m[] = {
+		{ "gzip", "\x1f\x8b", 2 },
+		{ "zstd", "\x28\xb5\x2f\xfd", 4 },
+		{ "zstd", "\x50\x2a\x4d\x18", 4 },	/* a skippable frame */
+		{ "bzip2", "BZh", 3 },
+		{ "xz", "\xfd" "7zXZ\0", 6 },
+	};
+	const unsigned char *b = buf;
+	size_t k;
+
+	for (k = 0; k < sizeof m / sizeof m[0]; k++)
+		if (len >= m[k].len && memcmp(b, m[k].magic, m[k].len) == 0 &&
+		    (k != 3 || (len > 3 && b[3] >= '1' && b[3] <= '9')))
+			return m[k].name;
+	return NULL;
 }
 
 const char *
