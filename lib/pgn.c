@@ -1788,8 +1788,8 @@ game_end(struct zh_pgn_reader *r)
 {
 	if (r->truncated)
 		trim(r);	/* the lexer may have gone on */
-	else if (rawend(r) > r->lim.max_game)
-		toolong(r);
+	else if (r->pos > r->lim.max_game && rawend(r) > r->lim.max_game)
+		toolong(r);	/* (the game ends before r->pos) */
 	if (r->err.code == ZH_OK && r->result == NULL && at_end(r)) {
 		long line, col;
 
@@ -2048,8 +2048,10 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 			break;
 	}
 	finish(r, g);
-	g->skipped = r->skip;
-	memset(&r->skip, 0, sizeof r->skip);
+	if (r->skip.lines > 0) {	/* g->skipped is zero */
+		g->skipped = r->skip;
+		memset(&r->skip, 0, sizeof r->skip);
+	}
 	return 1;
 }
 
