@@ -61,17 +61,6 @@ free_state(void *st)
 	free(st);
 }
 
-/* What the rejects file gets of a game cut at the game limit. */
-static const char *
-cutnote(const struct zh_game *g)
-{
-	static _Thread_local char note[80];
-
-	snprintf(note, sizeof note, " (only its first %zu bytes go to the "
-	    "rejects file)", g->rawlen);
-	return note;
-}
-
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
@@ -83,6 +72,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	struct zh_game renum;
 	size_t k;
 	int rc;
+	bool cut;
 
 	if (r == NULL)
 		return FATAL;
@@ -98,11 +88,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		bad = &g->err;
 	else if (rc != 0)
 		bad = &r->err;
+	/* of a game over the game limit, the rejects get the first bytes */
+	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
 	if (bad != NULL)
 		cli_fdiag(err, "error", o->name, bad->line, bad->col,
-		    "game %ld%s%.0ld: %s; game rejected%s", g->number,
+		    "game %ld%s%.0ld: %s; game rejected%s%.0zu%s", g->number,
 		    bad->ply ? ", ply " : "", bad->ply, bad->text,
-		    g->raw_truncated && o->rejects ? cutnote(g) : "");
+		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
+		    cut ? " bytes go to the rejects file)" : "");
 	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
 		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
