@@ -18,8 +18,8 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load common
 	T=$BATS_TEST_TMPDIR
-	ZH=$TESTDATA/reader/zh-5.pgn		# 5 games of 12 lines
-	CLK=$TESTDATA/reader/zh-clk-1k.pgn
+	ZH=$TESTDATA/reader/five-games.pgn		# 5 games of 12 lines
+	CLK=$TESTDATA/reader/clk-1k.pgn
 }
 
 # The messages of a run with -j 1 and -j 2 (chunks of 4 KB) are the same.
