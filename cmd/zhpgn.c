@@ -61,6 +61,18 @@ free_state(void *st)
 	free(st);
 }
 
+/* A game written with a termination marker it did not have: say so. */
+static void
+no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
+{
+	const struct zh_token *t = g->ntoks > 0 ? &g->toks[g->ntoks - 1] : NULL;
+
+	cli_fdiag(err, "warning", o->name, t ? t->line : g->line,
+	    t ? t->col : 1, "game %ld: no termination marker; %s written "
+	    "(from the Result tag, or * if it has none)", g->number,
+	    zh_game_result(g));
+}
+
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
@@ -110,6 +122,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		    g->number, e.text);
 		return FATAL;
 	}
+	if (!bad && !o->json && g->result == NULL)
+		no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
 }
 

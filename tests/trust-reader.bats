@@ -76,6 +76,12 @@ cut_at() {
 	same_j zhcheck "$T/two.pgn"
 	assert_equal "$status" 0
 	[[ $stderr == *"two.pgn:3:7: warning: game 1"*"does not end with a result"* ]] || fail "$stderr"
+	# zhpgn writes a marker, and says which
+	printf '[Event "a"]\n[Result "0-1"]\n\n1. e4 e5\n\n[Event "b"]\n\n1. d4 d5 *\n' >"$T/two.pgn"
+	same_j zhpgn "$T/two.pgn"
+	assert_equal "$status" 0
+	assert_line '1. e4 e5 0-1'
+	assert_equal "${stderr_lines[0]}" "zhpgn: $T/two.pgn:4:7: warning: game 1: no termination marker; 0-1 written (from the Result tag, or * if it has none)"
 	# the same game last in the file is cut
 	printf '[Event "b"]\n\n1. d4 d5 *\n\n[Event "a"]\n\n1. e4 e5\n\n' >"$T/two.pgn"
 	same_j zhcheck "$T/two.pgn"
