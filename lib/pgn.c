@@ -1137,6 +1137,24 @@ lex_word(struct zh_pgn_reader *r)
 	return 0;
 }
 
+/*
+ * The NAG just read after a move number ("e5 2! Nf3") annotates the move
+ * before the number: it goes before the number, as if written "e5! 2.",
+ * so a writer puts it with its move and a rewrite reads the same.
+ */
+static void
+nag_back(struct zh_pgn_reader *r)
+{
+	struct zh_token *t = &r->toks[r->ntoks - 1], x;
+
+	if (r->ntoks >= 3 && t[-1].kind == ZH_T_MOVENUM &&
+	    (t[-2].kind == ZH_T_MOVE || t[-2].kind == ZH_T_NAG)) {
+		x = t[0];
+		t[0] = t[-1];
+		t[-1] = x;
+	}
+}
+
 /* A NAG "$14" at r->pos. */
 static int
 lex_nag(struct zh_pgn_reader *r)
@@ -1157,8 +1175,11 @@ lex_nag(struct zh_pgn_reader *r)
 		synerr(r, ZH_ESYNTAX, r->line, col,
 		    "NAG out of range (0-255)");
 	} else if (emit(r, ZH_T_NAG, r->pos, i - r->pos, NULL, r->line,
-	    col) < 0 && r->fail) {
-		return -1;
+	    col) < 0) {
+		if (r->fail)
+			return -1;
+	} else {
+		nag_back(r);
 	}
 	r->pos = i;
 	return 0;
@@ -1177,9 +1198,12 @@ lex_glyph(struct zh_pgn_reader *r)
 	else
 		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
 	i += nag >= 3 ? 2 : 1;
-	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0 &&
-	    r->fail)
-		return -1;
+	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0) {
+		if (r->fail)
+			return -1;
+	} else {
+		nag_back(r);
+	}
 	r->pos = i;
 	return 0;
 }

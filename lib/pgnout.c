@@ -553,26 +553,17 @@ write_movetext(struct buf *b, const struct zh_game *g,
 			}
 			num = NULL;
 			force = false;
-			/* Lichess glues !, ?, !!, ??, !?, ?! to the move, also
-			   one written after the next move number ("e5 2! Nf3"),
-			   which is not written again: so a rewrite reads back
-			   the same. */
-			if (d == ZH_LICHESS && n > 0) {
-				size_t j = i + 1;
-				long k;
+			/* Lichess glues !, ?, !!, ??, !?, ?! to the move. */
+			if (d == ZH_LICHESS && n > 0 && i + 1 < ntoks &&
+			    toks[i + 1].kind == ZH_T_NAG) {
+				long k = nag_number(&toks[i + 1]);
 
-				while (j < ntoks && toks[j].kind == ZH_T_MOVENUM &&
-				    !dead[depth])
-					j++;
-				if (j < ntoks && toks[j].kind == ZH_T_NAG &&
-				    (k = nag_number(&toks[j])) >= 1 && k <= 6) {
+				if (k >= 1 && k <= 6) {
 					size_t gl = strlen(glyphs[k]);
 
 					memcpy(mw + n, glyphs[k], gl);
 					n += gl;
-					if (j > i + 1)
-						num = &toks[j - 1];
-					i = j;
+					i++;
 				}
 			}
 			if (n > 0)

@@ -352,7 +352,9 @@ enum zh_tok {
 	ZH_T_MOVENUM,	/* "12.", "1...", "12" (digits and dots as written) */
 	ZH_T_COMMENT,	/* {...} without the braces, or ;... to end of line */
 	ZH_T_NAG,	/* "$14"; a glyph is converted: ! $1, ? $2, !! $3,
-			   ?? $4, !? $5, ?! $6 */
+			   ?? $4, !? $5, ?! $6; one after a move number
+			   ("e5 2! Nf3") comes before the number, with the
+			   move it annotates */
 	ZH_T_VSTART,	/* "(" */
 	ZH_T_VEND,	/* ")" */
 	ZH_T_RESULT	/* "1-0", "0-1", "1/2-1/2", "*" */

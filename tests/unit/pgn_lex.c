@@ -227,6 +227,9 @@ test_movetext(void)
 	    "#1@1 1. e4 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 4. Ba4 $14 "
 	    "$1 $4 Nf6 $0 =*\n");
 	EXPECT("Nf3+! Qxf7#?? e8=Q+!? *", "#1@1 Nf3+ $1 Qxf7# $4 e8=Q+ $5 =*\n");
+	/* a NAG after a move number goes with the move before the number */
+	EXPECT("1. e4 e5 2! $4 Nf3 {c} 3 ?? Nc6 *",
+	    "#1@1 1. e4 e5 $1 $4 2 Nf3 {c} 3 $4 Nc6 =*\n");
 	/* comments: brace (no braces kept, may span lines), rest of line */
 	EXPECT("e4 {a {b} e5 {} ; to the end\nNf3 {x\ny} *",
 	    "#1@1 e4 {a {b} e5 {} { to the end} Nf3 {x\ny} =*\n");
