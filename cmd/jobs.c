@@ -100,11 +100,12 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
 }
 
 /* A game's work, after the text skipped before it. */
-static int
+static inline int
 work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
     void *st)
 {
-	tell_skip(j, err, &g->skipped);
+	if (g->skipped.lines > 0)
+		tell_skip(j, err, &g->skipped);
 	return j->work(g, out, err, j->ctx, st);
 }
 

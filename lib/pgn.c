@@ -328,7 +328,7 @@ colat(struct zh_pgn_reader *r, size_t i)
 }
 
 /* b[i] is CR or LF: step over the line end; returns the offset after it. */
-static size_t
+static inline size_t
 eol(struct zh_pgn_reader *r, size_t i)
 {
 	if (B(r)[i] == '\r' && peek(r, i + 1) == '\n')
@@ -1760,7 +1760,7 @@ lex_game(struct zh_pgn_reader *r)
 }
 
 /* The end of the game's raw bytes: its size. */
-static size_t
+static inline size_t
 rawend(struct zh_pgn_reader *r)
 {
 	const unsigned char *b = B(r);
