@@ -117,23 +117,31 @@ cut_at() {
 
 @test "trust-reader: text between games is a warning at its line and column, the same with -j 2" {
 	{
-		printf '%% an escape line\n; a comment line\n'
 		head -n 12 "$ZH"
-		printf 'Downloaded from example.org\n\n  ====\n'
+		printf '%% an escape line\nDownloaded from example.org\n\n  ====\n; a comment line\n'
 		sed -n 13,24p "$ZH"
 		printf '\x01\x02 binary\n'
 	} >"$T/mix.pgn"
 	same_j zhcheck -q "$T/mix.pgn"
 	assert_equal "$status" 0
-	[[ $stderr != *":1:1: warning: text"* && $stderr != *":2:1: warning: text"* ]] ||
+	[[ $stderr != *":13:1: warning: text"* && $stderr != *":17:1: warning: text"* ]] ||
 	    fail "escape or ';' line reported: $stderr"
-	[[ $stderr == *"mix.pgn:15:1: warning: text between games: \"Downloaded from example.org\" skipped (2 lines, 31 bytes)"* ]] ||
+	[[ $stderr == *"mix.pgn:14:1: warning: text between games: \"Downloaded from example.org\" skipped (2 lines, 31 bytes)"* ]] ||
 	    fail "$stderr"
 	[[ $stderr == *"mix.pgn:30:1: warning: text between games: \"?? binary\" skipped (1 line, 9 bytes)"* ]] ||
 	    fail "$stderr"
 	same_j zhpgn -q "$T/mix.pgn"
 	assert_equal "$status" 0
-	[[ $stderr == *"mix.pgn:15:1: warning: text between games"* ]] || fail "$stderr"
+	[[ $stderr == *"mix.pgn:14:1: warning: text between games"* ]] || fail "$stderr"
+	# GNU parallel pieces of one game: the same messages (lines aside)
+	command -v parallel >/dev/null || skip "GNU parallel not installed"
+	"$ZH_TOP/bin/zhcheck" -q <"$T/mix.pgn" 2>&1 >/dev/null |
+	    sed -E 's/<stdin>:[0-9]+:/<stdin>:L:/' >"$T/one"
+	parallel --pipe --recstart '[Event ' -N 1 -k "$ZH_TOP/bin/zhcheck" -q \
+	    --game-offset '$(( {#} - 1 ))' <"$T/mix.pgn" 2>&1 >/dev/null |
+	    sed -E 's/<stdin>:[0-9]+:/<stdin>:L:/' >"$T/pieces"
+	[ "$(grep -c 'text between games' "$T/one")" -eq 2 ] || fail "$(cat "$T/one")"
+	diff "$T/one" "$T/pieces" || fail "parallel pieces differ"
 }
 
 @test "trust-reader: a compressed input gets a hint and exit 2; the other files are read" {
