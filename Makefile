@@ -91,9 +91,10 @@ check-slow: deps
 # variant, half an hour in memcheck; the fen-cases suite covers the same
 # code), and trust-rules' EPD round trips (130 runs; the same readers).
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
+           tests/trust-reader.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
            tests/trust-io.bats tests/trust-rules.bats
-VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft))
+VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

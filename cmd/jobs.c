@@ -96,6 +96,39 @@ check_outputs(struct jobs *j)
 		j->stop = 1;
 }
 
+/* ======================== text between games ======================== */
+
+/* "text between games ... skipped", if any was. */
+static void
+tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
+{
+	if (s->bytes == 0 && s->lines == 0)
+		return;
+	cli_fdiag(err, "warning", j->name, s->line, s->col,
+	    "text between games: \"%s\"%s skipped (%ld line%s, %zu byte%s)",
+	    s->text, strlen(s->text) + 1 < sizeof s->text ? "" : "...",
+	    s->lines, s->lines == 1 ? "" : "s", s->bytes,
+	    s->bytes == 1 ? "" : "s");
+}
+
+/* A game's work, after the text skipped before it. */
+static inline int
+work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
+    void *st)
+{
+	if (g->skipped.lines > 0)
+		tell_skip(j, err, &g->skipped);
+	return j->work(g, out, err, j->ctx, st);
+}
+
+/* zh_pgn_next() failed: keep why. */
+static void
+read_failed(struct jobs *j, const struct zh_game *g)
+{
+	if (j->rerr.code == ZH_OK)
+		j->rerr = g->err;
+}
+
 /* ======================== serial ======================== */
 
 static int
@@ -107,7 +140,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	long n = 0;
 
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
-		res = j->work(&g, j->out, j->err, j->ctx, st);
+		res = work_game(j, &g, j->out, j->err, st);
 		j->done(j->ctx, &g, res);
 		check_outputs(j);
 		progress_tick(pr, false);
@@ -116,6 +149,10 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	}
 	if (j->free_state)
 		j->free_state(st);
+	if (rc == 0)
+		tell_skip(j, j->err, zh_pgn_tail(r));
+	else if (rc < 0)
+		read_failed(j, &g);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -291,7 +328,7 @@ work_batch(struct pool *p, struct slot *s, void *st)
 			s->oend[i] = s->eend[i] = 0;
 			continue;
 		}
-		s->result[i] = p->j->work(s->g[i], o, e, p->j->ctx, st);
+		s->result[i] = work_game(p->j, s->g[i], o, e, st);
 		fflush(o);
 		fflush(e);
 		s->oend[i] = s->out.len;
@@ -434,8 +471,11 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		    !(j->max_games && count >= j->max_games);
 		size_t need = 0;
 
-		if (more && (rc = zh_pgn_next(r, &g)) != 1)
+		if (more && (rc = zh_pgn_next(r, &g)) != 1) {
 			more = false;
+			if (rc < 0)
+				read_failed(j, &g);
+		}
 		if (more)
 			need = ALIGN(zh_game_dup_size(&g));
 		pthread_mutex_lock(&p.c.mu);
@@ -499,6 +539,8 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		count++;
 	}
 	crew_stop(&p.c);
+	if (rc == 0 && !j->stop)
+		tell_skip(j, j->err, zh_pgn_tail(r));
 	for (i = 0; i < p.nslots; i++) {
 		free(p.slots[i].out.p);
 		free(p.slots[i].err.p);
@@ -551,6 +593,7 @@ struct cslot {
 	struct cgame *gm;
 	size_t gcap;
 	struct obuf out, err;
+	size_t tail;		/* err offset after the text after its games */
 };
 
 struct cpool {
@@ -601,7 +644,7 @@ work_chunk(struct cpool *p, struct cslot *s, void *st,
 			s->gcap = ncap;
 		}
 		c = &s->gm[s->n++];
-		c->result = j->work(&g, o, e, j->ctx, st);
+		c->result = work_game(j, &g, o, e, st);
 		fflush(o);
 		fflush(e);
 		c->oend = s->out.len;
@@ -615,6 +658,11 @@ work_chunk(struct cpool *p, struct cslot *s, void *st,
 	if (rc == 0 && (s->last || (zh_pgn_mem_clean(rd, &line) &&
 	    line == s->lbase + s->nlines && s->n == s->ngames)))
 		s->bad = false;
+	if (!s->bad) {		/* text after its last game */
+		tell_skip(j, e, zh_pgn_tail(rd));
+		fflush(e);
+		s->tail = s->err.len;
+	}
 out:
 	if (o)
 		fclose(o);
@@ -697,6 +745,10 @@ flush_chunk(struct cpool *p, struct cslot *s)
 	}
 	if (o > orun)
 		fwrite(s->out.p + orun, 1, o - orun, j->out);
+	if (i == s->n && !j->stop && !p->enough && s->tail > e) {
+		cli_progress_clear(j->err);
+		fwrite(s->err.p + e, 1, s->tail - e, j->err);
+	}
 	check_outputs(j);
 	obuf_reset(&s->out);
 	obuf_reset(&s->err);
@@ -966,6 +1018,28 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 	return rc < 0 || rerr ? -1 : 0;
 }
 
+/* Why the input could not be read. */
+static void
+read_error(const struct jobs *j, const char *name)
+{
+	static const char *const cat[][2] = {
+		{ "gzip", "zcat" }, { "zstd", "zstdcat" }, { "bzip2", "bzcat" },
+		{ "xz", "xzcat" },
+	};
+	size_t k;
+
+	if (j->rerr.code == ZH_ECOMPRESSED)
+		for (k = 0; k < sizeof cat / sizeof cat[0]; k++)
+			if (strcmp(j->rerr.text, cat[k][0]) == 0) {
+				cli_fail("%s: error: %s is %s-compressed; try "
+				    "%s %s | %s", name, name, cat[k][0],
+				    cat[k][1], strcmp(name, "<stdin>") == 0 ?
+				    "FILE" : name, cli_prog);
+				return;
+			}
+	cli_fail("%s: read error", name);
+}
+
 int
 jobs_run(struct jobs *j, FILE *in, const char *name)
 {
@@ -975,6 +1049,8 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 
 	if (j->njobs == 0)
 		j->njobs = jobs_cores();
+	j->name = name;
+	memset(&j->rerr, 0, sizeof j->rerr);
 	if (j->njobs <= 1 && (r = zh_pgn_open(in, j->limits)) == NULL) {
 		cli_fail("%s: out of memory", name);
 		return -1;
@@ -986,7 +1062,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 		progress_tick(&pr, true);
 	}
 	if (rc != 0)
-		cli_fail("%s: read error", name);
+		read_error(j, name);
 	zh_pgn_close(r);
 	return rc;
 }

@@ -30,10 +30,13 @@ struct jobs {
 	int progress;				/* --progress: a status line on
 						   stderr, only if it is a tty */
 	int stop;				/* set by done() to stop early */
+	const char *name;			/* the input's, for messages */
+	struct zh_error rerr;			/* why reading failed */
 };
 
-/* Run over one input; returns 0, or -1 on an I/O or memory error
- * (reported through cli_fail). */
+/* Run over one input; returns 0, or -1 on an I/O or memory error or a
+ * compressed input (reported through cli_fail).  Text skipped between
+ * games is a warning on err, in its place among the games' messages. */
 int jobs_run(struct jobs *j, FILE *in, const char *name);
 /* Number of online processors (for -j 0). */
 int jobs_cores(void);

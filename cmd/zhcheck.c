@@ -19,6 +19,7 @@ struct run {
 	long offset;			/* --game-offset */
 	bool fail;			/* out of memory */
 	bool stopped;			/* at --max-errors */
+	bool nogame;			/* an input held no game */
 };
 
 static void
@@ -345,10 +346,15 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		n = o.items;
 		if (fen)
 			check_fens(in, j.out, &o);
 		else if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
+		else if (o.items == n && !j.stop) {
+			cli_fail("%s: error: no game in it", o.name);
+			o.nogame = true;
+		}
 		if (ferror(in))		/* said by jobs_run or check_fens */
 			rc = EXIT_USAGE;
 		if (in != stdin)
@@ -362,7 +368,7 @@ main(int argc, char **argv)
 		return cli_exit(EXIT_USAGE);
 	if (!cli_quiet)
 		summary(&o, fen);
-	if (rc == EXIT_VALID && o.invalid > 0)
+	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);
 }

@@ -61,6 +61,18 @@ free_state(void *st)
 	free(st);
 }
 
+/* A game written with a termination marker it did not have: say so. */
+static void
+no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
+{
+	const struct zh_token *t = g->ntoks > 0 ? &g->toks[g->ntoks - 1] : NULL;
+
+	cli_fdiag(err, "warning", o->name, t ? t->line : g->line,
+	    t ? t->col : 1, "game %ld: no termination marker; %s written "
+	    "(from the Result tag, or * if it has none)", g->number,
+	    zh_game_result(g));
+}
+
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
@@ -72,6 +84,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	struct zh_game renum;
 	size_t k;
 	int rc;
+	bool cut;
 
 	if (r == NULL)
 		return FATAL;
@@ -87,10 +100,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		bad = &g->err;
 	else if (rc != 0)
 		bad = &r->err;
+	/* of a game over the game limit, the rejects get the first bytes */
+	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
 	if (bad != NULL)
 		cli_fdiag(err, "error", o->name, bad->line, bad->col,
-		    "game %ld%s%.0ld: %s; game rejected", g->number,
-		    bad->ply ? ", ply " : "", bad->ply, bad->text);
+		    "game %ld%s%.0ld: %s; game rejected%s%.0zu%s", g->number,
+		    bad->ply ? ", ply " : "", bad->ply, bad->text,
+		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
+		    cut ? " bytes go to the rejects file)" : "");
 	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
 		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
@@ -107,6 +124,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		    g->number, e.text);
 		return FATAL;
 	}
+	if (!bad && !o->json && g->result == NULL)
+		no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
 }
 
@@ -258,8 +277,11 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		n = o.games;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
+		else if (o.games == n && !j.stop)
+			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	}

@@ -358,7 +358,7 @@ main(int argc, char **argv)
 	bool progress = false;
 	const char *outpath = NULL, *cs;
 	FILE *out = NULL;
-	long njobs = 1;
+	long njobs = 1, n;
 	int c, color = 0, rc = EXIT_VALID, i;
 
 	cli_prog = "zhreplay";
@@ -482,8 +482,11 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		n = o.games;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
+		else if (o.games == n && !j.stop)
+			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	} while (++i < argc && !j.stop);

@@ -108,6 +108,21 @@ fen_variant(const char *fen)
 	return NULL;
 }
 
+/* An unknown variant, at the place of its tag (the first Variant tag). */
+static void
+variant_error(const struct zh_game *g, struct zh_error *err, const char *tag)
+{
+	size_t k;
+
+	for (k = 0; k < g->ntags; k++)
+		if (g->tags[k].value == tag)
+			break;
+	if (err != NULL && err->code == ZH_OK && k < g->ntags)
+		err->line = g->tags[k].line;
+	zh_error_set(err, ZH_EVARIANT, k < g->ntags ? g->tags[k].col : 1,
+	    "unknown variant '%.60s' in the Variant tag", tag);
+}
+
 int
 zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
     const struct zh_variant **out, struct zh_error *err)
@@ -127,8 +142,7 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 	if ((tag = zh_game_tag(g, "Variant")) != NULL && *tag != '\0') {
 		v = zh_variant_find(tag);
 		if (v == NULL) {
-			zh_error_set(err, ZH_EVARIANT, 1,
-			    "unknown variant '%.60s' in the Variant tag", tag);
+			variant_error(g, err, tag);
 			return -1;
 		}
 		*out = v;
@@ -592,7 +606,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	}
 	/* walk() sets every move token's entry; the early exits clear all. */
 	if (zh_game_variant(g, force, &r->v, &r->err) != 0) {
-		r->err.line = g->line;
+		if (r->err.line == 0)
+			r->err.line = g->line;
 		if (g->ntoks > 0)
 			memset(r->moves, 0, g->ntoks * sizeof *r->moves);
 		return -1;

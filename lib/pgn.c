@@ -94,7 +94,9 @@ struct zh_pgn_reader {
 	long games;		/* games returned */
 	bool borrowed;		/* buf is the caller's (zh_pgn_mem) */
 	bool cut;		/* a game read on to the end of the input */
+	bool fresh;		/* at the start of the stream: its magic? */
 	int mode;		/* M_BETWEEN, M_GAME or M_SKIP */
+	struct zh_skip skip;	/* text skipped since the last game */
 
 	/* the current game */
 	struct zh_error err;	/* first error */
@@ -105,7 +107,7 @@ struct zh_pgn_reader {
 	size_t keep;		/* raw bytes kept when truncated */
 	int depth;		/* open variations */
 	long plies;		/* main-line moves */
-	long gline;		/* line of the game's first byte */
+	long gline, gcol;	/* line and column of the game's first byte */
 	const char *result;
 
 	struct zh_token *toks;
@@ -248,10 +250,14 @@ fill(struct zh_pgn_reader *r)
 	return 0;
 }
 
+static bool overlimit(struct zh_pgn_reader *, size_t);
+static void toolong(struct zh_pgn_reader *);
+
 /*
  * All buffered bytes are scanned: get more.  Like fill(), and -2 while
  * reading a game that is in error (the lexer stops and skip() takes
- * over, bounding memory by itself) or that outgrows max_game.
+ * over, bounding memory by itself) or that is found longer than max_game
+ * (overlimit(); a comment or a blank run across the limit is read on).
  */
 static int
 more(struct zh_pgn_reader *r)
@@ -259,10 +265,9 @@ more(struct zh_pgn_reader *r)
 	if (r->mode == M_GAME) {
 		if (r->err.code != ZH_OK)
 			return -2;
-		if (AVAIL(r) >= r->lim.max_game) {
-			synerr(r, ZH_ELIMIT, r->line, 0,
-			    "game too long (limit %zu bytes)",
-			    r->lim.max_game);
+		if (AVAIL(r) > r->lim.max_game && (overlimit(r, r->pos) ||
+		    AVAIL(r) - r->lim.max_game >= r->lim.max_comment + CHUNK)) {
+			toolong(r);
 			return -2;
 		}
 	}
@@ -323,7 +328,7 @@ colat(struct zh_pgn_reader *r, size_t i)
 }
 
 /* b[i] is CR or LF: step over the line end; returns the offset after it. */
-static size_t
+static inline size_t
 eol(struct zh_pgn_reader *r, size_t i)
 {
 	if (B(r)[i] == '\r' && peek(r, i + 1) == '\n')
@@ -421,6 +426,123 @@ salloc(struct zh_pgn_reader *r, size_t n)
 	}
 	r->slen += n;
 	return off;
+}
+
+/* ==================== game size ==================== */
+
+/*
+ * A game's size is the bytes from its first byte (of its first tag line,
+ * or of its movetext if it has no tags) to its last (the end of its
+ * termination marker, or of a comment on the marker's line): the bytes
+ * g->raw holds and --rejects writes.  One over max_game is an error at
+ * its byte max_game + 1, whatever the buffer, and only its first
+ * max_game bytes are kept (raw_truncated).
+ */
+
+/* A blank or a line end. */
+static bool
+white(const struct zh_pgn_reader *r, int c)
+{
+	return r->cls[c] == C_SP || r->cls[c] == C_NL;
+}
+
+/* Line and column of relative offset off, counted from the game's start. */
+static void
+place(struct zh_pgn_reader *r, size_t off, long *line, long *col)
+{
+	const unsigned char *b = B(r);
+	long l = r->gline, c = r->gcol;
+	size_t k;
+
+	for (k = 0; k < off; k++)
+		if (b[k] == '\n' || (b[k] == '\r' && b[k + 1] != '\n')) {
+			l++;
+			c = 1;
+		} else if (b[k] != '\r' && (b[k] & 0xc0) != 0x80) {
+			c++;
+		}
+	*line = l;
+	*col = c;
+}
+
+/*
+ * Is the game longer than max_game (e > max_game)?  All bytes before
+ * offset e are the game's: if one past the limit is not blank, it is.
+ * So is one whose blanks run on that far past it: memory stays bounded.
+ */
+static bool
+overlimit(struct zh_pgn_reader *r, size_t e)
+{
+	const unsigned char *b = B(r);
+
+	if (e <= r->lim.max_game)
+		return false;
+	if (e - r->lim.max_game >= r->lim.max_comment + CHUNK)
+		return true;	/* a blank run that long: enough */
+	while (e > r->lim.max_game && white(r, b[e - 1]))
+		e--;
+	return e > r->lim.max_game;
+}
+
+static void trim(struct zh_pgn_reader *);
+
+/* Is (l1, c1) before (l2, c2)? */
+static bool
+before(long l1, long c1, long l2, long c2)
+{
+	return l1 < l2 || (l1 == l2 && c1 < c2);
+}
+
+/*
+ * The game is over max_game: the error at its byte max_game + 1 (unless
+ * one comes before), and only what lies before that byte is kept, so the
+ * game reads the same however the input was buffered.
+ */
+static void
+toolong(struct zh_pgn_reader *r)
+{
+	size_t keep = r->lim.max_game;
+	long line, col;
+
+	place(r, keep, &line, &col);
+	if (r->err.code == ZH_OK || !before(r->err.line, r->err.col, line,
+	    col)) {
+		r->err.code = ZH_OK;
+		synerr(r, ZH_ELIMIT, line, col,
+		    "game too long (limit %zu bytes)", keep);
+	}
+	r->truncated = true;
+	r->keep = keep;
+	trim(r);
+}
+
+/*
+ * Forget the tokens and tags of a game over max_game from its byte
+ * max_game + 1 on (and a token across it): how far the lexer got past
+ * that byte depends on the buffer.
+ */
+static void
+trim(struct zh_pgn_reader *r)
+{
+	size_t k, n, keep = r->keep;
+	long line, col;
+
+	place(r, keep, &line, &col);
+	for (k = 0; k < r->ntoks; k++) {
+		const struct zh_token *t = &r->toks[k];
+
+		if (!before(t->line, t->col, line, col) || (!isstatic(t) &&
+		    (size_t)(t->text - (const char *)B(r)) + t->len > keep))
+			break;
+	}
+	for (n = k; n < r->ntoks; n++)
+		if (r->toks[n].kind == ZH_T_RESULT)
+			r->result = NULL;
+	r->ntoks = k;
+	for (k = 0; k < r->ntags; k++)
+		if (!before(r->tags[k].line, r->tags[k].col, line, col))
+			break;
+	r->ntags = k;
 }
 
 /* ==================== lexer pieces ==================== */
@@ -535,10 +657,9 @@ skip(struct zh_pgn_reader *r)
 		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
 			i++;
 		if (b[i] == 0) {
-			if (!r->truncated && AVAIL(r) >= r->lim.max_game) {
-				r->truncated = true;
-				r->keep = i;
-			}
+			if (!r->truncated && i > r->lim.max_game &&
+			    overlimit(r, i))
+				toolong(r);
 			if (r->truncated && i > r->keep) {
 				/* Nothing after keep is wanted but the line's
 				   tail, which is empty here. */
@@ -1016,6 +1137,24 @@ lex_word(struct zh_pgn_reader *r)
 	return 0;
 }
 
+/*
+ * The NAG just read after a move number ("e5 2! Nf3") annotates the move
+ * before the number: it goes before the number, as if written "e5! 2.",
+ * so a writer puts it with its move and a rewrite reads the same.
+ */
+static void
+nag_back(struct zh_pgn_reader *r)
+{
+	struct zh_token *t = &r->toks[r->ntoks - 1], x;
+
+	if (r->ntoks >= 3 && t[-1].kind == ZH_T_MOVENUM &&
+	    (t[-2].kind == ZH_T_MOVE || t[-2].kind == ZH_T_NAG)) {
+		x = t[0];
+		t[0] = t[-1];
+		t[-1] = x;
+	}
+}
+
 /* A NAG "$14" at r->pos. */
 static int
 lex_nag(struct zh_pgn_reader *r)
@@ -1036,8 +1175,11 @@ lex_nag(struct zh_pgn_reader *r)
 		synerr(r, ZH_ESYNTAX, r->line, col,
 		    "NAG out of range (0-255)");
 	} else if (emit(r, ZH_T_NAG, r->pos, i - r->pos, NULL, r->line,
-	    col) < 0 && r->fail) {
-		return -1;
+	    col) < 0) {
+		if (r->fail)
+			return -1;
+	} else {
+		nag_back(r);
 	}
 	r->pos = i;
 	return 0;
@@ -1056,9 +1198,12 @@ lex_glyph(struct zh_pgn_reader *r)
 	else
 		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
 	i += nag >= 3 ? 2 : 1;
-	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0 &&
-	    r->fail)
-		return -1;
+	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0) {
+		if (r->fail)
+			return -1;
+	} else {
+		nag_back(r);
+	}
 	r->pos = i;
 	return 0;
 }
@@ -1140,6 +1285,43 @@ gamestart(struct zh_pgn_reader *r, size_t i)
 	return (c == 'O' && d == '-') || (c == '-' && d == '-');
 }
 
+/* The stream starts with a compression's magic number: fail. */
+static int
+magic(struct zh_pgn_reader *r)
+{
+	const char *name;
+
+	r->fresh = false;
+	(void)peek(r, 5);	/* 6 bytes buffered, if there are */
+	if ((name = zh_pgn_magic(B(r), AVAIL(r))) == NULL)
+		return 0;
+	if (r->fail == 0)
+		r->fail = ZH_ECOMPRESSED;
+	snprintf(r->err.text, sizeof r->err.text, "%s", name);
+	return -1;
+}
+
+/* A line of garbage starts at offset i: note it in r->skip. */
+static void
+skipped(struct zh_pgn_reader *r, size_t i)
+{
+	struct zh_skip *s = &r->skip;
+	const unsigned char *b = B(r);
+	size_t k;
+
+	if (s->bytes == 0 && s->lines == 0) {
+		s->line = r->line;
+		s->col = colat(r, i);
+		for (k = 0; k + 1 < sizeof s->text &&
+		    r->cls[b[i + k]] != C_NL && !(b[i + k] == 0 &&
+		    ATEND(r, i + k)); k++)
+			s->text[k] = b[i + k] >= ' ' && b[i + k] < 0x7f ?
+			    (char)b[i + k] : '?';
+		s->text[k] = '\0';
+	}
+	s->lines++;
+}
+
 /*
  * Between games: skip blanks, escape lines, a BOM and garbage lines up to
  * the first byte of a game.  Returns 1 at a game, 0 at the end of input,
@@ -1152,6 +1334,8 @@ between(struct zh_pgn_reader *r)
 	int c;
 
 	r->mode = M_BETWEEN;
+	if (r->fresh && magic(r) < 0)
+		return -1;
 	for (;;) {
 		if (ATEND(r, i) && i > 0) {
 			discard(r, i);		/* keep memory bounded */
@@ -1189,15 +1373,18 @@ between(struct zh_pgn_reader *r)
 				continue;
 			}
 		}
-		if ((c == '[' && tagahead(r, i)) || gamestart(r, i))
+		if (c == '[' || gamestart(r, i))
 			break;
-		/* garbage: skip the rest of the line */
+		/* garbage: skip the rest of the line, and tell */
+		skipped(r, i);
 		for (;;) {
 			const unsigned char *b = B(r);
+			size_t k = i;
 
 			while (r->cls[b[i]] != C_NL &&
 			    !(b[i] == 0 && ATEND(r, i)))
 				i++;
+			r->skip.bytes += i - k;
 			if (b[i] != 0)
 				break;
 			discard(r, i);
@@ -1511,7 +1698,8 @@ lex_game(struct zh_pgn_reader *r)
 		case C_LBRACK:
 			if (!tagahead(r, i)) {
 				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unexpected '['");
+				    r->has_moves ? "unexpected '['" :
+				    "damaged tag pair: no tag name after '['");
 				rc = 0;
 			} else if (r->has_moves) {
 				rc = 1;		/* the next game's tags */
@@ -1571,15 +1759,14 @@ lex_game(struct zh_pgn_reader *r)
 	return 0;
 }
 
-/* Hand the finished game to the caller. */
-static void
-finish(struct zh_pgn_reader *r, struct zh_game *g)
+/* The end of the game's raw bytes: its size. */
+static inline size_t
+rawend(struct zh_pgn_reader *r)
 {
 	const unsigned char *b = B(r);
 	size_t end = r->truncated ? r->keep : r->pos, k;
 
-	while (end > 0 && (r->cls[b[end - 1]] == C_SP ||
-	    r->cls[b[end - 1]] == C_NL))
+	while (end > 0 && white(r, b[end - 1]))
 		end--;
 	/* every token text lies inside raw (a ';' comment keeps its blanks) */
 	for (k = r->ntoks; k-- > 0;)
@@ -1591,6 +1778,59 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 				end = e;
 			break;
 		}
+	return end;
+}
+
+/*
+ * Is there nothing but white space from r->pos to the end of the input?
+ * (Not more than a chunk of it is looked at.)  A reader of bytes in
+ * memory cannot know what follows them: it says the game was cut.
+ */
+static bool
+at_end(struct zh_pgn_reader *r)
+{
+	size_t i = r->pos;
+	int c;
+
+	r->mode = M_BETWEEN;	/* more() as between games: no checks */
+	while ((c = peek(r, i)) >= 0 && white(r, c))
+		if (++i - r->pos > CHUNK)
+			return false;
+	if (c >= 0 || r->fail)
+		return false;
+	if (r->borrowed)
+		r->cut = true;
+	return true;
+}
+
+/*
+ * A game read to its end: it is too long, or the input ends where its
+ * termination marker should be (the file was cut).
+ */
+static void
+game_end(struct zh_pgn_reader *r)
+{
+	if (r->truncated)
+		trim(r);	/* the lexer may have gone on */
+	else if (r->pos > r->lim.max_game && rawend(r) > r->lim.max_game)
+		toolong(r);	/* (the game ends before r->pos) */
+	if (r->err.code == ZH_OK && r->result == NULL && at_end(r)) {
+		long line, col;
+
+		place(r, rawend(r), &line, &col);
+		synerr(r, ZH_ESYNTAX, line, col, "game truncated: the input "
+		    "ends before its termination marker (1-0, 0-1, 1/2-1/2 "
+		    "or *)");
+	}
+}
+
+/* Hand the finished game to the caller. */
+static void
+finish(struct zh_pgn_reader *r, struct zh_game *g)
+{
+	const unsigned char *b = B(r);
+	size_t end = rawend(r), k;
+
 	for (k = 0; k < r->ntags; k++) {
 		r->tags[k].name = r->strs + r->tagoff[2 * k];
 		r->tags[k].value = r->strs + r->tagoff[2 * k + 1];
@@ -1739,6 +1979,7 @@ zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 	memset(r->buf, 0, PAD);
 	r->line = 1;
 	r->ccol = 1;
+	r->fresh = true;
 	return r;
 }
 
@@ -1771,6 +2012,8 @@ zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
 	r->fail = r->errnum = 0;
 	r->mode = M_BETWEEN;
 	r->cut = false;
+	r->fresh = line == 0 && games == 0;
+	memset(&r->skip, 0, sizeof r->skip);
 	newgame(r);
 	return r;
 }
@@ -1787,6 +2030,7 @@ zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games)
 {
 	r->line = line + 1;
 	r->games = games;
+	r->fresh = line == 0 && games == 0;
 }
 
 int
@@ -1803,13 +2047,19 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 				return 0;
 			if (rc > 0) {
 				r->gline = r->line;
-				lex_game(r);
+				r->gcol = r->ccol;
+				if (lex_game(r) == 0 && (r->ntags > 0 ||
+				    r->has_moves))
+					game_end(r);
 			}
 		}
 		if (r->fail) {
 			g->err.code = r->fail;
 			g->err.line = r->line;
-			if (r->fail == ZH_EIO)
+			if (r->fail == ZH_ECOMPRESSED)
+				memcpy(g->err.text, r->err.text,
+				    sizeof g->err.text);
+			else if (r->fail == ZH_EIO)
 				snprintf(g->err.text, sizeof g->err.text,
 				    "read error: %s", strerror(r->errnum));
 			else
@@ -1822,7 +2072,40 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 			break;
 	}
 	finish(r, g);
+	if (r->skip.lines > 0) {	/* g->skipped is zero */
+		g->skipped = r->skip;
+		memset(&r->skip, 0, sizeof r->skip);
+	}
 	return 1;
+}
+
+const struct zh_skip *
+zh_pgn_tail(const struct zh_pgn_reader *r)
+{
+	return &r->skip;
+}
+
+const char *
+zh_pgn_magic(const void *buf, size_t len)
+{
+	static const struct {
+		const char *name, *magic;
+		size_t len;
+	} m[] = {
+		{ "gzip", "\x1f\x8b", 2 },
+		{ "zstd", "\x28\xb5\x2f\xfd", 4 },
+		{ "zstd", "\x50\x2a\x4d\x18", 4 },	/* a skippable frame */
+		{ "bzip2", "BZh", 3 },
+		{ "xz", "\xfd" "7zXZ\0", 6 },
+	};
+	const unsigned char *b = buf;
+	size_t k;
+
+	for (k = 0; k < sizeof m / sizeof m[0]; k++)
+		if (len >= m[k].len && memcmp(b, m[k].magic, m[k].len) == 0 &&
+		    (k != 3 || (len > 3 && b[3] >= '1' && b[3] <= '9')))
+			return m[k].name;
+	return NULL;
 }
 
 const char *

@@ -46,7 +46,8 @@ enum zh_errcode {
 	ZH_EVARIANT,	/* unknown or unsupported variant */
 	ZH_ELIMIT,	/* input exceeds a configured limit */
 	ZH_EIO,		/* read error */
-	ZH_ENOMEM
+	ZH_ENOMEM,
+	ZH_ECOMPRESSED	/* the input is compressed (zh_pgn_magic) */
 };
 
 struct zh_error {
@@ -319,22 +320,30 @@ int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
  * movetext tokens.  Memory is bounded by the largest single game (and by
  * the limits below), never by the size of the input.
  *
- * Games: a game starts at a tag line ('[' Name "value" ']') or at
- * movetext without tags.  It ends after its result token (1-0, 0-1,
- * 1/2-1/2, *) and any comment on the same line, at the next tag pair once
- * movetext has begun, at a blank line once movetext has begun (no
- * result), at a second Event tag, or at the end of input.  Text between
+ * Games: a game starts at a '[' (a tag line, or a damaged one: a syntax
+ * error) or at movetext without tags.  It ends after its result token
+ * (1-0, 0-1, 1/2-1/2, *) and any comment on the same line, at the next
+ * tag pair once movetext has begun, at a blank line once movetext has
+ * begun (no result), at a second Event tag, or at the end of input; there
+ * without a result it is an error ("game truncated").  Text between
  * games that cannot start one (a line such as "Downloaded from ...") is
- * skipped, and so are comments with no tag or move after them.  A comment
- * before a game's tags belongs to that game.  A UTF-8 BOM, CRLF and lone CR line ends, '%' escape lines and
- * an empty line inside the tag section are accepted.
+ * skipped and told in zh_game.skipped (zh_pgn_tail() after the last
+ * game); comments with no tag or move after them are skipped.  A comment
+ * before a game's tags belongs to that game.  A UTF-8 BOM, CRLF and lone
+ * CR line ends, '%' escape lines and an empty line inside the tag section
+ * are accepted.
+ *
+ * Size: a game's size is the bytes from its first byte to its last, those
+ * of zh_game.raw.  One over max_game is an error at its byte max_game + 1
+ * whatever the buffering, and it keeps only its first max_game bytes (and
+ * the tokens and tags before that byte).
  *
  * Errors: the first syntax error of a game is recorded in game->err with
  * its line and column (1-based, column in characters).  The reader then
  * skips to the next line starting with "[Event " or to a tag line after a
  * blank line, and returns the bad game with the tokens read before the
- * error and its raw bytes (only the first ones past max_game), so no game
- * is ever dropped silently.
+ * error and its raw bytes (the first max_game of them), so no game is
+ * ever dropped silently.
  */
 
 struct zh_pgn_limits {		/* 0 in a field means the default */
@@ -353,7 +362,9 @@ enum zh_tok {
 	ZH_T_MOVENUM,	/* "12.", "1...", "12" (digits and dots as written) */
 	ZH_T_COMMENT,	/* {...} without the braces, or ;... to end of line */
 	ZH_T_NAG,	/* "$14"; a glyph is converted: ! $1, ? $2, !! $3,
-			   ?? $4, !? $5, ?! $6 */
+			   ?? $4, !? $5, ?! $6; one after a move number
+			   ("e5 2! Nf3") comes before the number, with the
+			   move it annotates */
 	ZH_T_VSTART,	/* "(" */
 	ZH_T_VEND,	/* ")" */
 	ZH_T_RESULT	/* "1-0", "0-1", "1/2-1/2", "*" */
@@ -370,6 +381,21 @@ struct zh_tag {
 	const char *name;	/* NUL-terminated */
 	const char *value;	/* NUL-terminated, \" and \\ unescaped */
 	long line, col;		/* position of the '[' */
+};
+
+/*
+ * Text between games that is neither a game nor blanks, '%' escape lines
+ * or comments: lines that cannot start a game ("Downloaded from ...",
+ * an HTML page), skipped.  From its first byte to the next game (or the
+ * end of the input).
+ */
+struct zh_skip {
+	long line, col;		/* its first byte */
+	long lines;		/* lines with skipped text */
+	size_t bytes;		/* bytes skipped, line ends not counted;
+				   0: nothing was skipped */
+	char text[48];		/* the start of its first line, NUL-ended,
+				   bytes that are not printable ASCII as '?' */
 };
 
 /*
@@ -390,9 +416,11 @@ struct zh_game {
 				   white space (not NUL-terminated); the
 				   token texts (but glyph NAGs) lie inside */
 	size_t rawlen;
-	bool raw_truncated;	/* raw holds only the first bytes of a game
-				   longer than max_game */
+	bool raw_truncated;	/* raw holds only the first max_game bytes
+				   of a game longer than that */
 	struct zh_error err;	/* first syntax error, code ZH_OK if none */
+	struct zh_skip skipped;	/* text skipped between the game before
+				   and this one */
 };
 
 struct zh_pgn_reader;
@@ -408,6 +436,17 @@ struct zh_pgn_reader *zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim);
  * or when out of memory (g->err says which; the reader is then unusable).
  */
 int zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g);
+/*
+ * After zh_pgn_next() returned 0: the text skipped after the last game
+ * (bytes 0 if none).  Valid until the reader is closed or given bytes.
+ */
+const struct zh_skip *zh_pgn_tail(const struct zh_pgn_reader *r);
+/*
+ * The compression whose magic number starts buf ("gzip", "zstd",
+ * "bzip2", "xz"), or NULL.  A reader fails with ZH_ECOMPRESSED and that
+ * name as the text if its input starts so, rather than read it as text.
+ */
+const char *zh_pgn_magic(const void *buf, size_t len);
 /* Value of the first tag called 'name' (case-sensitive), NULL if absent. */
 const char *zh_game_tag(const struct zh_game *g, const char *name);
 /* Free the reader and its storage; NULL is allowed. */
