@@ -302,7 +302,7 @@ CC
 	mkdir d
 	run --separate-stderr zhperft -s d
 	assert_failure 2
-	assert_equal "${stderr_lines[0]}" "zhperft: d: read error"
+	assert_equal "${stderr_lines[0]}" "zhperft: d: read error: Is a directory"
 	printf '%s\n' 'id start' \
 	    'epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' \
 	    'perft 9 1' 'perft 2 400' 'perft 3 8902' >s.epd
