@@ -104,7 +104,7 @@ zh_pos_start(struct zh_pos *p, const struct zh_variant *v)
 		*p = cache[i];
 		return;
 	}
-	if (zh_fen_read(p, v->start, v, ZH_FAIRY, 0, NULL) != 0)
+	if (zh_fen_read(p, v->start, v, ZH_FEN_AUTO, 0, NULL) != 0)
 		zh_pos_clear(p, v);	/* cannot happen: the table is tested */
 	if (i < zh_nvariants && i < 16) {
 		cache[i] = *p;
@@ -528,8 +528,8 @@ zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
 	p->ep = ZH_NOSQ;
 	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
 		/* XBoard numbers the ranks of 10-rank boards from 0. */
-		int zero = v->ranks == 10 && (d == ZH_XBOARD ||
-		    (d == ZH_AUTO && zh_fen_dialect(s, v) == ZH_XBOARD));
+		int zero = v->ranks == 10 && zh__dialect(d == ZH_AUTO ?
+		    zh_fen_dialect(s, v) : d, ZH_AUTO)->rank0_10;
 		int sq = read_square(p, fs[3], fe[3], zero);
 
 		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
@@ -982,21 +982,21 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 	/* its FEN (seven or eight fields), or its EPD (five or six) */
 	if (!ops && (nf >= 7 || (nf >= 5 && nf <= 6 && f5 != NULL &&
 	    open == NULL && !DIGIT(*f5) && all_pocket_letters(f5, f5e))))
-		return ZH_CHESSCOM;
+		return zh__dialect_by_form(ZH_POCKET_FIELD, -1, -1);
 	if (open != NULL) {
 		const char *close = memchr(open, ']', (size_t)(be - open));
 
 		if (close == NULL)
 			return ZH_AUTO;
-		if (close - open == 2 && open[1] == '-')
-			return ZH_XBOARD;
-		if (pocket_in_order(open + 1, close, 1) &&
-		    !pocket_in_order(open + 1, close, -1))
-			return ZH_XBOARD;
-		return ZH_FAIRY;
+		if (close - open == 2 && open[1] == '-')	/* "[-]" */
+			return zh__dialect_by_form(ZH_POCKET_BRACKET, 1, -1);
+		/* in PNBRQ order only: the writer that orders so */
+		return zh__dialect_by_form(ZH_POCKET_BRACKET, -1,
+		    !(pocket_in_order(open + 1, close, 1) &&
+		    !pocket_in_order(open + 1, close, -1)));
 	}
 	if (slashes == ranks)
-		return ZH_LICHESS;
+		return zh__dialect_by_form(ZH_POCKET_SLASH, -1, -1);
 	return ZH_AUTO;
 }
 
@@ -1168,10 +1168,21 @@ pocket_empty(const struct zh_pos *p)
 	return true;
 }
 
+/* Both pockets, white's first, in the dialect's order and empty form. */
+static ZH_HOT_INLINE char *
+put_pockets(char *q, const struct zh_pos *p, const struct zh__dialect *dl)
+{
+	if (dl->empty_dash && pocket_empty(p))
+		*q++ = '-';
+	q = put_pocket(q, p, ZH_WHITE, dl->qrbnp);
+	return put_pocket(q, p, ZH_BLACK, dl->qrbnp);
+}
+
 static char *
 write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 {
 	const struct zh_variant *v = p->v;
+	const struct zh__dialect *dl;
 	bool tilde, drops = v->drops;
 	const int files = v->files, ranks = v->ranks;
 	const char *pcc = &piece_char[0][0];	/* by colour bit and type */
@@ -1182,10 +1193,9 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 	bool ranks_done = false;
 	int f, r;
 
-	if (d == ZH_AUTO)
-		d = ZH_FAIRY;
-	tilde = drops && (d == ZH_LICHESS || d == ZH_XBOARD ||
-	    (d == ZH_FAIRY && v->fairy_tilde));
+	dl = zh__dialect(d, ZH_FEN_AUTO);
+	tilde = drops && (dl->promoted == ZH_PROMO_TILDE ||
+	    (dl->promoted == ZH_PROMO_TILDE_VARIANT && v->fairy_tilde));
 	tmask = tilde ? ZH_PROMOTED : 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	rc = &rankcache;
@@ -1236,30 +1246,13 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 		if (r > 0)
 			*q++ = '/';
 	}
-	if (drops) {
-		switch (d) {
-		case ZH_LICHESS:
-			*q++ = '/';
-			q = put_pocket(q, p, ZH_WHITE, false);
-			q = put_pocket(q, p, ZH_BLACK, false);
-			break;
-		case ZH_XBOARD:
-			*q++ = '[';
-			if (pocket_empty(p))
-				*q++ = '-';
-			q = put_pocket(q, p, ZH_WHITE, false);
-			q = put_pocket(q, p, ZH_BLACK, false);
-			*q++ = ']';
-			break;
-		case ZH_FAIRY:
-			*q++ = '[';
-			q = put_pocket(q, p, ZH_WHITE, true);
-			q = put_pocket(q, p, ZH_BLACK, true);
-			*q++ = ']';
-			break;
-		default:
-			break;
-		}
+	if (drops && dl->pocket == ZH_POCKET_SLASH) {
+		*q++ = '/';
+		q = put_pockets(q, p, dl);
+	} else if (drops && dl->pocket == ZH_POCKET_BRACKET) {
+		*q++ = '[';
+		q = put_pockets(q, p, dl);
+		*q++ = ']';
 	}
 	*q++ = ' ';
 	*q++ = p->side == ZH_WHITE ? 'w' : 'b';
@@ -1275,38 +1268,24 @@ write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
 	if (p->castle & ZH_CASTLE_BQ)
 		*q++ = 'q';
 	*q++ = ' ';
-	{
-		bool ep;
-
-		switch (d) {
-		case ZH_XBOARD:
-			ep = p->ep != ZH_NOSQ;
-			break;
-		case ZH_FAIRY:
-			ep = zh_ep_attacked(p);
-			break;
-		default:
-			ep = zh_ep_legal(p);
-		}
-		if (ep)
-			q = putsq(q, p->ep, d == ZH_XBOARD && v->ranks == 10);
-		else
-			*q++ = '-';
-	}
+	if (dl->ep == ZH_EP_ALWAYS ? p->ep != ZH_NOSQ :
+	    dl->ep == ZH_EP_ATTACKED ? zh_ep_attacked(p) : zh_ep_legal(p))
+		q = putsq(q, p->ep, dl->rank0_10 && v->ranks == 10);
+	else
+		*q++ = '-';
 	if (clocks) {
 		*q++ = ' ';
 		q = putnum(q, p->halfmove);
 		*q++ = ' ';
 		q = putnum(q, p->fullmove);
 	}
-	if (drops && d == ZH_CHESSCOM) {
+	if (drops && dl->pocket == ZH_POCKET_FIELD) {
+		*q++ = ' ';
+		q = put_pockets(q, p, dl);
+	}
+	if (drops && dl->promoted == ZH_PROMO_SQUARES) {
 		bool any = false;
 
-		*q++ = ' ';
-		if (pocket_empty(p))
-			*q++ = '-';
-		q = put_pocket(q, p, ZH_WHITE, true);
-		q = put_pocket(q, p, ZH_BLACK, true);
 		for (r = v->ranks - 1; r >= 0; r--)
 			for (f = 0; f < v->files; f++)
 				if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED) {

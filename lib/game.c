@@ -491,7 +491,7 @@ walk(struct walker *w, struct zh_pos *pos)
 			rm->move = m;
 			pending = NULL;		/* the last check was not mate */
 			if (!fast) {
-				size_t n = zh__san_body_n(pos, m, ZH_LICHESS,
+				size_t n = zh__san_body_n(pos, m, ZH_SAN_AUTO,
 				    rm->san, ncand);
 
 				if (!no_uci)

@@ -114,12 +114,7 @@ bflush(struct buf *b, FILE *f, struct zh_error *err)
 static ZH_HOT_INLINE size_t
 san_of(const struct zh_rmove *m, int d, const char **s)
 {
-	*s = m->san;
-	if (d == ZH_CHESSCOM && m->san[0] == 'P' && m->san[1] == '@') {
-		(*s)++;
-		return zh__movelen(m->san) - 1;
-	}
-	return zh__movelen(m->san);
+	return zh__san_as(m->san, zh__movelen(m->san), d, s);
 }
 
 /* Is the game's start position known (variant and FEN tag both fine)? */
@@ -218,7 +213,7 @@ variant_value(const struct zh_variant *v, int d, char *buf, size_t size)
 
 	if (v->chess_tags)
 		return NULL;
-	if (d != ZH_XBOARD)
+	if (!zh__dialect(d, ZH_SAN_AUTO)->variant_lower)
 		return v->tag;
 	for (i = 0; v->tag[i] && i + 1 < size; i++)
 		buf[i] = (char)tolower((unsigned char)v->tag[i]);
@@ -267,7 +262,8 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 	}
 	/* Where Variant goes: its own place; XBoard wants it before FEN. */
 	if (vpos >= 0)
-		vat = d == ZH_XBOARD && group >= 0 && group < vpos ? group : vpos;
+		vat = zh__dialect(d, ZH_SAN_AUTO)->variant_before_fen &&
+		    group >= 0 && group < vpos ? group : vpos;
 	else
 		vat = group >= 0 ? group : (int)g->ntags;
 	for (k = 0; k <= g->ntags; k++) {
@@ -291,14 +287,16 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 		} else if ((int)k == spos && r->setup)
 			put_tag(b, "SetUp", "1");
 		else if (tc == TC_CURPOS) {
-			if (d == ZH_CHESSCOM && (int)k == cpos && r->complete) {
+			if (zh__dialect(d, ZH_SAN_AUTO)->current_position &&
+			    (int)k == cpos && r->complete) {
 				zh_fen_write(&r->final, d, fen, sizeof fen);
 				put_tag(b, "CurrentPosition", fen);
 			}
 		} else
 			put_tag(b, t->name, t->value);
 	}
-	if (d == ZH_CHESSCOM && cpos < 0 && r->complete) {
+	if (zh__dialect(d, ZH_SAN_AUTO)->current_position && cpos < 0 &&
+	    r->complete) {
 		zh_fen_write(&r->final, d, fen, sizeof fen);
 		put_tag(b, "CurrentPosition", fen);
 	}
@@ -554,7 +552,8 @@ write_movetext(struct buf *b, const struct zh_game *g,
 			num = NULL;
 			force = false;
 			/* Lichess glues !, ?, !!, ??, !?, ?! to the move. */
-			if (d == ZH_LICHESS && n > 0 && i + 1 < ntoks &&
+			if (zh__dialect(d, ZH_SAN_AUTO)->nag_glyphs && n > 0 &&
+			    i + 1 < ntoks &&
 			    toks[i + 1].kind == ZH_T_NAG) {
 				long k = nag_number(&toks[i + 1]);
 
@@ -626,7 +625,7 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 		return -1;
 	}
 	if (d == ZH_AUTO)
-		d = ZH_LICHESS;
+		d = ZH_SAN_AUTO;
 	write_tags(&b, g, r, d);
 	bputc(&b, '\n');
 	write_movetext(&b, g, r, d);
@@ -1339,7 +1338,7 @@ int
 zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
 {
-	struct jctx c = { g, r, d == ZH_AUTO ? ZH_LICHESS : d, flags, NULL,
+	struct jctx c = { g, r, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags, NULL,
 	    { 0 } };
 	char local[LOCALBUF];
 	struct buf b = BUF_LOCAL(local);

@@ -110,7 +110,7 @@ static ZH_COLD void
 play_rare8(struct zh_pos *p, struct zh_move m, char *san, char *uci)
 {
 	if (san != NULL)
-		zh__san_body_n(p, m, ZH_LICHESS, san, 1);
+		zh__san_body_n(p, m, ZH_SAN_AUTO, san, 1);
 	if (uci != NULL)
 		zh_uci_write(p, m, uci);
 	zh_make(p, m);

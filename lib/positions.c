@@ -262,11 +262,8 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 size_t
 zh_san_dialect(const char *san, int d, char *buf)
 {
-	size_t n;
+	size_t n = zh__san_as(san, strlen(san), d, &san);
 
-	if (d == ZH_CHESSCOM && san[0] == 'P' && san[1] == '@')
-		san++;
-	n = strlen(san);
 	if (n >= ZH_MOVEMAX)
 		n = ZH_MOVEMAX - 1;
 	memcpy(buf, san, n);

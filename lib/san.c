@@ -98,7 +98,7 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 	int type;
 
 	if (m.flags & ZH_MDROP) {
-		if (m.piece != ZH_PAWN || d != ZH_CHESSCOM)
+		if (m.piece != ZH_PAWN || zh__dialect(d, ZH_SAN_AUTO)->pawn_letter)
 			buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
 		n += put_square(buf + n, m.to);

@@ -262,34 +262,3 @@ zh_error_clear(struct zh_error *err)
 	if (err != NULL)
 		memset(err, 0, sizeof *err);
 }
-
-/* ======================== dialects ======================== */
-
-static const char *const dialects[ZH_NDIALECTS] = {
-	"auto", "lichess", "xboard", "chesscom", "fairy"
-};
-
-int
-zh_dialect_find(const char *name)
-{
-	int i;
-
-	if (name == NULL)
-		return -1;
-	for (i = 0; i < ZH_NDIALECTS; i++)
-		if (strcasecmp(name, dialects[i]) == 0)
-			return i;
-	if (strcasecmp(name, "winboard") == 0 || strcasecmp(name, "cutechess") == 0)
-		return ZH_XBOARD;
-	if (strcasecmp(name, "chess.com") == 0)
-		return ZH_CHESSCOM;
-	if (strcasecmp(name, "fairy-stockfish") == 0 || strcasecmp(name, "pychess") == 0)
-		return ZH_FAIRY;
-	return -1;
-}
-
-const char *
-zh_dialect_name(int d)
-{
-	return d >= 0 && d < ZH_NDIALECTS ? dialects[d] : "?";
-}

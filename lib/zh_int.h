@@ -15,6 +15,66 @@
 #define ZH_COLD
 #endif
 
+/*
+ * A dialect's writer forms (dialect.c): one row per enum zh_dialect.
+ */
+enum { ZH_POCKET_NONE, ZH_POCKET_SLASH, ZH_POCKET_BRACKET, ZH_POCKET_FIELD };
+enum { ZH_PROMO_TILDE = 1, ZH_PROMO_TILDE_VARIANT, ZH_PROMO_SQUARES };
+enum { ZH_EP_LEGAL = 1, ZH_EP_ALWAYS, ZH_EP_ATTACKED };
+struct zh__dialect {
+	const char *name;
+	const char *aliases[2];		/* also read by zh_dialect_find */
+	unsigned char pocket;		/* ZH_POCKET_: a 9th '/' rank, "[..]",
+					   a field after the clocks */
+	bool qrbnp;			/* pocket order QRBNP (else PNBRQ) */
+	bool empty_dash;		/* an empty pocket is "-" ("[-]") */
+	unsigned char promoted;		/* ZH_PROMO_: '~' after the letter;
+					   '~' where the variant's
+					   fairy_tilde says; the squares in
+					   a field after the pocket */
+	unsigned char ep;		/* ZH_EP_: the ep square written when
+					   a capture is legal; after every
+					   double step; when a pawn attacks */
+	bool rank0_10;			/* ranks of 10-rank boards from 0 */
+	bool pawn_letter;		/* pawn drops "P@e4" (else "@e4") */
+	bool variant_lower;		/* Variant tag in lower case */
+	bool variant_before_fen;	/* Variant tag before FEN and SetUp */
+	bool nag_glyphs;		/* $1-$6 as "!", "?", ... on the move */
+	bool current_position;		/* a CurrentPosition tag, the final
+					   position */
+};
+extern const struct zh__dialect zh__dialects[ZH_NDIALECTS];
+/* What ZH_AUTO writes (zh.h): FEN as fairy, SAN and PGN as Lichess; the
+ * SAN zh_replay keeps, and the variant table's start FENs, are in these
+ * forms too. */
+#define ZH_FEN_AUTO	ZH_FAIRY
+#define ZH_SAN_AUTO	ZH_LICHESS
+int zh__dialect_by_form(int pocket, int dash, int qrbnp);
+
+/* The row of dialect d; ZH_AUTO writes as 'deflt'. */
+static inline const struct zh__dialect *
+zh__dialect(int d, int deflt)
+{
+	return &zh__dialects[d > ZH_AUTO && d < ZH_NDIALECTS ? d : deflt];
+}
+
+/*
+ * SAN in the Lichess form (what zh_replay keeps) as dialect d writes it:
+ * the one place of the pawn-drop rule ("P@e4" or "@e4").  Sets *s to
+ * the text and returns its length (n: the Lichess text's).
+ */
+static inline size_t
+zh__san_as(const char *san, size_t n, int d, const char **s)
+{
+	*s = san;
+	if (san[0] == 'P' && san[1] == '@' &&
+	    !zh__dialect(d, ZH_SAN_AUTO)->pawn_letter) {
+		(*s)++;
+		return n - 1;
+	}
+	return n;
+}
+
 /* Inline forms of zh_type_letter, zh_letter_type and zh_square_write,
  * for the per-move paths. */
 /* Length of the name of a game zhkit does not play at s, the start of a
