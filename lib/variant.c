@@ -166,7 +166,7 @@ static const char *const unplayed[] = {
 	"atomic", "suicide", "losers", "giveaway", "antichess", "bughouse",
 	"horde", "kingofthehill", "koth", "racingkings", "threecheck",
 	"3check", "chess960", "crazyhouse960", "fischerrandom",
-	"fischerandom", "fr", "wild/*", "fogofwar", "duckchess", "4player*",
+	"fischerandom", "wild/*", "fogofwar", "duckchess", "4player*",
 	"kriegspiel", "shatranj",
 };
 

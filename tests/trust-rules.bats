@@ -103,7 +103,6 @@ internet, rated loser's match|loser's
 FICS rated bughouse match|bughouse
 FICS rated wild/fr game|wild/fr
 ICS rated wild/22 match|wild/22
-FICS rated fr game|fr
 Rated Antichess game|Antichess
 Casual Atomic game|Atomic
 Rated Horde game|Horde
@@ -143,6 +142,7 @@ FICS rated wild/8a game|chess
 Rated Blitz game|chess
 Live Chess|chess
 Frankfurt Open|chess
+Open FR Crazyhouse|crazyhouse
 Hastings|chess
 LIST
 	# wild/5 is read, and its start has no pawn for 1. e4
