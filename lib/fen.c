@@ -202,6 +202,94 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 	return 0;
 }
 
+/* The error of a rank that ends with f of its files, at its start. */
+static int
+rank_short(struct fenin *in, const struct zh_pos *p, const char *rank_start,
+    int r, int f)
+{
+	return fail(in, rank_start, ZH_ESYNTAX,
+	    "board: rank %d has %d squares, expected %d", r + 1, f,
+	    p->v->files);
+}
+
+/* After the '/' that ends the last rank, at q: Lichess's 9th part. */
+static int
+board_slash_pocket(struct fenin *in, struct zh_pos *p, const char *q,
+    const char *e)
+{
+	const char *pe = q;
+
+	while (pe < e && *pe != '/')
+		pe++;
+	if (pe < e)
+		return fail(in, pe, ZH_ESYNTAX,
+		    "board: too many ranks (expected %d)", p->v->ranks);
+	in->pocket = q;
+	return read_pocket(in, p, q, e);
+}
+
+/* A '[' at q, on rank r after f files: the pocket up to ']' at e - 1. */
+static int
+board_bracket_pocket(struct fenin *in, struct zh_pos *p, const char *q,
+    const char *e, int r, int f, const char *rank_start)
+{
+	const char *close = memchr(q, ']', (size_t)(e - q));
+
+	if (r != 0 || f != p->v->files) {
+		if (r > 0)
+			return fail(in, q, ZH_ESYNTAX,
+			    "board: %d ranks, expected %d",
+			    p->v->ranks - r, p->v->ranks);
+		return rank_short(in, p, rank_start, r, f);
+	}
+	if (close == NULL)
+		return fail(in, q, ZH_ESYNTAX, "pocket: '[' without ']'");
+	if (close + 1 != e)
+		return fail(in, close + 1, ZH_ESYNTAX,
+		    "unexpected text after the pocket");
+	in->pocket = q;
+	return read_pocket(in, p, q + 1, close);
+}
+
+/*
+ * The piece letter at q on file f of rank r (bb: the bitboards are
+ * kept).  Returns its square, or -1.
+ */
+static ZH_HOT_INLINE int
+board_piece(struct fenin *in, struct zh_pos *p, const char *q, int f, int r,
+    const char *rank_start, bool bb)
+{
+	const struct zh_variant *v = p->v;
+	int c = (unsigned char)*q;
+	int t = LETTER_TYPE(c);
+	int color = (c >= 'A' && c <= 'Z') ? ZH_WHITE : ZH_BLACK;
+	int sq;
+
+	if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
+		char b[16];
+
+		return fail(in, q, ZH_ESYNTAX, "board: %s is not a piece of %s",
+		    byte_desc(c, b), v->name);
+	}
+	if (f >= v->files)
+		return fail(in, rank_start, ZH_ESYNTAX,
+		    "board: rank %d has more than %d squares", r + 1, v->files);
+	sq = ZH_SQ(f, r);
+	p->sq[sq] = ZH_PIECE(color, t);
+	p->count[color][t]++;
+	if (bb) {
+		p->bb_side[color] |= (uint64_t)1 << (r * 8 + f);
+		p->bb_type[t] |= (uint64_t)1 << (r * 8 + f);
+	}
+	if (t == ZH_KING) {
+		if (p->king[color] == ZH_NOSQ)
+			p->king[color] = (unsigned char)sq;
+		else
+			p->king[color] = 0xfe;	/* several */
+	}
+	return sq;
+}
+
 /*
  * Board field: ranks from the top, then an optional pocket.  'end' is
  * the end of the field.  Sets *had_pocket when a pocket form was seen.
@@ -221,54 +309,22 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 
 		if (c == '/') {
 			if (f != v->files)
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has %d squares, expected %d",
-				    r + 1, f, v->files);
+				return rank_short(in, p, rank_start, r, f);
 			q++;
-			if (r == 0) {	/* 9th part: Lichess pocket */
-				const char *pe = q;
-
-				while (pe < e && *pe != '/')
-					pe++;
-				if (pe < e)
-					return fail(in, pe, ZH_ESYNTAX,
-					    "board: too many ranks (expected %d)",
-					    v->ranks);
+			if (r == 0) {
 				*had_pocket = true;
-				in->pocket = q;
-				return read_pocket(in, p, q, e);
+				return board_slash_pocket(in, p, q, e);
 			}
 			r--;
 			f = 0;
 			last = -1;
 			rank_start = q;
-			continue;
-		}
-		if (c == '[') {
-			const char *close = memchr(q, ']', (size_t)(e - q));
-
-			if (r != 0 || f != v->files) {
-				if (r > 0)
-					return fail(in, q, ZH_ESYNTAX,
-					    "board: %d ranks, expected %d",
-					    v->ranks - r, v->ranks);
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has %d squares, expected %d",
-				    r + 1, f, v->files);
-			}
-			if (close == NULL)
-				return fail(in, q, ZH_ESYNTAX,
-				    "pocket: '[' without ']'");
-			if (close + 1 != e)
-				return fail(in, close + 1, ZH_ESYNTAX,
-				    "unexpected text after the pocket");
-			*had_pocket = true;
-			in->pocket = q;
-			return read_pocket(in, p, q + 1, close);
-		}
-		if (DIGIT(c)) {
+		} else if (c == '[') {
+			*had_pocket = true;	/* (an error otherwise) */
+			return board_bracket_pocket(in, p, q, e, r, f,
+			    rank_start);
+		} else if (DIGIT(c)) {
 			int n = 0;
-			const char *d = q;
 
 			while (q < e && DIGIT(*q) && n < 100)
 				n = n * 10 + (*q++ - '0');
@@ -276,12 +332,9 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				return fail(in, rank_start, ZH_ESYNTAX,
 				    "board: rank %d has more than %d squares",
 				    r + 1, v->files);
-			(void)d;
 			f += n;
 			last = -1;
-			continue;
-		}
-		if (c == '~') {
+		} else if (c == '~') {
 			if (last < 0)
 				return fail(in, q, ZH_ESYNTAX,
 				    "board: '~' must follow a piece");
@@ -290,38 +343,10 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				p->sq[last] |= ZH_PROMOTED;
 			last = -1;
 			q++;
-			continue;
-		}
-		{
-			int t = LETTER_TYPE(c);
-			int color = (c >= 'A' && c <= 'Z') ? ZH_WHITE : ZH_BLACK;
-			int sq;
-
-			if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
-				char b[16];
-
-				return fail(in, q, ZH_ESYNTAX,
-				    "board: %s is not a piece of %s",
-				    byte_desc(c, b), v->name);
-			}
-			if (f >= v->files)
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has more than %d squares",
-				    r + 1, v->files);
-			sq = ZH_SQ(f, r);
-			p->sq[sq] = ZH_PIECE(color, t);
-			p->count[color][t]++;
-			if (bb) {
-				p->bb_side[color] |= (uint64_t)1 << (r * 8 + f);
-				p->bb_type[t] |= (uint64_t)1 << (r * 8 + f);
-			}
-			if (t == ZH_KING) {
-				if (p->king[color] == ZH_NOSQ)
-					p->king[color] = (unsigned char)sq;
-				else
-					p->king[color] = 0xfe;	/* several */
-			}
-			last = sq;
+		} else {
+			if ((last = board_piece(in, p, q, f, r, rank_start,
+			    bb)) < 0)
+				return -1;
 			f++;
 			q++;
 		}
@@ -330,8 +355,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		return fail(in, q, ZH_ESYNTAX, "board: %d ranks, expected %d",
 		    v->ranks - r, v->ranks);
 	if (f != v->files)
-		return fail(in, rank_start, ZH_ESYNTAX,
-		    "board: rank %d has %d squares, expected %d", r + 1, f, v->files);
+		return rank_short(in, p, rank_start, r, f);
 	return 0;
 }
 
@@ -443,203 +467,306 @@ all_pocket_letters(const char *s, const char *e)
 
 #define MAXFIELDS 16
 
-int
-zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
-    int d, unsigned flags, struct zh_error *err)
-{
-	struct fenin in = { s, err, d, NULL };
-	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
-	int nf = 0, i, pf;
-	bool had_pocket, ops_tail = false;
+/* The fields of a FEN: [s[i], e[i]) for i < n. */
+struct fields {
+	const char *s[MAXFIELDS], *e[MAXFIELDS];
+	int n;
+	bool ops_tail;			/* more fields: long EPD operations */
+};
 
-	/* Split into fields on blanks and '_' (Lichess URLs). */
+/* At most the first 10 bytes of field i, for messages. */
+#define FIELD10(fl, i)	(int)((fl)->e[i] - (fl)->s[i] > 10 ? 10 : \
+    (fl)->e[i] - (fl)->s[i]), (fl)->s[i]
+
+/* Split s into fields on blanks and '_' (Lichess URLs). */
+static int
+split_fields(struct fenin *in, const char *s, struct fields *fl)
+{
+	const char *q;
+
+	fl->n = 0;
+	fl->ops_tail = false;
 	for (q = s; *q != '\0'; ) {
 		while (SEP(*q))
 			q++;
 		if (*q == '\0')
 			break;
-		if (nf == MAXFIELDS) {
+		if (fl->n == MAXFIELDS) {
 			if (strchr(q, ';') == NULL)
-				return fail(&in, q, ZH_ESYNTAX,
+				return fail(in, q, ZH_ESYNTAX,
 				    "too many fields (at most %d)", MAXFIELDS);
-			ops_tail = true;	/* long EPD operations */
+			fl->ops_tail = true;	/* long EPD operations */
 			break;
 		}
-		fs[nf] = q;
+		fl->s[fl->n] = q;
 		while (!SEP(*q) && *q != '\0')
 			q++;
-		fe[nf++] = q;
+		fl->e[fl->n++] = q;
 	}
-	if (nf == 0)
-		return fail(&in, s, ZH_ESYNTAX, "empty FEN");
+	if (fl->n == 0)
+		return fail(in, s, ZH_ESYNTAX, "empty FEN");
+	return 0;
+}
 
-	if (v == NULL) {	/* 10 ranks: the 10-rank drop game */
-		int slashes = 0;
+/* No variant given: 10 ranks are the 10-rank drop game. */
+static const struct zh_variant *
+board_variant(const char *s, const char *e)
+{
+	int slashes = 0;
 
-		for (q = fs[0]; q < fe[0] && *q != '['; q++)
-			slashes += *q == '/';
-		v = slashes >= 9 ? zh_variant_guess(10, true) :
-		    zh_variant_default();
-	}
-	zh_pos_clear(p, v);
-	p->king[0] = p->king[1] = ZH_NOSQ;
-	if (read_board(&in, p, fs[0], fe[0], &had_pocket) != 0)
-		return -1;
+	for (; s < e && *s != '['; s++)
+		slashes += *s == '/';
+	return slashes >= 9 ? zh_variant_guess(10, true) :
+	    zh_variant_default();
+}
 
-	p->side = ZH_WHITE;
-	if (nf > 1) {
-		if (fe[1] - fs[1] != 1 || (*fs[1] != 'w' && *fs[1] != 'b' &&
-		    *fs[1] != 'W' && *fs[1] != 'B'))
-			return fail(&in, fs[1], ZH_ESYNTAX,
-			    "side to move: '%.*s' is not w or b",
-			    (int)(fe[1] - fs[1] > 10 ? 10 : fe[1] - fs[1]), fs[1]);
-		p->side = (*fs[1] | 0x20) == 'w' ? ZH_WHITE : ZH_BLACK;
-	}
-	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
-		for (q = fs[2]; q < fe[2]; q++) {
-			unsigned bit;
-			char b[16];
+static int
+read_side(struct fenin *in, struct zh_pos *p, const struct fields *fl)
+{
+	const char *s = fl->s[1];
 
-			switch (*q) {
-			case 'K': case 'H': bit = ZH_CASTLE_WK; break;
-			case 'Q': case 'A': bit = ZH_CASTLE_WQ; break;
-			case 'k': case 'h': bit = ZH_CASTLE_BK; break;
-			case 'q': case 'a': bit = ZH_CASTLE_BQ; break;
-			default:
-				if ((*q >= 'B' && *q <= 'G') || (*q >= 'b' && *q <= 'g'))
-					return fail(&in, q, ZH_EVARIANT,
-					    "castling: '%c': Chess960 castling is not supported",
-					    *q);
-				return fail(&in, q, ZH_ESYNTAX,
-				    "castling: %s is not K, Q, k, q or -",
-				    byte_desc(*q, b));
-			}
-			if (p->castle & bit)
-				return fail(&in, q, ZH_ESYNTAX,
-				    "castling: '%c' given twice", *q);
-			p->castle |= bit;
+	if (fl->e[1] - s != 1 || (*s != 'w' && *s != 'b' && *s != 'W' &&
+	    *s != 'B'))
+		return fail(in, s, ZH_ESYNTAX,
+		    "side to move: '%.*s' is not w or b", FIELD10(fl, 1));
+	p->side = (*s | 0x20) == 'w' ? ZH_WHITE : ZH_BLACK;
+	return 0;
+}
+
+static int
+read_castling(struct fenin *in, struct zh_pos *p, const char *s,
+    const char *e)
+{
+	const char *q;
+
+	for (q = s; q < e; q++) {
+		unsigned bit;
+		char b[16];
+
+		switch (*q) {
+		case 'K': case 'H': bit = ZH_CASTLE_WK; break;
+		case 'Q': case 'A': bit = ZH_CASTLE_WQ; break;
+		case 'k': case 'h': bit = ZH_CASTLE_BK; break;
+		case 'q': case 'a': bit = ZH_CASTLE_BQ; break;
+		default:
+			if ((*q >= 'B' && *q <= 'G') || (*q >= 'b' && *q <= 'g'))
+				return fail(in, q, ZH_EVARIANT,
+				    "castling: '%c': Chess960 castling is not supported",
+				    *q);
+			return fail(in, q, ZH_ESYNTAX,
+			    "castling: %s is not K, Q, k, q or -",
+			    byte_desc(*q, b));
 		}
+		if (p->castle & bit)
+			return fail(in, q, ZH_ESYNTAX,
+			    "castling: '%c' given twice", *q);
+		p->castle |= bit;
 	}
-	p->ep = ZH_NOSQ;
-	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
-		/* XBoard numbers the ranks of 10-rank boards from 0. */
-		int zero = v->ranks == 10 && zh__dialect(d == ZH_AUTO ?
-		    zh_fen_dialect(s, v) : d, ZH_AUTO)->rank0_10;
-		int sq = read_square(p, fs[3], fe[3], zero);
+	return 0;
+}
 
-		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
-			int alt = read_square(p, fs[3], fe[3], !zero);
+/* The en passant field (field 3) of the FEN s in dialect d. */
+static int
+read_ep(struct fenin *in, struct zh_pos *p, const struct fields *fl,
+    const char *s, int d)
+{
+	const struct zh_variant *v = p->v;
+	/* XBoard numbers the ranks of 10-rank boards from 0. */
+	int zero = v->ranks == 10 && zh__dialect(d == ZH_AUTO ?
+	    zh_fen_dialect(s, v) : d, ZH_AUTO)->rank0_10;
+	int sq = read_square(p, fl->s[3], fl->e[3], zero);
 
-			if (alt >= 0 && (sq < 0 || ep_ok(p, alt)))
-				sq = alt;
-		}
-		if (sq < 0)
-			return fail(&in, fs[3], ZH_ESYNTAX,
-			    "en passant: '%.*s' is not a square or -",
-			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
-		p->ep = (unsigned char)sq;
+	if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
+		int alt = read_square(p, fl->s[3], fl->e[3], !zero);
+
+		if (alt >= 0 && (sq < 0 || ep_ok(p, alt)))
+			sq = alt;
 	}
-	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored
-	   but for the clocks of an EPD (four fields): hmvc and fmvn. */
-	for (i = 4; i < nf; i++) {
-		int j;
+	if (sq < 0)
+		return fail(in, fl->s[3], ZH_ESYNTAX,
+		    "en passant: '%.*s' is not a square or -", FIELD10(fl, 3));
+	p->ep = (unsigned char)sq;
+	return 0;
+}
 
-		if (!isalpha((unsigned char)*fs[i]))
+/*
+ * EPD operations ("bm e4; id \"x\";") after the fields are ignored but
+ * for the clocks of an EPD (four fields): hmvc and fmvn.  Drops them
+ * from fl; a three-check counter left is an error.
+ */
+static int
+epd_ops(struct fenin *in, struct zh_pos *p, struct fields *fl)
+{
+	int i, j;
+
+	for (i = 4; i < fl->n; i++) {
+		if (!isalpha((unsigned char)*fl->s[i]))
 			continue;
-		for (j = i; j < nf && memchr(fs[j], ';', (size_t)(fe[j] - fs[j])) == NULL; j++)
+		for (j = i; j < fl->n && memchr(fl->s[j], ';',
+		    (size_t)(fl->e[j] - fl->s[j])) == NULL; j++)
 			;
-		if (j < nf || ops_tail) {
-			if (i == 4 && epd_clocks(&in, p, fs[i]) != 0)
+		if (j < fl->n || fl->ops_tail) {
+			if (i == 4 && epd_clocks(in, p, fl->s[i]) != 0)
 				return -1;
-			nf = i;
+			fl->n = i;
 			break;
 		}
 	}
-	for (i = 4; i < nf; i++)
-		if (memchr(fs[i], '+', (size_t)(fe[i] - fs[i])) != NULL)
-			return fail(&in, fs[i], ZH_EVARIANT,
+	for (i = 4; i < fl->n; i++)
+		if (memchr(fl->s[i], '+', (size_t)(fl->e[i] - fl->s[i])) != NULL)
+			return fail(in, fl->s[i], ZH_EVARIANT,
 			    "'%.*s' is a three-check counter; three-check is "
-			    "not a zhkit variant",
-			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
+			    "not a zhkit variant", FIELD10(fl, i));
+	return 0;
+}
+
+/*
+ * The clocks, fields 4 and 5, unless chess.com's EPD has its pocket
+ * there.  Returns the field a chess.com pocket would be in (4 or 6), or
+ * -1.
+ */
+static int
+read_clocks(struct fenin *in, struct zh_pos *p, const struct fields *fl)
+{
+	const int nf = fl->n;
+	int pf;
+
 	/* chess.com's EPD: no clocks, its pocket right after the four fields */
-	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) &&
-	    (nf == 5 || !DIGIT(*fs[5])) ? 4 : 6;
-	if (pf > 4 && nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock",
-	    100000, &p->halfmove) != 0)
+	pf = nf > 4 && !DIGIT(*fl->s[4]) &&
+	    all_pocket_letters(fl->s[4], fl->e[4]) &&
+	    (nf == 5 || !DIGIT(*fl->s[5])) ? 4 : 6;
+	if (pf > 4 && nf > 4 && read_number(in, fl->s[4], fl->e[4],
+	    "halfmove clock", 100000, &p->halfmove) != 0)
 		return -1;
 	if (pf > 5 && nf > 5) {
-		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
-		    &p->fullmove) != 0)
+		if (read_number(in, fl->s[5], fl->e[5], "fullmove number",
+		    1000000, &p->fullmove) != 0)
 			return -1;
 		if (p->fullmove == 0)
 			p->fullmove = 1;
 	}
-	/* chess.com: pocket after the fullmove number, then promoted squares. */
-	if (nf > pf) {
-		i = pf;
-		if (!all_pocket_letters(fs[i], fe[i]))
-			return fail(&in, fs[i], ZH_ESYNTAX,
-			    "unexpected field '%.*s' (a chess.com pocket has "
-			    "only piece letters)",
-			    (int)(fe[i] - fs[i] > 20 ? 20 : fe[i] - fs[i]), fs[i]);
-		if (had_pocket)
-			return fail(&in, fs[i], ZH_ESYNTAX,
-			    "a second pocket (one was given with the board)");
-		if (read_pocket(&in, p, fs[i], fe[i]) != 0)
+	return pf;
+}
+
+/* chess.com's promoted squares in [s, e), run together or with commas. */
+static int
+read_promoted(struct fenin *in, struct zh_pos *p, const char *s,
+    const char *e)
+{
+	const char *q, *n;
+	int sq;
+
+	for (q = s; q < e; q = n) {
+		n = q + 1;
+		if (*q == ',')
+			continue;
+		while (n < e && DIGIT(*n))
+			n++;
+		sq = read_square(p, q, n, 0);
+		if (sq < 0)
+			return fail(in, q, ZH_ESYNTAX,
+			    "promoted squares: '%.*s' is not a square",
+			    (int)(n - q > 10 ? 10 : n - q), q);
+		if (p->sq[sq] == 0 || ZH_TYPE(p->sq[sq]) == ZH_PAWN ||
+		    ZH_TYPE(p->sq[sq]) == ZH_KING)
+			return fail(in, q, ZH_EPOSITION,
+			    "promoted squares: no promotable piece on %.*s",
+			    (int)(n - q), q);
+		p->sq[sq] |= ZH_PROMOTED;
+	}
+	return 0;
+}
+
+/* chess.com: the pocket in field pf, then the promoted squares. */
+static int
+read_chesscom(struct fenin *in, struct zh_pos *p, const struct fields *fl,
+    int pf, bool had_pocket)
+{
+	const char *s = fl->s[pf], *e = fl->e[pf];
+	int i;
+
+	if (!all_pocket_letters(s, e))
+		return fail(in, s, ZH_ESYNTAX,
+		    "unexpected field '%.*s' (a chess.com pocket has "
+		    "only piece letters)",
+		    (int)(e - s > 20 ? 20 : e - s), s);
+	if (had_pocket)
+		return fail(in, s, ZH_ESYNTAX,
+		    "a second pocket (one was given with the board)");
+	if (read_pocket(in, p, s, e) != 0)
+		return -1;
+	in->pocket = s;
+	for (i = pf + 1; i < fl->n; i++)
+		if (read_promoted(in, p, fl->s[i], fl->e[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/* A pocket given for a variant without drops must be empty. */
+static int
+no_pockets(struct fenin *in, const struct zh_pos *p, const char *board)
+{
+	int c, t;
+
+	for (c = 0; c < 2; c++)
+		for (t = 0; t < ZH_NTYPES; t++)
+			if (p->pocket[c][t])
+				return fail(in, in->pocket ? in->pocket : board,
+				    ZH_EPOSITION, "pocket: %s has no pockets",
+				    p->v->name);
+	return 0;
+}
+
+int
+zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
+    int d, unsigned flags, struct zh_error *err)
+{
+	struct fenin in = { s, err, d, NULL };
+	struct fields fl;
+	struct where w = { s, NULL, NULL, NULL, NULL, NULL, NULL };
+	int nf, pf;
+	bool had_pocket;
+
+	if (split_fields(&in, s, &fl) != 0)
+		return -1;
+	nf = fl.n;
+	if (v == NULL)
+		v = board_variant(fl.s[0], fl.e[0]);
+	zh_pos_clear(p, v);
+	p->king[0] = p->king[1] = ZH_NOSQ;
+	if (read_board(&in, p, fl.s[0], fl.e[0], &had_pocket) != 0)
+		return -1;
+	p->side = ZH_WHITE;
+	if (nf > 1 && read_side(&in, p, &fl) != 0)
+		return -1;
+	if (nf > 2 && !(fl.e[2] - fl.s[2] == 1 && *fl.s[2] == '-') &&
+	    read_castling(&in, p, fl.s[2], fl.e[2]) != 0)
+		return -1;
+	p->ep = ZH_NOSQ;
+	if (nf > 3 && !(fl.e[3] - fl.s[3] == 1 && *fl.s[3] == '-') &&
+	    read_ep(&in, p, &fl, s, d) != 0)
+		return -1;
+	if (epd_ops(&in, p, &fl) != 0 || (pf = read_clocks(&in, p, &fl)) < 0)
+		return -1;
+	if (fl.n > pf) {
+		if (read_chesscom(&in, p, &fl, pf, had_pocket) != 0)
 			return -1;
 		had_pocket = true;
-		in.pocket = fs[i];
-		for (i++; i < nf; i++) {
-			for (q = fs[i]; q < fe[i]; ) {
-				const char *e = q + 1;
-				int sq;
-
-				if (*q == ',') {
-					q++;
-					continue;
-				}
-				while (e < fe[i] && DIGIT(*e))
-					e++;
-				sq = read_square(p, q, e, 0);
-				if (sq < 0)
-					return fail(&in, q, ZH_ESYNTAX,
-					    "promoted squares: '%.*s' is not a square",
-					    (int)(e - q > 10 ? 10 : e - q), q);
-				if (p->sq[sq] == 0 ||
-				    ZH_TYPE(p->sq[sq]) == ZH_PAWN ||
-				    ZH_TYPE(p->sq[sq]) == ZH_KING)
-					return fail(&in, q, ZH_EPOSITION,
-					    "promoted squares: no promotable piece on %.*s",
-					    (int)(e - q), q);
-				p->sq[sq] |= ZH_PROMOTED;
-				q = e;
-			}
-		}
 	}
-	if (had_pocket && !v->drops) {
-		int c, t;
-
-		for (c = 0; c < 2; c++)
-			for (t = 0; t < ZH_NTYPES; t++)
-				if (p->pocket[c][t])
-					return fail(&in, in.pocket ? in.pocket : fs[0],
-					    ZH_EPOSITION, "pocket: %s has no pockets",
-					    v->name);
+	if (had_pocket && !v->drops && no_pockets(&in, p, fl.s[0]) != 0)
+		return -1;
+	w.board = fl.s[0];
+	w.board_end = fl.e[0];
+	if (nf > 1)
+		w.side = fl.s[1];
+	if (nf > 2) {
+		w.castle = fl.s[2];
+		w.castle_end = fl.e[2];
 	}
-	{
-		struct where w = { s, fs[0], fe[0], NULL, NULL, NULL, NULL };
-
-		if (nf > 1)
-			w.side = fs[1];
-		if (nf > 2) {
-			w.castle = fs[2];
-			w.castle_end = fe[2];
-		}
-		if (nf > 3)
-			w.ep = fs[3];
-		if (check(p, flags, err, &w) != 0)
-			return -1;
-	}
+	if (nf > 3)
+		w.ep = fl.s[3];
+	if (check(p, flags, err, &w) != 0)
+		return -1;
 	return 0;		/* check flag 0: computed when asked */
 }
 
