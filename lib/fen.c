@@ -8,8 +8,7 @@
  * after promoted pieces; multi-digit empty runs; missing trailing fields.
  * Errors carry the 1-based column where the problem starts.
  *
- * The writers emit exactly one form per dialect (DESIGN.md, "What each
- * dialect's writer emits").
+ * The writers, one form per dialect, are in fenout.c.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -35,10 +34,6 @@ static const unsigned char letter_type[256] = {
 	['p'] = ZH_PAWN, ['n'] = ZH_KNIGHT, ['b'] = ZH_BISHOP, ['r'] = ZH_ROOK,
 	['q'] = ZH_QUEEN, ['k'] = ZH_KING, ['a'] = ZH_ARCHBISHOP,
 	['c'] = ZH_CHANCELLOR,
-};
-static const char piece_char[2][ZH_NTYPES + 7] = {
-	{ '?', 'P', 'N', 'B', 'R', 'Q', 'K', 'A', 'C', '?', '?', '?', '?', '?', '?', '?' },
-	{ '?', 'p', 'n', 'b', 'r', 'q', 'k', 'a', 'c', '?', '?', '?', '?', '?', '?', '?' },
 };
 #define LETTER_TYPE(c)	((int)letter_type[(unsigned char)(c)])
 
@@ -207,6 +202,94 @@ read_pocket(struct fenin *in, struct zh_pos *p, const char *s, const char *e)
 	return 0;
 }
 
+/* The error of a rank that ends with f of its files, at its start. */
+static int
+rank_short(struct fenin *in, const struct zh_pos *p, const char *rank_start,
+    int r, int f)
+{
+	return fail(in, rank_start, ZH_ESYNTAX,
+	    "board: rank %d has %d squares, expected %d", r + 1, f,
+	    p->v->files);
+}
+
+/* After the '/' that ends the last rank, at q: Lichess's 9th part. */
+static int
+board_slash_pocket(struct fenin *in, struct zh_pos *p, const char *q,
+    const char *e)
+{
+	const char *pe = q;
+
+	while (pe < e && *pe != '/')
+		pe++;
+	if (pe < e)
+		return fail(in, pe, ZH_ESYNTAX,
+		    "board: too many ranks (expected %d)", p->v->ranks);
+	in->pocket = q;
+	return read_pocket(in, p, q, e);
+}
+
+/* A '[' at q, on rank r after f files: the pocket up to ']' at e - 1. */
+static int
+board_bracket_pocket(struct fenin *in, struct zh_pos *p, const char *q,
+    const char *e, int r, int f, const char *rank_start)
+{
+	const char *close = memchr(q, ']', (size_t)(e - q));
+
+	if (r != 0 || f != p->v->files) {
+		if (r > 0)
+			return fail(in, q, ZH_ESYNTAX,
+			    "board: %d ranks, expected %d",
+			    p->v->ranks - r, p->v->ranks);
+		return rank_short(in, p, rank_start, r, f);
+	}
+	if (close == NULL)
+		return fail(in, q, ZH_ESYNTAX, "pocket: '[' without ']'");
+	if (close + 1 != e)
+		return fail(in, close + 1, ZH_ESYNTAX,
+		    "unexpected text after the pocket");
+	in->pocket = q;
+	return read_pocket(in, p, q + 1, close);
+}
+
+/*
+ * The piece letter at q on file f of rank r (bb: the bitboards are
+ * kept).  Returns its square, or -1.
+ */
+static ZH_HOT_INLINE int
+board_piece(struct fenin *in, struct zh_pos *p, const char *q, int f, int r,
+    const char *rank_start, bool bb)
+{
+	const struct zh_variant *v = p->v;
+	int c = (unsigned char)*q;
+	int t = LETTER_TYPE(c);
+	int color = (c >= 'A' && c <= 'Z') ? ZH_WHITE : ZH_BLACK;
+	int sq;
+
+	if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
+		char b[16];
+
+		return fail(in, q, ZH_ESYNTAX, "board: %s is not a piece of %s",
+		    byte_desc(c, b), v->name);
+	}
+	if (f >= v->files)
+		return fail(in, rank_start, ZH_ESYNTAX,
+		    "board: rank %d has more than %d squares", r + 1, v->files);
+	sq = ZH_SQ(f, r);
+	p->sq[sq] = ZH_PIECE(color, t);
+	p->count[color][t]++;
+	if (bb) {
+		p->bb_side[color] |= (uint64_t)1 << (r * 8 + f);
+		p->bb_type[t] |= (uint64_t)1 << (r * 8 + f);
+	}
+	if (t == ZH_KING) {
+		if (p->king[color] == ZH_NOSQ)
+			p->king[color] = (unsigned char)sq;
+		else
+			p->king[color] = 0xfe;	/* several */
+	}
+	return sq;
+}
+
 /*
  * Board field: ranks from the top, then an optional pocket.  'end' is
  * the end of the field.  Sets *had_pocket when a pocket form was seen.
@@ -226,54 +309,22 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 
 		if (c == '/') {
 			if (f != v->files)
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has %d squares, expected %d",
-				    r + 1, f, v->files);
+				return rank_short(in, p, rank_start, r, f);
 			q++;
-			if (r == 0) {	/* 9th part: Lichess pocket */
-				const char *pe = q;
-
-				while (pe < e && *pe != '/')
-					pe++;
-				if (pe < e)
-					return fail(in, pe, ZH_ESYNTAX,
-					    "board: too many ranks (expected %d)",
-					    v->ranks);
+			if (r == 0) {
 				*had_pocket = true;
-				in->pocket = q;
-				return read_pocket(in, p, q, e);
+				return board_slash_pocket(in, p, q, e);
 			}
 			r--;
 			f = 0;
 			last = -1;
 			rank_start = q;
-			continue;
-		}
-		if (c == '[') {
-			const char *close = memchr(q, ']', (size_t)(e - q));
-
-			if (r != 0 || f != v->files) {
-				if (r > 0)
-					return fail(in, q, ZH_ESYNTAX,
-					    "board: %d ranks, expected %d",
-					    v->ranks - r, v->ranks);
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has %d squares, expected %d",
-				    r + 1, f, v->files);
-			}
-			if (close == NULL)
-				return fail(in, q, ZH_ESYNTAX,
-				    "pocket: '[' without ']'");
-			if (close + 1 != e)
-				return fail(in, close + 1, ZH_ESYNTAX,
-				    "unexpected text after the pocket");
-			*had_pocket = true;
-			in->pocket = q;
-			return read_pocket(in, p, q + 1, close);
-		}
-		if (DIGIT(c)) {
+		} else if (c == '[') {
+			*had_pocket = true;	/* (an error otherwise) */
+			return board_bracket_pocket(in, p, q, e, r, f,
+			    rank_start);
+		} else if (DIGIT(c)) {
 			int n = 0;
-			const char *d = q;
 
 			while (q < e && DIGIT(*q) && n < 100)
 				n = n * 10 + (*q++ - '0');
@@ -281,12 +332,9 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				return fail(in, rank_start, ZH_ESYNTAX,
 				    "board: rank %d has more than %d squares",
 				    r + 1, v->files);
-			(void)d;
 			f += n;
 			last = -1;
-			continue;
-		}
-		if (c == '~') {
+		} else if (c == '~') {
 			if (last < 0)
 				return fail(in, q, ZH_ESYNTAX,
 				    "board: '~' must follow a piece");
@@ -295,38 +343,10 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 				p->sq[last] |= ZH_PROMOTED;
 			last = -1;
 			q++;
-			continue;
-		}
-		{
-			int t = LETTER_TYPE(c);
-			int color = (c >= 'A' && c <= 'Z') ? ZH_WHITE : ZH_BLACK;
-			int sq;
-
-			if (t == ZH_EMPTY || !(v->types & ZH_TYPEBIT(t))) {
-				char b[16];
-
-				return fail(in, q, ZH_ESYNTAX,
-				    "board: %s is not a piece of %s",
-				    byte_desc(c, b), v->name);
-			}
-			if (f >= v->files)
-				return fail(in, rank_start, ZH_ESYNTAX,
-				    "board: rank %d has more than %d squares",
-				    r + 1, v->files);
-			sq = ZH_SQ(f, r);
-			p->sq[sq] = ZH_PIECE(color, t);
-			p->count[color][t]++;
-			if (bb) {
-				p->bb_side[color] |= (uint64_t)1 << (r * 8 + f);
-				p->bb_type[t] |= (uint64_t)1 << (r * 8 + f);
-			}
-			if (t == ZH_KING) {
-				if (p->king[color] == ZH_NOSQ)
-					p->king[color] = (unsigned char)sq;
-				else
-					p->king[color] = 0xfe;	/* several */
-			}
-			last = sq;
+		} else {
+			if ((last = board_piece(in, p, q, f, r, rank_start,
+			    bb)) < 0)
+				return -1;
 			f++;
 			q++;
 		}
@@ -335,8 +355,7 @@ read_board(struct fenin *in, struct zh_pos *p, const char *s, const char *e,
 		return fail(in, q, ZH_ESYNTAX, "board: %d ranks, expected %d",
 		    v->ranks - r, v->ranks);
 	if (f != v->files)
-		return fail(in, rank_start, ZH_ESYNTAX,
-		    "board: rank %d has %d squares, expected %d", r + 1, f, v->files);
+		return rank_short(in, p, rank_start, r, f);
 	return 0;
 }
 
@@ -448,203 +467,306 @@ all_pocket_letters(const char *s, const char *e)
 
 #define MAXFIELDS 16
 
-int
-zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
-    int d, unsigned flags, struct zh_error *err)
-{
-	struct fenin in = { s, err, d, NULL };
-	const char *fs[MAXFIELDS], *fe[MAXFIELDS], *q;
-	int nf = 0, i, pf;
-	bool had_pocket, ops_tail = false;
+/* The fields of a FEN: [s[i], e[i]) for i < n. */
+struct fields {
+	const char *s[MAXFIELDS], *e[MAXFIELDS];
+	int n;
+	bool ops_tail;			/* more fields: long EPD operations */
+};
 
-	/* Split into fields on blanks and '_' (Lichess URLs). */
+/* At most the first 10 bytes of field i, for messages. */
+#define FIELD10(fl, i)	(int)((fl)->e[i] - (fl)->s[i] > 10 ? 10 : \
+    (fl)->e[i] - (fl)->s[i]), (fl)->s[i]
+
+/* Split s into fields on blanks and '_' (Lichess URLs). */
+static int
+split_fields(struct fenin *in, const char *s, struct fields *fl)
+{
+	const char *q;
+
+	fl->n = 0;
+	fl->ops_tail = false;
 	for (q = s; *q != '\0'; ) {
 		while (SEP(*q))
 			q++;
 		if (*q == '\0')
 			break;
-		if (nf == MAXFIELDS) {
+		if (fl->n == MAXFIELDS) {
 			if (strchr(q, ';') == NULL)
-				return fail(&in, q, ZH_ESYNTAX,
+				return fail(in, q, ZH_ESYNTAX,
 				    "too many fields (at most %d)", MAXFIELDS);
-			ops_tail = true;	/* long EPD operations */
+			fl->ops_tail = true;	/* long EPD operations */
 			break;
 		}
-		fs[nf] = q;
+		fl->s[fl->n] = q;
 		while (!SEP(*q) && *q != '\0')
 			q++;
-		fe[nf++] = q;
+		fl->e[fl->n++] = q;
 	}
-	if (nf == 0)
-		return fail(&in, s, ZH_ESYNTAX, "empty FEN");
+	if (fl->n == 0)
+		return fail(in, s, ZH_ESYNTAX, "empty FEN");
+	return 0;
+}
 
-	if (v == NULL) {	/* 10 ranks: the 10-rank drop game */
-		int slashes = 0;
+/* No variant given: 10 ranks are the 10-rank drop game. */
+static const struct zh_variant *
+board_variant(const char *s, const char *e)
+{
+	int slashes = 0;
 
-		for (q = fs[0]; q < fe[0] && *q != '['; q++)
-			slashes += *q == '/';
-		v = slashes >= 9 ? zh_variant_guess(10, true) :
-		    zh_variant_default();
-	}
-	zh_pos_clear(p, v);
-	p->king[0] = p->king[1] = ZH_NOSQ;
-	if (read_board(&in, p, fs[0], fe[0], &had_pocket) != 0)
-		return -1;
+	for (; s < e && *s != '['; s++)
+		slashes += *s == '/';
+	return slashes >= 9 ? zh_variant_guess(10, true) :
+	    zh_variant_default();
+}
 
-	p->side = ZH_WHITE;
-	if (nf > 1) {
-		if (fe[1] - fs[1] != 1 || (*fs[1] != 'w' && *fs[1] != 'b' &&
-		    *fs[1] != 'W' && *fs[1] != 'B'))
-			return fail(&in, fs[1], ZH_ESYNTAX,
-			    "side to move: '%.*s' is not w or b",
-			    (int)(fe[1] - fs[1] > 10 ? 10 : fe[1] - fs[1]), fs[1]);
-		p->side = (*fs[1] | 0x20) == 'w' ? ZH_WHITE : ZH_BLACK;
-	}
-	if (nf > 2 && !(fe[2] - fs[2] == 1 && *fs[2] == '-')) {
-		for (q = fs[2]; q < fe[2]; q++) {
-			unsigned bit;
-			char b[16];
+static int
+read_side(struct fenin *in, struct zh_pos *p, const struct fields *fl)
+{
+	const char *s = fl->s[1];
 
-			switch (*q) {
-			case 'K': case 'H': bit = ZH_CASTLE_WK; break;
-			case 'Q': case 'A': bit = ZH_CASTLE_WQ; break;
-			case 'k': case 'h': bit = ZH_CASTLE_BK; break;
-			case 'q': case 'a': bit = ZH_CASTLE_BQ; break;
-			default:
-				if ((*q >= 'B' && *q <= 'G') || (*q >= 'b' && *q <= 'g'))
-					return fail(&in, q, ZH_EVARIANT,
-					    "castling: '%c': Chess960 castling is not supported",
-					    *q);
-				return fail(&in, q, ZH_ESYNTAX,
-				    "castling: %s is not K, Q, k, q or -",
-				    byte_desc(*q, b));
-			}
-			if (p->castle & bit)
-				return fail(&in, q, ZH_ESYNTAX,
-				    "castling: '%c' given twice", *q);
-			p->castle |= bit;
+	if (fl->e[1] - s != 1 || (*s != 'w' && *s != 'b' && *s != 'W' &&
+	    *s != 'B'))
+		return fail(in, s, ZH_ESYNTAX,
+		    "side to move: '%.*s' is not w or b", FIELD10(fl, 1));
+	p->side = (*s | 0x20) == 'w' ? ZH_WHITE : ZH_BLACK;
+	return 0;
+}
+
+static int
+read_castling(struct fenin *in, struct zh_pos *p, const char *s,
+    const char *e)
+{
+	const char *q;
+
+	for (q = s; q < e; q++) {
+		unsigned bit;
+		char b[16];
+
+		switch (*q) {
+		case 'K': case 'H': bit = ZH_CASTLE_WK; break;
+		case 'Q': case 'A': bit = ZH_CASTLE_WQ; break;
+		case 'k': case 'h': bit = ZH_CASTLE_BK; break;
+		case 'q': case 'a': bit = ZH_CASTLE_BQ; break;
+		default:
+			if ((*q >= 'B' && *q <= 'G') || (*q >= 'b' && *q <= 'g'))
+				return fail(in, q, ZH_EVARIANT,
+				    "castling: '%c': Chess960 castling is not supported",
+				    *q);
+			return fail(in, q, ZH_ESYNTAX,
+			    "castling: %s is not K, Q, k, q or -",
+			    byte_desc(*q, b));
 		}
+		if (p->castle & bit)
+			return fail(in, q, ZH_ESYNTAX,
+			    "castling: '%c' given twice", *q);
+		p->castle |= bit;
 	}
-	p->ep = ZH_NOSQ;
-	if (nf > 3 && !(fe[3] - fs[3] == 1 && *fs[3] == '-')) {
-		/* XBoard numbers the ranks of 10-rank boards from 0. */
-		int zero = v->ranks == 10 && zh__dialect(d == ZH_AUTO ?
-		    zh_fen_dialect(s, v) : d, ZH_AUTO)->rank0_10;
-		int sq = read_square(p, fs[3], fe[3], zero);
+	return 0;
+}
 
-		if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
-			int alt = read_square(p, fs[3], fe[3], !zero);
+/* The en passant field (field 3) of the FEN s in dialect d. */
+static int
+read_ep(struct fenin *in, struct zh_pos *p, const struct fields *fl,
+    const char *s, int d)
+{
+	const struct zh_variant *v = p->v;
+	/* XBoard numbers the ranks of 10-rank boards from 0. */
+	int zero = v->ranks == 10 && zh__dialect(d == ZH_AUTO ?
+	    zh_fen_dialect(s, v) : d, ZH_AUTO)->rank0_10;
+	int sq = read_square(p, fl->s[3], fl->e[3], zero);
 
-			if (alt >= 0 && (sq < 0 || ep_ok(p, alt)))
-				sq = alt;
-		}
-		if (sq < 0)
-			return fail(&in, fs[3], ZH_ESYNTAX,
-			    "en passant: '%.*s' is not a square or -",
-			    (int)(fe[3] - fs[3] > 10 ? 10 : fe[3] - fs[3]), fs[3]);
-		p->ep = (unsigned char)sq;
+	if (v->ranks == 10 && d == ZH_AUTO && (sq < 0 || !ep_ok(p, sq))) {
+		int alt = read_square(p, fl->s[3], fl->e[3], !zero);
+
+		if (alt >= 0 && (sq < 0 || ep_ok(p, alt)))
+			sq = alt;
 	}
-	/* EPD operations ("bm e4; id \"x\";") after the fields are ignored
-	   but for the clocks of an EPD (four fields): hmvc and fmvn. */
-	for (i = 4; i < nf; i++) {
-		int j;
+	if (sq < 0)
+		return fail(in, fl->s[3], ZH_ESYNTAX,
+		    "en passant: '%.*s' is not a square or -", FIELD10(fl, 3));
+	p->ep = (unsigned char)sq;
+	return 0;
+}
 
-		if (!isalpha((unsigned char)*fs[i]))
+/*
+ * EPD operations ("bm e4; id \"x\";") after the fields are ignored but
+ * for the clocks of an EPD (four fields): hmvc and fmvn.  Drops them
+ * from fl; a three-check counter left is an error.
+ */
+static int
+epd_ops(struct fenin *in, struct zh_pos *p, struct fields *fl)
+{
+	int i, j;
+
+	for (i = 4; i < fl->n; i++) {
+		if (!isalpha((unsigned char)*fl->s[i]))
 			continue;
-		for (j = i; j < nf && memchr(fs[j], ';', (size_t)(fe[j] - fs[j])) == NULL; j++)
+		for (j = i; j < fl->n && memchr(fl->s[j], ';',
+		    (size_t)(fl->e[j] - fl->s[j])) == NULL; j++)
 			;
-		if (j < nf || ops_tail) {
-			if (i == 4 && epd_clocks(&in, p, fs[i]) != 0)
+		if (j < fl->n || fl->ops_tail) {
+			if (i == 4 && epd_clocks(in, p, fl->s[i]) != 0)
 				return -1;
-			nf = i;
+			fl->n = i;
 			break;
 		}
 	}
-	for (i = 4; i < nf; i++)
-		if (memchr(fs[i], '+', (size_t)(fe[i] - fs[i])) != NULL)
-			return fail(&in, fs[i], ZH_EVARIANT,
+	for (i = 4; i < fl->n; i++)
+		if (memchr(fl->s[i], '+', (size_t)(fl->e[i] - fl->s[i])) != NULL)
+			return fail(in, fl->s[i], ZH_EVARIANT,
 			    "'%.*s' is a three-check counter; three-check is "
-			    "not a zhkit variant",
-			    (int)(fe[i] - fs[i] > 10 ? 10 : fe[i] - fs[i]), fs[i]);
+			    "not a zhkit variant", FIELD10(fl, i));
+	return 0;
+}
+
+/*
+ * The clocks, fields 4 and 5, unless chess.com's EPD has its pocket
+ * there.  Returns the field a chess.com pocket would be in (4 or 6), or
+ * -1.
+ */
+static int
+read_clocks(struct fenin *in, struct zh_pos *p, const struct fields *fl)
+{
+	const int nf = fl->n;
+	int pf;
+
 	/* chess.com's EPD: no clocks, its pocket right after the four fields */
-	pf = nf > 4 && !DIGIT(*fs[4]) && all_pocket_letters(fs[4], fe[4]) &&
-	    (nf == 5 || !DIGIT(*fs[5])) ? 4 : 6;
-	if (pf > 4 && nf > 4 && read_number(&in, fs[4], fe[4], "halfmove clock",
-	    100000, &p->halfmove) != 0)
+	pf = nf > 4 && !DIGIT(*fl->s[4]) &&
+	    all_pocket_letters(fl->s[4], fl->e[4]) &&
+	    (nf == 5 || !DIGIT(*fl->s[5])) ? 4 : 6;
+	if (pf > 4 && nf > 4 && read_number(in, fl->s[4], fl->e[4],
+	    "halfmove clock", 100000, &p->halfmove) != 0)
 		return -1;
 	if (pf > 5 && nf > 5) {
-		if (read_number(&in, fs[5], fe[5], "fullmove number", 1000000,
-		    &p->fullmove) != 0)
+		if (read_number(in, fl->s[5], fl->e[5], "fullmove number",
+		    1000000, &p->fullmove) != 0)
 			return -1;
 		if (p->fullmove == 0)
 			p->fullmove = 1;
 	}
-	/* chess.com: pocket after the fullmove number, then promoted squares. */
-	if (nf > pf) {
-		i = pf;
-		if (!all_pocket_letters(fs[i], fe[i]))
-			return fail(&in, fs[i], ZH_ESYNTAX,
-			    "unexpected field '%.*s' (a chess.com pocket has "
-			    "only piece letters)",
-			    (int)(fe[i] - fs[i] > 20 ? 20 : fe[i] - fs[i]), fs[i]);
-		if (had_pocket)
-			return fail(&in, fs[i], ZH_ESYNTAX,
-			    "a second pocket (one was given with the board)");
-		if (read_pocket(&in, p, fs[i], fe[i]) != 0)
+	return pf;
+}
+
+/* chess.com's promoted squares in [s, e), run together or with commas. */
+static int
+read_promoted(struct fenin *in, struct zh_pos *p, const char *s,
+    const char *e)
+{
+	const char *q, *n;
+	int sq;
+
+	for (q = s; q < e; q = n) {
+		n = q + 1;
+		if (*q == ',')
+			continue;
+		while (n < e && DIGIT(*n))
+			n++;
+		sq = read_square(p, q, n, 0);
+		if (sq < 0)
+			return fail(in, q, ZH_ESYNTAX,
+			    "promoted squares: '%.*s' is not a square",
+			    (int)(n - q > 10 ? 10 : n - q), q);
+		if (p->sq[sq] == 0 || ZH_TYPE(p->sq[sq]) == ZH_PAWN ||
+		    ZH_TYPE(p->sq[sq]) == ZH_KING)
+			return fail(in, q, ZH_EPOSITION,
+			    "promoted squares: no promotable piece on %.*s",
+			    (int)(n - q), q);
+		p->sq[sq] |= ZH_PROMOTED;
+	}
+	return 0;
+}
+
+/* chess.com: the pocket in field pf, then the promoted squares. */
+static int
+read_chesscom(struct fenin *in, struct zh_pos *p, const struct fields *fl,
+    int pf, bool had_pocket)
+{
+	const char *s = fl->s[pf], *e = fl->e[pf];
+	int i;
+
+	if (!all_pocket_letters(s, e))
+		return fail(in, s, ZH_ESYNTAX,
+		    "unexpected field '%.*s' (a chess.com pocket has "
+		    "only piece letters)",
+		    (int)(e - s > 20 ? 20 : e - s), s);
+	if (had_pocket)
+		return fail(in, s, ZH_ESYNTAX,
+		    "a second pocket (one was given with the board)");
+	if (read_pocket(in, p, s, e) != 0)
+		return -1;
+	in->pocket = s;
+	for (i = pf + 1; i < fl->n; i++)
+		if (read_promoted(in, p, fl->s[i], fl->e[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/* A pocket given for a variant without drops must be empty. */
+static int
+no_pockets(struct fenin *in, const struct zh_pos *p, const char *board)
+{
+	int c, t;
+
+	for (c = 0; c < 2; c++)
+		for (t = 0; t < ZH_NTYPES; t++)
+			if (p->pocket[c][t])
+				return fail(in, in->pocket ? in->pocket : board,
+				    ZH_EPOSITION, "pocket: %s has no pockets",
+				    p->v->name);
+	return 0;
+}
+
+int
+zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
+    int d, unsigned flags, struct zh_error *err)
+{
+	struct fenin in = { s, err, d, NULL };
+	struct fields fl;
+	struct where w = { s, NULL, NULL, NULL, NULL, NULL, NULL };
+	int nf, pf;
+	bool had_pocket;
+
+	if (split_fields(&in, s, &fl) != 0)
+		return -1;
+	nf = fl.n;
+	if (v == NULL)
+		v = board_variant(fl.s[0], fl.e[0]);
+	zh_pos_clear(p, v);
+	p->king[0] = p->king[1] = ZH_NOSQ;
+	if (read_board(&in, p, fl.s[0], fl.e[0], &had_pocket) != 0)
+		return -1;
+	p->side = ZH_WHITE;
+	if (nf > 1 && read_side(&in, p, &fl) != 0)
+		return -1;
+	if (nf > 2 && !(fl.e[2] - fl.s[2] == 1 && *fl.s[2] == '-') &&
+	    read_castling(&in, p, fl.s[2], fl.e[2]) != 0)
+		return -1;
+	p->ep = ZH_NOSQ;
+	if (nf > 3 && !(fl.e[3] - fl.s[3] == 1 && *fl.s[3] == '-') &&
+	    read_ep(&in, p, &fl, s, d) != 0)
+		return -1;
+	if (epd_ops(&in, p, &fl) != 0 || (pf = read_clocks(&in, p, &fl)) < 0)
+		return -1;
+	if (fl.n > pf) {
+		if (read_chesscom(&in, p, &fl, pf, had_pocket) != 0)
 			return -1;
 		had_pocket = true;
-		in.pocket = fs[i];
-		for (i++; i < nf; i++) {
-			for (q = fs[i]; q < fe[i]; ) {
-				const char *e = q + 1;
-				int sq;
-
-				if (*q == ',') {
-					q++;
-					continue;
-				}
-				while (e < fe[i] && DIGIT(*e))
-					e++;
-				sq = read_square(p, q, e, 0);
-				if (sq < 0)
-					return fail(&in, q, ZH_ESYNTAX,
-					    "promoted squares: '%.*s' is not a square",
-					    (int)(e - q > 10 ? 10 : e - q), q);
-				if (p->sq[sq] == 0 ||
-				    ZH_TYPE(p->sq[sq]) == ZH_PAWN ||
-				    ZH_TYPE(p->sq[sq]) == ZH_KING)
-					return fail(&in, q, ZH_EPOSITION,
-					    "promoted squares: no promotable piece on %.*s",
-					    (int)(e - q), q);
-				p->sq[sq] |= ZH_PROMOTED;
-				q = e;
-			}
-		}
 	}
-	if (had_pocket && !v->drops) {
-		int c, t;
-
-		for (c = 0; c < 2; c++)
-			for (t = 0; t < ZH_NTYPES; t++)
-				if (p->pocket[c][t])
-					return fail(&in, in.pocket ? in.pocket : fs[0],
-					    ZH_EPOSITION, "pocket: %s has no pockets",
-					    v->name);
+	if (had_pocket && !v->drops && no_pockets(&in, p, fl.s[0]) != 0)
+		return -1;
+	w.board = fl.s[0];
+	w.board_end = fl.e[0];
+	if (nf > 1)
+		w.side = fl.s[1];
+	if (nf > 2) {
+		w.castle = fl.s[2];
+		w.castle_end = fl.e[2];
 	}
-	{
-		struct where w = { s, fs[0], fe[0], NULL, NULL, NULL, NULL };
-
-		if (nf > 1)
-			w.side = fs[1];
-		if (nf > 2) {
-			w.castle = fs[2];
-			w.castle_end = fe[2];
-		}
-		if (nf > 3)
-			w.ep = fs[3];
-		if (check(p, flags, err, &w) != 0)
-			return -1;
-	}
+	if (nf > 3)
+		w.ep = fl.s[3];
+	if (check(p, flags, err, &w) != 0)
+		return -1;
 	return 0;		/* check flag 0: computed when asked */
 }
 
@@ -998,335 +1120,4 @@ zh_fen_dialect(const char *s, const struct zh_variant *v)
 	if (slashes == ranks)
 		return zh__dialect_by_form(ZH_POCKET_SLASH, -1, -1);
 	return ZH_AUTO;
-}
-
-/* ======================== writing ======================== */
-
-/*
- * The writer fills a local buffer with unchecked stores (a FEN is at
- * most WMAX bytes: 100 squares with '~', 10 slashes, two pockets of at
- * most 7 * 255 letters, promoted squares, fields) and copies it out.
- */
-#define WMAX (2 * 100 + 10 + 2 * 7 * 255 + 100 * 3 + 64)
-
-static ZH_HOT_INLINE char *
-putnum(char *q, unsigned long n)
-{
-	if (n < 10) {
-		*q++ = (char)('0' + n);
-		return q;
-	}
-	if (n < 100) {		/* move numbers, mostly */
-		*q++ = (char)('0' + n / 10);
-		*q++ = (char)('0' + n % 10);
-		return q;
-	}
-	return zh__putlong(q, (long long)n);
-}
-
-/* A run of 1 to 10 empty squares. */
-static inline char *
-putempty(char *q, int n)
-{
-	if (n == 10) {
-		*q++ = '1';
-		*q++ = '0';
-	} else {
-		*q++ = (char)('0' + n);
-	}
-	return q;
-}
-
-static char *
-putsq(char *q, int s, int zero_based)
-{
-	*q++ = (char)('a' + ZH_FILE(s));
-	return putnum(q, (unsigned long)(ZH_RANK(s) + (zero_based ? 0 : 1)));
-}
-
-/*
- * The text of each 8-file rank last written by this thread, by the
- * rank's eight square bytes: successive positions of a game differ in
- * two or three ranks, and the others are copied.  The key is the bytes
- * complemented, so that a zeroed entry (all 0xff: off the board) is
- * never a real rank's.  A rank's text is at most 8 letters and 8 '~'.  The same for each
- * colour's pocket (in each order), by its counts; a zeroed entry is
- * the empty pocket's.
- */
-#define PTXT 24
-static _Thread_local struct rankcache {
-	uint64_t key[ZH_MAXRANKS];
-	char txt[ZH_MAXRANKS][16];
-	unsigned char len[ZH_MAXRANKS];
-	unsigned tmask;
-	struct {
-		uint64_t w;		/* pocket[c][0..7] */
-		unsigned char x;	/* pocket[c][8] */
-		unsigned char len;
-		char txt[PTXT];
-	} pk[2][2];			/* by colour, descending */
-} rankcache;
-
-/* Pocket letters of one colour, in ascending or descending order. */
-static ZH_HOT_INLINE char *
-put_pocket(char *q, const struct zh_pos *p, int c, bool descending)
-{
-	static const unsigned char asc[] = { ZH_PAWN, ZH_KNIGHT, ZH_BISHOP,
-	    ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP, ZH_CHANCELLOR };
-	int i, k, n = (int)sizeof asc;
-	char *start = q;
-	uint64_t w;
-	unsigned char x = p->pocket[c][8];
-	struct rankcache *rc = &rankcache;
-
-	_Static_assert(ZH_NTYPES == 9, "a pocket is 8 + 1 counts");
-	memcpy(&w, p->pocket[c], sizeof w);
-	if (rc->pk[c][descending].w == w && rc->pk[c][descending].x == x) {
-		/* PTXT bytes stored, len kept: WMAX has room to spare */
-		memcpy(q, rc->pk[c][descending].txt, PTXT);
-		return q + rc->pk[c][descending].len;
-	}
-	for (i = 0; i < n; i++) {
-		int t = asc[descending ? n - 1 - i : i];
-		char l = piece_char[c][t];
-		uint64_t l8 = (unsigned char)l * 0x0101010101010101u;
-
-		/* Eight letters stored, as many kept as are due (the
-		   buffer has room to spare: see WMAX). */
-		k = p->pocket[c][t];
-		memcpy(q, &l8, sizeof l8);
-		if (k <= 8) {
-			q += k;
-			continue;
-		}
-		for (; k > 0; k--)
-			*q++ = l;
-	}
-	if (q - start <= PTXT) {
-		rc->pk[c][descending].w = w;
-		rc->pk[c][descending].x = x;
-		rc->pk[c][descending].len = (unsigned char)(q - start);
-		memcpy(rc->pk[c][descending].txt, start, PTXT);
-	}
-	return q;
-}
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Rank r of an 8-file board ('row' its squares) and a '/'. */
-static ZH_HOT_INLINE char *
-put_rank8(char *q, struct rankcache *rc, const unsigned char *row, int r,
-    unsigned tmask)
-{
-	/* Eight squares at once: a high bit for each occupied one, then a
-	   jump from piece to piece. */
-	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
-	const char *pcc = &piece_char[0][0];	/* by colour bit and type */
-	uint64_t w, nz;
-	char *start = q;
-	int next = 0;		/* first file not written yet */
-
-	memcpy(&w, row, sizeof w);
-	if (rc->key[r] == ~w) {
-		memcpy(q, rc->txt[r], sizeof rc->txt[r]);
-		q += rc->len[r];
-		*q++ = '/';
-		return q;
-	}
-	nz = (((w & lo7) + lo7) | w) & ~lo7;
-	while (nz != 0) {
-		int fl = __builtin_ctzll(nz) >> 3;
-		unsigned pc = (unsigned)(w >> 8 * fl) & 0xff;
-
-		/* Without branches: a digit or a '~' is always stored, and
-		   kept only if due. */
-		nz &= nz - 1;
-		*q = (char)('0' + fl - next);
-		q += fl > next;
-		*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
-		*q = '~';
-		q += (pc & tmask) != 0;
-		next = fl + 1;
-	}
-	if (next < 8)
-		*q++ = (char)('0' + 8 - next);
-	memcpy(rc->txt[r], start, sizeof rc->txt[r]);
-	rc->len[r] = (unsigned char)(q - start);
-	rc->key[r] = ~w;
-	*q++ = '/';
-	return q;
-}
-#endif
-
-static bool
-pocket_empty(const struct zh_pos *p)
-{
-	int t;
-
-	for (t = 0; t < ZH_NTYPES; t++)
-		if (p->pocket[0][t] || p->pocket[1][t])
-			return false;
-	return true;
-}
-
-/* Both pockets, white's first, in the dialect's order and empty form. */
-static ZH_HOT_INLINE char *
-put_pockets(char *q, const struct zh_pos *p, const struct zh__dialect *dl)
-{
-	if (dl->empty_dash && pocket_empty(p))
-		*q++ = '-';
-	q = put_pocket(q, p, ZH_WHITE, dl->qrbnp);
-	return put_pocket(q, p, ZH_BLACK, dl->qrbnp);
-}
-
-static char *
-write_fields(const struct zh_pos *p, int d, char *q, bool clocks)
-{
-	const struct zh_variant *v = p->v;
-	const struct zh__dialect *dl;
-	bool tilde, drops = v->drops;
-	const int files = v->files, ranks = v->ranks;
-	const char *pcc = &piece_char[0][0];	/* by colour bit and type */
-	unsigned tmask;				/* ZH_PROMOTED if '~' is written */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	struct rankcache *rc;
-#endif
-	bool ranks_done = false;
-	int f, r;
-
-	dl = zh__dialect(d, ZH_FEN_AUTO);
-	tilde = drops && (dl->promoted == ZH_PROMO_TILDE ||
-	    (dl->promoted == ZH_PROMO_TILDE_VARIANT && v->fairy_tilde));
-	tmask = tilde ? ZH_PROMOTED : 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	rc = &rankcache;
-	if (rc->tmask != tmask) {
-		memset(rc->key, 0, sizeof rc->key);
-		rc->tmask = tmask;
-	}
-	if (files == 8 && ranks == 8) {		/* unrolled */
-		const unsigned char *b = p->sq;
-
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 7)], 7, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 6)], 6, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 5)], 5, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 4)], 4, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 3)], 3, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 2)], 2, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 1)], 1, tmask);
-		q = put_rank8(q, rc, &b[ZH_SQ(0, 0)], 0, tmask) - 1;
-		ranks_done = true;
-	} else if (files == 8) {
-		for (r = ranks - 1; r >= 0; r--)
-			q = put_rank8(q, rc, &p->sq[ZH_SQ(0, r)], r, tmask);
-		q--;			/* the last '/' */
-		ranks_done = true;
-	}
-#endif
-	for (r = ranks - 1; r >= 0 && !ranks_done; r--) {
-		const unsigned char *row = &p->sq[ZH_SQ(0, r)];
-		int next = 0;		/* first file not written yet */
-		unsigned char sqs[ZH_STRIDE];	/* a local copy: the stores
-						   through q cannot alias it */
-
-		memcpy(sqs, row, sizeof sqs);
-		for (f = 0; f < files; f++) {
-			unsigned pc = sqs[f];
-
-			if (pc == 0)
-				continue;
-			if (f > next)
-				q = putempty(q, f - next);
-			*q++ = pcc[pc & (ZH_BLACKBIT | ZH_TYPEMASK)];
-			if (tilde && (pc & ZH_PROMOTED))
-				*q++ = '~';
-			next = f + 1;
-		}
-		if (files > next)
-			q = putempty(q, files - next);
-		if (r > 0)
-			*q++ = '/';
-	}
-	if (drops && dl->pocket == ZH_POCKET_SLASH) {
-		*q++ = '/';
-		q = put_pockets(q, p, dl);
-	} else if (drops && dl->pocket == ZH_POCKET_BRACKET) {
-		*q++ = '[';
-		q = put_pockets(q, p, dl);
-		*q++ = ']';
-	}
-	*q++ = ' ';
-	*q++ = p->side == ZH_WHITE ? 'w' : 'b';
-	*q++ = ' ';
-	if (p->castle == 0)
-		*q++ = '-';
-	if (p->castle & ZH_CASTLE_WK)
-		*q++ = 'K';
-	if (p->castle & ZH_CASTLE_WQ)
-		*q++ = 'Q';
-	if (p->castle & ZH_CASTLE_BK)
-		*q++ = 'k';
-	if (p->castle & ZH_CASTLE_BQ)
-		*q++ = 'q';
-	*q++ = ' ';
-	if (dl->ep == ZH_EP_ALWAYS ? p->ep != ZH_NOSQ :
-	    dl->ep == ZH_EP_ATTACKED ? zh_ep_attacked(p) : zh_ep_legal(p))
-		q = putsq(q, p->ep, dl->rank0_10 && v->ranks == 10);
-	else
-		*q++ = '-';
-	if (clocks) {
-		*q++ = ' ';
-		q = putnum(q, p->halfmove);
-		*q++ = ' ';
-		q = putnum(q, p->fullmove);
-	}
-	if (drops && dl->pocket == ZH_POCKET_FIELD) {
-		*q++ = ' ';
-		q = put_pockets(q, p, dl);
-	}
-	if (drops && dl->promoted == ZH_PROMO_SQUARES) {
-		bool any = false;
-
-		for (r = v->ranks - 1; r >= 0; r--)
-			for (f = 0; f < v->files; f++)
-				if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED) {
-					if (!any)
-						*q++ = ' ';
-					any = true;
-					q = putsq(q, ZH_SQ(f, r), 0);
-				}
-	}
-	return q;
-}
-
-static size_t
-write_out(const struct zh_pos *p, int d, char *buf, size_t size, bool clocks)
-{
-	char tmp[WMAX];
-	size_t n;
-
-	if (size >= WMAX) {	/* room for anything: write in place */
-		n = (size_t)(write_fields(p, d, buf, clocks) - buf);
-		buf[n] = '\0';
-		return n;
-	}
-	n = (size_t)(write_fields(p, d, tmp, clocks) - tmp);
-	if (size > 0) {
-		size_t k = n < size ? n : size - 1;
-
-		memcpy(buf, tmp, k);
-		buf[k] = '\0';
-	}
-	return n;
-}
-
-size_t
-zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size)
-{
-	return write_out(p, d, buf, size, true);
-}
-
-size_t
-zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size)
-{
-	return write_out(p, d, buf, size, false);
 }

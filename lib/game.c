@@ -372,6 +372,129 @@ level_push(struct levels *s)
 }
 
 /*
+ * The move zh__play_fast() read and made from ply: its record (its SAN
+ * and UCI unless fast or no_uci).  Returns it if it gives check (a '+'
+ * for now: a '#' if no legal move follows), else NULL.
+ */
+static struct zh_rmove *
+fast_made(struct zh_rmove *rm, const struct zh_move *m, long ply, int depth,
+    bool fast, bool no_uci, const struct zh_pos *pos)
+{
+	rm->ok = true;
+	rm->move = *m;
+	rm->ply = ply + 1;
+	rm->depth = depth;
+	if (fast)
+		rm->san[0] = '\0';
+	if (no_uci)
+		rm->uci[0] = '\0';
+	if (!fast && pos->check == 2) {
+		size_t n = zh__movelen(rm->san);
+
+		rm->san[n++] = '+';	/* '#' in mate_check() */
+		rm->san[n] = '\0';
+		return rm;
+	}
+	return NULL;
+}
+
+/* The record of a move not played (yet): empty, at ply + 1. */
+static void
+rm_clear(struct zh_rmove *rm, long ply, int depth)
+{
+	rm->ok = false;
+	rm->san[0] = rm->uci[0] = '\0';
+	memset(&rm->move, 0, sizeof rm->move);
+	rm->ply = ply + 1;
+	rm->depth = depth;
+}
+
+/* The move t at ply + 1 could not be read: e, with a better word if any. */
+static void
+move_failed(struct walker *w, const struct zh_pos *pos,
+    const struct zh_token *t, long ply, int depth, struct zh_error *e)
+{
+	if (bpgn_label(t->text, t->len)) {
+		zh_error_clear(e);
+		zh_error_set(e, ZH_EVARIANT, 1, "'%.*s.' is a move number of %s",
+		    (int)t->len, t->text, bpgn_text);
+	} else if (!pos->v->drops && has_drop_letter(t) &&
+	    zh_game_tag(w->g, "Variant") == NULL) {
+		zh_error_clear(e);
+		zh_error_set(e, ZH_EVARIANT, 1,
+		    "'%.*s' is a drop: this game has drops but no [Variant] "
+		    "tag; use --variant crazyhouse", (int)t->len, t->text);
+	}
+	note_error(w, t, ply + 1, e, depth);
+}
+
+/*
+ * Make m, read by zh__san_read_n() (ncand candidates) and recorded in
+ * rm: its SAN and UCI first unless fast.  Returns rm if it gives check,
+ * else NULL, as fast_made().
+ */
+static struct zh_rmove *
+slow_made(struct zh_pos *pos, struct zh_move m, int ncand,
+    struct zh_rmove *rm, bool fast, bool no_uci)
+{
+	size_t n;
+
+	rm->ok = true;
+	rm->move = m;
+	if (fast) {
+		zh_make(pos, m);
+		return NULL;
+	}
+	n = zh__san_body_n(pos, m, ZH_SAN_AUTO, rm->san, ncand);
+	if (!no_uci)
+		zh_uci_write(pos, m, rm->uci);
+	zh_make(pos, m);
+	if (!zh_in_check(pos))
+		return NULL;
+	rm->san[n++] = '+';
+	rm->san[n] = '\0';
+	return rm;
+}
+
+/*
+ * A '(' at t, ply plies into a line at depth: a new level to put the
+ * line aside in (the caller fills it), or NULL when out of memory.
+ * stray: no move before it to vary.
+ */
+static struct level *
+var_open(struct walker *w, struct levels *up, const struct zh_token *t,
+    long ply, int depth, bool stray)
+{
+	struct level *l;
+	struct zh_error e = { 0 };
+
+	if (stray) {
+		zh_error_set(&e, ZH_ESYNTAX, 1, "a variation must follow a move");
+		note_error(w, t, ply, &e, depth + 1);
+	}
+	if ((l = level_push(up)) == NULL) {
+		zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
+		note_error(w, t, ply, &e, 0);
+	}
+	return l;
+}
+
+/* Lines left open (out of memory): back to the mainline. */
+static void
+close_levels(struct levels *up, struct zh_pos *pos,
+    struct zh_rmove **pending, long *ply)
+{
+	for (; up->n > 0; up->n--) {
+		mate_check(*pending, pos);
+		*pos = up->v[up->n - 1].pos;
+		*pending = up->v[up->n - 1].pending;
+		*ply = up->v[up->n - 1].ply;
+	}
+	if (up->v != up->local)
+		free(up->v);
+}
+
+/*
  * Walk the game's line of play from 'pos' (the position before the first
  * move), its variations on the way: at a '(' the line is put aside and
  * the variation walked from 'before', the position before the line's
@@ -434,22 +557,8 @@ walk(struct walker *w, struct zh_pos *pos)
 			    &m, fast ? NULL : rm->san, no_uci ? NULL : rm->uci)) {
 				/* the common move, read and made at once */
 				before = prev;
-				rm->ok = true;
-				rm->move = m;
-				rm->ply = ply + 1;
-				rm->depth = depth;
-				if (fast)
-					rm->san[0] = '\0';
-				if (no_uci)
-					rm->uci[0] = '\0';
-				pending = NULL;
-				if (!fast && pos->check == 2) {
-					size_t n = zh__movelen(rm->san);
-
-					rm->san[n++] = '+';	/* '#' below */
-					rm->san[n] = '\0';
-					pending = rm;
-				}
+				pending = fast_made(rm, &m, ply, depth, fast,
+				    no_uci, pos);
 				have_before = true;
 				ply++;
 				continue;
@@ -458,78 +567,33 @@ walk(struct walker *w, struct zh_pos *pos)
 			e.line = e.col = e.ply = 0;
 			e.text[0] = '\0';
 
-			rm->ok = false;
-			rm->san[0] = rm->uci[0] = '\0';
-			memset(&rm->move, 0, sizeof rm->move);
-			rm->ply = ply + 1;
-			rm->depth = depth;
+			rm_clear(rm, ply, depth);
 			if (dead)
 				continue;
 			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
 			    &ncand) != 0) {
-				if (bpgn_label(t->text, t->len)) {
-					zh_error_clear(&e);
-					zh_error_set(&e, ZH_EVARIANT, 1, "'%.*s.' "
-					    "is a move number of %s",
-					    (int)t->len, t->text, bpgn_text);
-				} else if (!pos->v->drops && has_drop_letter(t) &&
-				    zh_game_tag(g, "Variant") == NULL) {
-					zh_error_clear(&e);
-					zh_error_set(&e, ZH_EVARIANT, 1,
-					    "'%.*s' is a drop: this game has drops "
-					    "but no [Variant] tag; use --variant "
-					    "crazyhouse", (int)t->len, t->text);
-				}
-				note_error(w, t, ply + 1, &e, depth);
+				move_failed(w, pos, t, ply, depth, &e);
 				dead = true;
 				continue;
 			}
 			if (vars)	/* only a variation starts from it */
 				before = *pos;
 			have_before = true;
-			rm->ok = true;
-			rm->move = m;
-			pending = NULL;		/* the last check was not mate */
-			if (!fast) {
-				size_t n = zh__san_body_n(pos, m, ZH_SAN_AUTO,
-				    rm->san, ncand);
-
-				if (!no_uci)
-					zh_uci_write(pos, m, rm->uci);
-				zh_make(pos, m);
-				if (zh_in_check(pos)) {
-					/* '+' for now: '#' if the line ends here
-					   and no legal move follows (below) */
-					rm->san[n++] = '+';
-					rm->san[n] = '\0';
-					pending = rm;
-				}
-			} else
-				zh_make(pos, m);
+			/* the last check, if any, was not mate */
+			pending = slow_made(pos, m, ncand, rm, fast, no_uci);
 			ply++;
 			continue;
 		}
 		if (t->kind == ZH_T_VSTART) {
 			struct level *l;
-			struct zh_error e = { 0 };
 
-			if (!have_before && !dead) {
-				zh_error_set(&e, ZH_ESYNTAX, 1,
-				    "a variation must follow a move");
-				note_error(w, t, ply, &e, depth + 1);
-			}
-			if ((l = level_push(&up)) == NULL) {
-				zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
-				note_error(w, t, ply, &e, 0);
+			if ((l = var_open(w, &up, t, ply, depth,
+			    !have_before && !dead)) == NULL) {
 				memset(&moves[i], 0, (ntoks - i) * sizeof *moves);
 				break;
 			}
-			l->pos = *pos;
-			l->before = before;
-			l->pending = pending;
-			l->ply = ply;
-			l->have_before = have_before;
-			l->dead = dead;
+			*l = (struct level){ *pos, before, pending, ply,
+			    have_before, dead };
 			*pos = before;
 			if (have_before)
 				ply--;
@@ -550,15 +614,7 @@ walk(struct walker *w, struct zh_pos *pos)
 			depth--;
 		}
 	}
-	/* lines left open (out of memory): back to the mainline */
-	for (; up.n > 0; up.n--) {
-		mate_check(pending, pos);
-		*pos = up.v[up.n - 1].pos;
-		pending = up.v[up.n - 1].pending;
-		ply = up.v[up.n - 1].ply;
-	}
-	if (up.v != up.local)
-		free(up.v);
+	close_levels(&up, pos, &pending, &ply);
 	mate_check(pending, pos);
 	r->final = *pos;
 	r->nplies = ply;

@@ -13,6 +13,11 @@
  * front of the buffer or realloc() moves it.  Tag texts are kept as
  * offsets and turned into pointers once the game is complete; token
  * texts point into the buffer at once, and fill() moves them with it.
+ *
+ * This file holds the buffer, where games start and end, the limits and
+ * the public interface; pgnlex.c the lexer of one game's tag pairs and
+ * movetext, pgn_int.h their shared state.  Functions named zh__pgn_*
+ * are shared between the two (fill() is zh__pgn_fill(), and so on).
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,18 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh.h"
+#include "pgn_int.h"
+#include "zh_int.h"
 
-/* ==================== constants ==================== */
-
-#ifndef ZH_PGN_CHUNK	/* tests build with tiny reads to reach every refill */
-#define ZH_PGN_CHUNK	(128u * 1024)
-#endif
-#define CHUNK		((size_t)ZH_PGN_CHUNK)	/* bytes asked of fread() at a time */
-#define LOOK		256		/* lookahead to recognise a tag line */
-#define MAXWORD		255		/* longest move or move number */
-#define NOOFF		SIZE_MAX	/* token text is a static string */
-#define PAD		ZH_PGN_PAD	/* zero bytes kept after the data */
+/* ==================== limits ==================== */
 
 static const struct zh_pgn_limits defaults = {
 	.max_game = 16u << 20,
@@ -45,97 +42,11 @@ static const struct zh_pgn_limits defaults = {
 	.max_depth = 64,
 };
 
-/* Character classes of the movetext lexer. */
-enum {
-	C_END,		/* NUL: the sentinel, or a NUL byte in the input */
-	C_SP,		/* blank: space, tab, VT, FF, ^Z */
-	C_NL,		/* line end: LF or CR */
-	C_WORD,		/* letters, digits, @=+#-/~_:,'^&|` and bytes >= 0x80 */
-	C_DOT, C_LBRACE, C_RBRACE, C_LPAR, C_RPAR, C_LBRACK, C_RBRACK,
-	C_SEMI, C_DOLLAR, C_GLYPH, C_STAR, C_PCT, C_QUOTE,
-	C_BAD		/* other control bytes, \ < > */
-};
-
-/* Byte flags of the fast paths, fast() and lex_tags(). */
-enum {
-	F_WORD = 1,	/* an ASCII word byte (C_WORD below 0x80) */
-	F_ODD = 2,	/* NUL or a byte >= 0x80: the general code decides */
-	F_DIGIT = 4,
-	F_NAME = 8,	/* tag name: letters, digits, '_' */
-	F_VAL = 16,	/* tag value byte that needs no care: not " \ or <= CR */
-	F_MOVE = 32,	/* F_WORD but a digit: starts a move */
-	F_FAST = 64	/* fast() may take it: a space, F_WORD or '{' */
-};
-
-/* Results the reader hands out: static strings. */
-static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
-/* Glyphs converted to NAG text: ! ? !! ?? !? ?! */
-static const char *const nagtext[] = { "$0", "$1", "$2", "$3", "$4", "$5", "$6" };
-
-/* ==================== reader state ==================== */
-
-struct zh_pgn_reader {
-	FILE *f;
-	struct zh_pgn_limits lim;
-	unsigned char cls[256];
-	unsigned char fl[256];	/* F_* flags */
-
-	unsigned char *buf;	/* input; buf[len] == 0 */
-	size_t cap, len;
-	size_t gstart;		/* first byte of the current game */
-	size_t pos;		/* scan position, relative to gstart */
-	ptrdiff_t lbeg;		/* first byte of the current line (relative) */
-	size_t ccpos;		/* column cache: byte ccpos (relative) ... */
-	long ccol;		/* ... is in column ccol */
-	long line;		/* current line */
-	bool eof;
-	int fail;		/* ZH_EIO or ZH_ENOMEM once the reader is broken */
-	int errnum;		/* errno of a read error */
-	long games;		/* games returned */
-	bool borrowed;		/* buf is the caller's (zh_pgn_mem) */
-	bool cut;		/* a game read on to the end of the input */
-	bool fresh;		/* at the start of the stream: its magic? */
-	int mode;		/* M_BETWEEN, M_GAME or M_SKIP */
-	struct zh_skip skip;	/* text skipped since the last game */
-
-	/* the current game */
-	struct zh_error err;	/* first error */
-	bool has_moves;		/* a movetext token other than a comment */
-	bool has_event;		/* an Event tag */
-	bool after_result;	/* result read: only comments may follow */
-	bool truncated;		/* skipping past max_game: bytes discarded */
-	size_t keep;		/* raw bytes kept when truncated */
-	int depth;		/* open variations */
-	long plies;		/* main-line moves */
-	long gline, gcol;	/* line and column of the game's first byte */
-	const char *result;
-
-	struct zh_token *toks;
-	size_t *toff;		/* text offsets while fill() moves the buffer */
-	size_t ntoks, tokcap, toffcap;
-	size_t tokroom;		/* tokens that fit without emit_slow() */
-	struct zh_tag *tags;
-	size_t *tagoff;		/* name and value offsets into strs */
-	size_t ntags, tagcap, tagoffcap;
-	char *strs;		/* tag names and values, NUL-terminated */
-	size_t slen, scap;
-	long *vstack;		/* line and column of each open '(' */
-};
-
-enum { M_BETWEEN, M_GAME, M_SKIP };
-
-#define B(r)		((r)->buf + (r)->gstart)
-#define AVAIL(r)	((r)->len - (r)->gstart)
-#define ATEND(r, i)	((r)->gstart + (i) >= (r)->len)
-
 /* ==================== errors ==================== */
 
-static void synerr(struct zh_pgn_reader *, int, long, long, const char *, ...)
-    __attribute__((format(printf, 5, 6)));
-
 /* Record the game's first error. */
-static void
-synerr(struct zh_pgn_reader *r, int code, long line, long col,
+void
+zh__pgn_synerr(struct zh_pgn_reader *r, int code, long line, long col,
     const char *fmt, ...)
 {
 	va_list ap;
@@ -160,8 +71,9 @@ isstatic(const struct zh_token *t)
 	size_t k;
 
 	if (t->kind == ZH_T_NAG)
-		for (k = 0; k < sizeof nagtext / sizeof nagtext[0]; k++)
-			if (t->text == nagtext[k])
+		for (k = 0; k < sizeof zh__pgn_nagtext /
+		    sizeof zh__pgn_nagtext[0]; k++)
+			if (t->text == zh__pgn_nagtext[k])
 				return true;
 	return false;
 }
@@ -196,8 +108,8 @@ textptr(struct zh_pgn_reader *r)
  * May slide the current game to the front of the buffer or move the
  * buffer: callers reload their pointers from B(r).
  */
-static int
-fill(struct zh_pgn_reader *r)
+int
+zh__pgn_fill(struct zh_pgn_reader *r)
 {
 	size_t n;
 	bool move;
@@ -250,99 +162,39 @@ fill(struct zh_pgn_reader *r)
 	return 0;
 }
 
-static bool overlimit(struct zh_pgn_reader *, size_t);
-static void toolong(struct zh_pgn_reader *);
-
 /*
  * All buffered bytes are scanned: get more.  Like fill(), and -2 while
  * reading a game that is in error (the lexer stops and skip() takes
  * over, bounding memory by itself) or that is found longer than max_game
  * (overlimit(); a comment or a blank run across the limit is read on).
  */
-static int
-more(struct zh_pgn_reader *r)
+int
+zh__pgn_more(struct zh_pgn_reader *r)
 {
 	if (r->mode == M_GAME) {
 		if (r->err.code != ZH_OK)
 			return -2;
-		if (AVAIL(r) > r->lim.max_game && (overlimit(r, r->pos) ||
+		if (AVAIL(r) > r->lim.max_game &&
+		    (zh__pgn_overlimit(r, r->pos) ||
 		    AVAIL(r) - r->lim.max_game >= r->lim.max_comment + CHUNK)) {
-			toolong(r);
+			zh__pgn_toolong(r);
 			return -2;
 		}
 	}
-	return fill(r);
+	return zh__pgn_fill(r);
 }
 
 /* Byte at relative offset i, reading on as needed; -1 if there is none. */
-static int
-peek_slow(struct zh_pgn_reader *r, size_t i)
+int
+zh__pgn_peek_slow(struct zh_pgn_reader *r, size_t i)
 {
 	while (ATEND(r, i))
-		if (more(r) <= 0)
+		if (zh__pgn_more(r) <= 0)
 			return -1;
 	return B(r)[i];
 }
 
-static inline int
-peek(struct zh_pgn_reader *r, size_t i)
-{
-	if (!ATEND(r, i))
-		return B(r)[i];
-	return peek_slow(r, i);
-}
-
-/* ==================== lines and columns ==================== */
-
-/*
- * Column of relative offset i (i >= every offset asked before on the
- * line): one more than the characters before it, that is the bytes that
- * are not UTF-8 continuation bytes (10xxxxxx), counted 8 at a time.  The
- * last word may read up to 7 bytes past the data: fill() keeps PAD zero
- * bytes there, and the mask drops them.
- */
-static inline long
-colat(struct zh_pgn_reader *r, size_t i)
-{
-	const unsigned char *b = B(r);
-	size_t k = r->ccpos;
-	long c = r->ccol + (long)(i - k);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t hi = 0x8080808080808080u;
-	uint64_t w;
-
-	for (; k < i; k += 8) {
-		memcpy(&w, b + k, 8);
-		if (i - k < 8)
-			w &= ~(~(uint64_t)0 << 8 * (i - k));
-		if (w & hi)
-			c -= __builtin_popcountll(w & ~(w << 1) & hi);
-	}
-#else
-	for (; k < i; k++)
-		c -= (b[k] & 0xc0) == 0x80;
-#endif
-	r->ccpos = i;
-	r->ccol = c;
-	return c;
-}
-
-/* b[i] is CR or LF: step over the line end; returns the offset after it. */
-static inline size_t
-eol(struct zh_pgn_reader *r, size_t i)
-{
-	if (B(r)[i] == '\r' && peek(r, i + 1) == '\n')
-		i++;
-	i++;
-	r->line++;
-	r->lbeg = (ptrdiff_t)i;
-	r->ccpos = i;
-	r->ccol = 1;
-	return i;
-}
-
-/* Forget the bytes before relative offset i (i >= ccpos): they are not part of a game. */
-static void
+static ZH_HOT_INLINE void
 discard(struct zh_pgn_reader *r, size_t i)
 {
 	colat(r, i);
@@ -353,8 +205,8 @@ discard(struct zh_pgn_reader *r, size_t i)
 
 /* ==================== token and tag storage ==================== */
 
-static bool
-grow(void **p, size_t *cap, size_t need, size_t size)
+bool
+zh__pgn_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 64;
 	void *q;
@@ -371,17 +223,17 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 /* Make room for one more token; -1 if over the limit or out of memory. */
-static int
-emit_slow(struct zh_pgn_reader *r, long line, long col)
+int
+zh__pgn_emit_slow(struct zh_pgn_reader *r, long line, long col)
 {
 	if ((long)r->ntoks >= r->lim.max_tokens) {
-		synerr(r, ZH_ELIMIT, line, col,
+		zh__pgn_synerr(r, ZH_ELIMIT, line, col,
 		    "too many movetext tokens (limit %ld)", r->lim.max_tokens);
 		return -1;
 	}
-	if (!grow((void **)&r->toks, &r->tokcap, r->ntoks + 1,
+	if (!zh__pgn_grow((void **)&r->toks, &r->tokcap, r->ntoks + 1,
 	    sizeof *r->toks) ||
-	    !grow((void **)&r->toff, &r->toffcap, r->ntoks + 1,
+	    !zh__pgn_grow((void **)&r->toff, &r->toffcap, r->ntoks + 1,
 	    sizeof *r->toff)) {
 		r->fail = ZH_ENOMEM;
 		return -1;
@@ -392,35 +244,14 @@ emit_slow(struct zh_pgn_reader *r, long line, long col)
 	return 0;
 }
 
-/* Add a token; off is relative to gstart, or NOOFF with a static text. */
-static inline int
-emit(struct zh_pgn_reader *r, int kind, size_t off, size_t len,
-    const char *stat, long line, long col)
-{
-	struct zh_token *t;
-
-	if (r->ntoks >= r->tokroom && emit_slow(r, line, col) < 0)
-		return -1;
-	t = &r->toks[r->ntoks];
-	t->kind = kind;
-	t->text = stat != NULL ? stat : (const char *)B(r) + off;
-	t->len = len;
-	t->line = line;
-	t->col = col;
-	r->ntoks++;
-	if (kind != ZH_T_COMMENT)
-		r->has_moves = true;
-	return 0;
-}
-
 /* Reserve n bytes in the string arena; returns their offset or NOOFF. */
-static size_t
-salloc(struct zh_pgn_reader *r, size_t n)
+size_t
+zh__pgn_salloc(struct zh_pgn_reader *r, size_t n)
 {
 	size_t off = r->slen;
 
 	if (r->slen + n > r->scap &&
-	    !grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
+	    !zh__pgn_grow((void **)&r->strs, &r->scap, r->slen + n, 1)) {
 		r->fail = ZH_ENOMEM;
 		return NOOFF;
 	}
@@ -470,8 +301,8 @@ place(struct zh_pgn_reader *r, size_t off, long *line, long *col)
  * offset e are the game's: if one past the limit is not blank, it is.
  * So is one whose blanks run on that far past it: memory stays bounded.
  */
-static bool
-overlimit(struct zh_pgn_reader *r, size_t e)
+bool
+zh__pgn_overlimit(struct zh_pgn_reader *r, size_t e)
 {
 	const unsigned char *b = B(r);
 
@@ -498,8 +329,8 @@ before(long l1, long c1, long l2, long c2)
  * one comes before), and only what lies before that byte is kept, so the
  * game reads the same however the input was buffered.
  */
-static void
-toolong(struct zh_pgn_reader *r)
+void
+zh__pgn_toolong(struct zh_pgn_reader *r)
 {
 	size_t keep = r->lim.max_game;
 	long line, col;
@@ -508,7 +339,7 @@ toolong(struct zh_pgn_reader *r)
 	if (r->err.code == ZH_OK || !before(r->err.line, r->err.col, line,
 	    col)) {
 		r->err.code = ZH_OK;
-		synerr(r, ZH_ELIMIT, line, col,
+		zh__pgn_synerr(r, ZH_ELIMIT, line, col,
 		    "game too long (limit %zu bytes)", keep);
 	}
 	r->truncated = true;
@@ -543,708 +374,6 @@ trim(struct zh_pgn_reader *r)
 		if (!before(r->tags[k].line, r->tags[k].col, line, col))
 			break;
 	r->ntags = k;
-}
-
-/* ==================== lexer pieces ==================== */
-
-/*
- * Each piece scans from r->pos and leaves r->pos after what it read.
- * They return 0 to go on, 1 when the game ends at r->pos, -1 on a fatal
- * failure (r->fail).  A syntax error is recorded in r->err; the caller
- * then skips to the next game.
- */
-
-static bool
-isname(int c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Is there a tag pair ('[', blanks, a name character) at offset i? */
-static bool
-tagahead(struct zh_pgn_reader *r, size_t i)
-{
-	size_t k;
-	int c;
-
-	for (k = i + 1; k < i + LOOK; k++) {
-		c = peek(r, k);
-		if (c != ' ' && c != '\t')
-			return isname(c);
-	}
-	return false;
-}
-
-/*
- * Is the line at offset i (its first byte) a place to resume after an
- * error: "[Event" and a blank, or after a blank line a full tag start
- * '[' Name '"'?  Leading blanks are allowed.
- */
-static bool
-resync_line(struct zh_pgn_reader *r, size_t i, bool blank_before)
-{
-	size_t k = i, n;
-	int c;
-
-	while ((c = peek(r, k)) == ' ' || c == '\t')
-		if (++k > i + LOOK)
-			return false;
-	if (c != '[')
-		return false;
-	k++;
-	if (peek(r, k + 5) >= 0 && memcmp(B(r) + k, "Event", 5) == 0 &&
-	    (B(r)[k + 5] == ' ' || B(r)[k + 5] == '\t'))
-		return true;
-	if (!blank_before)
-		return false;
-	while ((c = peek(r, k)) == ' ' || c == '\t')
-		k++;
-	for (n = 0; isname(c = peek(r, k)); n++)
-		if (++k > i + LOOK)
-			return false;
-	if (n == 0)
-		return false;
-	while ((c = peek(r, k)) == ' ' || c == '\t')
-		k++;
-	return c == '"';
-}
-
-/* If the line at offset i is blank, the offset of its line end, else NOOFF. */
-static size_t
-blankline(struct zh_pgn_reader *r, size_t i)
-{
-	int c;
-
-	while ((c = peek(r, i)) == ' ' || c == '\t')
-		i++;
-	return c == '\n' || c == '\r' ? i : NOOFF;
-}
-
-/*
- * After an error: skip to a resync line (see resync_line) or the end of
- * input.  Bytes past max_game are scanned but not kept.
- */
-static int
-skip(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos;
-	bool linestart = (ptrdiff_t)i == r->lbeg, blank = false;
-	const unsigned char *b;
-	int c;
-
-	r->mode = M_SKIP;
-	for (;;) {
-		if (linestart) {
-			size_t k = i;
-
-			while ((c = peek(r, k)) == ' ' || c == '\t' ||
-			    c == '\f' || c == '\v')
-				k++;
-			if (c == '\n' || c == '\r' || c < 0) {
-				blank = true;
-			} else if (resync_line(r, i, blank)) {
-				r->pos = i;
-				return 1;
-			} else {
-				blank = false;
-			}
-			if (r->fail)
-				return -1;
-			linestart = false;
-		}
-		b = B(r);
-		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
-			i++;
-		if (b[i] == 0) {
-			if (!r->truncated && i > r->lim.max_game &&
-			    overlimit(r, i))
-				toolong(r);
-			if (r->truncated && i > r->keep) {
-				/* Nothing after keep is wanted but the line's
-				   tail, which is empty here. */
-				r->len = r->gstart + r->keep;
-				memset(r->buf + r->len, 0, PAD);
-				r->lbeg -= (ptrdiff_t)(i - r->keep);
-				i = r->keep;
-			}
-			c = fill(r);
-			if (c < 0)
-				return -1;
-			if (c == 0) {
-				r->pos = i;
-				return 1;
-			}
-			continue;
-		}
-		i = eol(r, i);
-		linestart = true;
-	}
-}
-
-/* A brace comment at r->pos. */
-static int
-lex_comment(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos, start;
-	long line = r->line, col = colat(r, i);
-	const unsigned char *b;
-	unsigned char c;
-
-	start = ++i;
-	for (;;) {
-		b = B(r);
-		while ((c = b[i]) > '\r' && c != '}')
-			i++;
-		if (i - start > r->lim.max_comment) {
-			synerr(r, ZH_ELIMIT, line, col,
-			    "comment too long (limit %zu bytes)",
-			    r->lim.max_comment);
-			r->pos = i;
-			return 0;
-		}
-		if (c == '}')
-			break;
-		if (c == '\n' || c == '\r') {
-			/* A line that resumes after an error (the next
-			   game's tags) ends an unterminated comment. */
-			bool blank = false;
-			size_t e;
-
-			i = eol(r, i);
-			while ((e = blankline(r, i)) != NOOFF) {
-				i = eol(r, e);
-				blank = true;
-			}
-			if (resync_line(r, i, blank)) {
-				synerr(r, ZH_ESYNTAX, line, col,
-				    "unterminated comment started at line %ld",
-				    line);
-				r->pos = i;
-				return 1;
-			}
-			if (r->fail || r->err.code != ZH_OK) {
-				r->pos = i;
-				return r->fail ? -1 : 0;
-			}
-			continue;
-		}
-		if (c == 0) {
-			if (ATEND(r, i)) {
-				int rc = more(r);
-
-				if (rc < 0) {
-					r->pos = i;
-					return r->fail ? -1 : 0;
-				}
-				if (rc == 0) {
-					synerr(r, ZH_ESYNTAX, line, col,
-					    "unterminated comment started at line %ld",
-					    line);
-					r->pos = i;
-					return 1;
-				}
-				continue;
-			}
-			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-			    "binary NUL byte in input");
-			r->pos = i;
-			return 0;
-		}
-		i++;		/* tab, VT, FF or another control byte */
-	}
-	r->pos = i + 1;
-	return emit(r, ZH_T_COMMENT, start, i - start, NULL, line, col) < 0 &&
-	    r->fail ? -1 : 0;
-}
-
-/* A ';' comment at r->pos, to the end of the line. */
-static int
-lex_linecomment(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos, start;
-	long line = r->line, col = colat(r, i);
-	const unsigned char *b;
-
-	start = ++i;
-	for (;;) {
-		b = B(r);
-		while (r->cls[b[i]] != C_NL && b[i] != 0)
-			i++;
-		if (i - start > r->lim.max_comment) {
-			synerr(r, ZH_ELIMIT, line, col,
-			    "comment too long (limit %zu bytes)",
-			    r->lim.max_comment);
-			r->pos = i;
-			return 0;
-		}
-		if (b[i] != 0)
-			break;
-		if (!ATEND(r, i)) {
-			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-			    "binary NUL byte in input");
-			r->pos = i;
-			return 0;
-		}
-		if (more(r) <= 0) {
-			if (r->fail)
-				return -1;
-			if (r->err.code != ZH_OK) {
-				r->pos = i;
-				return 0;
-			}
-			break;
-		}
-	}
-	r->pos = i;
-	return emit(r, ZH_T_COMMENT, start, i - start, NULL, line, col) < 0 &&
-	    r->fail ? -1 : 0;
-}
-
-/* Skip a '%' escape line (the '%' is at r->pos, in column 1). */
-static int
-skip_escape(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos;
-	const unsigned char *b;
-
-	for (;;) {
-		b = B(r);
-		while (r->cls[b[i]] != C_NL && !(b[i] == 0 && ATEND(r, i)))
-			i++;
-		if (b[i] != 0)
-			break;
-		if (more(r) <= 0)
-			break;
-	}
-	r->pos = i;
-	return r->fail ? -1 : 0;
-}
-
-/*
- * Store a tag pair read at line, col: the name at offset name, the value
- * between vstart and vend, vlen bytes once unescaped.  Returns 0 or -1.
- */
-static int
-addtag(struct zh_pgn_reader *r, long line, long col, size_t name,
-    size_t namelen, size_t vstart, size_t vend, size_t vlen)
-{
-	const unsigned char *b;
-	size_t off;
-	char *d;
-
-	if ((r->ntags >= r->tagcap && !grow((void **)&r->tags, &r->tagcap,
-	    r->ntags + 1, sizeof *r->tags)) ||
-	    (2 * r->ntags + 2 > r->tagoffcap && !grow((void **)&r->tagoff,
-	    &r->tagoffcap, 2 * (r->ntags + 1), sizeof *r->tagoff))) {
-		r->fail = ZH_ENOMEM;
-		return -1;
-	}
-	if ((off = salloc(r, namelen + 1 + vlen + 1)) == NOOFF)
-		return -1;
-	b = B(r);
-	d = r->strs + off;
-	memcpy(d, b + name, namelen);
-	d[namelen] = '\0';
-	d += namelen + 1;
-	if (vlen == vend - vstart) {
-		memcpy(d, b + vstart, vlen);	/* no escapes */
-		d += vlen;
-	} else {
-		for (size_t k = vstart; vlen > 0; vlen--) {
-			if (b[k] == '\\' && (b[k + 1] == '"' || b[k + 1] == '\\'))
-				k++;
-			*d++ = (char)b[k++];
-		}
-	}
-	*d = '\0';
-	r->tags[r->ntags].line = line;
-	r->tags[r->ntags].col = col;
-	r->tagoff[2 * r->ntags] = off;
-	r->tagoff[2 * r->ntags + 1] = off + namelen + 1;
-	r->ntags++;
-	if (namelen == 5 && memcmp(b + name, "Event", 5) == 0)
-		r->has_event = true;
-	return 0;
-}
-
-/*
- * A tag pair at r->pos ('[' seen, tagahead() true).  Returns 1 without
- * reading it if it is a second Event tag: a new game starts there.
- */
-static int
-lex_tag(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos, name, namelen, vstart, vend, vlen;
-	long line = r->line, col = colat(r, i);
-	const unsigned char *b;
-	int c;
-
-	i++;
-	while ((c = peek(r, i)) == ' ' || c == '\t')
-		i++;
-	name = i;
-	while (isname(c = peek(r, i))) {
-		if (i - name > r->lim.max_tag) {
-			synerr(r, ZH_ELIMIT, line, col,
-			    "tag name too long (limit %zu bytes)",
-			    r->lim.max_tag);
-			goto out;
-		}
-		i++;
-	}
-	namelen = i - name;
-	if (namelen == 5 && memcmp(B(r) + name, "Event", 5) == 0 &&
-	    r->has_event)
-		return 1;
-	while ((c = peek(r, i)) == ' ' || c == '\t')
-		i++;
-	if (c != '"') {
-		synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-		    "tag value must be a quoted string");
-		goto out;
-	}
-	vstart = ++i;
-	vlen = 0;		/* unescaped length */
-	for (;;) {
-		b = B(r);
-		while ((c = b[i]) != '"' && c != '\\' && c > '\r' &&
-		    vlen < r->lim.max_tag) {
-			i++;
-			vlen++;
-		}
-		c = peek(r, i);
-		if (c == '"')
-			break;
-		if (c == '\\') {
-			int e = peek(r, i + 1);
-
-			if (e == '"' || e == '\\')
-				i++;
-		} else if (c < 0 || c == '\n' || c == '\r') {
-			synerr(r, ZH_ESYNTAX, line, col,
-			    "unterminated tag value");
-			goto out;
-		} else if (c == 0) {
-			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-			    "binary NUL byte in input");
-			goto out;
-		}
-		i++;
-		if (++vlen > r->lim.max_tag) {
-			synerr(r, ZH_ELIMIT, line, col,
-			    "tag value too long (limit %zu bytes)",
-			    r->lim.max_tag);
-			goto out;
-		}
-	}
-	vend = i++;		/* closing quote */
-	while ((c = peek(r, i)) == ' ' || c == '\t')
-		i++;
-	if (c != ']') {
-		synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-		    "missing ']' after tag value");
-		goto out;
-	}
-	i++;
-	if ((long)r->ntags >= r->lim.max_tags) {
-		synerr(r, ZH_ELIMIT, line, col, "too many tags (limit %ld)",
-		    r->lim.max_tags);
-		goto out;
-	}
-	if (addtag(r, line, col, name, namelen, vstart, vend, vlen) < 0)
-		return -1;
-out:
-	r->pos = i;
-	return 0;
-}
-
-/*
- * The first byte from offset i on that is not F_VAL: '"', '\\' or one
- * up to CR, as the sentinel.  Eight bytes a round: the reads end at most
- * 7 bytes past that byte, in the PAD zero bytes after the data.
- */
-static inline size_t
-valend(const unsigned char *fl, const unsigned char *b, size_t i)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t one = 0x0101010101010101u, hi = 0x8080808080808080u;
-	uint64_t w, q, z, m;
-
-	(void)fl;
-	for (;; i += 8) {
-		memcpy(&w, b + i, 8);
-		q = w ^ (one * '"');
-		z = w ^ (one * '\\');
-		/* zero bytes of q and z, bytes of w below 0x0e: the lowest
-		   flag is exact, borrows only reach the bytes above it */
-		m = ((q - one) & ~q) | ((z - one) & ~z) |
-		    ((w - one * 0x0e) & ~w);
-		if ((m &= hi) != 0)
-			return i + (size_t)__builtin_ctzll(m) / 8;
-	}
-#else
-	while (fl[b[i]] & F_VAL)
-		i++;
-	return i;
-#endif
-}
-
-/*
- * Tag pairs from r->pos ('[' seen, tagahead() true), one a line, while
- * they are plain and buffered: '[', a name, a space, a value in quotes
- * without escapes or control bytes, ']'.  Anything else is lex_tag()'s.
- * Returns like lex_tag().  Not inlined: alone it keeps its state in
- * registers.
- */
-static int __attribute__((noinline))
-lex_tags(struct zh_pgn_reader *r)
-{
-	const unsigned char *fl = r->fl, *b = B(r);
-	size_t i = r->pos, name, namelen, vstart, vlen, off, e;
-	bool event;
-	char *d;
-
-	for (;;) {
-		/* b[i] is the '[' and r->pos is i */
-		name = i + 1;
-		for (e = name; fl[b[e]] & F_NAME; e += 2)
-			if (!(fl[b[e + 1]] & F_NAME)) {
-				e++;
-				break;
-			}
-		namelen = e - name;
-		if (b[e] != ' ' || b[e + 1] != '"' || namelen == 0 ||
-		    namelen > r->lim.max_tag)
-			break;
-		event = namelen == 5 && memcmp(b + name, "Event", 5) == 0;
-		if (event && r->has_event)
-			break;
-		vstart = e + 2;
-		e = valend(fl, b, vstart);
-		vlen = e - vstart;
-		if (b[e] != '"' || b[e + 1] != ']' || vlen > r->lim.max_tag ||
-		    (long)r->ntags >= r->lim.max_tags)
-			break;
-		if (r->ntags < r->tagcap && 2 * r->ntags + 2 <= r->tagoffcap &&
-		    r->slen + namelen + vlen + 3 <= r->scap) {
-			/* name, blank, quote and value in one copy */
-			off = r->slen;
-			d = r->strs + off;
-			memcpy(d, b + name, namelen + 2 + vlen);
-			d[namelen] = '\0';
-			d[namelen + 2 + vlen] = '\0';
-			r->slen += namelen + 3 + vlen;
-			r->tags[r->ntags].line = r->line;
-			r->tags[r->ntags].col = colat(r, i);
-			r->tagoff[2 * r->ntags] = off;
-			r->tagoff[2 * r->ntags + 1] = off + namelen + 2;
-			r->ntags++;
-			if (event)
-				r->has_event = true;
-		} else if (addtag(r, r->line, colat(r, i), name, namelen,
-		    vstart, e, vlen) < 0) {
-			return -1;
-		}
-		i = e + 2;
-		r->pos = i;
-		/* a line end and a tag pair: skip what lex_space() would */
-		if (b[i] != '\n' && b[i] != '\r')
-			return 0;
-		e = i + 1;
-		if (b[i] == '\r' && b[e] == '\n')
-			e++;
-		if (b[e] != '[' || !(fl[b[e + 1]] & F_NAME))
-			return 0;
-		r->line++;
-		r->lbeg = (ptrdiff_t)e;
-		r->ccpos = e;
-		r->ccol = 1;
-		i = e;
-		r->pos = i;
-	}
-	return lex_tag(r);
-}
-
-/* A move, move number or result at r->pos. */
-static int
-lex_word(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos, n, k;
-	long col = colat(r, i);
-	const unsigned char *b;
-	int kind;
-
-	for (;;) {
-		b = B(r);
-		while (r->cls[b[i]] == C_WORD)
-			i++;
-		if (b[i] != 0 || !ATEND(r, i) || i - r->pos > MAXWORD)
-			break;
-		if (more(r) <= 0) {
-			if (r->fail)
-				return -1;
-			break;
-		}
-	}
-	n = i - r->pos;
-	b = B(r) + r->pos;
-	if (n > MAXWORD) {
-		synerr(r, ZH_ESYNTAX, r->line, col,
-		    "move too long (over %d bytes)", MAXWORD);
-		r->pos = i;
-		return 0;
-	}
-	kind = ZH_T_MOVE;
-	if (b[0] >= '0' && b[0] <= '9') {
-		for (k = 0; k < n && b[k] >= '0' && b[k] <= '9'; k++)
-			;
-		if (k == n) {
-			int c;
-
-			while ((c = peek(r, i)) == '.')
-				i++;
-			kind = ZH_T_MOVENUM;
-			n = i - r->pos;
-		} else {
-			for (k = 0; k < 3; k++)
-				if (strlen(results[k]) == n &&
-				    memcmp(b, results[k], n) == 0)
-					break;
-			if (k < 3) {
-				if (r->depth > 0) {
-					synerr(r, ZH_ESYNTAX, r->line, col,
-					    "game result inside a variation");
-					r->pos = i;
-					return 0;
-				}
-				r->result = results[k];
-				r->after_result = true;
-				kind = ZH_T_RESULT;
-			}
-		}
-	}
-	if (kind == ZH_T_MOVE && r->depth == 0 &&
-	    ++r->plies > r->lim.max_plies) {
-		synerr(r, ZH_ELIMIT, r->line, col,
-		    "too many moves (limit %ld)", r->lim.max_plies);
-		r->pos = i;
-		return 0;
-	}
-	if (emit(r, kind, r->pos, n, NULL, r->line, col) < 0 && r->fail)
-		return -1;
-	r->pos = i;
-	return 0;
-}
-
-/*
- * The NAG just read after a move number ("e5 2! Nf3") annotates the move
- * before the number: it goes before the number, as if written "e5! 2.",
- * so a writer puts it with its move and a rewrite reads the same.
- */
-static void
-nag_back(struct zh_pgn_reader *r)
-{
-	struct zh_token *t = &r->toks[r->ntoks - 1], x;
-
-	if (r->ntoks >= 3 && t[-1].kind == ZH_T_MOVENUM &&
-	    (t[-2].kind == ZH_T_MOVE || t[-2].kind == ZH_T_NAG)) {
-		x = t[0];
-		t[0] = t[-1];
-		t[-1] = x;
-	}
-}
-
-/* A NAG "$14" at r->pos. */
-static int
-lex_nag(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos + 1;
-	long col = colat(r, r->pos), v = 0;
-	int c;
-
-	while ((c = peek(r, i)) >= '0' && c <= '9') {
-		v = v * 10 + (c - '0');
-		i++;
-		if (v > 255)
-			break;
-	}
-	if (i == r->pos + 1) {
-		synerr(r, ZH_ESYNTAX, r->line, col, "'$' without a number");
-	} else if (v > 255) {
-		synerr(r, ZH_ESYNTAX, r->line, col,
-		    "NAG out of range (0-255)");
-	} else if (emit(r, ZH_T_NAG, r->pos, i - r->pos, NULL, r->line,
-	    col) < 0) {
-		if (r->fail)
-			return -1;
-	} else {
-		nag_back(r);
-	}
-	r->pos = i;
-	return 0;
-}
-
-/* Glyphs ! ? !! ?? !? ?! at r->pos, as NAG tokens $1..$6. */
-static int
-lex_glyph(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos;
-	int c = peek(r, i), d = peek(r, i + 1), nag;
-	long col = colat(r, i);
-
-	if (c == '!')
-		nag = d == '!' ? 3 : d == '?' ? 5 : 1;
-	else
-		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
-	i += nag >= 3 ? 2 : 1;
-	if (emit(r, ZH_T_NAG, NOOFF, 2, nagtext[nag], r->line, col) < 0) {
-		if (r->fail)
-			return -1;
-	} else {
-		nag_back(r);
-	}
-	r->pos = i;
-	return 0;
-}
-
-/* White space at r->pos; notes blank lines. */
-static int
-lex_space(struct zh_pgn_reader *r)
-{
-	size_t i = r->pos;
-	const unsigned char *b = B(r);
-	int nl = 0;
-	unsigned char c;
-
-	for (;;) {
-		c = b[i];
-		if (r->cls[c] == C_SP) {
-			i++;
-		} else if (c == '\n' || c == '\r') {
-			if (r->after_result)
-				break;		/* the game ends on this line */
-			i = eol(r, i);
-			b = B(r);
-			nl++;
-		} else if (c == 0 && ATEND(r, i)) {
-			int rc = more(r);
-
-			if (rc < 0 && r->fail)
-				return -1;
-			if (rc <= 0)
-				break;
-			b = B(r);
-		} else {
-			break;
-		}
-	}
-	r->pos = i;
-	if (r->after_result && (c == '\n' || c == '\r'))
-		return 1;
-	if (nl >= 2 && r->has_moves)
-		return 1;		/* a blank line after movetext */
-	return 0;
 }
 
 /* ==================== games ==================== */
@@ -1359,7 +488,7 @@ between(struct zh_pgn_reader *r)
 		if ((ptrdiff_t)i == r->lbeg) {
 			if (c == '%') {
 				r->pos = i;
-				if (skip_escape(r) < 0)
+				if (zh__pgn_skip_escape(r) < 0)
 					return -1;
 				i = r->pos;
 				continue;
@@ -1389,7 +518,7 @@ between(struct zh_pgn_reader *r)
 				break;
 			discard(r, i);
 			i = 0;
-			if ((c = fill(r)) <= 0) {
+			if ((c = zh__pgn_fill(r)) <= 0) {
 				if (c < 0)
 					return -1;
 				break;
@@ -1403,363 +532,6 @@ between(struct zh_pgn_reader *r)
 }
 
 /* Token b[s..i) of kind k on line 'line' (column s + cbase), for fast(). */
-static inline void
-put_tok(struct zh_token *t, int k, const unsigned char *b, size_t s,
-    size_t i, long line, long cbase)
-{
-	t->kind = k;
-	t->text = (const char *)b + s;
-	t->len = i - s;
-	t->line = line;
-	t->col = (long)s + cbase;
-}
-
-/*
- * The common cases, with the state in locals: spaces, moves, move
- * numbers, a result at the top level, one-line brace comments and
- * single line ends inside movetext.  Columns are not counted byte by
- * byte: the bytes passed here are ASCII but in comments, so a column is
- * the offset plus cbase.  Anything else, including a token that reaches
- * the end of the buffered input or does not fit in the token array, is
- * left at r->pos for the general code.  Returns 1 when the game ends at
- * r->pos (a line end after the result), else 0.  Not inlined: alone it
- * keeps its state in registers.
- */
-static int __attribute__((noinline))
-fast(struct zh_pgn_reader *r)
-{
-	const unsigned char *b = B(r), *fl = r->fl;
-	struct zh_token *t, *t0, *tend;
-	size_t i = r->pos, s, e, off;
-	long line = r->line, col, cbase, left, ncom = 0;
-	int kind, k, rc = 0;
-	unsigned char c;
-	const uint64_t ones8 = 0x0101010101010101u;
-	uint64_t hi = 0;		/* a comment's bytes ORed */
-
-	if (r->ntoks >= r->tokroom)
-		return 0;	/* maybe no array yet: no arithmetic on NULL */
-	t = t0 = r->toks + r->ntoks;
-	tend = r->toks + r->tokroom;
-	cbase = colat(r, i) - (long)i;
-	/* moves in a variation are not counted: no limit there */
-	left = r->depth == 0 ? r->lim.max_plies - r->plies : LONG_MAX;
-	for (;;) {
-		c = b[i];
-		while (c == ' ')
-			c = b[++i];
-		s = i;
-		if (t >= tend)
-			break;		/* emit() makes room or sees the limit */
-		if (fl[c] & F_MOVE) {
-			/* two bytes a round: most moves are short */
-			for (;;) {
-				if (!(fl[b[i + 1]] & F_WORD)) {
-					i += 1;
-					break;
-				}
-				if (!(fl[b[i + 2]] & F_WORD)) {
-					i += 2;
-					break;
-				}
-				i += 2;
-			}
-			if (fl[b[i]] & F_ODD || i - s > MAXWORD || left <= 0)
-				break;
-			left--;
-			put_tok(t++, ZH_T_MOVE, b, s, i, line, cbase);
-			continue;
-		}
-		if (fl[c] & F_DIGIT) {
-			while (fl[c = b[++i]] & F_DIGIT)
-				;
-			if (i - s > MAXWORD)
-				break;
-			if (c == '.') {
-				while ((c = b[++i]) == '.')
-					;
-				if (c == 0)
-					break;
-				put_tok(t++, ZH_T_MOVENUM, b, s, i, line,
-				    cbase);
-				continue;
-			}
-			if (fl[c] & F_WORD) {
-				/* a result; castling with zeros is left alone */
-				while (fl[b[i]] & F_WORD)
-					i++;
-				if (fl[b[i]] & F_ODD || r->depth > 0)
-					break;
-				for (k = 0; k < 3; k++)
-					if (strlen(results[k]) == i - s &&
-					    memcmp(b + s, results[k], i - s) == 0)
-						break;
-				if (k == 3)
-					break;
-				r->result = results[k];
-				r->after_result = true;
-				kind = ZH_T_RESULT;
-			} else if (fl[c] & F_ODD) {
-				break;
-			} else {
-				kind = ZH_T_MOVENUM;
-			}
-			off = s;
-		} else if (c == '\n' || c == '\r') {
-			/* One line end and blanks before more movetext: what
-			   lex_space() would do.  A blank line, an escape line
-			   or the end of the buffer is its business. */
-			e = i + 1;
-			if (c == '\r' && b[e] == '\n')
-				e++;
-			i = e;
-			while (b[i] == ' ' || b[i] == '\t')
-				i++;
-			if (r->cls[b[i]] <= C_NL) {
-				i = s;
-				break;
-			}
-			line++;
-			r->lbeg = (ptrdiff_t)e;
-			cbase = 1 - (long)e;
-			continue;
-		} else if (c == '{') {
-			/* Eight bytes a round up to the word with the '}' or
-			   a control byte (a line end, the NUL sentinel: the
-			   reads stay in the PAD bytes), noting any byte of
-			   UTF-8 (a high bit) on the way. */
-			const uint64_t ones = 0x0101010101010101u;
-			uint64_t w, x;
-
-			hi = 0;
-			for (;;) {
-				memcpy(&w, b + i + 1, sizeof w);
-				x = w ^ (ones * '}');
-				if ((((x - ones) & ~x) | ((w - ones * 0x0e) & ~w)) &
-				    ones * 0x80)
-					break;
-				hi |= w;
-				i += 8;
-			}
-			while ((c = b[++i]) > '\r' && c != '}')
-				hi |= c;
-			if (c != '}' || i - s - 1 > r->lim.max_comment)
-				break;
-			kind = ZH_T_COMMENT;
-			off = s + 1;
-		} else if (c == '\t') {
-			i++;		/* a blank like the others */
-			continue;
-		} else {
-			break;
-		}
-		col = (long)s + cbase;
-		t->kind = kind;
-		t->text = (const char *)b + off;
-		t->len = i - off;
-		t->line = line;
-		t->col = col;
-		t++;
-		if (kind == ZH_T_MOVENUM)
-			continue;
-		if (kind == ZH_T_COMMENT) {
-			/* the comment may hold UTF-8: count its characters */
-			ncom++;
-			i++;
-			if (hi & ones8 * 0x80) {
-				r->ccpos = s;
-				r->ccol = col;
-				cbase = colat(r, i) - (long)i;
-			} else {	/* one column a byte: cbase stays */
-				r->ccpos = i;
-				r->ccol = (long)i + cbase;
-			}
-			continue;
-		}
-		/* the result: the game ends if its line does */
-		s = i;
-		while (b[s] == ' ')
-			s++;
-		rc = b[s] == '\n' || b[s] == '\r';
-		break;
-	}
-	if (t - t0 > ncom)
-		r->has_moves = true;
-	r->ntoks = (size_t)(t - r->toks);
-	r->pos = s;
-	if (r->depth == 0)
-		r->plies = r->lim.max_plies - left;
-	r->line = line;
-	r->ccpos = s;
-	r->ccol = (long)s + cbase;
-	return rc;
-}
-
-/* Read one game from r->pos (its first byte).  Returns 0 or -1. */
-static int
-lex_game(struct zh_pgn_reader *r)
-{
-	int rc, c;
-	size_t i;
-
-	for (;;) {
-		if (r->err.code != ZH_OK) {
-			rc = skip(r);
-			break;
-		}
-		if (!r->after_result && r->fl[B(r)[r->pos]] & F_FAST &&
-		    fast(r) > 0) {
-			rc = 1;		/* a line end after the result */
-			break;
-		}
-		if (r->fail)
-			return -1;
-		if (r->err.code != ZH_OK)
-			continue;
-		i = r->pos;
-		c = B(r)[i];
-		if (r->after_result && r->cls[c] != C_SP && c != '{' &&
-		    c != ';' && !(c == 0 && ATEND(r, i))) {
-			rc = 1;		/* text after the result: next game */
-			break;
-		}
-		switch (r->cls[c]) {
-		case C_SP:
-		case C_NL:
-			rc = lex_space(r);
-			break;
-		case C_WORD:
-			rc = lex_word(r);
-			break;
-		case C_LBRACE:
-			rc = lex_comment(r);
-			break;
-		case C_SEMI:
-			rc = lex_linecomment(r);
-			break;
-		case C_DOLLAR:
-			rc = lex_nag(r);
-			break;
-		case C_GLYPH:
-			rc = lex_glyph(r);
-			break;
-		case C_DOT:
-			while (peek(r, i) == '.')
-				i++;
-			r->pos = i;
-			rc = 0;
-			break;
-		case C_STAR:
-			if (r->depth > 0) {
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "game result inside a variation");
-				rc = 0;
-				break;
-			}
-			r->result = results[3];
-			r->after_result = true;
-			rc = emit(r, ZH_T_RESULT, i, 1, NULL, r->line,
-			    colat(r, i)) < 0 && r->fail ? -1 : 0;
-			r->pos = i + 1;
-			break;
-		case C_LPAR:
-			if (r->depth >= r->lim.max_depth) {
-				synerr(r, ZH_ELIMIT, r->line, colat(r, i),
-				    "variations nested too deeply (limit %d)",
-				    r->lim.max_depth);
-				rc = 0;
-				break;
-			}
-			if (r->vstack == NULL && (r->vstack = malloc(2 *
-			    (size_t)r->lim.max_depth * sizeof *r->vstack)) == NULL) {
-				r->fail = ZH_ENOMEM;
-				rc = -1;
-				break;
-			}
-			r->vstack[2 * r->depth] = r->line;
-			r->vstack[2 * r->depth + 1] = colat(r, i);
-			r->depth++;
-			rc = emit(r, ZH_T_VSTART, i, 1, NULL, r->line,
-			    colat(r, i)) < 0 && r->fail ? -1 : 0;
-			r->pos = i + 1;
-			break;
-		case C_RPAR:
-			if (r->depth == 0) {
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unbalanced ')'");
-				rc = 0;
-				break;
-			}
-			r->depth--;
-			rc = emit(r, ZH_T_VEND, i, 1, NULL, r->line,
-			    colat(r, i)) < 0 && r->fail ? -1 : 0;
-			r->pos = i + 1;
-			break;
-		case C_LBRACK:
-			if (!tagahead(r, i)) {
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    r->has_moves ? "unexpected '['" :
-				    "damaged tag pair: no tag name after '['");
-				rc = 0;
-			} else if (r->has_moves) {
-				rc = 1;		/* the next game's tags */
-			} else {
-				rc = lex_tags(r);
-			}
-			break;
-		case C_PCT:
-			if ((ptrdiff_t)i == r->lbeg) {
-				rc = skip_escape(r);
-			} else {
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unexpected '%%' (escape lines start in column 1)");
-				rc = 0;
-			}
-			break;
-		case C_END:
-			if (ATEND(r, i)) {
-				rc = more(r);
-				if (rc < 0)
-					rc = r->fail ? -1 : 0;
-				else
-					rc = rc == 0;	/* end of input */
-				break;
-			}
-			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-			    "binary NUL byte in input");
-			rc = 0;
-			break;
-		case C_RBRACE:
-		case C_RBRACK:
-		case C_QUOTE:
-			synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-			    "unexpected '%c'", c);
-			rc = 0;
-			break;
-		default:
-			if (c >= ' ' && c < 0x7f)
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unexpected '%c'", c);
-			else
-				synerr(r, ZH_ESYNTAX, r->line, colat(r, i),
-				    "unexpected control byte 0x%02x", c);
-			rc = 0;
-			break;
-		}
-		if (rc != 0)
-			break;
-	}
-	if (rc < 0 || r->fail)
-		return -1;
-	if (r->depth > 0)
-		synerr(r, ZH_ESYNTAX, r->vstack[2 * r->depth - 2],
-		    r->vstack[2 * r->depth - 1],
-		    "missing ')' for the variation started at line %ld",
-		    r->vstack[2 * r->depth - 2]);
-	return 0;
-}
-
-/* The end of the game's raw bytes: its size. */
 static inline size_t
 rawend(struct zh_pgn_reader *r)
 {
@@ -1813,14 +585,14 @@ game_end(struct zh_pgn_reader *r)
 	if (r->truncated)
 		trim(r);	/* the lexer may have gone on */
 	else if (r->pos > r->lim.max_game && rawend(r) > r->lim.max_game)
-		toolong(r);	/* (the game ends before r->pos) */
+		zh__pgn_toolong(r);	/* (the game ends before r->pos) */
 	if (r->err.code == ZH_OK && r->result == NULL && at_end(r)) {
 		long line, col;
 
 		place(r, rawend(r), &line, &col);
-		synerr(r, ZH_ESYNTAX, line, col, "game truncated: the input "
-		    "ends before its termination marker (1-0, 0-1, 1/2-1/2 "
-		    "or *)");
+		zh__pgn_synerr(r, ZH_ESYNTAX, line, col,
+		    "game truncated: the input ends before its termination "
+		    "marker (1-0, 0-1, 1/2-1/2 or *)");
 	}
 }
 
@@ -1899,8 +671,6 @@ zh_pgn_count(const char *b, size_t n, bool start, long *lines, long *events)
 static void
 setup(struct zh_pgn_reader *r, const struct zh_pgn_limits *lim)
 {
-	int c;
-
 	r->lim = defaults;
 	if (lim != NULL) {
 		if (lim->max_game)
@@ -1918,48 +688,7 @@ setup(struct zh_pgn_reader *r, const struct zh_pgn_limits *lim)
 		if (lim->max_depth > 0)
 			r->lim.max_depth = lim->max_depth;
 	}
-	for (c = 0; c < 256; c++) {
-		int k;
-
-		if (c == 0)
-			k = C_END;
-		else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' ||
-		    c == 0x1a)
-			k = C_SP;
-		else if (c == '\n' || c == '\r')
-			k = C_NL;
-		else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    (c >= '0' && c <= '9') || c >= 0x80 ||
-		    strchr("@=+#-/~_:,'^&|`", c))
-			k = C_WORD;
-		else
-			switch (c) {
-			case '.': k = C_DOT; break;
-			case '{': k = C_LBRACE; break;
-			case '}': k = C_RBRACE; break;
-			case '(': k = C_LPAR; break;
-			case ')': k = C_RPAR; break;
-			case '[': k = C_LBRACK; break;
-			case ']': k = C_RBRACK; break;
-			case ';': k = C_SEMI; break;
-			case '$': k = C_DOLLAR; break;
-			case '!': case '?': k = C_GLYPH; break;
-			case '*': k = C_STAR; break;
-			case '%': k = C_PCT; break;
-			case '"': k = C_QUOTE; break;
-			default: k = C_BAD; break;
-			}
-		r->cls[c] = (unsigned char)k;
-		r->fl[c] = (unsigned char)((k == C_WORD && c < 0x80 ? F_WORD : 0) |
-		    (k == C_WORD && c < 0x80 && !(c >= '0' && c <= '9') ?
-		    F_MOVE : 0) |
-		    (c == 0 || c >= 0x80 ? F_ODD : 0) |
-		    (c >= '0' && c <= '9' ? F_DIGIT : 0) |
-		    (isname(c) ? F_NAME : 0) |
-		    (c > '\r' && c != '"' && c != '\\' ? F_VAL : 0) |
-		    ((k == C_WORD && c < 0x80) || c == ' ' || c == '{' ?
-		    F_FAST : 0));
-	}
+	zh__pgn_classes(r->cls, r->fl);
 }
 
 struct zh_pgn_reader *
@@ -2048,7 +777,7 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 			if (rc > 0) {
 				r->gline = r->line;
 				r->gcol = r->ccol;
-				if (lex_game(r) == 0 && (r->ntags > 0 ||
+				if (zh__pgn_lex_game(r) == 0 && (r->ntags > 0 ||
 				    r->has_moves))
 					game_end(r);
 			}

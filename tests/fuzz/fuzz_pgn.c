@@ -1,7 +1,7 @@
 /*
  * fuzz_pgn.c - libFuzzer target for the PGN reader.  Not part of make check:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
- *       -Ilib tests/fuzz/fuzz_pgn.c lib/pgn.c -o build/fuzz_pgn
+ *       -Ilib tests/fuzz/fuzz_pgn.c lib/pgn.c lib/pgnlex.c -o build/fuzz_pgn
  *   ./build/fuzz_pgn -max_len=4096 testdata/pgn
  * Small limits make every limit reachable; the checks are invariants.
  */

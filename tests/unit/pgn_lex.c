@@ -1,5 +1,5 @@
 /*
- * pgn_lex.c - unit tests of the streaming PGN reader (lib/pgn.c).
+ * pgn_lex.c - unit tests of the streaming PGN reader (lib/pgn.c, lib/pgnlex.c).
  *
  * Most cases render every game of a small input as one line and compare
  * it with the expected line:
