@@ -42,7 +42,9 @@ print("\n".join(sorted(names)))
 	[ -f "$so" ] || skip "build/libzh.so not built"
 	declared >"$BATS_TEST_TMPDIR/declared"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
-	nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$BATS_TEST_TMPDIR/exported"
+	# names with a leading "__" are the implementation's (make asan
+	# adds __odr_asan.NAME for each exported object)
+	nm -D --defined-only "$so" | awk '$3 !~ /^__/ { print $3 }' | sort >"$BATS_TEST_TMPDIR/exported"
 	run diff "$BATS_TEST_TMPDIR/declared" "$BATS_TEST_TMPDIR/exported"
 	assert_success
 	assert_output ''
