@@ -1,6 +1,6 @@
 /*
  * make.c - making moves: the board, the hands, castling rights, the
- * clocks and the check flag after a move or drop; perft.
+ * clocks and the check flag after a move or drop.
  */
 #include <stdint.h>
 #include <string.h>
@@ -166,25 +166,4 @@ zh__make_quiet(struct zh_pos *p, struct zh_move m)
 	else
 		make_board(p, m);
 	p->check = 0;
-}
-
-uint64_t
-zh_perft(const struct zh_pos *p, int depth)
-{
-	struct zh_move moves[ZH_MAXMOVES];
-	uint64_t sum = 0;
-	int i, n;
-
-	if (depth <= 0)
-		return 1;
-	if (depth == 1)
-		return zh_count_legal(p);
-	n = zh_legal_moves(p, moves);
-	for (i = 0; i < n; i++) {
-		struct zh_pos c = *p;
-
-		zh_make(&c, moves[i]);
-		sum += zh_perft(&c, depth - 1);
-	}
-	return sum;
 }

@@ -1,6 +1,6 @@
 /*
- * movegen.c - legal move generation: all moves, and the moves of one
- * piece type to one square (the SAN reader's question).
+ * movegen.c - legal move generation: all moves, the moves of one piece
+ * type to one square (the SAN reader's question), and perft.
  *
  * Legal moves are generated directly: the checkers and pinned pieces are
  * found first, so only king moves and en passant need a trial.  Drops are
@@ -420,6 +420,28 @@ zh_count_legal(const struct zh_pos *p)
 	struct zh_move buf[ZH_MAXMOVES];
 
 	return generate(p, buf, true);
+}
+
+/* The leaf count of the legal move tree to depth (perft). */
+uint64_t
+zh_perft(const struct zh_pos *p, int depth)
+{
+	struct zh_move moves[ZH_MAXMOVES];
+	uint64_t sum = 0;
+	int i, n;
+
+	if (depth <= 0)
+		return 1;
+	if (depth == 1)
+		return zh_count_legal(p);
+	n = zh_legal_moves(p, moves);
+	for (i = 0; i < n; i++) {
+		struct zh_pos c = *p;
+
+		zh_make(&c, moves[i]);
+		sum += zh_perft(&c, depth - 1);
+	}
+	return sum;
 }
 
 bool

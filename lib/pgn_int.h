@@ -104,7 +104,7 @@ enum { M_BETWEEN, M_GAME, M_SKIP };
 #define AVAIL(r)	((r)->len - (r)->gstart)
 #define ATEND(r, i)	((r)->gstart + (i) >= (r)->len)
 
-/* pgn.c: errors, the input buffer, storage and limits. */
+/* pgnbuf.c: errors, the input buffer, storage and the game size limit. */
 void zh__pgn_synerr(struct zh_pgn_reader *, int, long, long, const char *, ...)
     __attribute__((format(printf, 5, 6)));
 int zh__pgn_fill(struct zh_pgn_reader *);
@@ -115,6 +115,13 @@ bool zh__pgn_grow(void **, size_t *, size_t, size_t);
 size_t zh__pgn_salloc(struct zh_pgn_reader *, size_t);
 bool zh__pgn_overlimit(struct zh_pgn_reader *, size_t);
 void zh__pgn_toolong(struct zh_pgn_reader *);
+/* Line and column of offset off from the game's start. */
+void zh__pgn_place(struct zh_pgn_reader *, size_t off, long *, long *);
+/* Keep only an over-limit game's first max_game bytes (and its tokens
+ * and tags before them). */
+void zh__pgn_trim(struct zh_pgn_reader *);
+/* Is the token's text a static string (a glyph's NAG)? */
+bool zh__pgn_isstatic(const struct zh_token *);
 
 /* pgnlex.c: the lexer. */
 void zh__pgn_classes(unsigned char cls[256], unsigned char fl[256]);
@@ -122,6 +129,13 @@ int zh__pgn_skip_escape(struct zh_pgn_reader *);
 int zh__pgn_lex_game(struct zh_pgn_reader *);
 
 /* ==================== inline helpers ==================== */
+
+/* A blank or a line end. */
+static inline bool
+zh__pgn_white(const struct zh_pgn_reader *r, int c)
+{
+	return r->cls[c] == C_SP || r->cls[c] == C_NL;
+}
 
 /* Byte at relative offset i, reading on as needed; -1 if there is none. */
 static inline int

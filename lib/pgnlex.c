@@ -18,10 +18,6 @@
 
 /* Results the reader hands out: static strings. */
 static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
-/* Glyphs converted to NAG text: ! ? !! ?? !? ?! */
-const char *const zh__pgn_nagtext[7] = {
-	"$0", "$1", "$2", "$3", "$4", "$5", "$6"
-};
 
 /* ==================== lexer pieces ==================== */
 

@@ -56,3 +56,39 @@ print("\n".join(sorted(names)))
 	run sh -c "nm -D --defined-only '$so' | grep -c ' zh__'"
 	assert_output 0
 }
+
+# The file-level call graph of libzh's objects (who calls a function or
+# reads an object another file defines), from nm: it must have no
+# circle, so that lib/README.md's order of the files holds.
+@test "exports: libzh's files call each other without a circle" {
+	run python3 - "$ZH_TOP"/build/lib/*.o <<'PY'
+import subprocess, sys
+defs, und = {}, {}
+for o in sys.argv[1:]:
+    n = o.rsplit("/", 1)[-1][:-2]
+    und[n] = set()
+    for l in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
+        p = l.split()
+        if len(p) == 3 and p[1] in "TDRBG":
+            defs[p[2]] = n
+        elif len(p) == 2 and p[0] == "U":
+            und[n].add(p[1])
+g = {n: {defs[s] for s in u if defs.get(s, n) != n} for n, u in und.items()}
+state = {}
+def visit(v, path):
+    state[v] = 1
+    for w in sorted(g[v]):
+        if state.get(w) == 1:
+            print("circle: " + " -> ".join(path[path.index(w):] + [w]))
+            sys.exit(1)
+        if w not in state:
+            visit(w, path + [w])
+    state[v] = 2
+for v in sorted(g):
+    if v not in state:
+        visit(v, [v])
+print("%d files, no circle" % len(g))
+PY
+	assert_success
+	assert_output --regexp '^[0-9]+ files, no circle$'
+}
