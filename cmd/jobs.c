@@ -1,11 +1,12 @@
 /*
  * jobs.c - N workers, results written in input order by the main thread.
- * The main thread cuts the input into chunks of bytes between games;
- * each worker reads the games of a chunk itself and works on them into
- * memory streams, and the main thread writes each chunk out as soon as
- * it and those before it are finished (run_chunked).  Where a chunk's
- * games cannot be read on their own, one reader on the main thread takes
- * over, and games are copied out of it into batches (run_parallel).
+ * The main thread cuts the input into chunks of bytes between games
+ * (pieces.c, which alone knows how); each worker reads the games of a
+ * chunk itself and works on them into memory streams, and the main
+ * thread writes each chunk out as soon as it and those before it are
+ * finished (run_chunked).  Where a chunk's games cannot be read on their
+ * own, one reader on the main thread takes over, and games are copied
+ * out of it into batches (run_parallel).  This file keeps the threads.
  * Memory: at most 'slots' chunks or batches in flight.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
