@@ -1,11 +1,12 @@
 /*
  * jobs.c - N workers, results written in input order by the main thread.
- * The main thread cuts the input into chunks of bytes between games;
- * each worker reads the games of a chunk itself and works on them into
- * memory streams, and the main thread writes each chunk out as soon as
- * it and those before it are finished (run_chunked).  Where a chunk's
- * games cannot be read on their own, one reader on the main thread takes
- * over, and games are copied out of it into batches (run_parallel).
+ * The main thread cuts the input into chunks of bytes between games
+ * (pieces.c, which alone knows how); each worker reads the games of a
+ * chunk itself and works on them into memory streams, and the main
+ * thread writes each chunk out as soon as it and those before it are
+ * finished (run_chunked).  Where a chunk's games cannot be read on their
+ * own, one reader on the main thread takes over, and games are copied
+ * out of it into batches (run_parallel).  This file keeps the threads.
  * Memory: at most 'slots' chunks or batches in flight.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
@@ -19,6 +20,7 @@
 
 #include "cli.h"
 #include "jobs.h"
+#include "pieces.h"
 
 int
 jobs_cores(void)
@@ -111,13 +113,23 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
 	    s->bytes == 1 ? "" : "s");
 }
 
-/* A game's work, after the text skipped before it. */
+/*
+ * A game's work, after the text skipped before it; the one place where
+ * --game-offset renumbers (done() sees the reader's number).
+ */
 static inline int
 work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
     void *st)
 {
+	struct zh_game renum;
+
 	if (g->skipped.lines > 0)
 		tell_skip(j, err, &g->skipped);
+	if (j->offset) {
+		renum = *g;
+		renum.number += j->offset;
+		g = &renum;
+	}
 	return j->work(g, out, err, j->ctx, st);
 }
 
@@ -444,12 +456,85 @@ flush_done(struct pool *p)
 	}
 }
 
+/* With the lock held: the next slot to fill, once it is written out. */
+static struct slot *
+take_slot(struct pool *p)
+{
+	struct slot *s;
+
+	while ((s = &p->slots[p->next_fill % p->nslots])->state != EMPTY) {
+		pthread_cond_wait(&p->c.done_cv, &p->c.mu);
+		flush_done(p);
+	}
+	s->state = FILLING;
+	return s;
+}
+
+/*
+ * With the lock held: hand batch cur over if it is full (the next game
+ * needs 'need' bytes of its arena) or there is no next game ('more'
+ * false); returns the batch to fill next (NULL if none).
+ */
+static struct slot *
+batch_next(struct pool *p, struct slot *cur, bool more, size_t need)
+{
+	if (more && cur == NULL)
+		return take_slot(p);
+	if (cur == NULL || (more && cur->n < BATCH &&
+	    cur->bytes < BATCH_BYTES &&
+	    (cur->n == 0 || cur->aused + need <= cur->acap)))
+		return cur;
+	if (cur->n > 0) {
+		cur->state = READY;
+		p->next_fill++;
+		pthread_cond_signal(&p->c.work_cv);
+	} else if (!more)
+		cur->state = EMPTY;
+	return more ? take_slot(p) : NULL;
+}
+
+/* Copy game g into batch s (need bytes of its arena); -1 if out of
+   memory (said). */
+static int
+batch_add(struct slot *s, const struct zh_game *g, size_t need)
+{
+	if (s->aused + need > s->acap) {	/* s->n == 0 here */
+		size_t cap = need > ARENA_MIN ? need : ARENA_MIN;
+		char *a = realloc(s->arena, cap);
+
+		if (a == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		s->arena = a;
+		s->acap = cap;
+	}
+	s->g[s->n] = zh_game_dup_to(g, s->arena + s->aused);
+	s->aused += need;
+	s->bytes += g->rawlen + 64 * g->ntoks;
+	s->n++;
+	return 0;
+}
+
+static void
+pool_free(struct pool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nslots; i++) {
+		free(p->slots[i].out.p);
+		free(p->slots[i].err.p);
+		free(p->slots[i].arena);
+	}
+	free(p->slots);
+}
+
+/* Reader r on this thread, the games' work in batches on j->njobs. */
 static int
 run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 {
 	struct pool p;
-	size_t i;
-	int n = j->njobs, rc = 1, err = 0;
+	int rc = 1, err = 0;
 	long count = 0;
 	struct zh_game g;
 	struct slot *cur = NULL;
@@ -457,12 +542,12 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	memset(&p, 0, sizeof p);
 	p.j = j;
 	p.pr = pr;
-	p.nslots = (size_t)n * 3;
+	p.nslots = (size_t)j->njobs * 3;
 	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
 	}
-	if (crew_start(&p.c, n, worker, &p) != 0) {
+	if (crew_start(&p.c, j->njobs, worker, &p) != 0) {
 		free(p.slots);
 		return run_serial(j, r, pr);
 	}
@@ -480,36 +565,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			need = ALIGN(zh_game_dup_size(&g));
 		pthread_mutex_lock(&p.c.mu);
 		flush_done(&p);
-		if (more && cur == NULL) {
-			/* Wait for the next slot to be free. */
-			while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
-				pthread_cond_wait(&p.c.done_cv, &p.c.mu);
-				flush_done(&p);
-			}
-			cur = &p.slots[p.next_fill % p.nslots];
-			cur->state = FILLING;
-		}
-		if (cur != NULL && (!more || cur->n == BATCH ||
-		    cur->bytes >= BATCH_BYTES ||
-		    (cur->n > 0 && cur->aused + need > cur->acap))) {
-			if (cur->n > 0) {
-				cur->state = READY;
-				p.next_fill++;
-				pthread_cond_signal(&p.c.work_cv);
-				cur = NULL;
-			} else if (!more) {
-				cur->state = EMPTY;
-				cur = NULL;
-			}
-			if (more) {
-				while (p.slots[p.next_fill % p.nslots].state != EMPTY) {
-					pthread_cond_wait(&p.c.done_cv, &p.c.mu);
-					flush_done(&p);
-				}
-				cur = &p.slots[p.next_fill % p.nslots];
-				cur->state = FILLING;
-			}
-		}
+		cur = batch_next(&p, cur, more, need);
 		if (!more) {
 			while (p.next_flush < p.next_fill) {
 				pthread_cond_wait(&p.c.done_cv, &p.c.mu);
@@ -519,59 +575,31 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 			break;
 		}
 		pthread_mutex_unlock(&p.c.mu);
-		if (cur->aused + need > cur->acap) {	/* cur->n == 0 here */
-			size_t cap = need > ARENA_MIN ? need : ARENA_MIN;
-			char *a = realloc(cur->arena, cap);
-
-			if (a == NULL) {
-				cli_fail("out of memory");
-				err = 1;
-				rc = 0;
-				continue;
-			}
-			cur->arena = a;
-			cur->acap = cap;
+		if (batch_add(cur, &g, need) != 0) {
+			err = 1;
+			rc = 0;
+			continue;
 		}
-		cur->g[cur->n] = zh_game_dup_to(&g, cur->arena + cur->aused);
-		cur->aused += need;
-		cur->bytes += g.rawlen + 64 * g.ntoks;
-		cur->n++;
 		count++;
 	}
 	crew_stop(&p.c);
 	if (rc == 0 && !j->stop)
 		tell_skip(j, j->err, zh_pgn_tail(r));
-	for (i = 0; i < p.nslots; i++) {
-		free(p.slots[i].out.p);
-		free(p.slots[i].err.p);
-		free(p.slots[i].arena);
-	}
-	free(p.slots);
+	pool_free(&p);
 	return rc < 0 || err ? -1 : 0;
 }
 
 /* ======================== chunks ======================== */
 
 /*
- * With more than one worker the input is cut into chunks of about
- * CHUNK_BYTES, each just before a line that starts "[Event ", and each
- * worker reads the games of its chunk itself (zh_pgn_mem): the main
- * thread only reads bytes, finds the cuts and writes out, and no game is
- * copied from thread to thread.  A chunk's games and lines are numbered
- * as in one stream, from the counts of line ends and of "[Event " lines
- * in the chunks before it.  That guess is checked once the chunk has
- * been read: if a game ran on to the chunk's end (its tags went on past
- * an "[Event " line, a comment or a variation was left open, ...) or the
- * counts differ (a game without an Event tag, a lone CR), that chunk and
- * all after it are read again by one reader, as run_parallel() does, and
- * nothing of the guess is written.  So -j N writes what -j 1 writes.
+ * With more than one worker the input is cut into chunks (pieces.h):
+ * each worker reads the games of its chunk itself, so the main thread
+ * only reads bytes, finds the cuts and writes out, and no game is copied
+ * from thread to thread.  Where a chunk's guess at its games' numbers
+ * did not hold, that chunk and all after it are read again by one
+ * reader, as run_parallel() does, and nothing of the guess is written.
+ * So -j N writes what -j 1 writes.
  */
-/* Small: a chunk's output waits in memory until it is written, and it
-   can be 20 times the chunk (zhreplay -f board); 64 KB holds about 90
-   games, enough that handing chunks over costs little. */
-#define CHUNK_BYTES (64u << 10)	/* ZH_JOBS_CHUNK=N: N bytes (tests) */
-#define CHUNK_MAX (8u << 20)	/* no cut in so many bytes: one reader */
-
 struct cgame {			/* what is kept of a game for done() */
 	const char *raw;
 	size_t rawlen;
@@ -583,11 +611,7 @@ struct cgame {			/* what is kept of a game for done() */
 
 struct cslot {
 	int state;
-	char *buf;		/* the chunk, ZH_PGN_PAD zero bytes after */
-	size_t len, cap;
-	long lbase, gbase;	/* lines and games before it (guessed) */
-	long nlines, ngames;	/* its line ends and "[Event " lines */
-	bool last;		/* it ends at the end of the input */
+	struct piece pc;	/* the chunk */
 	bool bad;		/* the guess did not hold: read it again */
 	long n;			/* games read */
 	struct cgame *gm;
@@ -607,6 +631,37 @@ struct cpool {
 	long games;		/* games handed to done() */
 };
 
+/* Work on game g of chunk s and keep what done() needs; -1 if out of
+   memory. */
+static int
+keep_game(struct jobs *j, struct cslot *s, const struct zh_game *g,
+    FILE *o, FILE *e, void *st)
+{
+	struct cgame *c;
+
+	if ((size_t)s->n == s->gcap) {
+		size_t ncap = s->gcap ? 2 * s->gcap : 256;
+		struct cgame *ng = realloc(s->gm, ncap * sizeof *ng);
+
+		if (ng == NULL)
+			return -1;
+		s->gm = ng;
+		s->gcap = ncap;
+	}
+	c = &s->gm[s->n++];
+	c->result = work_game(j, g, o, e, st);
+	fflush(o);
+	fflush(e);
+	c->oend = s->out.len;
+	c->eend = s->err.len;
+	c->raw = g->raw;
+	c->rawlen = g->rawlen;
+	c->number = g->number;
+	c->line = g->line;
+	c->truncated = g->raw_truncated;
+	return 0;
+}
+
 /* Read the games of chunk s and work on them (a worker, no lock). */
 static void
 work_chunk(struct cpool *p, struct cslot *s, void *st,
@@ -616,50 +671,21 @@ work_chunk(struct cpool *p, struct cslot *s, void *st,
 	FILE *o = obuf_open(&s->out), *e = obuf_open(&s->err);
 	struct zh_pgn_reader *rd;
 	struct zh_game g;
-	long line;
-	int rc = -1;
+	int rc;
 
 	s->n = 0;
 	s->bad = true;
-	if (o == NULL || e == NULL || (rd = zh_pgn_mem(*rdp, s->buf, s->len,
-	    j->limits, s->lbase, s->gbase)) == NULL)
+	if (o == NULL || e == NULL ||
+	    (rd = piece_read(&s->pc, rdp, &j->limits)) == NULL)
 		goto out;
-	*rdp = rd;
-	while ((rc = zh_pgn_next(rd, &g)) == 1) {
-		struct cgame *c;
-
-		if (!s->last && s->n == s->ngames) {
-			rc = -1;	/* more games than guessed */
+	while ((rc = piece_next(&s->pc, rd, &g)) == 1)
+		if (keep_game(j, s, &g, o, e, st) != 0) {
+			rc = -1;
 			break;
 		}
-		if ((size_t)s->n == s->gcap) {
-			size_t ncap = s->gcap ? 2 * s->gcap : 256;
-			struct cgame *ng = realloc(s->gm, ncap * sizeof *ng);
-
-			if (ng == NULL) {
-				rc = -1;
-				break;
-			}
-			s->gm = ng;
-			s->gcap = ncap;
-		}
-		c = &s->gm[s->n++];
-		c->result = work_game(j, &g, o, e, st);
-		fflush(o);
-		fflush(e);
-		c->oend = s->out.len;
-		c->eend = s->err.len;
-		c->raw = g.raw;
-		c->rawlen = g.rawlen;
-		c->number = g.number;
-		c->line = g.line;
-		c->truncated = g.raw_truncated;
-	}
-	if (rc == 0 && (s->last || (zh_pgn_mem_clean(rd, &line) &&
-	    line == s->lbase + s->nlines && s->n == s->ngames)))
+	if (rc == 0 && piece_held(&s->pc, rd)) {
 		s->bad = false;
-	if (!s->bad) {		/* text after its last game */
-		tell_skip(j, e, zh_pgn_tail(rd));
+		tell_skip(j, e, zh_pgn_tail(rd));	/* after its last game */
 		fflush(e);
 		s->tail = s->err.len;
 	}
@@ -778,102 +804,119 @@ flush_chunks(struct cpool *p)
 	}
 }
 
-/* The bytes of a fallback reader: memory pieces, then the input. */
-struct pieces {
-	struct { const char *p; size_t n; } *v;
-	size_t nv, k, off;
-	FILE *in;
-};
-
-static ssize_t
-pieces_read(void *cookie, char *buf, size_t size)
+/* Whether to go on handing out chunks (lock held or not: main thread). */
+static bool
+cpool_going(const struct cpool *p, const struct cslot *bad)
 {
-	struct pieces *pc = cookie;
-
-	while (pc->k < pc->nv) {
-		size_t left = pc->v[pc->k].n - pc->off;
-
-		if (left > 0) {
-			if (size > left)
-				size = left;
-			memcpy(buf, pc->v[pc->k].p + pc->off, size);
-			pc->off += size;
-			return (ssize_t)size;
-		}
-		pc->k++;
-		pc->off = 0;
-	}
-	size = fread(buf, 1, size, pc->in);
-	return size == 0 && ferror(pc->in) ? -1 : (ssize_t)size;
+	return bad == NULL && !p->j->stop && !p->enough;
 }
 
-/* Make room for n more bytes (and the padding) in *b. */
-static bool
-reserve(char **b, size_t *cap, size_t len, size_t n)
+/*
+ * Hand out chunks until the input ends (*k PIECES_END), one has no cut
+ * (PIECES_NOCUT), a chunk's guess failed (returns it), the run stops or
+ * memory runs out (ps->nomem).
+ */
+static struct cslot *
+hand_out(struct cpool *p, struct pieces *ps, int *k)
 {
-	size_t need = len + n + ZH_PGN_PAD, ncap = *cap ? *cap : 64 * 1024;
-	char *nb;
+	struct cslot *bad, *s;
 
-	if (need <= *cap)
-		return true;
-	while (ncap < need)
-		ncap *= 2;
-	if ((nb = realloc(*b, ncap)) == NULL)
-		return false;
-	*b = nb;
-	*cap = ncap;
-	return true;
+	for (;;) {
+		pthread_mutex_lock(&p->c.mu);
+		bad = flush_chunks(p);
+		pthread_mutex_unlock(&p->c.mu);
+		if (!cpool_going(p, bad))
+			return bad;
+		if ((*k = pieces_cut(ps)) != PIECES_READY)
+			return NULL;
+		/* A free slot for it: the oldest, once written out. */
+		pthread_mutex_lock(&p->c.mu);
+		while (cpool_going(p, bad = flush_chunks(p)) &&
+		    p->slots[p->next_fill % p->nslots].state != EMPTY)
+			pthread_cond_wait(&p->c.done_cv, &p->c.mu);
+		pthread_mutex_unlock(&p->c.mu);
+		if (!cpool_going(p, bad))
+			return bad;
+		s = &p->slots[p->next_fill % p->nslots];
+		if (pieces_take(ps, &s->pc) != 0)
+			return NULL;
+		pthread_mutex_lock(&p->c.mu);
+		s->state = READY;
+		p->next_fill++;
+		pthread_cond_signal(&p->c.work_cv);
+		pthread_mutex_unlock(&p->c.mu);
+	}
+}
+
+/* Wait for every chunk handed out; write out the good ones up to the
+   first bad one (bad, if given, is it already). */
+static struct cslot *
+drain(struct cpool *p, struct cslot *bad)
+{
+	pthread_mutex_lock(&p->c.mu);
+	while (p->next_flush < p->next_fill && bad == NULL) {
+		if ((bad = flush_chunks(p)) != NULL ||
+		    p->next_flush == p->next_fill)
+			break;
+		pthread_cond_wait(&p->c.done_cv, &p->c.mu);
+	}
+	pthread_mutex_unlock(&p->c.mu);
+	return bad;
 }
 
 /*
  * Read the rest as run_parallel() does, from the first byte of bad chunk
- * 'from' (or of the pending bytes if NULL) on; every chunk before it is
- * written.  Called with no worker left.
+ * 'from' (or of the bytes in no chunk if NULL) on; every chunk before it
+ * is written.  Called with no worker left.
  */
 static int
-fall_back(struct jobs *j, struct cpool *p, struct cslot *from, char *pend,
-    size_t plen, long lines, long games, FILE *in)
+fall_back(struct jobs *j, struct cpool *p, struct cslot *from,
+    struct pieces *ps)
 {
-	static const cookie_io_functions_t io = { .read = pieces_read };
-	struct pieces pc = { .in = in };
 	struct zh_pgn_reader *r;
 	long max = j->max_games;
-	FILE *f;
 	size_t k;
 	int rc;
 
-	if ((pc.v = calloc(p->nslots + 1, sizeof *pc.v)) == NULL) {
-		cli_fail("out of memory");
+	for (k = p->next_flush; from != NULL && k < p->next_fill; k++)
+		if (pieces_again(ps, &p->slots[k % p->nslots].pc) != 0)
+			return -1;
+	if ((r = pieces_rest(ps, &j->limits)) == NULL)
 		return -1;
-	}
-	if (from != NULL) {
-		lines = from->lbase;
-		games = from->gbase;
-		for (k = p->next_flush; k < p->next_fill; k++) {
-			struct cslot *s = &p->slots[k % p->nslots];
-
-			pc.v[pc.nv].p = s->buf;
-			pc.v[pc.nv++].n = s->len;
-		}
-	}
-	pc.v[pc.nv].p = pend;
-	pc.v[pc.nv++].n = plen;
-	if ((f = fopencookie(&pc, "r", io)) == NULL ||
-	    (r = zh_pgn_open(f, j->limits)) == NULL) {
-		if (f)
-			fclose(f);
-		free(pc.v);
-		cli_fail("out of memory");
-		return -1;
-	}
-	zh_pgn_set_base(r, lines, games);
 	if (max)
 		j->max_games = max - p->games;
 	rc = run_parallel(j, r, p->pr);
 	j->max_games = max;
+	return rc;
+}
+
+static void
+cpool_free(struct cpool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nslots; i++) {
+		free(p->slots[i].pc.buf);
+		free(p->slots[i].gm);
+		free(p->slots[i].out.p);
+		free(p->slots[i].err.p);
+	}
+	free(p->slots);
+}
+
+/* One reader on the main thread, when no worker could start. */
+static int
+run_one(struct jobs *j, FILE *in, struct progress *pr)
+{
+	struct zh_pgn_reader *r;
+	int rc;
+
+	if ((r = zh_pgn_open(in, &j->limits)) == NULL) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	rc = run_serial(j, r, pr);
 	zh_pgn_close(r);
-	fclose(f);
-	free(pc.v);
 	return rc;
 }
 
@@ -881,141 +924,64 @@ static int
 run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 {
 	struct cpool p;
-	struct cslot *bad = NULL;
-	const char *env = getenv("ZH_JOBS_CHUNK");	/* tests: small chunks */
-	size_t target = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK_BYTES;
-	size_t want = target, plen = 0, pcap = 0, i;
-	char *pend = NULL;		/* bytes read, not yet in a chunk */
-	long lines = 0, games = 0;
-	bool eof = false, rerr = false, fallback = false, first = true;
-	int n = j->njobs, rc = 0;
+	struct pieces ps;
+	struct cslot *bad;
+	int rc = 0, k = PIECES_END;
 
 	memset(&p, 0, sizeof p);
 	p.j = j;
 	p.pr = pr;
-	p.nslots = (size_t)n * 3;
+	p.nslots = (size_t)j->njobs * 3;
 	if ((p.slots = calloc(p.nslots, sizeof *p.slots)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
 	}
-	if (crew_start(&p.c, n, chunk_worker, &p) != 0) {
-		struct zh_pgn_reader *r;
-
+	if (crew_start(&p.c, j->njobs, chunk_worker, &p) != 0) {
 		free(p.slots);
-		if ((r = zh_pgn_open(in, j->limits)) == NULL) {
-			cli_fail("out of memory");
-			return -1;
-		}
-		rc = run_serial(j, r, pr);
-		zh_pgn_close(r);
-		return rc;
+		return run_one(j, in, pr);
 	}
-	for (;;) {
-		struct cslot *s;
-		size_t cut;
-
-		pthread_mutex_lock(&p.c.mu);
-		bad = flush_chunks(&p);
-		pthread_mutex_unlock(&p.c.mu);
-		if (bad != NULL || j->stop || p.enough || (eof && plen == 0))
-			break;
-		/* Read up to 'want' bytes, then cut before the last
-		   "[Event " line. */
-		while (!eof && plen < want) {
-			size_t got;
-
-			if (!reserve(&pend, &pcap, plen, want - plen)) {
-				cli_fail("out of memory");
-				rc = -1;
-				eof = true;
-				break;
-			}
-			got = fread(pend + plen, 1, want - plen, in);
-			plen += got;
-			if (got == 0) {
-				eof = true;
-				rerr = ferror(in) != 0;
-			}
-		}
-		if (plen == 0)
-			continue;
-		cut = eof ? plen : zh_pgn_cut(pend, plen);
-		if (cut == 0) {
-			if (want < CHUNK_MAX) {
-				want *= 2;
-				continue;
-			}
-			fallback = true;	/* no cut: one reader from here */
-			break;
-		}
-		want = target;
-		/* A free slot for it: the oldest, once written out. */
-		pthread_mutex_lock(&p.c.mu);
-		while ((bad = flush_chunks(&p)) == NULL && !j->stop &&
-		    !p.enough && p.slots[p.next_fill % p.nslots].state != EMPTY)
-			pthread_cond_wait(&p.c.done_cv, &p.c.mu);
-		pthread_mutex_unlock(&p.c.mu);
-		if (bad != NULL || j->stop || p.enough)
-			break;
-		s = &p.slots[p.next_fill % p.nslots];
-		/* The chunk keeps the bytes read; the slot's old buffer
-		   takes the rest. */
-		if (!reserve(&s->buf, &s->cap, 0, plen - cut)) {
-			cli_fail("out of memory");
-			rc = -1;
-			break;
-		}
-		{
-			char *ob = s->buf;
-			size_t ocap = s->cap;
-
-			s->buf = pend;
-			s->cap = pcap;
-			s->len = cut;
-			pend = ob;
-			pcap = ocap;
-		}
-		memcpy(pend, s->buf + cut, plen - cut);
-		plen -= cut;
-		memset(s->buf + cut, 0, ZH_PGN_PAD);
-		zh_pgn_count(s->buf, s->len, first, &s->nlines, &s->ngames);
-		first = false;
-		s->lbase = lines;
-		s->gbase = games;
-		lines += s->nlines;
-		games += s->ngames;
-		s->last = eof && plen == 0;
-		pthread_mutex_lock(&p.c.mu);
-		s->state = READY;
-		p.next_fill++;
-		pthread_cond_signal(&p.c.work_cv);
-		pthread_mutex_unlock(&p.c.mu);
-	}
-	/* Wait for every chunk handed out; write out the good ones. */
-	pthread_mutex_lock(&p.c.mu);
-	while (p.next_flush < p.next_fill && bad == NULL) {
-		if ((bad = flush_chunks(&p)) != NULL || p.next_flush == p.next_fill)
-			break;
-		pthread_cond_wait(&p.c.done_cv, &p.c.mu);
-	}
-	pthread_mutex_unlock(&p.c.mu);
+	pieces_open(&ps, in);
+	bad = drain(&p, hand_out(&p, &ps, &k));
 	crew_stop(&p.c);
 	if (getenv("ZH_JOBS_DEBUG"))	/* tests: was the chunk path taken? */
 		fprintf(stderr, "%s: -j: %zu chunks, %ld games from chunks, %s\n",
-		    cli_prog, p.next_fill, p.games, bad != NULL || fallback ?
-		    "then one reader" : "no fallback");
-	if (rc == 0 && !j->stop && !p.enough && (bad != NULL || fallback) &&
-	    fall_back(j, &p, bad, pend, plen, lines, games, in) != 0)
+		    cli_prog, p.next_fill, p.games, bad != NULL ||
+		    k == PIECES_NOCUT ? "then one reader" : "no fallback");
+	if (!ps.nomem && !j->stop && !p.enough &&
+	    (bad != NULL || k == PIECES_NOCUT) && fall_back(j, &p, bad, &ps) != 0)
 		rc = -1;
-	for (i = 0; i < p.nslots; i++) {
-		free(p.slots[i].buf);
-		free(p.slots[i].gm);
-		free(p.slots[i].out.p);
-		free(p.slots[i].err.p);
+	if (ps.nomem || ps.rerr)
+		rc = -1;
+	cpool_free(&p);
+	pieces_close(&ps);
+	return rc;
+}
+
+/* ======================== the run ======================== */
+
+int
+jobs_option(struct jobs *j, int c, const char *arg)
+{
+	long n;
+
+	switch (c) {
+	case 'j':
+		if ((n = cli_number(arg, 0, 64, "--jobs")) < 0)
+			return -1;
+		j->njobs = (int)n;
+		return 1;
+	case JOBS_LIMIT:
+		return cli_limit(&j->limits, arg) ? 1 : -1;
+	case JOBS_PROGRESS:
+		j->progress = 1;
+		return 1;
+	case JOBS_OFFSET:
+		if ((j->offset = cli_number(arg, 0, 1L << 50,
+		    "--game-offset")) < 0)
+			return -1;
+		return 1;
 	}
-	free(p.slots);
-	free(pend);
-	return rc < 0 || rerr ? -1 : 0;
+	return 0;
 }
 
 /* Why the input could not be read. */
@@ -1051,7 +1017,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 		j->njobs = jobs_cores();
 	j->name = name;
 	memset(&j->rerr, 0, sizeof j->rerr);
-	if (j->njobs <= 1 && (r = zh_pgn_open(in, j->limits)) == NULL) {
+	if (j->njobs <= 1 && (r = zh_pgn_open(in, &j->limits)) == NULL) {
 		cli_fail("%s: out of memory", name);
 		return -1;
 	}

@@ -18,7 +18,9 @@
 
 struct jobs {
 	int njobs;				/* 1: no threads; 0: all cores */
-	const struct zh_pgn_limits *limits;
+	struct zh_pgn_limits limits;		/* --limit */
+	long offset;				/* --game-offset: added to
+						   the number work() sees */
 	void *ctx;				/* the tool's options and counters */
 	int (*work)(const struct zh_game *g, FILE *out, FILE *err,
 	    void *ctx, void *state);
@@ -33,6 +35,19 @@ struct jobs {
 	const char *name;			/* the input's, for messages */
 	struct zh_error rerr;			/* why reading failed */
 };
+
+/*
+ * The options of every tool that reads PGN: -j N, --limit NAME=N,
+ * --progress and --game-offset N (long options with these values).
+ * Take option c, its argument arg, into j: 1 if it is one of them, 0 if
+ * not, -1 if its argument is bad (said).
+ */
+enum { JOBS_LIMIT = 0x200, JOBS_PROGRESS, JOBS_OFFSET };
+#define JOBS_OPT_OFFSET	{ "game-offset", required_argument, NULL, JOBS_OFFSET }
+#define JOBS_OPT_JOBS	{ "jobs", required_argument, NULL, 'j' }
+#define JOBS_OPT_LIMIT	{ "limit", required_argument, NULL, JOBS_LIMIT }
+#define JOBS_OPT_PROGRESS { "progress", no_argument, NULL, JOBS_PROGRESS }
+int jobs_option(struct jobs *j, int c, const char *arg);
 
 /* Run over one input; returns 0, or -1 on an I/O or memory error or a
  * compressed input (reported through cli_fail).  Text skipped between

@@ -16,7 +16,6 @@ struct run {
 	const char *name;		/* current input */
 	struct jobs *jobs;
 	long items, valid, invalid, warnings;
-	long offset;			/* --game-offset */
 	bool fail;			/* out of memory */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
@@ -111,16 +110,10 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 {
 	struct run *o = ctx;
 	struct zh_check *c = state;
-	struct zh_game renum;
 	size_t i;
 
 	if (c == NULL)
 		return -1;
-	if (o->offset) {
-		renum = *g;
-		renum.number += o->offset;
-		g = &renum;
-	}
 	zh_check_game(g, o->force, o->flags, c);
 	for (i = 0; i < c->nprobs; i++)
 		report(err, o->name, g, &c->probs[i]);
@@ -238,17 +231,20 @@ summary(const struct run *o, bool fen)
 	fputc('\n', stderr);
 }
 
-int
-main(int argc, char **argv)
+enum { OPT_FEN = 256, OPT_JSON };
+
+/* The options into o and j; -1 to go on, else the exit status. */
+static int
+options(int argc, char **argv, struct run *o, struct jobs *j,
+    const char **outpath, bool *fen)
 {
-	enum { OPT_FEN = 256, OPT_JSON, OPT_LIMIT, OPT_PROGRESS, OPT_OFFSET };
 	static const struct option opts[] = {
-		{ "game-offset", required_argument, NULL, OPT_OFFSET },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		JOBS_OPT_OFFSET,
+		JOBS_OPT_LIMIT,
+		JOBS_OPT_PROGRESS,
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
-		{ "jobs", required_argument, NULL, 'j' },
+		JOBS_OPT_JOBS,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "max-errors", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
@@ -258,106 +254,99 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct run o = { 0 };
-	struct jobs j = { 0 };
-	struct zh_pgn_limits lim = { 0 };
-	const char *outpath = NULL;
-	bool fen = false;
-	int c, i, rc = EXIT_VALID;
-	long n;
+	int c, k;
 
-	cli_prog = "zhcheck";
-	/* Diagnostics are zhcheck's output: a line at a time on a terminal,
-	   in large writes to a file or pipe (a warning per game is common). */
-	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,
-	    1 << 16);
-	j.njobs = 1;
-	j.limits = &lim;
-	j.err = stderr;
 	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
-			fen = true;
+			*fen = true;
 			break;
 		case OPT_JSON:
-			o.json = true;
-			break;
-		case OPT_LIMIT:
-			if (!cli_limit(&lim, optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_PROGRESS:
-			j.progress = 1;
-			break;
-		case OPT_OFFSET:
-			if ((o.offset = cli_number(optarg, 0, 1L << 50,
-			    "--game-offset")) < 0)
-				return EXIT_USAGE;
+			o->json = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'j':
-			if ((n = cli_number(optarg, 0, 64, "--jobs")) < 0)
-				return EXIT_USAGE;
-			j.njobs = (int)n;
-			break;
 		case 'm':
-			if ((o.max_errors = cli_number(optarg, 1, 1L << 40,
+			if ((o->max_errors = cli_number(optarg, 1, 1L << 40,
 			    "--max-errors")) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
 		case 's':
-			o.flags |= ZH_CHECK_STRICT;
+			o->flags |= ZH_CHECK_STRICT;
 			break;
 		case 'v':
-			if ((o.force = cli_variant(optarg)) == NULL)
+			if ((o->force = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			usage(stderr);
+			if ((k = jobs_option(j, c, optarg)) > 0)
+				break;
+			if (k == 0)
+				usage(stderr);
 			return EXIT_USAGE;
 		}
+	return -1;
+}
+
+/* One input, PGN or FEN; false on a read error. */
+static bool
+check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
+{
+	long n = o->items;
+
+	if (fen)
+		check_fens(in, j->out, o);
+	else if (jobs_run(j, in, o->name) != 0)
+		return false;
+	else if (o->items == n && !j->stop) {
+		cli_fail("%s: error: no game in it", o->name);
+		o->nogame = true;
+	}
+	return !ferror(in);	/* said by jobs_run or check_fens */
+}
+
+int
+main(int argc, char **argv)
+{
+	struct run o = { 0 };
+	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
+	    .make_state = make_state, .free_state = free_state };
+	const char *outpath = NULL;
+	bool fen = false;
+	int i, rc;
+
+	cli_prog = "zhcheck";
+	/* Diagnostics are zhcheck's output: a line at a time on a terminal,
+	   in large writes to a file or pipe (a warning per game is common). */
+	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,
+	    1 << 16);
+	o.jobs = &j;
+	j.err = stderr;
+	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0)
+		return rc;
 	argc -= optind;
 	argv += optind;
-	o.jobs = &j;
-	j.ctx = &o;
-	j.work = work;
-	j.done = done;
-	j.make_state = make_state;
-	j.free_state = free_state;
 	cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
 	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
+	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
 
-		if (in == NULL) {
+		if (in == NULL || !check_input(in, &o, &j, fen))
 			rc = EXIT_USAGE;
-			continue;
-		}
-		n = o.items;
-		if (fen)
-			check_fens(in, j.out, &o);
-		else if (jobs_run(&j, in, o.name) != 0)
-			rc = EXIT_USAGE;
-		else if (o.items == n && !j.stop) {
-			cli_fail("%s: error: no game in it", o.name);
-			o.nogame = true;
-		}
-		if (ferror(in))		/* said by jobs_run or check_fens */
-			rc = EXIT_USAGE;
-		if (in != stdin)
+		if (in != NULL && in != stdin)
 			fclose(in);
 	}
 	if (o.fail) {

@@ -205,8 +205,9 @@ dialect(const char *s, const char *opt)
 	return d;
 }
 
-int
-main(int argc, char **argv)
+/* The options into o (and the mode); -1 to go on, else the exit status. */
+static int
+options(int argc, char **argv, struct opts *o, const char **outpath)
 {
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
@@ -222,14 +223,9 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL };
-	struct tally t = { 0, 0, false };
 	bool check = false, json = false, moves = false;
-	const char *outpath = NULL;
-	long nfen = 0;
-	int c, i, nfiles = 0;
+	int c;
 
-	cli_prog = "zhfen";
 	while ((c = getopt_long(argc, argv, "cf:hjmo:qst:v:V", longopts,
 	    NULL)) != -1)
 		switch (c) {
@@ -237,7 +233,7 @@ main(int argc, char **argv)
 			check = true;
 			break;
 		case 'f':
-			if ((o.from = dialect(optarg, "--from")) < 0)
+			if ((o->from = dialect(optarg, "--from")) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -250,24 +246,24 @@ main(int argc, char **argv)
 			moves = true;
 			break;
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
 		case 's':
-			o.flags |= ZH_FEN_STRICT;
+			o->flags |= ZH_FEN_STRICT;
 			break;
 		case 't':
-			if ((o.to = dialect(optarg, "--to")) <= 0) {
-				if (o.to == ZH_AUTO)
+			if ((o->to = dialect(optarg, "--to")) <= 0) {
+				if (o->to == ZH_AUTO)
 					cli_fail("--to: choose lichess, xboard, "
 					    "chesscom or fairy");
 				return EXIT_USAGE;
 			}
 			break;
 		case 'v':
-			if ((o.variant = cli_variant(optarg)) == NULL)
+			if ((o->variant = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
 			break;
 		case 'V':
@@ -277,8 +273,24 @@ main(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
-	o.mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES : OUT_FEN;
-	o.moves = moves;
+	o->mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES :
+	    OUT_FEN;
+	o->moves = moves;
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL };
+	struct tally t = { 0, 0, false };
+	const char *outpath = NULL;
+	long nfen = 0;
+	int i, rc, nfiles = 0;
+
+	cli_prog = "zhfen";
+	if ((rc = options(argc, argv, &o, &outpath)) >= 0)
+		return rc;
 	cli_output(outpath, &o.out);
 	for (i = optind; i < argc; i++)
 		if (!is_fen(argv[i]))
@@ -302,7 +314,7 @@ main(int argc, char **argv)
 	if (cli_outputs_close() != 0)
 		return cli_exit(EXIT_USAGE);
 
-	if (!cli_quiet && (check || t.invalid > 0))
+	if (!cli_quiet && (o.mode == OUT_CHECK || t.invalid > 0))
 		fprintf(stderr, "zhfen: checked %ld position%s: %ld valid, %ld invalid\n",
 		    t.valid + t.invalid, t.valid + t.invalid == 1 ? "" : "s",
 		    t.valid, t.invalid);

@@ -89,106 +89,139 @@ perft_bounded(const struct zh_pos *p, int depth, uint64_t *left)
 	return total;
 }
 
+/* ======================== suites ======================== */
+
+/* A suite being read: its entry's state and the counts. */
+struct suite {
+	FILE *out;
+	const char *name;
+	const struct zh_variant *deflt, *v;
+	unsigned long long max_nodes;
+	char id[256];
+	struct zh_pos pos;
+	bool have_pos, skip;
+	long lineno, pass, failed, skipped;
+};
+
+/* "variant V": the entry's variant; one not supported skips it. */
+static void
+suite_variant(struct suite *su, const char *s)
+{
+	if ((su->v = zh_variant_find(s)) != NULL)
+		return;
+	if (!cli_quiet)
+		fprintf(stderr, "%s: %s:%ld: note: %s: variant '%s' is not "
+		    "supported, skipped\n", cli_prog, su->name, su->lineno,
+		    su->id, s);
+	su->skip = true;
+	su->skipped++;
+	su->v = su->deflt;
+}
+
+/* "epd FEN": the entry's position. */
+static void
+suite_epd(struct suite *su, const char *s)
+{
+	struct zh_error err = { 0 };
+
+	if (zh_fen_read(&su->pos, s, su->v, ZH_AUTO, 0, &err) != 0 &&
+	    err.code == ZH_EVARIANT) {
+		if (!cli_quiet)
+			fprintf(stderr, "%s: %s:%ld: note: %s: %s, skipped\n",
+			    cli_prog, su->name, su->lineno, su->id, err.text);
+		su->skipped++;
+		su->skip = true;
+	} else if (err.code != ZH_OK) {
+		cli_diag("error", su->name, su->lineno, err.col + 4, "%s: %s",
+		    su->id, err.text);
+		su->failed++;
+		su->skip = true;
+	} else
+		su->have_pos = true;
+}
+
+/* "D N" of a "perft" line: count to depth D, compare with N. */
+static void
+suite_perft(struct suite *su, const char *s)
+{
+	char *e;
+	long depth = strtol(s, &e, 10);
+	unsigned long long want = strtoull(e, &e, 10), got;
+
+	if (depth < 0 || depth > 64) {
+		cli_diag("error", su->name, su->lineno, 1, "bad perft line");
+		su->failed++;
+		return;
+	}
+	if (su->max_nodes && want > su->max_nodes) {
+		su->skipped++;
+		return;
+	}
+	if (su->max_nodes) {	/* whatever the entry says */
+		uint64_t left = su->max_nodes;
+
+		got = perft_bounded(&su->pos, (int)depth, &left);
+		if (got == UINT64_MAX) {
+			if (!cli_quiet)
+				fprintf(stderr, "%s: %s:%ld: note: %s: depth %ld "
+				    "has more than %llu nodes (--max-nodes), "
+				    "skipped\n", cli_prog, su->name, su->lineno,
+				    su->id, depth, su->max_nodes);
+			su->skipped++;
+			return;
+		}
+	} else
+		got = zh_perft(&su->pos, (int)depth);
+	if (got == want) {
+		su->pass++;
+		fprintf(su->out, "ok %s depth %ld %llu\n", su->id, depth, got);
+	} else {
+		su->failed++;
+		fprintf(su->out, "FAIL %s depth %ld expected %llu got %llu\n",
+		    su->id, depth, want, got);
+	}
+}
+
+/* One line of a suite, without its line end. */
+static void
+suite_line(struct suite *su, const char *s)
+{
+	if (strncmp(s, "id ", 3) == 0) {
+		snprintf(su->id, sizeof su->id, "%.200s", s + 3);
+		su->v = su->deflt;
+		su->have_pos = su->skip = false;
+	} else if (strncmp(s, "variant ", 8) == 0)
+		suite_variant(su, s + 8);
+	else if (strncmp(s, "epd ", 4) == 0 && !su->skip)
+		suite_epd(su, s + 4);
+	else if ((strncmp(s, "perft ", 6) == 0 ||
+	    strncmp(s, "perft-comment ", 14) == 0) && su->have_pos && !su->skip)
+		suite_perft(su, s + (s[5] == ' ' ? 6 : 14));
+}
+
 /* Suite: "id X", "variant V", "epd FEN", "perft D N" ("perft-comment"). */
 static int
 suite(FILE *out, const char *path, const struct zh_variant *deflt,
     unsigned long long max_nodes)
 {
-	const char *name;
-	FILE *f = cli_open(path, &name);
-	char line[4096], id[256] = "?";
-	const struct zh_variant *v = deflt;
-	struct zh_pos pos;
-	bool have_pos = false, skip = false, rd = false;
-	long lineno = 0, pass = 0, failed = 0, skipped = 0;
+	struct suite su = { .out = out, .deflt = deflt, .v = deflt,
+	    .max_nodes = max_nodes, .id = "?" };
+	FILE *f = cli_open(path, &su.name);
+	char line[4096];
+	bool rd = false;
 
 	if (f == NULL)
 		return EXIT_USAGE;
 	while (!cli_outputs_failed() && fgets(line, sizeof line, f) != NULL) {
-		char *s = line, *e;
-		size_t n = strlen(s);
+		size_t n = strlen(line);
 
-		lineno++;
-		while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = '\0';
-		if (strncmp(s, "id ", 3) == 0) {
-			snprintf(id, sizeof id, "%.200s", s + 3);
-			v = deflt;
-			have_pos = skip = false;
-		} else if (strncmp(s, "variant ", 8) == 0) {
-			v = zh_variant_find(s + 8);
-			if (v == NULL) {
-				if (!cli_quiet)
-					fprintf(stderr, "%s: %s:%ld: note: %s: "
-					    "variant '%s' is not supported, skipped\n",
-					    cli_prog, name, lineno, id, s + 8);
-				skip = true;
-				skipped++;
-				v = deflt;
-			}
-		} else if (strncmp(s, "epd ", 4) == 0 && !skip) {
-			struct zh_error err = { 0 };
-
-			if (zh_fen_read(&pos, s + 4, v, ZH_AUTO, 0, &err) != 0 &&
-			    err.code == ZH_EVARIANT) {
-				if (!cli_quiet)
-					fprintf(stderr, "%s: %s:%ld: note: %s: %s, "
-					    "skipped\n", cli_prog, name, lineno, id,
-					    err.text);
-				skipped++;
-				skip = true;
-			} else if (err.code != ZH_OK) {
-				cli_diag("error", name, lineno, err.col + 4,
-				    "%s: %s", id, err.text);
-				failed++;
-				skip = true;
-			} else
-				have_pos = true;
-		} else if ((strncmp(s, "perft ", 6) == 0 ||
-		    strncmp(s, "perft-comment ", 14) == 0) && have_pos && !skip) {
-			long depth;
-			unsigned long long want, got;
-
-			s += s[5] == ' ' ? 6 : 14;
-			depth = strtol(s, &e, 10);
-			want = strtoull(e, &e, 10);
-			if (depth < 0 || depth > 64) {
-				cli_diag("error", name, lineno, 1, "bad perft line");
-				failed++;
-				continue;
-			}
-			if (max_nodes && want > max_nodes) {
-				skipped++;
-				continue;
-			}
-			if (max_nodes) {	/* whatever the entry says */
-				uint64_t left = max_nodes;
-
-				got = perft_bounded(&pos, (int)depth, &left);
-				if (got == UINT64_MAX) {
-					if (!cli_quiet)
-						fprintf(stderr, "%s: %s:%ld: note: "
-						    "%s: depth %ld has more than "
-						    "%llu nodes (--max-nodes), "
-						    "skipped\n", cli_prog, name,
-						    lineno, id, depth, max_nodes);
-					skipped++;
-					continue;
-				}
-			} else
-				got = zh_perft(&pos, (int)depth);
-			if (got == want) {
-				pass++;
-				fprintf(out, "ok %s depth %ld %llu\n", id, depth, got);
-			} else {
-				failed++;
-				fprintf(out, "FAIL %s depth %ld expected %llu got %llu\n",
-				    id, depth, want, got);
-			}
-		}
+		su.lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		suite_line(&su, line);
 	}
 	if (ferror(f)) {
-		cli_fail("%s: read error", name);
+		cli_fail("%s: read error", su.name);
 		rd = true;
 	}
 	if (f != stdin)
@@ -197,12 +230,22 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 		return EXIT_USAGE;
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %s: %ld passed, %ld failed, %ld skipped\n",
-		    cli_prog, name, pass, failed, skipped);
-	return rd ? EXIT_USAGE : failed ? EXIT_INVALID : EXIT_VALID;
+		    cli_prog, su.name, su.pass, su.failed, su.skipped);
+	return rd ? EXIT_USAGE : su.failed ? EXIT_INVALID : EXIT_VALID;
 }
 
-int
-main(int argc, char **argv)
+/* ======================== main ======================== */
+
+struct opts {
+	const struct zh_variant *v;
+	const char *fen, *suite, *outpath;
+	unsigned long long max_nodes;
+	bool div;
+};
+
+/* The options into o; -1 to go on, else the exit status. */
+static int
+options(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
 		{ "divide", no_argument, NULL, 'd' },
@@ -216,48 +259,38 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct zh_variant *v = zh_variant_default();
-	const char *fen = NULL, *suite_path = NULL, *outpath = NULL;
-	unsigned long long max_nodes = 0;
-	bool div = false;
-	FILE *out = NULL;
-	struct zh_pos pos;
-	long depth;
-	int c, rc;
+	char *e;
+	int c;
 
-	cli_prog = "zhperft";
 	while ((c = getopt_long(argc, argv, "df:hm:o:qs:v:V", opts, NULL)) != -1)
 		switch (c) {
 		case 'd':
-			div = true;
+			o->div = true;
 			break;
 		case 'f':
-			fen = optarg;
+			o->fen = optarg;
 			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'm': {
-			char *e;
-
-			max_nodes = strtoull(optarg, &e, 10);
+		case 'm':
+			o->max_nodes = strtoull(optarg, &e, 10);
 			if (*optarg == '\0' || *e != '\0' || *optarg == '-') {
 				cli_fail("--max-nodes: '%s' is not a number", optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		}
 		case 'o':
-			outpath = optarg;
+			o->outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
 		case 's':
-			suite_path = optarg;
+			o->suite = optarg;
 			break;
 		case 'v':
-			if ((v = cli_variant(optarg)) == NULL)
+			if ((o->v = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
 			break;
 		case 'V':
@@ -267,44 +300,67 @@ main(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	return -1;
+}
+
+/* zhperft -s FILE (no operand). */
+static int
+run_suite(const struct opts *o, int argc)
+{
+	FILE *out = NULL;
+	int rc;
+
+	if (argc != 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cli_output(o->outpath, &out);
+	cli_inputs(1, (char *const *)&o->suite);
+	if (cli_outputs_open() != 0)
+		return EXIT_USAGE;
+	rc = suite(out, o->suite, o->v, o->max_nodes);
+	return cli_exit(cli_outputs_failed() ? EXIT_USAGE : rc);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { .v = zh_variant_default() };
+	FILE *out = NULL;
+	struct zh_pos pos;
+	long depth;
+	int rc;
+
+	cli_prog = "zhperft";
+	if ((rc = options(argc, argv, &o)) >= 0)
+		return rc;
 	argc -= optind;
 	argv += optind;
-	if (suite_path != NULL) {
-		if (argc != 0) {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		cli_output(outpath, &out);
-		cli_inputs(1, (char *const *)&suite_path);
-		if (cli_outputs_open() != 0)
-			return EXIT_USAGE;
-		rc = suite(out, suite_path, v, max_nodes);
-		goto done;
-	}
+	if (o.suite != NULL)
+		return run_suite(&o, argc);
 	if (argc != 1) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if ((depth = cli_number(argv[0], 0, 30, "DEPTH")) < 0)
 		return EXIT_USAGE;
-	if (fen != NULL) {
+	if (o.fen != NULL) {
 		struct zh_error err = { 0 };
 
-		if (zh_fen_read(&pos, fen, v, ZH_AUTO, 0, &err) != 0) {
+		if (zh_fen_read(&pos, o.fen, o.v, ZH_AUTO, 0, &err) != 0) {
 			cli_diag("error", "--fen", 1, err.col, "%s", err.text);
 			return EXIT_USAGE;
 		}
 	} else
-		zh_pos_start(&pos, v);
-	cli_output(outpath, &out);
+		zh_pos_start(&pos, o.v);
+	cli_output(o.outpath, &out);
 	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
-	if (div)
+	if (o.div)
 		rc = divide(out, &pos, (int)depth);
 	else {
 		fprintf(out, "%llu\n", (unsigned long long)zh_perft(&pos, (int)depth));
 		rc = EXIT_VALID;
 	}
-done:
 	return cli_exit(cli_outputs_failed() ? EXIT_USAGE : rc);
 }

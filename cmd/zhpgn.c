@@ -43,7 +43,6 @@ struct opts {
 	FILE *rejects;
 	struct jobs *jobs;
 	long games, written, rejected;
-	long offset;			/* --game-offset */
 	bool fatal;
 };
 
@@ -81,18 +80,12 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	struct zh_replay *r = st;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
-	struct zh_game renum;
 	size_t k;
 	int rc;
 	bool cut;
 
 	if (r == NULL)
 		return FATAL;
-	if (o->offset) {
-		renum = *g;
-		renum.number += o->offset;
-		g = &renum;
-	}
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
@@ -166,18 +159,19 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
-int
-main(int argc, char **argv)
+/* The options into o and j; -1 to go on, else the exit status. */
+static int
+options(int argc, char **argv, struct opts *o, struct jobs *j,
+    const char **outpath, const char **rejpath)
 {
-	enum { OPT_LIMIT = 256, OPT_PROGRESS, OPT_OFFSET };
 	static const struct option longopts[] = {
-		{ "game-offset", required_argument, NULL, OPT_OFFSET },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		JOBS_OPT_OFFSET,
+		JOBS_OPT_LIMIT,
+		JOBS_OPT_PROGRESS,
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "jobs", required_argument, NULL, 'j' },
+		JOBS_OPT_JOBS,
 		{ "json", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -187,35 +181,13 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct opts o = { .to = ZH_LICHESS };
-	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
-	    .make_state = make_state, .free_state = free_state };
-	struct zh_pgn_limits lim = { 0 };
-	const char *outpath = NULL, *rejpath = NULL;
-	FILE *out = NULL;
-	long n;
-	int c, i, rc = EXIT_VALID;
+	int c, k;
 
-	cli_prog = "zhpgn";
-	o.jobs = &j;
-	j.limits = &lim;
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:", longopts,
 	    NULL)) != -1)
 		switch (c) {
-		case OPT_LIMIT:
-			if (!cli_limit(&lim, optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_PROGRESS:
-			j.progress = 1;
-			break;
-		case OPT_OFFSET:
-			if ((o.offset = cli_number(optarg, 0, 1L << 50,
-			    "--game-offset")) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'F':
-			o.flags |= ZH_JSON_FENS;
+			o->flags |= ZH_JSON_FENS;
 			break;
 		case 'f':
 			if (dialect(optarg, true) < 0)
@@ -225,51 +197,66 @@ main(int argc, char **argv)
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
 		case 'J':
-			o.json = true;
-			break;
-		case 'j':
-			if ((n = cli_number(optarg, 0, 64, "--jobs")) < 0)
-				return EXIT_USAGE;
-			j.njobs = (int)n;
+			o->json = true;
 			break;
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
 		case 'r':
-			rejpath = optarg;
+			*rejpath = optarg;
 			break;
 		case 't':
-			if ((o.to = dialect(optarg, false)) < 0)
+			if ((o->to = dialect(optarg, false)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		case 'v':
-			if ((o.variant = cli_variant(optarg)) == NULL)
+			if ((o->variant = cli_variant(optarg)) == NULL)
 				return EXIT_USAGE;
 			break;
 		default:
-			usage(stderr);
+			if ((k = jobs_option(j, c, optarg)) > 0)
+				break;
+			if (k == 0)
+				usage(stderr);
 			return EXIT_USAGE;
 		}
-	argc -= optind;
-	argv += optind;
-	if ((o.flags & ZH_JSON_FENS) && !o.json) {
+	if ((o->flags & ZH_JSON_FENS) && !o->json) {
 		cli_fail("--fens needs --json");
 		return EXIT_USAGE;
 	}
-	cli_output(outpath, &out);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { .to = ZH_LICHESS };
+	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
+	    .make_state = make_state, .free_state = free_state };
+	const char *outpath = NULL, *rejpath = NULL;
+	long n;
+	int i, rc;
+
+	cli_prog = "zhpgn";
+	o.jobs = &j;
+	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0)
+		return rc;
+	argc -= optind;
+	argv += optind;
+	cli_output(outpath, &j.out);
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
 	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
-	j.out = out;
 	j.err = stderr;
+	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
 

@@ -23,7 +23,6 @@ struct opts {
 	bool variations;
 	unsigned diag;			/* ZH_DIAG_* */
 	long games, bad;		/* counted by done() */
-	long offset;			/* --game-offset */
 	const char *name;		/* current input's name */
 };
 
@@ -227,7 +226,6 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	const struct opts *o = ctx;
 	struct state *st = state;
 	struct zh_replay *r;
-	struct zh_game renum;
 	bool bad = false, started;
 	size_t i;
 
@@ -236,11 +234,6 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 		return 1;
 	}
 	r = &st->r;
-	if (o->offset) {
-		renum = *g;
-		renum.number += o->offset;
-		g = &renum;
-	}
 	st->len = 0;
 	st->fail = false;
 	/* FEN and EPD need no move text: legality only */
@@ -321,13 +314,75 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum {
-	O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_LIMIT,
-	O_PROGRESS, O_OFFSET
-};
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR };
 
-int
-main(int argc, char **argv)
+/* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
+   if not one, -1 if bad (said). */
+static int
+option(struct opts *o, int c, const char *arg, int *color)
+{
+	static const char *const colors[] = { "auto", "always", "never", NULL };
+	int i;
+
+	switch (c) {
+	case 'e':
+		if ((o->sel.every = cli_number(arg, 1, 100000000L,
+		    "--every")) < 0)
+			return -1;
+		break;
+	case 'f':
+		if ((i = find_name(fmt_names, arg)) < 0) {
+			cli_fail("unknown format '%s' (try fen, epd, uci, san, "
+			    "jsonl, board)", arg);
+			return -1;
+		}
+		o->fmt = (enum fmt)i;
+		break;
+	case 'p':
+		if (zh_plysel_range(&o->sel, arg) != 0) {
+			cli_fail("--plies: '%s' is not a range A-B, A-, -B or A",
+			    arg);
+			return -1;
+		}
+		break;
+	case 't':
+		if ((o->dialect = zh_dialect_find(arg)) <= ZH_AUTO) {
+			cli_fail("unknown dialect '%s' (try lichess, xboard, "
+			    "chesscom, fairy)", arg);
+			return -1;
+		}
+		break;
+	case 'v':
+		if ((o->force = cli_variant(arg)) == NULL)
+			return -1;
+		break;
+	case O_START:
+		o->sel.start_only = true;
+		break;
+	case O_FINAL:
+		o->sel.final_only = true;
+		break;
+	case O_MAINLINE:
+	case O_VARIATIONS:
+		o->variations = c == O_VARIATIONS;
+		break;
+	case O_COLOR:
+		if ((*color = find_name(colors, arg)) < 0) {
+			cli_fail("--color: '%s' is not auto, always or never",
+			    arg);
+			return -1;
+		}
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* The options into o and j; -1 to go on, else the exit status. */
+static int
+options(int argc, char **argv, struct opts *o, struct jobs *j,
+    const char **outpath, int *color)
 {
 	static const struct option lopts[] = {
 		{ "color", required_argument, NULL, O_COLOR },
@@ -335,14 +390,14 @@ main(int argc, char **argv)
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
 		{ "format", required_argument, NULL, 'f' },
-		{ "game-offset", required_argument, NULL, O_OFFSET },
+		JOBS_OPT_OFFSET,
 		{ "help", no_argument, NULL, 'h' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "limit", required_argument, NULL, O_LIMIT },
+		JOBS_OPT_JOBS,
+		JOBS_OPT_LIMIT,
 		{ "mainline", no_argument, NULL, O_MAINLINE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "plies", required_argument, NULL, 'p' },
-		{ "progress", no_argument, NULL, O_PROGRESS },
+		JOBS_OPT_PROGRESS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
@@ -351,130 +406,73 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const colors[] = { "auto", "always", "never", NULL };
-	struct opts o;
-	struct jobs j;
-	struct zh_pgn_limits lim = { 0 };
-	bool progress = false;
-	const char *outpath = NULL, *cs;
-	FILE *out = NULL;
-	long njobs = 1, n;
-	int c, color = 0, rc = EXIT_VALID, i;
+	int c, k;
 
-	cli_prog = "zhreplay";
-	memset(&o, 0, sizeof o);
-	o.dialect = ZH_LICHESS;
-	o.sel.to = -1;
-	o.sel.every = 1;
-	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V", lopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V", lopts,
+	    NULL)) != -1)
 		switch (c) {
-		case 'e':
-			if ((o.sel.every = cli_number(optarg, 1, 100000000L,
-			    "--every")) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			if ((i = find_name(fmt_names, optarg)) < 0) {
-				cli_fail("unknown format '%s' (try fen, epd, uci, san, "
-				    "jsonl, board)", optarg);
-				return EXIT_USAGE;
-			}
-			o.fmt = (enum fmt)i;
-			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'j':
-			if ((njobs = cli_number(optarg, 0, 64, "--jobs")) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'o':
-			outpath = optarg;
-			break;
-		case 'p':
-			if (zh_plysel_range(&o.sel, optarg) != 0) {
-				cli_fail("--plies: '%s' is not a range A-B, A-, -B or A",
-				    optarg);
-				return EXIT_USAGE;
-			}
+			*outpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 't':
-			if ((o.dialect = zh_dialect_find(optarg)) <= ZH_AUTO) {
-				cli_fail("unknown dialect '%s' (try lichess, xboard, "
-				    "chesscom, fairy)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'v':
-			if ((o.force = cli_variant(optarg)) == NULL)
-				return EXIT_USAGE;
-			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
-		case O_START:
-			o.sel.start_only = true;
-			break;
-		case O_FINAL:
-			o.sel.final_only = true;
-			break;
-		case O_MAINLINE:
-			o.variations = false;
-			break;
-		case O_VARIATIONS:
-			o.variations = true;
-			break;
-		case O_LIMIT:
-			if (!cli_limit(&lim, optarg))
-				return EXIT_USAGE;
-			break;
-		case O_PROGRESS:
-			progress = true;
-			break;
-		case O_OFFSET:
-			if ((o.offset = cli_number(optarg, 0, 1L << 50,
-			    "--game-offset")) < 0)
-				return EXIT_USAGE;
-			break;
-		case O_COLOR:
-			if ((color = find_name(colors, optarg)) < 0) {
-				cli_fail("--color: '%s' is not auto, always or never",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		default:
-			usage(stderr);
+			if ((k = option(o, c, optarg, color)) == 0)
+				k = jobs_option(j, c, optarg);
+			if (k > 0)
+				break;
+			if (k == 0)
+				usage(stderr);
 			return EXIT_USAGE;
 		}
+	return -1;
+}
+
+/* The board's glyphs follow the locale; colours need a terminal. */
+static unsigned
+diagram_flags(int color, FILE *out)
+{
+	const char *cs, *nc = getenv("NO_COLOR");
+	unsigned fl = 0;
+
+	if (setlocale(LC_CTYPE, "") != NULL &&
+	    (cs = nl_langinfo(CODESET)) != NULL && strcmp(cs, "UTF-8") == 0)
+		fl |= ZH_DIAG_UNICODE;
+	if (color == 1 || (color == 0 && cli_output_isatty(out) &&
+	    (nc == NULL || *nc == '\0')))
+		fl |= ZH_DIAG_COLOUR;
+	return fl;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1 };
+	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
+	    .make_state = make_state, .free_state = free_state };
+	const char *outpath = NULL;
+	long n;
+	int color = 0, rc, i = 0;
+
+	cli_prog = "zhreplay";
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0)
+		return rc;
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &out);
+	cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
 	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
-	/* The board's glyphs follow the locale; colours need a terminal. */
-	if (setlocale(LC_CTYPE, "") != NULL && (cs = nl_langinfo(CODESET)) != NULL &&
-	    strcmp(cs, "UTF-8") == 0)
-		o.diag |= ZH_DIAG_UNICODE;
-	if (color == 1 || (color == 0 && cli_output_isatty(out) &&
-	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0')))
-		o.diag |= ZH_DIAG_COLOUR;
-	memset(&j, 0, sizeof j);
-	j.njobs = (int)njobs;
-	j.limits = &lim;
-	j.progress = progress;
-	j.ctx = &o;
-	j.work = work;
-	j.done = done;
-	j.make_state = make_state;
-	j.free_state = free_state;
-	j.out = out;
+	o.diag = diagram_flags(color, j.out);
 	j.err = stderr;
-	i = 0;
+	rc = EXIT_VALID;
 	do {
 		FILE *in = cli_open(argc > 0 ? argv[i] : NULL, &o.name);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # -j N: the input is cut into chunks before "[Event " lines and each
-# worker reads its own chunk (cmd/jobs.c); a chunk whose games or lines
+# worker reads its own chunk (cmd/pieces.c, cmd/jobs.c); a chunk whose games or lines
 # do not come out as guessed is read again, with all after it, by one
 # reader.  Either way -j 2 must write what -j 1 writes.  ZH_JOBS_CHUNK
 # makes the chunks tiny (a cut at almost every game), ZH_JOBS_DEBUG says
@@ -134,5 +134,31 @@ chunk_games() {
 		    >"$T/3.out" 2>"$T/3.err" || fail "$tool: exit $? from a pipe"
 		cmp "$T/1.out" "$T/3.out" || fail "$tool: stdout differs from a pipe"
 		grep -q 'cannot start thread 2 of 2' "$T/3.err" || fail "$tool: nothing said from a pipe"
+	done
+}
+
+@test "jobs: --game-offset renumbers games read in chunks and by the fallback reader, as with -j 1" {
+	local f=$TESTDATA/zhreplay/bench20.pgn
+	# in chunks, then (a game without an Event tag) by one reader again
+	{ cat "$f"; grep -v '^\[Event ' "$TESTDATA/zhcheck/ambiguous-san.pgn"; cat "$f"; } >"$T/in.pgn"
+	for CH in 1 4000; do
+		same zhcheck --json --game-offset 500 "$T/in.pgn"
+		same zhpgn --game-offset 500 "$T/in.pgn"
+		same zhreplay -f board --color never --game-offset 500 "$T/in.pgn"
+	done
+	zhcheck -q --json --game-offset 500 "$T/in.pgn" | head -1 | grep -q '"game":501' ||
+	    fail "the first game is not numbered 501"
+	ZH_JOBS_CHUNK=1 ZH_JOBS_DEBUG=1 zhcheck -q -j 2 "$T/in.pgn" 2>&1 >/dev/null |
+	    grep -q 'then one reader' || fail "the fallback reader was not used"
+}
+
+@test "jobs: cmd/pieces.c alone drives the reader's piece calls, jobs.c alone renumbers" {
+	local src=$BATS_TEST_DIRNAME/../cmd f
+	for f in "$src"/*.c "$src"/*.h; do
+		case $f in */pieces.[ch]) continue ;; esac
+		! grep -nE 'zh_pgn_(cut|count|mem|mem_clean|set_base)\(' "$f" ||
+		    fail "$f calls the piece API itself"
+		case $f in */jobs.c) continue ;; esac
+		! grep -n 'number +=' "$f" || fail "$f renumbers games itself"
 	done
 }
