@@ -287,6 +287,8 @@ struct walker {
 	const struct zh_game *g;
 	struct zh_replay *r;
 	bool vars;		/* the game has variations */
+	bool fast;		/* no SAN or UCI written (r->fast) */
+	bool no_uci;		/* no UCI written */
 };
 
 static void
@@ -332,12 +334,19 @@ mate_check(struct zh_rmove *pending, const struct zh_pos *pos)
 		pending->san[n - 1] = '#';
 }
 
+/* Where the walk is in the line of play it walks. */
+struct line {
+	struct zh_pos before;	/* before the line's last move, if any */
+	struct zh_rmove *pending;	/* gave check; mate not tested */
+	long ply;
+	bool have_before;	/* a move was made: 'before' is its position */
+	bool dead;		/* a move failed: the rest is not played */
+};
+
 /* A line of play left for a variation: taken up again at its ')'. */
 struct level {
-	struct zh_pos pos, before;
-	struct zh_rmove *pending;
-	long ply;
-	bool have_before, dead;
+	struct zh_pos pos;
+	struct line line;
 };
 
 /*
@@ -457,41 +466,121 @@ slow_made(struct zh_pos *pos, struct zh_move m, int ncand,
 }
 
 /*
- * A '(' at t, ply plies into a line at depth: a new level to put the
- * line aside in (the caller fills it), or NULL when out of memory.
- * stray: no move before it to vary.
+ * A run of common moves from toks[i], read and made in one call
+ * (zh__play_run) in a game without variations; returns where it stopped.
  */
-static struct level *
-var_open(struct walker *w, struct levels *up, const struct zh_token *t,
-    long ply, int depth, bool stray)
+static size_t
+run_moves(struct walker *w, struct zh_pos *pos, size_t i, struct line *ln,
+    int depth)
+{
+	struct zh_run run = { !w->fast, !w->no_uci, depth, ln->ply, 0, 0 };
+
+	i = zh__play_run(pos, w->g->toks, i, w->g->ntoks, w->r->moves, &run);
+	if (run.played > 0) {
+		ln->ply = run.ply;
+		ln->have_before = true;
+		ln->pending = !w->fast && pos->check == 2 ?
+		    &w->r->moves[run.last] : NULL;
+	}
+	return i;
+}
+
+/*
+ * Move t (its record rm) of a game with variations, read and made at
+ * once by zh__play_fast() if it is a common one; returns whether it was.
+ */
+static bool
+move_fast(struct walker *w, struct zh_pos *pos, const struct zh_token *t,
+    struct zh_rmove *rm, struct line *ln, int depth)
+{
+	struct zh_pos prev = *pos;	/* a variation may start before it */
+	struct zh_move m;
+
+	if (!zh__play_fast(pos, t->text, t->len, &m, w->fast ? NULL : rm->san,
+	    w->no_uci ? NULL : rm->uci))
+		return false;
+	ln->before = prev;
+	ln->pending = fast_made(rm, &m, ln->ply, depth, w->fast, w->no_uci,
+	    pos);
+	ln->have_before = true;
+	ln->ply++;
+	return true;
+}
+
+/*
+ * Move t (its record rm) that the one-step path did not take: read by
+ * the general SAN reader and made, or its error noted and the rest of
+ * the line dead.
+ */
+static void
+move_slow(struct walker *w, struct zh_pos *pos, const struct zh_token *t,
+    struct zh_rmove *rm, struct line *ln, int depth)
+{
+	struct zh_error e;	/* set in full only on an error */
+	struct zh_move m;
+	int ncand;
+
+	rm_clear(rm, ln->ply, depth);
+	if (ln->dead)
+		return;
+	e.code = ZH_OK;
+	e.line = e.col = e.ply = 0;
+	e.text[0] = '\0';
+	if (zh__san_read_n(pos, t->text, t->len, &m, &e, &ncand) != 0) {
+		move_failed(w, pos, t, ln->ply, depth, &e);
+		ln->dead = true;
+		return;
+	}
+	if (w->vars)	/* only a variation starts from it */
+		ln->before = *pos;
+	ln->have_before = true;
+	/* the last check, if any, was not mate */
+	ln->pending = slow_made(pos, m, ncand, rm, w->fast, w->no_uci);
+	ln->ply++;
+}
+
+/*
+ * A '(' at t in a line at depth: the line put aside on a new level and
+ * the variation walked from the position before the line's last move
+ * (none: a stray variation, dead).  Returns false when out of memory.
+ */
+static bool
+var_start(struct walker *w, struct levels *up, struct zh_pos *pos,
+    struct line *ln, const struct zh_token *t, int depth)
 {
 	struct level *l;
 	struct zh_error e = { 0 };
 
-	if (stray) {
+	if (!ln->have_before && !ln->dead) {
 		zh_error_set(&e, ZH_ESYNTAX, 1, "a variation must follow a move");
-		note_error(w, t, ply, &e, depth + 1);
+		note_error(w, t, ln->ply, &e, depth + 1);
 	}
 	if ((l = level_push(up)) == NULL) {
 		zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
-		note_error(w, t, ply, &e, 0);
+		note_error(w, t, ln->ply, &e, 0);
+		return false;
 	}
-	return l;
+	l->pos = *pos;
+	l->line = *ln;
+	*pos = ln->before;
+	if (ln->have_before)
+		ln->ply--;
+	ln->dead = ln->dead || !ln->have_before;
+	ln->have_before = false;
+	ln->pending = NULL;
+	return true;
 }
 
-/* Lines left open (out of memory): back to the mainline. */
+/* A variation's ')': its last check tested for mate, the line it left
+ * taken up again. */
 static void
-close_levels(struct levels *up, struct zh_pos *pos,
-    struct zh_rmove **pending, long *ply)
+var_end(struct levels *up, struct zh_pos *pos, struct line *ln)
 {
-	for (; up->n > 0; up->n--) {
-		mate_check(*pending, pos);
-		*pos = up->v[up->n - 1].pos;
-		*pending = up->v[up->n - 1].pending;
-		*ply = up->v[up->n - 1].ply;
-	}
-	if (up->v != up->local)
-		free(up->v);
+	struct level *l = &up->v[--up->n];
+
+	mate_check(ln->pending, pos);
+	*pos = l->pos;
+	*ln = l->line;
 }
 
 /*
@@ -503,21 +592,17 @@ close_levels(struct levels *up, struct zh_pos *pos,
 static void
 walk(struct walker *w, struct zh_pos *pos)
 {
-	const struct zh_game *g = w->g;
 	struct zh_replay *r = w->r;
-	struct zh_pos before = *pos, prev;
-	bool have_before = false, dead = false;
-	struct zh_rmove *pending = NULL;	/* gave check; mate not tested */
+	struct line ln = { *pos, NULL, 0, false, false };
 	struct levels up;	/* not zeroed: a game without variations
 				   does not touch it */
-	long ply = 0;
 	int depth = 0;
 	/* Kept in locals: the stores into the moves' text (char) could
 	   otherwise change any of them, as far as the compiler knows. */
-	const struct zh_token *toks = g->toks;
+	const struct zh_token *toks = w->g->toks;
 	struct zh_rmove *moves = r->moves;
-	size_t i = 0, ntoks = g->ntoks;
-	const bool fast = r->fast, no_uci = fast || r->no_uci, vars = w->vars;
+	size_t i = 0, ntoks = w->g->ntoks;
+	const bool vars = w->vars;
 
 	up.v = up.local;
 	up.n = 0;
@@ -526,98 +611,35 @@ walk(struct walker *w, struct zh_pos *pos)
 		const struct zh_token *t;
 		struct zh_rmove *rm;
 
-		if (!vars && !dead) {
-			/* a run of common moves in one call */
-			struct zh_run run = { !fast, !no_uci, depth, ply, 0, 0 };
-
-			i = zh__play_run(pos, toks, i, ntoks, moves, &run);
-			if (run.played > 0) {
-				ply = run.ply;
-				have_before = true;
-				pending = !fast && pos->check == 2 ?
-				    &moves[run.last] : NULL;
-			}
-			if (i >= ntoks)
-				break;
-		}
+		if (!vars && !ln.dead &&
+		    (i = run_moves(w, pos, i, &ln, depth)) >= ntoks)
+			break;
 		t = &toks[i];
 		rm = &moves[i];
 		i++;
-		if (t->kind == ZH_T_MOVENUM)
-			continue;
 		if (t->kind == ZH_T_MOVE) {
-			struct zh_error e;	/* set in full only on an error */
-			struct zh_move m;
-			int ncand;
-
 			/* Without variations zh__play_run has just refused it. */
-			if (vars)	/* a variation may start before it */
-				prev = *pos;
-			if (vars && !dead && zh__play_fast(pos, t->text, t->len,
-			    &m, fast ? NULL : rm->san, no_uci ? NULL : rm->uci)) {
-				/* the common move, read and made at once */
-				before = prev;
-				pending = fast_made(rm, &m, ply, depth, fast,
-				    no_uci, pos);
-				have_before = true;
-				ply++;
-				continue;
-			}
-			e.code = ZH_OK;
-			e.line = e.col = e.ply = 0;
-			e.text[0] = '\0';
-
-			rm_clear(rm, ply, depth);
-			if (dead)
-				continue;
-			if (zh__san_read_n(pos, t->text, t->len, &m, &e,
-			    &ncand) != 0) {
-				move_failed(w, pos, t, ply, depth, &e);
-				dead = true;
-				continue;
-			}
-			if (vars)	/* only a variation starts from it */
-				before = *pos;
-			have_before = true;
-			/* the last check, if any, was not mate */
-			pending = slow_made(pos, m, ncand, rm, fast, no_uci);
-			ply++;
-			continue;
-		}
-		if (t->kind == ZH_T_VSTART) {
-			struct level *l;
-
-			if ((l = var_open(w, &up, t, ply, depth,
-			    !have_before && !dead)) == NULL) {
+			if (!vars || ln.dead ||
+			    !move_fast(w, pos, t, rm, &ln, depth))
+				move_slow(w, pos, t, rm, &ln, depth);
+		} else if (t->kind == ZH_T_VSTART) {
+			if (!var_start(w, &up, pos, &ln, t, depth)) {
 				memset(&moves[i], 0, (ntoks - i) * sizeof *moves);
 				break;
 			}
-			*l = (struct level){ *pos, before, pending, ply,
-			    have_before, dead };
-			*pos = before;
-			if (have_before)
-				ply--;
-			dead = dead || !have_before;
-			have_before = false;
-			pending = NULL;
 			depth++;
 		} else if (t->kind == ZH_T_VEND && depth > 0) {
-			struct level *l = &up.v[--up.n];
-
-			mate_check(pending, pos);
-			*pos = l->pos;
-			before = l->before;
-			pending = l->pending;
-			ply = l->ply;
-			have_before = l->have_before;
-			dead = l->dead;
+			var_end(&up, pos, &ln);
 			depth--;
 		}
 	}
-	close_levels(&up, pos, &pending, &ply);
-	mate_check(pending, pos);
+	while (up.n > 0)	/* lines left open (out of memory) */
+		var_end(&up, pos, &ln);
+	if (up.v != up.local)
+		free(up.v);
+	mate_check(ln.pending, pos);
 	r->final = *pos;
-	r->nplies = ply;
+	r->nplies = ln.ply;
 }
 
 void
@@ -634,7 +656,7 @@ int
 zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	struct walker w = { g, r, false };
+	struct walker w = { g, r, false, r->fast, r->fast || r->no_uci };
 	const char *fen;
 	struct zh_pos pos;
 	size_t cap, k;

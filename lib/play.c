@@ -141,6 +141,98 @@ static int play_rare_text(struct zh_pos *p, const char *s, size_t n,
     struct zh_move *mv, char *san, char *uci);
 
 /*
+ * "e4" (to 'to', the promotion 'promo' or ZH_EMPTY): the square of the
+ * pawn of the side to move that goes there, a step or two (m->flags
+ * ZH_MDOUBLE) ahead, or -1.  Whether it may is the caller's.
+ */
+static ZH_HOT_INLINE int
+push_from8(const struct zh_pos *p, int to, int promo, struct zh_move *m)
+{
+	int us = p->side, fwd = FORWARD(us);
+	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
+
+	if (p->sq[to] != 0 || to == p->ep || !promo_rank_ok(p, to, promo))
+		return -1;
+	if ((p->sq[to - fwd] & ~ZH_PROMOTED) == pawn)
+		return to - fwd;
+	if (p->sq[to - fwd] == 0 &&
+	    (p->sq[to - 2 * fwd] & ~ZH_PROMOTED) == pawn &&
+	    RELRANK(p, us, to - 2 * fwd) == p->v->double_step) {
+		m->flags = ZH_MDOUBLE;
+		return to - 2 * fwd;
+	}
+	return -1;
+}
+
+/*
+ * "exd5": the square of the pawn of file 'ff' that takes on 'to' of
+ * file f (the promotion 'promo' or ZH_EMPTY), or -1.  Whether it may is
+ * the caller's.
+ */
+static ZH_HOT_INLINE int
+capture_from8(const struct zh_pos *p, int ff, int f, int to, int promo)
+{
+	int us = p->side, df = ff - f, from;
+
+	if ((df != 1 && df != -1) || !is_color(p->sq[to], !us) ||
+	    !promo_rank_ok(p, to, promo))
+		return -1;
+	from = to - FORWARD(us) + df;
+	if ((p->sq[from] & ~ZH_PROMOTED) != ZH_PIECE(us, ZH_PAWN))
+		return -1;
+	return from;
+}
+
+/*
+ * "Nf3", "Nxf3", "Nbd2", "R1xe2", "Qh4e1" (n bytes at s) to 'to', by a
+ * piece of 'type': the square of the one piece that the text names and
+ * that may go there, or -1; 'others' (bits) are the others of the type
+ * that may, which the SAN tells apart.  'check': the side to move is
+ * in check.
+ */
+static ZH_HOT_INLINE int
+piece_from8(const struct zh_pos *p, const char *s, size_t n, int type,
+    int to, int promo, bool check, uint64_t *others)
+{
+	const char *q = s + 1, *e = s + n - 2;
+	uint64_t x, legal, want = ~(uint64_t)0;
+	int us = p->side;
+
+	if (q < e && *q >= 'a' && *q <= 'h')
+		want &= FILE8(*q++ - 'a');
+	if (q < e && *q >= '1' && *q <= '8')
+		want &= RANK8(*q++ - '1');
+	if (q < e && *q == 'x')
+		q++;
+	if (q != e || type == ZH_EMPTY || type == ZH_PAWN ||
+	    promo != ZH_EMPTY ||
+	    !(p->v->types & ZH_TYPEBIT(type)) ||
+	    is_color(p->sq[to], us))
+		return -1;
+	if (type == ZH_KING) {
+		int k = p->king[us];
+
+		if (k == ZH_NOSQ || !(zh__king8[bbix(k)] & BBIT(to)) ||
+		    !(want & BBIT(k)) || zh__attacked8(p, to, !us, k, -1, -1))
+			return -1;
+		return k;
+	}
+	x = reach8(p, type, to);
+	if ((x & (x - 1)) == 0) {	/* one piece reaches: most moves */
+		if ((x & want) == 0 ||
+		    !safe8(p, bbsq(__builtin_ctzll(x)), to, check))
+			return -1;
+		return bbsq(__builtin_ctzll(x));
+	}
+	legal = legal8(p, x, to, check);
+	x = legal & want;		/* exactly one, or the reader */
+	if (x == 0 || (x & (x - 1)) != 0)	/* says why */
+		return -1;
+	*others = legal & ~x;
+	return bbsq(__builtin_ctzll(x));
+}
+
+/*
  * zh__play_fast after the check marks: n (2 to 6) bytes at s, and the
  * promotion type when "=Q" was cut off the end (ZH_EMPTY: none).  A
  * text that does not end in a square may be of the rarer forms.
@@ -149,8 +241,7 @@ static ZH_HOT_INLINE int
 play_text8(struct zh_pos *p, const char *s, size_t n, int promo,
     struct zh_move *mv, char *san, char *uci)
 {
-	int us = p->side, fwd = FORWARD(us), type, to, from = 0, f, r;
-	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
+	int type, to, from, f, r;
 	uint64_t others = 0;
 	struct zh_move m;
 	bool check;
@@ -174,73 +265,21 @@ play_text8(struct zh_pos *p, const char *s, size_t n, int promo,
 		goto play;
 	}
 	check = in_check(p);
-	if (n == 2) {					/* "e4" */
-		if (p->sq[to] != 0 || to == p->ep || !promo_rank_ok(p, to, promo))
-			return 0;
-		type = ZH_PAWN;
-		if ((p->sq[to - fwd] & ~ZH_PROMOTED) == pawn)
-			from = to - fwd;
-		else if (p->sq[to - fwd] == 0 &&
-		    (p->sq[to - 2 * fwd] & ~ZH_PROMOTED) == pawn &&
-		    RELRANK(p, us, to - 2 * fwd) == p->v->double_step) {
-			from = to - 2 * fwd;
-			m.flags = ZH_MDOUBLE;
-		} else
-			return 0;
-	} else if (n == 4 && s[0] >= 'a' && s[0] <= 'h' && s[1] == 'x') {
-		int df = s[0] - 'a' - f;		/* "exd5" */
-
-		if ((df != 1 && df != -1) || !is_color(p->sq[to], !us) ||
-		    !promo_rank_ok(p, to, promo))
-			return 0;
-		type = ZH_PAWN;
-		from = to - fwd + df;
-		if ((p->sq[from] & ~ZH_PROMOTED) != pawn)
-			return 0;
-	} else if (s[0] >= 'A' && s[0] <= 'Z') {
-		/* "Nf3", "Nxf3", "Nbd2", "R1xe2", "Qh4e1" */
-		const char *q = s + 1, *e = s + n - 2;
-		uint64_t x, legal = 0, want = ~(uint64_t)0;
-
-		if (q < e && *q >= 'a' && *q <= 'h')
-			want &= FILE8(*q++ - 'a');
-		if (q < e && *q >= '1' && *q <= '8')
-			want &= RANK8(*q++ - '1');
-		if (q < e && *q == 'x')
-			q++;
+	type = ZH_PAWN;
+	if (n == 2)
+		from = push_from8(p, to, promo, &m);
+	else if (n == 4 && s[0] >= 'a' && s[0] <= 'h' && s[1] == 'x')
+		from = capture_from8(p, s[0] - 'a', f, to, promo);
+	else if (s[0] >= 'A' && s[0] <= 'Z') {		/* a piece's move */
 		type = zh__letter_type(s[0]);
-		if (q != e || type == ZH_EMPTY || type == ZH_PAWN ||
-		    promo != ZH_EMPTY ||
-		    !(p->v->types & ZH_TYPEBIT(type)) ||
-		    is_color(p->sq[to], us))
+		if ((from = piece_from8(p, s, n, type, to, promo, check,
+		    &others)) < 0)
 			return 0;
-		if (type == ZH_KING) {
-			int k = p->king[us];
-
-			if (k == ZH_NOSQ || !(zh__king8[bbix(k)] & BBIT(to)) ||
-			    !(want & BBIT(k)) || zh__attacked8(p, to, !us, k, -1, -1))
-				return 0;
-			m.from = (unsigned char)k;
-			goto play;
-		}
-		x = reach8(p, type, to);
-		if ((x & (x - 1)) == 0) {	/* one piece reaches: most moves */
-			if ((x & want) == 0 ||
-			    !safe8(p, bbsq(__builtin_ctzll(x)), to, check))
-				return 0;
-			m.from = (unsigned char)bbsq(__builtin_ctzll(x));
-			goto play;
-		}
-		legal = legal8(p, x, to, check);
-		x = legal & want;		/* exactly one, or the reader */
-		if (x == 0 || (x & (x - 1)) != 0)	/* says why */
-			return 0;
-		others = legal & ~x;
-		m.from = (unsigned char)bbsq(__builtin_ctzll(x));
+		m.from = (unsigned char)from;
 		goto play;
 	} else
 		return 0;
-	if (!safe8(p, from, to, check))		/* the pawn's move */
+	if (from < 0 || !safe8(p, from, to, check))
 		return 0;
 	m.from = (unsigned char)from;
 	if (promo != ZH_EMPTY) {
