@@ -466,151 +466,195 @@ comment(struct pgnw *w, const struct zh_token *t, size_t trail)
 
 static const char *const glyphs[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
 
-static void
-write_movetext(struct buf *b, const struct zh_game *g,
-    const struct zh_replay *r, int d)
-{
-	struct pgnw w = { b, { 0 }, 0, 0 };
-	bool force = true;		/* the next black move needs "N..." */
-	bool *dead, deadl[64];
-	bool have_result = false;
-	int depth = 0, maxdepth = 0;
-	const struct zh_token *num = NULL;	/* move number not yet written */
-	char mw[64];
-	size_t i;
-	/* in locals: a store of text (char) could change them otherwise */
-	const struct zh_token *toks = g->toks;
-	const struct zh_rmove *moves = r->moves;
-	const size_t ntoks = g->ntoks;
-	const long start_ply = r->start_ply;
+/* The state of write_movetext's walk over the tokens. */
+struct mtstate {
+	struct pgnw w;
+	bool force;			/* the next black move needs "N..." */
+	bool *dead, deadl[64];		/* dead[n]: the line at depth n is past
+					   a move that did not resolve */
+	int depth;
+	const struct zh_token *num;	/* move number not yet written */
+};
 
-	/* dead[n]: the line at depth n is past a move that did not resolve.
-	   Most games have no variation, which one memchr of the text tells
-	   (as in zh_replay), and most others are not deeper than deadl. */
+/*
+ * dead[] for the game's deepest variation.  Most games have no
+ * variation, which one memchr of the text tells (as in zh_replay), and
+ * most others are not deeper than deadl.  False if out of memory.
+ */
+static bool
+dead_levels(struct mtstate *m, const struct zh_game *g)
+{
+	const struct zh_token *toks = g->toks;
+	int depth = 0, maxdepth = 0;
+	size_t i;
+
 	if (g->raw == NULL || g->raw_truncated ||
 	    memchr(g->raw, '(', g->rawlen) != NULL) {
-		for (i = 0; i < ntoks; i++)
+		for (i = 0; i < g->ntoks; i++)
 			if (toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)
 				maxdepth = depth;
 			else if (toks[i].kind == ZH_T_VEND && depth > 0)
 				depth--;
 	}
-	depth = 0;
-	if ((size_t)maxdepth < sizeof deadl / sizeof deadl[0]) {
-		dead = deadl;
-		memset(dead, 0, ((size_t)maxdepth + 1) * sizeof *dead);
-	} else if ((dead = calloc((size_t)maxdepth + 1, sizeof *dead)) ==
-	    NULL) {
+	if ((size_t)maxdepth < sizeof m->deadl / sizeof m->deadl[0]) {
+		m->dead = m->deadl;
+		memset(m->dead, 0, ((size_t)maxdepth + 1) * sizeof *m->dead);
+		return true;
+	}
+	return (m->dead = calloc((size_t)maxdepth + 1, sizeof *m->dead)) != NULL;
+}
+
+/*
+ * The word of move token i into mw: a resolved move as SAN of dialect d
+ * with its number where one is due; else as written, the line dead from
+ * here (its number written first).  Returns its length (0: written
+ * already, too long for mw).
+ */
+static ZH_HOT_INLINE size_t
+move_word(struct mtstate *m, const struct zh_game *g,
+    const struct zh_replay *r, int d, size_t i, char *mw, size_t size)
+{
+	const struct zh_token *t = &g->toks[i];
+	const struct zh_rmove *rm = &r->moves[i];
+	size_t n = 0;
+
+	if (rm->ok && !m->dead[m->depth]) {
+		long abs = r->start_ply + rm->ply - 1;
+		const char *san;
+		size_t sn = san_of(rm, d, &san);
+
+		if (abs % 2 == 0 || m->force) {
+			n = (size_t)(zh__putlong(mw, abs / 2 + 1) - mw);
+			/* ". " or "... ": four bytes copied */
+			memcpy(mw + n, abs % 2 ? "... " : ".   ", 4);
+			n += abs % 2 ? 4 : 2;
+		}
+		/* whole arrays: fixed-size copies, no calls */
+		if (san == rm->san)
+			memcpy(mw + n, rm->san, sizeof rm->san);
+		else
+			memcpy(mw + n, san, sn);
+		return n + sn;
+	}
+	/* Not resolved: as written, with its number, to the end of this
+	   line. */
+	if (m->num != NULL)
+		word(&m->w, m->num->text, m->num->len);
+	m->dead[m->depth] = true;
+	if (t->len + 8 > size) {
+		word(&m->w, t->text, t->len);
+		return 0;
+	}
+	memcpy(mw, t->text, t->len);
+	return t->len;
+}
+
+/* Move token *i written; a NAG after it glued to it where the dialect
+ * does so (Lichess: !, ?, !!, ??, !?, ?!), *i then past the NAG. */
+static ZH_HOT_INLINE void
+write_move(struct mtstate *m, const struct zh_game *g,
+    const struct zh_replay *r, int d, size_t *i)
+{
+	const struct zh_token *toks = g->toks;
+	char mw[64];
+	size_t n = move_word(m, g, r, d, *i, mw, sizeof mw);
+
+	m->num = NULL;
+	m->force = false;
+	if (zh__dialect(d, ZH_SAN_AUTO)->nag_glyphs && n > 0 &&
+	    *i + 1 < g->ntoks && toks[*i + 1].kind == ZH_T_NAG) {
+		long k = nag_number(&toks[*i + 1]);
+
+		if (k >= 1 && k <= 6) {
+			size_t gl = strlen(glyphs[k]);
+
+			memcpy(mw + n, glyphs[k], gl);
+			n += gl;
+			(*i)++;
+		}
+	}
+	if (n > 0)
+		tword_mw(&m->w, mw, n, closers(toks, g->ntoks, *i));
+}
+
+/* The game's result when its movetext has no termination marker: the
+ * Result tag's if it is one, else "*". */
+static void
+write_result(struct pgnw *w, const struct zh_game *g)
+{
+	const char *res = g->result ? g->result : zh_game_tag(g, "Result");
+
+	if (res == NULL || (strcmp(res, "1-0") != 0 &&
+	    strcmp(res, "0-1") != 0 && strcmp(res, "1/2-1/2") != 0))
+		res = "*";
+	word(w, res, strlen(res));
+}
+
+static void
+write_movetext(struct buf *b, const struct zh_game *g,
+    const struct zh_replay *r, int d)
+{
+	struct mtstate m = { .w = { b, { 0 }, 0, 0 }, .force = true };
+	bool have_result = false;
+	/* in locals: a store of text (char) could change them otherwise */
+	const struct zh_token *toks = g->toks;
+	const size_t ntoks = g->ntoks;
+	size_t i;
+
+	if (!dead_levels(&m, g)) {
 		b->fail = true;
 		return;
 	}
 	for (i = 0; i < ntoks; i++) {
 		const struct zh_token *t = &toks[i];
-		const struct zh_rmove *rm = &moves[i];
 
 		switch (t->kind) {
 		case ZH_T_MOVENUM:
-			if (dead[depth])
-				word(&w, t->text, t->len);
+			if (m.dead[m.depth])
+				word(&m.w, t->text, t->len);
 			else
-				num = t;
+				m.num = t;
 			break;
-		case ZH_T_MOVE: {
-			size_t n = 0;
-
-			if (rm->ok && !dead[depth]) {
-				long abs = start_ply + rm->ply - 1;
-				const char *san;
-				size_t sn = san_of(rm, d, &san);
-
-				if (abs % 2 == 0 || force) {
-					n = (size_t)(zh__putlong(mw, abs / 2 + 1) -
-					    mw);
-					/* ". " or "... ": four bytes copied */
-					memcpy(mw + n, abs % 2 ? "... " : ".   ", 4);
-					n += abs % 2 ? 4 : 2;
-				}
-				/* whole arrays: fixed-size copies, no calls */
-				if (san == rm->san)
-					memcpy(mw + n, rm->san, sizeof rm->san);
-				else
-					memcpy(mw + n, san, sn);
-				n += sn;
-			} else {
-				/* Not resolved: as written, with its number,
-				 * to the end of this line. */
-				if (num != NULL)
-					word(&w, num->text, num->len);
-				dead[depth] = true;
-				if (t->len + 8 > sizeof mw)
-					word(&w, t->text, t->len);
-				else {
-					memcpy(mw, t->text, t->len);
-					n = t->len;
-				}
-			}
-			num = NULL;
-			force = false;
-			/* Lichess glues !, ?, !!, ??, !?, ?! to the move. */
-			if (zh__dialect(d, ZH_SAN_AUTO)->nag_glyphs && n > 0 &&
-			    i + 1 < ntoks &&
-			    toks[i + 1].kind == ZH_T_NAG) {
-				long k = nag_number(&toks[i + 1]);
-
-				if (k >= 1 && k <= 6) {
-					size_t gl = strlen(glyphs[k]);
-
-					memcpy(mw + n, glyphs[k], gl);
-					n += gl;
-					i++;
-				}
-			}
-			if (n > 0)
-				tword_mw(&w, mw, n, closers(toks, ntoks, i));
+		case ZH_T_MOVE:
+			write_move(&m, g, r, d, &i);
 			break;
-		}
 		case ZH_T_COMMENT:
-			comment(&w, t, closers(toks, ntoks, i));
-			force = true;
+			comment(&m.w, t, closers(toks, ntoks, i));
+			m.force = true;
 			break;
 		case ZH_T_NAG:
-			tword_plain(&w, t->text, t->len, closers(toks, ntoks, i));
+			tword_plain(&m.w, t->text, t->len,
+			    closers(toks, ntoks, i));
 			break;
 		case ZH_T_VSTART:
-			w.opens++;
-			depth++;
-			dead[depth] = dead[depth - 1];
-			num = NULL;
-			force = true;
+			m.w.opens++;
+			m.depth++;
+			m.dead[m.depth] = m.dead[m.depth - 1];
+			m.num = NULL;
+			m.force = true;
 			break;
 		case ZH_T_VEND:
-			close_paren(&w);
-			if (depth > 0)
-				depth--;
-			num = NULL;
-			force = true;
+			close_paren(&m.w);
+			if (m.depth > 0)
+				m.depth--;
+			m.num = NULL;
+			m.force = true;
 			break;
 		case ZH_T_RESULT:
-			word(&w, t->text, t->len);
+			word(&m.w, t->text, t->len);
 			have_result = true;
 			break;
 		}
 	}
-	while (depth-- > 0)
-		close_paren(&w);	/* not reached: the reader balances */
-	if (!have_result) {
-		const char *res = g->result ? g->result : zh_game_tag(g, "Result");
-
-		if (res == NULL || (strcmp(res, "1-0") != 0 &&
-		    strcmp(res, "0-1") != 0 && strcmp(res, "1/2-1/2") != 0))
-			res = "*";
-		word(&w, res, strlen(res));
-	}
-	if (w.col > 0)
+	while (m.depth-- > 0)
+		close_paren(&m.w);	/* not reached: the reader balances */
+	if (!have_result)
+		write_result(&m.w, g);
+	if (m.w.col > 0)
 		bputc(b, '\n');
-	free(w.tmp.s);
-	if (dead != deadl)
-		free(dead);
+	free(m.w.tmp.s);
+	if (m.dead != m.deadl)
+		free(m.dead);
 }
 
 int
