@@ -167,19 +167,22 @@ plain(const char *s, size_t n)
 }
 
 /*
- * The string's text at q, for a string that is not plain(): at most six
+ * The text of s[i..stop) at q, for a string that is not plain(), and the
+ * index where it ended in *end (a UTF-8 sequence started before 'stop'
+ * is taken whole, so up to three bytes past it; n bounds s).  At most six
  * bytes out per byte in (a control byte's "\u001F").  The escapes are
  * Jansson's, which wrote these strings before: the short forms of
- * RFC 8259, "\uXXXX" in upper case for the other control bytes, and
- * DEL and '/' as they are.
+ * RFC 8259, "\uXXXX" in upper case for the other control bytes, and DEL
+ * and '/' as they are.
  */
 static char *
-qtext(char *q, const unsigned char *s, size_t n)
+qtext(char *q, const unsigned char *s, size_t n, size_t i, size_t stop,
+    size_t *end)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < n; i += k) {
+	for (; i < stop; i += k) {
 		unsigned c = s[i];
 
 		k = 1;
@@ -215,28 +218,43 @@ qtext(char *q, const unsigned char *s, size_t n)
 			}
 		}
 	}
+	*end = i;
 	return q;
 }
+
+/* Input bytes encoded per reserve: room for a piece's worst case, not
+ * the whole string's (a 100 MB comment). */
+#define PIECE	4096
 
 void
 zh__json_str(struct zh__buf *b, const char *s, size_t n)
 {
-	bool copy = plain(s, n);
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, stop;
 	char *q;
 
 	zh__json_sep(b);
-	if (!zh__buf_reserve(b, (copy ? n : 6 * n) + 2))
-		return;
-	q = b->s + b->len;
-	*q++ = '"';
-	if (copy) {
+	if (plain(s, n)) {
+		if (!zh__buf_reserve(b, n + 2))
+			return;
+		q = b->s + b->len;
+		*q++ = '"';
 		memcpy(q, s, n);
 		q += n;
-	} else
-		q = qtext(q, (const unsigned char *)s, n);
-	*q++ = '"';
-	*q = '\0';
-	b->len = (size_t)(q - b->s);
+		*q++ = '"';
+		*q = '\0';
+		b->len = (size_t)(q - b->s);
+		return;
+	}
+	zh__bputc(b, '"');
+	for (i = 0; i < n; i = stop) {
+		if (!zh__buf_reserve(b, 6 * (PIECE + 3)))
+			return;
+		stop = n - i > PIECE ? i + PIECE : n;
+		q = qtext(b->s + b->len, u, n, i, stop, &stop);
+		b->len = (size_t)(q - b->s);
+	}
+	zh__bputc(b, '"');
 }
 
 void
