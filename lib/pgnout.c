@@ -843,6 +843,78 @@ jlevels_free(struct jlevels *lv)
 }
 
 /*
+ * What a move has past its SAN and UCI when it has more: the FEN after
+ * it (pos, if tracked, is played on), the text of a move that could not
+ * be played, the comments before it.  Returns the position tracked on
+ * (NULL after a move that could not be played).
+ */
+static struct zh_pos *
+jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_token *t,
+    const struct zh_rmove *rm, int d, struct zh_pos *pos)
+{
+	if (rm->ok) {
+		if (pos != NULL) {
+			char fen[ZH_FENMAX];
+
+			L->before = *pos;
+			L->have_before = true;
+			zh__make_quiet(pos, rm->move);
+			zh_fen_write(pos, d, fen, sizeof fen);
+			zh__json_key(b, "fen");
+			zh__json_ascii(b, fen);
+		}
+	} else {
+		zh__json_str(b, t->text, t->len);
+		bputs(b, ",\"uci\":null");
+		pos = NULL;
+	}
+	if (L->pre.len > 0) {
+		zh__json_key(b, "comment_before");
+		zh__json_str(b, L->pre.s, L->pre.len);
+		L->pre.len = 0;
+	}
+	return pos;
+}
+
+/*
+ * A variation opens at token i: the current move's fields and
+ * '"variations":[' written if it is the move's first (its comments and
+ * NAGs come before), the new line pushed; *b and *pos become the
+ * line's.  A variation with no move to hang on goes to 'bin'.  NULL if
+ * out of memory.
+ */
+static struct jlevel *
+jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
+    struct zh__buf *bin, struct zh_pos **pos)
+{
+	struct jlevel *L = &lv->v[lv->n - 1], *up;
+
+	if (!L->m.open)
+		*b = bin;	/* no move to hang it on */
+	else if (L->m.vopen)
+		bputc(*b, ',');
+	else {
+		if (c->match == NULL && (c->match = jmatch(c->g)) == NULL)
+			return NULL;
+		L->m.done = jlook(c, &L->m, i, lv->n > 1);
+		jmove_fields(*b, &L->m);
+		zh__json_key(*b, "variations");
+		bputc(*b, '[');
+		L->m.vopen = true;
+	}
+	L->track = *pos != NULL;
+	if ((L = jlevel_push(lv, *b)) == NULL)
+		return NULL;
+	up = L - 1;
+	*pos = NULL;
+	if (up->track && up->have_before) {
+		L->pos = up->before;
+		*pos = &L->pos;
+	}
+	return L;
+}
+
+/*
  * The game's line of play as a JSON array appended to b0, its variations
  * inside the moves they replace.  'pos0' is the start position, or NULL
  * when positions are not tracked.  The lines open around the one being
@@ -875,7 +947,6 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 	while (i < ntoks) {
 		const struct zh_token *t = &toks[i];
 		const struct zh_rmove *rm = &moves[i];
-		struct jlevel *up;
 
 		i++;
 
@@ -900,29 +971,8 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 			}
 			L->first = false;
 			L->m.open = true;
-			if (rm->ok) {
-				if (pos != NULL) {
-					char fen[ZH_FENMAX];
-
-					L->before = *pos;
-					L->have_before = true;
-					zh__make_quiet(pos, rm->move);
-					zh_fen_write(pos, d, fen, sizeof fen);
-					zh__json_key(b, "fen");
-					bputc(b, '"');
-					bputs(b, fen);
-					bputc(b, '"');
-				}
-			} else {
-				zh__json_str(b, t->text, t->len);
-				bputs(b, ",\"uci\":null");
-				pos = NULL;
-			}
-			if (L->pre.len > 0) {
-				zh__json_key(b, "comment_before");
-				zh__json_str(b, L->pre.s, L->pre.len);
-				L->pre.len = 0;
-			}
+			if (!rm->ok || pos != NULL || L->pre.len > 0)
+				pos = jmove_more(b, L, t, rm, d, pos);
 			/* The moves that follow with nothing but move numbers
 			   between them, without FENs: each closes the one
 			   before, as the common case above. */
@@ -950,32 +1000,10 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 				jnag(&L->m, t);
 			break;
 		case ZH_T_VSTART:
-			if (!L->m.open)
-				b = &bin;	/* no move to hang it on */
-			else if (L->m.vopen)
-				bputc(b, ',');
-			else {
-				if (c->match == NULL &&
-				    (c->match = jmatch(g)) == NULL) {
-					ok = false;
-					goto out;
-				}
-				L->m.done = jlook(c, &L->m, i - 1, lv.n > 1);
-				jmove_fields(b, &L->m);
-				zh__json_key(b, "variations");
-				bputc(b, '[');
-				L->m.vopen = true;
-			}
-			L->track = pos != NULL;
-			if ((L = jlevel_push(&lv, b)) == NULL) {
+			if ((L = jvariation(c, &lv, i - 1, &b, &bin, &pos)) ==
+			    NULL) {
 				ok = false;
 				goto out;
-			}
-			up = L - 1;
-			pos = NULL;
-			if (up->track && up->have_before) {
-				L->pos = up->before;
-				pos = &L->pos;
 			}
 			break;
 		case ZH_T_VEND:
