@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli.h"
 #include "lines.h"
 
@@ -46,32 +44,14 @@ usage(FILE *f)
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
 
-/* Print one JSON object as a line; input text is made valid UTF-8. */
+/* Print one JSON line (zh_fen_json's, NULL if out of memory). */
 static void
-put_json(FILE *out, json_t *o)
+put_json(FILE *out, char *s)
 {
-	if (o != NULL)
-		json_dumpf(o, out, JSON_COMPACT);
-	else
-		fputs("{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
+	fputs(s != NULL ? s :
+	    "{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
 	putc('\n', out);
-	json_decref(o);
-}
-
-static json_t *
-input_json(const char *s, size_t n)
-{
-	json_t *j = json_stringn(s, n);
-	char *clean;
-	size_t i;
-
-	if (j != NULL || (clean = malloc(n + 1)) == NULL)
-		return j;
-	for (i = 0; i < n; i++)		/* not UTF-8: keep ASCII, '?' else */
-		clean[i] = (s[i] & 0x80) ? '?' : s[i];
-	j = json_stringn(clean, n);
-	free(clean);
-	return j;
+	free(s);
 }
 
 /*
@@ -104,11 +84,9 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		if (!cli_quiet)
 			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, json_pack("{s:I,s:o,s:b,s:{s:I,s:I,s:s}}",
-			    "line", (json_int_t)lineno, "input",
-			    input_json(line, toolong != NULL && n > 64 ? 64 : n), "valid", 0,
-			    "error", "line", (json_int_t)lineno, "col",
-			    (json_int_t)err.col, "message", err.text));
+			put_json(o->out, zh_fen_json(line,
+			    toolong != NULL && n > 64 ? 64 : n, lineno, NULL,
+			    ZH_AUTO, ZH_AUTO, false, &err));
 		return;
 	}
 	t->valid++;
@@ -130,17 +108,9 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 	case OUT_JSON: {
 		int from = o->from != ZH_AUTO ? o->from :
 		    zh_fen_dialect(line, o->variant);
-		json_t *j = json_pack("{s:I,s:o,s:b,s:s?}", "line",
-		    (json_int_t)lineno, "input", input_json(line, n), "valid", 1,
-		    "from", from == ZH_AUTO ? NULL : zh_dialect_name(from));
-		json_t *p = zh_pos_json(&pos, d, o->moves);
 
-		if (j != NULL && (p == NULL || json_object_update(j, p) != 0)) {
-			json_decref(j);
-			j = NULL;
-		}
-		json_decref(p);
-		put_json(o->out, j);
+		put_json(o->out, zh_fen_json(line, n, lineno, &pos, from, d,
+		    o->moves, NULL));
 		break;
 	}
 	default: {

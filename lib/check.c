@@ -3,12 +3,11 @@
  * (through zh_replay), the tags, and the result against the final
  * position; every problem once, in input order, up to the first error.
  */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh.h"
+#include "json.h"
 
 static struct zh_problem *
 add(struct zh_check *c, int sev, const char *code, long line, long col,
@@ -390,82 +389,87 @@ zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
 
 /* ======================== JSON ======================== */
 
-/* A JSON string of s, with bytes that are not UTF-8 replaced by '?'. */
-static json_t *
-jstr(const char *s)
+/* "errors":[...], every problem found. */
+static void
+problems_json(struct zh__buf *b, const struct zh_check *c)
 {
-	json_t *j;
-	char *t;
-	size_t i, n;
-
-	if (s == NULL)
-		return json_null();
-	if ((j = json_string(s)) != NULL)
-		return j;
-	n = strlen(s);
-	if ((t = malloc(n + 1)) == NULL)
-		return NULL;
-	for (i = 0; i <= n; i++)
-		t[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-	j = json_string(t);
-	free(t);
-	return j;
-}
-
-static json_t *
-problems_json(const struct zh_check *c)
-{
-	json_t *a = json_array();
 	size_t i;
 
-	if (a == NULL)
-		return NULL;
+	zh__json_key(b, "errors");
+	zh__json_open(b, '[');
 	for (i = 0; i < c->nprobs; i++) {
 		const struct zh_problem *p = &c->probs[i];
 
-		if (json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:s, "
-		    "s:o, s:s}", "line", (json_int_t)p->line, "col",
-		    (json_int_t)p->col, "ply", (json_int_t)p->ply, "code",
-		    p->code, "message", jstr(p->text), "severity",
-		    p->severity == ZH_ERROR ? "error" : "warning")) != 0) {
-			json_decref(a);
-			return NULL;
-		}
+		zh__json_open(b, '{');
+		zh__json_key(b, "line");
+		zh__json_int(b, p->line);
+		zh__json_key(b, "col");
+		zh__json_int(b, p->col);
+		zh__json_key(b, "ply");
+		zh__json_int(b, p->ply);
+		zh__json_key(b, "code");
+		zh__json_ascii(b, p->code);
+		zh__json_key(b, "message");
+		zh__json_strz(b, p->text);
+		zh__json_key(b, "severity");
+		zh__json_ascii(b, p->severity == ZH_ERROR ? "error" : "warning");
+		zh__json_close(b, '}');
 	}
-	return a;
-}
-
-static char *
-dump(json_t *o)
-{
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-
-	json_decref(o);
-	return s;
+	zh__json_close(b, ']');
 }
 
 char *
 zh_check_json(const struct zh_check *c, const struct zh_game *g,
     const char *file)
 {
-	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
 	const char *res = g->result ? g->result : zh_game_tag(g, "Result");
-	json_t *o;
+	char local[1024];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
 
-	o = json_pack("{s:o, s:I, s:I, s:o, s:o, s:s?, s:I, s:o, s:b, s:o}",
-	    "file", jstr(file), "game", (json_int_t)g->number,
-	    "line", (json_int_t)g->line, "white", jstr(w), "black", jstr(b),
-	    "variant", c->r.v ? c->r.v->name : NULL,
-	    "plies", (json_int_t)c->r.nplies, "result", jstr(res),
-	    "valid", c->nerrors == 0, "errors", problems_json(c));
-	return dump(o);
+	zh__json_open(&b, '{');
+	zh__json_key(&b, "file");
+	zh__json_strz(&b, file);
+	zh__json_key(&b, "game");
+	zh__json_int(&b, g->number);
+	zh__json_key(&b, "line");
+	zh__json_int(&b, g->line);
+	zh__json_key(&b, "white");
+	zh__json_strz(&b, zh_game_tag(g, "White"));
+	zh__json_key(&b, "black");
+	zh__json_strz(&b, zh_game_tag(g, "Black"));
+	zh__json_key(&b, "variant");
+	if (c->r.v != NULL)
+		zh__json_ascii(&b, c->r.v->name);
+	else
+		zh__json_null(&b);
+	zh__json_key(&b, "plies");
+	zh__json_int(&b, c->r.nplies);
+	zh__json_key(&b, "result");
+	zh__json_strz(&b, res);
+	zh__json_key(&b, "valid");
+	zh__json_bool(&b, c->nerrors == 0);
+	problems_json(&b, c);
+	zh__json_close(&b, '}');
+	return zh__buf_take(&b);
 }
 
 char *
 zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
     const char *file)
 {
-	return dump(json_pack("{s:o, s:I, s:o, s:b, s:o}", "file", jstr(file),
-	    "line", (json_int_t)line, "fen", jstr(fen), "valid", c->nerrors == 0,
-	    "errors", problems_json(c)));
+	char local[1024];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
+
+	zh__json_open(&b, '{');
+	zh__json_key(&b, "file");
+	zh__json_strz(&b, file);
+	zh__json_key(&b, "line");
+	zh__json_int(&b, line);
+	zh__json_key(&b, "fen");
+	zh__json_strz(&b, fen);
+	zh__json_key(&b, "valid");
+	zh__json_bool(&b, c->nerrors == 0);
+	problems_json(&b, c);
+	zh__json_close(&b, '}');
+	return zh__buf_take(&b);
 }

@@ -10,103 +10,21 @@
  * fwrite, so a game's output never depends on what surrounds it.
  */
 #include <ctype.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh_int.h"
+#include "json.h"
 
-/* ======================== a growable buffer ======================== */
-
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool fail;
-	bool local;		/* s is the caller's array, not malloc'd */
-};
-
-/* A game's output starts in an array on the stack (most games fit):
- * no malloc and free a game. */
+/* The buffer's calls by their short names: the writers are made of
+ * them.  A game's output starts in an array on the stack (most games
+ * fit): no malloc and free a game. */
+#define reserve		zh__buf_reserve
+#define bput		zh__bput
+#define bputc		zh__bputc
+#define bputs		zh__bputs
+#define bflush		zh__buf_flush
+#define BUF_LOCAL	ZH_BUF_LOCAL
 #define LOCALBUF	16384
-#define BUF_LOCAL(a)	{ (a), 0, sizeof (a), false, true }
-
-/* reserve()'s growth, out of line. */
-static bool
-grow(struct buf *b, size_t n)
-{
-	size_t cap;
-	char *s;
-
-	if (b->fail)
-		return false;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	if ((s = realloc(b->local ? NULL : b->s, cap)) == NULL) {
-		b->fail = true;
-		return false;
-	}
-	if (b->local) {		/* leave the stack: what is written moves */
-		memcpy(s, b->s, b->len);
-		b->local = false;
-	}
-	b->s = s;
-	b->cap = cap;
-	return true;
-}
-
-/* Room for n more bytes and a NUL in b? */
-static inline bool
-reserve(struct buf *b, size_t n)
-{
-	return b->len + n + 1 <= b->cap || grow(b, n);
-}
-
-static inline void
-bput(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap && !reserve(b, n))
-		return;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void
-bputs(struct buf *b, const char *s)
-{
-	bput(b, s, strlen(s));
-}
-
-static inline void
-bputc(struct buf *b, char c)
-{
-	if (b->len + 2 > b->cap && !reserve(b, 1))
-		return;
-	b->s[b->len++] = c;
-	b->s[b->len] = '\0';
-}
-
-/* Flush b to f and free it; 0 or -1 with err set. */
-static int
-bflush(struct buf *b, FILE *f, struct zh_error *err)
-{
-	int rc = 0;
-
-	if (b->fail) {
-		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
-		rc = -1;
-	} else if (b->len > 0 && fwrite(b->s, 1, b->len, f) != b->len) {
-		zh_error_set(err, ZH_EIO, 0, "write error");
-		rc = -1;
-	}
-	if (!b->local)
-		free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-	b->local = false;
-	return rc;
-}
 
 /* ======================== shared helpers ======================== */
 
@@ -151,7 +69,7 @@ static const char *const str_unknown[7] = {
 };
 
 static void
-put_tag(struct buf *b, const char *name, const char *value)
+put_tag(struct zh__buf *b, const char *name, const char *value)
 {
 	size_t nn = strlen(name), nv = strcspn(value, "\"\\"), esc = 0, k;
 	char *q;
@@ -227,8 +145,8 @@ variant_value(const struct zh_variant *v, int d, char *buf, size_t size)
  * and CurrentPosition written the way dialect d writes them.
  */
 static void
-write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
-    int d)
+write_tags(struct zh__buf *b, const struct zh_game *g,
+    const struct zh_replay *r, int d)
 {
 	char vbuf[64], fen[ZH_FENMAX];
 	const char *variant = variant_value(r->v, d, vbuf, sizeof vbuf);
@@ -307,8 +225,8 @@ write_tags(struct buf *b, const struct zh_game *g, const struct zh_replay *r,
 #define WRAP 80
 
 struct pgnw {
-	struct buf *b;
-	struct buf tmp;		/* a comment being rewritten */
+	struct zh__buf *b;
+	struct zh__buf tmp;		/* a comment being rewritten */
 	size_t col;		/* characters on the current line */
 	int opens;		/* '(' to glue to the next word */
 };
@@ -354,7 +272,7 @@ tword(struct pgnw *w, const char *s, size_t n, size_t trail)
 static inline void
 tword_fast(struct pgnw *w, const char *s, size_t n, size_t trail, size_t copy)
 {
-	struct buf *b = w->b;
+	struct zh__buf *b = w->b;
 
 	if (n <= 64 && n <= copy && w->opens == 0 && reserve(b, copy + 2)) {
 		char *q = b->s + b->len;
@@ -591,7 +509,7 @@ write_result(struct pgnw *w, const struct zh_game *g)
 }
 
 static void
-write_movetext(struct buf *b, const struct zh_game *g,
+write_movetext(struct zh__buf *b, const struct zh_game *g,
     const struct zh_replay *r, int d)
 {
 	struct mtstate m = { .w = { b, { 0 }, 0, 0 }, .force = true };
@@ -662,7 +580,7 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, struct zh_error *err)
 {
 	char local[LOCALBUF];
-	struct buf b = BUF_LOCAL(local);
+	struct zh__buf b = BUF_LOCAL(local);
 
 	if (!have_start(r)) {
 		zh_error_set(err, ZH_EPOSITION, 0, "no start position to write");
@@ -680,187 +598,12 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 /* ======================== JSON ======================== */
 
 /*
- * The game object's small parts (tags, errors) are Jansson objects; the
- * moves, which are most of the bytes, are written straight into the
- * buffer: SAN, UCI and FEN are our own ASCII, and every string that
- * comes from the input goes through Jansson's encoder unless it is plain
- * printable ASCII.  Building a Jansson object per move cost as much as
- * replaying the game.
+ * The game object is written straight into the buffer with json.c's
+ * calls; the moves, which are most of the bytes, in the fewest stores:
+ * SAN, UCI and FEN are our own ASCII, and only the strings that come
+ * from the input go through the encoder (zh__json_str).  Building a
+ * Jansson object per move cost as much as replaying the game.
  */
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k, i;
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		k = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		k = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		k = 4;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return k;
-}
-
-/* A JSON string of s; invalid UTF-8 bytes become U+FFFD. */
-static json_t *
-jstr(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	struct buf b = { 0 };
-	json_t *j;
-	size_t i, k;
-
-	for (i = 0; i < n; i++)
-		if (u[i] >= 0x80 || u[i] == 0)
-			break;
-	if (i == n)
-		return json_stringn_nocheck(s, n);
-	for (i = 0; i < n; i += k) {
-		if ((k = utf8_len(u + i, n - i)) == 0) {
-			bput(&b, "\xef\xbf\xbd", 3);
-			k = 1;
-		} else
-			bput(&b, s + i, k);
-	}
-	j = b.fail ? NULL : json_stringn_nocheck(b.s ? b.s : "", b.len);
-	free(b.s);
-	return j;
-}
-
-#define JFLAGS (JSON_COMPACT | JSON_ENCODE_ANY)
-
-/* Append Jansson's encoding of j (NULL: out of memory) and drop j. */
-static void
-jdump(struct buf *b, json_t *j)
-{
-	size_t n;
-
-	if (j == NULL) {
-		b->fail = true;
-		return;
-	}
-	n = json_dumpb(j, NULL, 0, JFLAGS);
-	if (n == 0 || !reserve(b, n))
-		b->fail = true;
-	else {
-		json_dumpb(j, b->s + b->len, n, JFLAGS);
-		b->len += n;
-		b->s[b->len] = '\0';
-	}
-	json_decref(j);
-}
-
-/* Has the word w a byte that a JSON string must escape (a control byte,
- * '"' or '\\') or that is not printable ASCII?  Exact as a whole. */
-static inline bool
-esc8(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t q = w ^ (ones * '"'), s = w ^ (ones * '\\');
-
-	return (((w - ones * 0x20) & ~w) |		/* < 0x20 */
-	    ((w + ones) | w) |				/* > 0x7e */
-	    ((q - ones) & ~q) | ((s - ones) & ~s)) & highs;
-}
-
-/* A string from the input, as a JSON string. */
-static void
-jstring(struct buf *b, const char *s, size_t n)
-{
-	size_t i = 0;
-	uint64_t w;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, sizeof w);
-		if (esc8(w))
-			break;
-	}
-	if (i < n && n >= 8 && i + 8 > n) {
-		/* the last bytes: the last word, overlapping the one before */
-		memcpy(&w, s + n - 8, sizeof w);
-		if (!esc8(w))
-			i = n;
-	} else if (n >= 4 && n < 8) {
-		/* 4 to 7 bytes: the first four and the last four, as a word */
-		uint32_t lo, hi;
-
-		memcpy(&lo, s, sizeof lo);
-		memcpy(&hi, s + n - 4, sizeof hi);
-		if (!esc8(lo | (uint64_t)hi << 32))
-			i = n;
-	}
-	for (; i < n; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
-			break;
-	if (i < n) {
-		jdump(b, jstr(s, n));
-		return;
-	}
-	if (reserve(b, n + 2)) {
-		char *q = b->s + b->len;
-
-		*q++ = '"';
-		memcpy(q, s, n);
-		q += n;
-		*q++ = '"';
-		*q = '\0';
-		b->len = (size_t)(q - b->s);
-	}
-}
-
-/* ',"key":' (or without the comma for the first member); key is a
- * string literal. */
-#define jkey(b, key)	jkey_((b), "\"" key "\":", sizeof(key) + 2)
-static void
-jkey_(struct buf *b, const char *qkey, size_t n)
-{
-	if (b->len > 0 && b->s[b->len - 1] != '{')
-		bputc(b, ',');
-	bput(b, qkey, n);
-}
-
-static void
-jint(struct buf *b, long long x)
-{
-	char s[24];
-
-	bput(b, s, (size_t)(zh__putlong(s, x) - s));
-}
-
-/* Seconds: an integer when whole, else to the millisecond. */
-static void
-jseconds(struct buf *b, double sec)
-{
-	long long ms = (long long)(sec * 1000 + 0.5);
-	char s[4];
-	size_t n = 3;
-
-	jint(b, ms / 1000);
-	if (ms % 1000 == 0)
-		return;
-	s[0] = '.';
-	s[1] = (char)('0' + ms % 1000 / 100);
-	s[2] = (char)('0' + ms % 100 / 10);
-	s[3] = (char)('0' + ms % 10);
-	while (s[n] == '0')
-		n--;
-	bput(b, s, n + 1);
-}
 
 struct jctx {
 	const struct zh_game *g;
@@ -868,12 +611,12 @@ struct jctx {
 	int d;
 	unsigned flags;
 	size_t *match;		/* jmatch(), once a move has variations */
-	struct buf comment;	/* comments outside any move */
+	struct zh__buf comment;	/* comments outside any move */
 };
 
 /* Trimmed comment text appended to b, space-separated. */
 static void
-add_comment(struct buf *b, const struct zh_token *t)
+add_comment(struct zh__buf *b, const struct zh_token *t)
 {
 	const char *s = t->text, *e = t->text + t->len;
 
@@ -894,45 +637,45 @@ struct jmove {
 	bool clock, emt, eval;
 	double clk, el, pawns;
 	int mate;
-	struct buf text;	/* its comments */
-	struct buf nags;	/* "1,14" */
+	struct zh__buf text;	/* its comments */
+	struct zh__buf nags;	/* "1,14" */
 	bool vopen;		/* its fields and '"variations":[' written */
 	size_t done;		/* its comments and NAGs end before this token */
 };
 
 /* The move's fields after its texts, but its variations. */
 static void
-jmove_fields(struct buf *b, const struct jmove *m)
+jmove_fields(struct zh__buf *b, const struct jmove *m)
 {
 	if (m->text.len > 0) {
-		jkey(b, "comment");
-		jstring(b, m->text.s, m->text.len);
+		zh__json_key(b, "comment");
+		zh__json_str(b, m->text.s, m->text.len);
 	}
 	if (m->nags.len > 0) {
-		jkey(b, "nags");
+		zh__json_key(b, "nags");
 		bputc(b, '[');
 		bput(b, m->nags.s, m->nags.len);
 		bputc(b, ']');
 	}
 	if (m->clock) {
-		jkey(b, "clock");
-		jseconds(b, m->clk);
+		zh__json_key(b, "clock");
+		zh__json_seconds(b, m->clk);
 	}
 	if (m->emt) {
-		jkey(b, "emt");
-		jseconds(b, m->el);
+		zh__json_key(b, "emt");
+		zh__json_seconds(b, m->el);
 	}
 	if (m->eval && m->mate != 0) {
-		jkey(b, "mate");
-		jint(b, m->mate);
+		zh__json_key(b, "mate");
+		zh__json_int(b, m->mate);
 	} else if (m->eval) {
-		jkey(b, "eval");
-		jint(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
+		zh__json_key(b, "eval");
+		zh__json_int(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
 	}
 }
 
 static void
-jmove_finish(struct buf *b, struct jmove *m)
+jmove_finish(struct zh__buf *b, struct jmove *m)
 {
 	if (!m->open)
 		return;
@@ -973,8 +716,8 @@ commands(struct jmove *m, const struct zh_token *t)
  * one reserve.
  */
 static ZH_HOT_INLINE void
-jmove_texts(struct buf *b, const struct zh_rmove *rm, int d, const char *lead,
-    size_t nlead)
+jmove_texts(struct zh__buf *b, const struct zh_rmove *rm, int d,
+    const char *lead, size_t nlead)
 {
 	const char *san;
 	size_t sn = san_of(rm, d, &san);
@@ -1014,9 +757,7 @@ jnag(struct jmove *m, const struct zh_token *t)
 
 	if (k < 0)
 		return;
-	if (m->nags.len > 0)
-		bputc(&m->nags, ',');
-	jint(&m->nags, k);
+	zh__json_int(&m->nags, k);	/* "1,14": the writer's commas */
 }
 
 /*
@@ -1074,8 +815,8 @@ jlook(const struct jctx *c, struct jmove *m, size_t i, bool nested)
 /* A line of play being written, put aside while a variation is. */
 struct jlevel {
 	struct jmove m;
-	struct buf pre;		/* comments before the first move */
-	struct buf *out;	/* where it goes (or a bin: no move to hang on) */
+	struct zh__buf pre;		/* comments before the first move */
+	struct zh__buf *out;	/* where it goes (or a bin: no move to hang on) */
 	struct zh_pos pos;	/* before the next move, if track */
 	struct zh_pos before;	/* before the last move, if have_before */
 	bool track, have_before, first;
@@ -1088,7 +829,7 @@ struct jlevels {
 
 /* A new line inside the current one (lv->n == 0: the mainline). */
 static struct jlevel *
-jlevel_push(struct jlevels *lv, struct buf *out)
+jlevel_push(struct jlevels *lv, struct zh__buf *out)
 {
 	struct jlevel *v, *l;
 	size_t cap;
@@ -1146,18 +887,90 @@ jlevels_free(struct jlevels *lv)
 }
 
 /*
+ * What a move has past its SAN and UCI when it has more: the FEN after
+ * it (pos, if tracked, is played on), the text of a move that could not
+ * be played, the comments before it.  Returns the position tracked on
+ * (NULL after a move that could not be played).
+ */
+static struct zh_pos *
+jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_token *t,
+    const struct zh_rmove *rm, int d, struct zh_pos *pos)
+{
+	if (rm->ok) {
+		if (pos != NULL) {
+			char fen[ZH_FENMAX];
+
+			L->before = *pos;
+			L->have_before = true;
+			zh__make_quiet(pos, rm->move);
+			zh_fen_write(pos, d, fen, sizeof fen);
+			zh__json_key(b, "fen");
+			zh__json_ascii(b, fen);
+		}
+	} else {
+		zh__json_str(b, t->text, t->len);
+		bputs(b, ",\"uci\":null");
+		pos = NULL;
+	}
+	if (L->pre.len > 0) {
+		zh__json_key(b, "comment_before");
+		zh__json_str(b, L->pre.s, L->pre.len);
+		L->pre.len = 0;
+	}
+	return pos;
+}
+
+/*
+ * A variation opens at token i: the current move's fields and
+ * '"variations":[' written if it is the move's first (its comments and
+ * NAGs come before), the new line pushed; *b and *pos become the
+ * line's.  A variation with no move to hang on goes to 'bin'.  NULL if
+ * out of memory.
+ */
+static struct jlevel *
+jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
+    struct zh__buf *bin, struct zh_pos **pos)
+{
+	struct jlevel *L = &lv->v[lv->n - 1], *up;
+
+	if (!L->m.open)
+		*b = bin;	/* no move to hang it on */
+	else if (L->m.vopen)
+		bputc(*b, ',');
+	else {
+		if (c->match == NULL && (c->match = jmatch(c->g)) == NULL)
+			return NULL;
+		L->m.done = jlook(c, &L->m, i, lv->n > 1);
+		jmove_fields(*b, &L->m);
+		zh__json_key(*b, "variations");
+		bputc(*b, '[');
+		L->m.vopen = true;
+	}
+	L->track = *pos != NULL;
+	if ((L = jlevel_push(lv, *b)) == NULL)
+		return NULL;
+	up = L - 1;
+	*pos = NULL;
+	if (up->track && up->have_before) {
+		L->pos = up->before;
+		*pos = &L->pos;
+	}
+	return L;
+}
+
+/*
  * The game's line of play as a JSON array appended to b0, its variations
  * inside the moves they replace.  'pos0' is the start position, or NULL
  * when positions are not tracked.  The lines open around the one being
  * written are kept on the heap, as deep as the game nests.
  */
 static void
-jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
+jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 {
 	const struct zh_game *g = c->g;
 	struct jlevels lv;	/* not zeroed: jlevel_push sets what it uses */
 	struct jlevel *L;
-	struct buf *b, bin = { 0 };
+	struct zh__buf *b, bin = { 0 };
 	struct zh_pos *pos = NULL;
 	/* in locals: a store of text (char) could change them otherwise */
 	const struct zh_token *toks = g->toks;
@@ -1178,7 +991,6 @@ jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 	while (i < ntoks) {
 		const struct zh_token *t = &toks[i];
 		const struct zh_rmove *rm = &moves[i];
-		struct jlevel *up;
 
 		i++;
 
@@ -1203,29 +1015,8 @@ jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 			}
 			L->first = false;
 			L->m.open = true;
-			if (rm->ok) {
-				if (pos != NULL) {
-					char fen[ZH_FENMAX];
-
-					L->before = *pos;
-					L->have_before = true;
-					zh__make_quiet(pos, rm->move);
-					zh_fen_write(pos, d, fen, sizeof fen);
-					jkey(b, "fen");
-					bputc(b, '"');
-					bputs(b, fen);
-					bputc(b, '"');
-				}
-			} else {
-				jstring(b, t->text, t->len);
-				bputs(b, ",\"uci\":null");
-				pos = NULL;
-			}
-			if (L->pre.len > 0) {
-				jkey(b, "comment_before");
-				jstring(b, L->pre.s, L->pre.len);
-				L->pre.len = 0;
-			}
+			if (!rm->ok || pos != NULL || L->pre.len > 0)
+				pos = jmove_more(b, L, t, rm, d, pos);
 			/* The moves that follow with nothing but move numbers
 			   between them, without FENs: each closes the one
 			   before, as the common case above. */
@@ -1253,32 +1044,10 @@ jline(struct jctx *c, struct buf *b0, struct zh_pos *pos0)
 				jnag(&L->m, t);
 			break;
 		case ZH_T_VSTART:
-			if (!L->m.open)
-				b = &bin;	/* no move to hang it on */
-			else if (L->m.vopen)
-				bputc(b, ',');
-			else {
-				if (c->match == NULL &&
-				    (c->match = jmatch(g)) == NULL) {
-					ok = false;
-					goto out;
-				}
-				L->m.done = jlook(c, &L->m, i - 1, lv.n > 1);
-				jmove_fields(b, &L->m);
-				jkey(b, "variations");
-				bputc(b, '[');
-				L->m.vopen = true;
-			}
-			L->track = pos != NULL;
-			if ((L = jlevel_push(&lv, b)) == NULL) {
+			if ((L = jvariation(c, &lv, i - 1, &b, &bin, &pos)) ==
+			    NULL) {
 				ok = false;
 				goto out;
-			}
-			up = L - 1;
-			pos = NULL;
-			if (up->track && up->have_before) {
-				L->pos = up->before;
-				pos = &L->pos;
 			}
 			break;
 		case ZH_T_VEND:
@@ -1308,74 +1077,103 @@ out:
 
 /* {"line":L,"col":C,"ply":P,"message":"..."[,"variation":true]} */
 static void
-jerror(struct buf *b, const struct zh_error *e, bool variation)
+jerror(struct zh__buf *b, const struct zh_error *e, bool variation)
 {
-	if (b->len > 0 && b->s[b->len - 1] != '[')
-		bputc(b, ',');
-	bputc(b, '{');
-	jkey(b, "line");
-	jint(b, e->line);
-	jkey(b, "col");
-	jint(b, e->col);
-	jkey(b, "ply");
-	jint(b, e->ply);
-	jkey(b, "message");
-	jstring(b, e->text, strlen(e->text));
+	zh__json_open(b, '{');
+	zh__json_key(b, "line");
+	zh__json_int(b, e->line);
+	zh__json_key(b, "col");
+	zh__json_int(b, e->col);
+	zh__json_key(b, "ply");
+	zh__json_int(b, e->ply);
+	zh__json_key(b, "message");
+	zh__json_str(b, e->text, strlen(e->text));
 	if (variation)
 		bputs(b, ",\"variation\":true");
 	bputc(b, '}');
 }
 
+struct tagref {
+	const char *name;
+	size_t k;		/* its place */
+};
+
+/* By name, then by place. */
+static int
+cmp_tagref(const void *a, const void *b)
+{
+	const struct tagref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : x->k < y->k ? -1 : x->k > y->k;
+}
+
+/*
+ * Which tags repeat a name before them ('dup'), for a game with many:
+ * the indices sorted by name, each run of one name but its first marked.
+ * A sort keeps a hostile game with thousands of tags from a quadratic
+ * search.  False if out of memory.
+ */
+static bool
+tag_repeats(const struct zh_game *g, bool *dup)
+{
+	struct tagref *ix;
+	size_t k;
+
+	if ((ix = malloc(g->ntags * sizeof *ix)) == NULL)
+		return false;
+	for (k = 0; k < g->ntags; k++) {
+		ix[k].name = g->tags[k].name;
+		ix[k].k = k;
+	}
+	qsort(ix, g->ntags, sizeof *ix, cmp_tagref);
+	dup[ix[0].k] = false;
+	for (k = 1; k < g->ntags; k++)
+		dup[ix[k].k] = strcmp(ix[k - 1].name, ix[k].name) == 0;
+	free(ix);
+	return true;
+}
+
 /*
  * The tags as one JSON object; a repeated name keeps its first value.
- * A few tags are checked for repeats one against another; a hostile
- * game with thousands goes through a Jansson object, whose hash keeps
- * that linear.
+ * A few tags are checked for repeats one against another, more through
+ * tag_repeats().
  */
 #define TAGS_DIRECT 64
 
 static void
-jtags(struct buf *b, const struct zh_game *g)
+jtags(struct zh__buf *b, const struct zh_game *g)
 {
-	json_t *tags;
+	bool *dup = NULL;
 	size_t k, j;
-	bool first = true;
 
-	if (g->ntags > TAGS_DIRECT) {
-		if ((tags = json_object()) == NULL) {
-			b->fail = true;
-			return;
-		}
-		for (k = 0; k < g->ntags; k++)
-			if (json_object_get(tags, g->tags[k].name) == NULL) {
-				json_t *v = jstr(g->tags[k].value,
-				    strlen(g->tags[k].value));
-
-				if (v == NULL ||
-				    json_object_set_new(tags, g->tags[k].name, v))
-					b->fail = true;
-			}
-		jdump(b, tags);
+	if (g->ntags > TAGS_DIRECT &&
+	    ((dup = malloc(g->ntags * sizeof *dup)) == NULL ||
+	    !tag_repeats(g, dup))) {
+		free(dup);
+		b->fail = true;
 		return;
 	}
-	bputc(b, '{');
+	zh__json_open(b, '{');
 	for (k = 0; k < g->ntags; k++) {
 		const char *name = g->tags[k].name;
 
-		for (j = 0; j < k; j++)
-			if (g->tags[j].name[0] == name[0] &&
-			    strcmp(g->tags[j].name, name) == 0)
-				break;
-		if (j < k)
-			continue;
-		if (!first)
-			bputc(b, ',');
-		first = false;
-		jstring(b, name, strlen(name));
-		bputc(b, ':');
-		jstring(b, g->tags[k].value, strlen(g->tags[k].value));
+		if (dup != NULL) {
+			if (dup[k])
+				continue;
+		} else {
+			for (j = 0; j < k; j++)
+				if (g->tags[j].name[0] == name[0] &&
+				    strcmp(g->tags[j].name, name) == 0)
+					break;
+			if (j < k)
+				continue;
+		}
+		zh__json_keyn(b, name, strlen(name));
+		zh__json_str(b, g->tags[k].value, strlen(g->tags[k].value));
 	}
-	bputc(b, '}');
+	zh__json_close(b, '}');
+	free(dup);
 }
 
 int
@@ -1385,57 +1183,51 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	struct jctx c = { g, r, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags, NULL,
 	    { 0 } };
 	char local[LOCALBUF];
-	struct buf b = BUF_LOCAL(local);
+	struct zh__buf b = BUF_LOCAL(local);
 	struct zh_pos pos;
 	bool start = have_start(r);
 	const char *res;
 	char fen[ZH_FENMAX];
 	size_t k;
 
-	bputc(&b, '{');
-	jkey(&b, "tags");
+	zh__json_open(&b, '{');
+	zh__json_key(&b, "tags");
 	jtags(&b, g);
-	jkey(&b, "variant");
-	if (r->v != NULL) {
-		bputc(&b, '"');
-		bputs(&b, r->v->name);
-		bputc(&b, '"');
-	} else
-		bputs(&b, "null");
-	jkey(&b, "start");
+	zh__json_key(&b, "variant");
+	if (r->v != NULL)
+		zh__json_ascii(&b, r->v->name);
+	else
+		zh__json_null(&b);
+	zh__json_key(&b, "start");
 	if (start) {
 		zh_fen_write(&r->start, c.d, fen, sizeof fen);
-		bputc(&b, '"');
-		bputs(&b, fen);
-		bputc(&b, '"');
+		zh__json_ascii(&b, fen);
 	} else
-		bputs(&b, "null");
-	jkey(&b, "moves");
+		zh__json_null(&b);
+	zh__json_key(&b, "moves");
 	pos = r->start;
 	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL);
 	free(c.match);
 	if (c.comment.len > 0) {
-		jkey(&b, "comment");
-		jstring(&b, c.comment.s, c.comment.len);
+		zh__json_key(&b, "comment");
+		zh__json_str(&b, c.comment.s, c.comment.len);
 	}
 	free(c.comment.s);
-	jkey(&b, "result");
+	zh__json_key(&b, "result");
 	res = g->result ? g->result : zh_game_tag(g, "Result");
-	if (res != NULL)
-		jstring(&b, res, strlen(res));
-	else
-		bputs(&b, "null");
-	jkey(&b, "valid");
-	bputs(&b, g->err.code == ZH_OK && r->complete ? "true" : "false");
-	jkey(&b, "errors");
-	bputc(&b, '[');
+	zh__json_strz(&b, res);
+	zh__json_key(&b, "valid");
+	zh__json_bool(&b, g->err.code == ZH_OK && r->complete);
+	zh__json_key(&b, "errors");
+	zh__json_open(&b, '[');
 	if (g->err.code != ZH_OK)
 		jerror(&b, &g->err, false);
 	if (r->err.code != ZH_OK)
 		jerror(&b, &r->err, false);
 	for (k = 0; k < r->nvarerr; k++)
 		jerror(&b, &r->varerr[k], true);
-	bputc(&b, ']');
-	bput(&b, "}\n", 2);
+	zh__json_close(&b, ']');
+	zh__json_close(&b, '}');
+	bputc(&b, '\n');
 	return bflush(&b, f, err);
 }

@@ -5,15 +5,17 @@
  *
  * The JSON writer is on the hot path of dataset builds (hundreds of
  * thousands of positions a second), so it writes into a caller buffer
- * without allocating; zh_ply_object builds the same object with Jansson,
- * and the unit tests check that json_dumps of it is byte-identical.
+ * without allocating, with json.c's numbers; its strings are our own
+ * ASCII (FEN, moves, squares, the result's four forms), with nothing to
+ * encode.  zh_ply_object builds the same object with Jansson, and the
+ * unit tests check that json_dumps of it is byte-identical.
  */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh_int.h"
+#include "json.h"
 
 /* ======================== lines of play ======================== */
 
@@ -332,62 +334,6 @@ qlong(char *q, long x)
 	return zh__putlong(q, x);
 }
 
-/* A real as Jansson writes it with JSON_REAL_PRECISION(15): at most
- * 64 bytes. */
-static char *
-qreal(char *q, double x)
-{
-	double a = x < 0 ? -x : x;
-	char tmp[64];
-	int n;
-
-	/* Clocks and evals are mostly whole or to the hundredth.  When a is
-	   the double nearest to t / 100 (the division rounds correctly),
-	   "%.15g" writes t / 100's shortest decimal, as fifteen digits
-	   survive the trip to a double and back: write it directly. */
-	if (a >= 0.01 && a < 1e12) {
-		long long t = (long long)(a * 100 + 0.5);
-		int f = (int)(t % 100);
-
-		if ((double)t / 100 == a) {
-			if (x < 0)
-				*q++ = '-';
-			q = zh__putlong(q, t / 100);
-			*q++ = '.';
-			*q++ = (char)('0' + f / 10);
-			if (f % 10 != 0)
-				*q++ = (char)('0' + f % 10);
-			return q;
-		}
-	}
-	n = snprintf(tmp, sizeof tmp, "%.15g", x);
-
-	if (n < 0 || n >= (int)sizeof tmp - 3)
-		n = 0;
-	if (strpbrk(tmp, ".eE") == NULL) {
-		tmp[n++] = '.';
-		tmp[n++] = '0';
-	} else {
-		char *e = strchr(tmp, 'e');
-
-		/* Jansson drops '+' and leading zeros of an exponent */
-		if (e != NULL) {
-			char *s = e + 1, *d = e + 1;
-
-			if (*s == '+')
-				s++;
-			else if (*s == '-')
-				*d++ = *s++;
-			while (*s == '0' && s[1] != '\0')
-				s++;
-			memmove(d, s, strlen(s) + 1);
-			n = (int)strlen(tmp);
-		}
-	}
-	memcpy(q, tmp, (size_t)n);
-	return q + n;
-}
-
 /* Strings we write are ASCII without '"' or '\\' (FEN, SAN, squares). */
 static ZH_HOT_INLINE char *
 qstr(char *q, const char *s, size_t n)
@@ -511,7 +457,7 @@ static _Thread_local struct {
 } head;
 
 #define SEGMAX (ZH_FENMAX + 2 * ZH_MOVEMAX + 2 * PKTXT + 100 * 6 + \
-	3 * 64 + 256)
+	3 * ZH_JSON_REALMAX + 256)
 
 size_t
 zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
@@ -584,7 +530,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		q = QLIT(q, "],\"check\":false");
 	if (pl->has_clock) {
 		q = QLIT(q, ",\"clock\":");
-		q = qreal(q, pl->clock);
+		q = zh__json_qreal(q, pl->clock);
 	}
 	if (pl->has_eval) {
 		q = QLIT(q, ",\"eval\":");
@@ -593,7 +539,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 			q = qlong(q, pl->mate);
 			*q++ = '}';
 		} else
-			q = qreal(q, pl->eval);
+			q = zh__json_qreal(q, pl->eval);
 	}
 	q = QLIT(q, ",\"result\":");
 	putn(&o, seg, (size_t)(q - seg));

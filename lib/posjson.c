@@ -2,9 +2,9 @@
  * posjson.c - a position as data: its sorted UCI move list and its JSON
  * object (the "position" object of zhkit-json(5), written by zhfen).
  *
- * Keys come in a fixed order (Jansson keeps insertion order), so the
- * output can be compared byte for byte.  To add a member, append it and
- * document it in man/zhfen.1.
+ * Written with json.c's calls, keys in a fixed order, so that the
+ * output can be compared byte for byte.  To add a member, append it to
+ * pos_members() and document it in zhkit-json(5).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "zh_int.h"
+#include "json.h"
 
 static int
 cmp_str(const void *a, const void *b)
@@ -61,99 +61,91 @@ zh_moves_write(const struct zh_pos *p, char *buf, size_t size)
 	return len;
 }
 
-/* Set key to a new value; a NULL value (out of memory) fails. */
-static int
-set(json_t *o, const char *key, json_t *val)
-{
-	return val == NULL || json_object_set_new(o, key, val) != 0 ? -1 : 0;
-}
-
-static json_t *
-board_json(const struct zh_pos *p)
+/* "board": the ranks from the top, a letter or null per square. */
+static void
+board_json(struct zh__buf *b, const struct zh_pos *p)
 {
 	const struct zh_variant *v = p->v;
-	json_t *ranks = json_array();
 	int f, r;
 
-	for (r = v->ranks - 1; ranks != NULL && r >= 0; r--) {
-		json_t *row = json_array();
-
-		for (f = 0; row != NULL && f < v->files; f++) {
+	zh__json_key(b, "board");
+	zh__json_open(b, '[');
+	for (r = v->ranks - 1; r >= 0; r--) {
+		zh__json_open(b, '[');
+		for (f = 0; f < v->files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 			char l[2] = { 0, 0 };
 
 			if (pc == 0) {
-				json_array_append_new(row, json_null());
+				zh__json_null(b);
 				continue;
 			}
 			l[0] = zh__type_letter(ZH_TYPE(pc));
 			if (ZH_COLOR(pc) == ZH_BLACK)
 				l[0] = (char)tolower((unsigned char)l[0]);
-			json_array_append_new(row, json_string(l));
+			zh__json_ascii(b, l);
 		}
-		if (row == NULL || json_array_append_new(ranks, row) != 0) {
-			json_decref(ranks);
-			return NULL;
-		}
+		zh__json_close(b, ']');
 	}
-	return ranks;
+	zh__json_close(b, ']');
 }
 
-static json_t *
-pockets_json(const struct zh_pos *p)
+/* "pockets": every type that can be in hand, zeros too; null without
+ * drops. */
+static void
+pockets_json(struct zh__buf *b, const struct zh_pos *p)
 {
-	json_t *o;
 	int c, t;
 
-	if (!p->v->drops)
-		return json_null();
-	if ((o = json_object()) == NULL)
-		return NULL;
+	zh__json_key(b, "pockets");
+	if (!p->v->drops) {
+		zh__json_null(b);
+		return;
+	}
+	zh__json_open(b, '{');
 	for (c = 0; c < 2; c++) {
-		json_t *side = json_object();
-
-		for (t = ZH_PAWN; side != NULL && t < ZH_NTYPES; t++) {
+		if (c == ZH_WHITE)
+			zh__json_key(b, "white");
+		else
+			zh__json_key(b, "black");
+		zh__json_open(b, '{');
+		for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
 			char l[2] = { zh__type_letter(t), 0 };
 
 			if (t == ZH_KING || !(p->v->types & ZH_TYPEBIT(t)))
 				continue;
-			json_object_set_new(side, l, json_integer(p->pocket[c][t]));
+			zh__json_keyn(b, l, 1);
+			zh__json_int(b, p->pocket[c][t]);
 		}
-		if (set(o, c == ZH_WHITE ? "white" : "black", side) != 0) {
-			json_decref(o);
-			return NULL;
-		}
+		zh__json_close(b, '}');
 	}
-	return o;
+	zh__json_close(b, '}');
 }
 
-static json_t *
-promoted_json(const struct zh_pos *p)
+static void
+promoted_json(struct zh__buf *b, const struct zh_pos *p)
 {
-	json_t *a = json_array();
 	char sq[4];
 	int f, r;
 
-	for (r = p->v->ranks - 1; a != NULL && r >= 0; r--)
+	zh__json_key(b, "promoted");
+	zh__json_open(b, '[');
+	for (r = p->v->ranks - 1; r >= 0; r--)
 		for (f = 0; f < p->v->files; f++)
-			if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED)
-				json_array_append_new(a,
-				    (zh__square_write(ZH_SQ(f, r), sq), json_string(sq)));
-	return a;
+			if (p->sq[ZH_SQ(f, r)] & ZH_PROMOTED) {
+				zh__square_write(ZH_SQ(f, r), sq);
+				zh__json_ascii(b, sq);
+			}
+	zh__json_close(b, ']');
 }
 
-json_t *
-zh_pos_json(const struct zh_pos *p, int d, bool moves)
+/* "castling" and "ep" (as the FEN 'fen' writes it). */
+static void
+rights_json(struct zh__buf *b, const struct zh_pos *p, const char *fen)
 {
-	static const char *const status[] = { "ongoing", "checkmate", "stalemate" };
-	char fen[ZH_FENMAX], castle[5] = "-", *q = castle;
-	json_t *o = json_object(), *ep;
+	char castle[5] = "-", *q = castle;
 	const char *e;
-	int st;
 
-	if (o == NULL)
-		return NULL;
-	zh_fen_write(p, d, fen, sizeof fen);
 	if (p->castle & ZH_CASTLE_WK)
 		*q++ = 'K';
 	if (p->castle & ZH_CASTLE_WQ)
@@ -164,40 +156,115 @@ zh_pos_json(const struct zh_pos *p, int d, bool moves)
 		*q++ = 'q';
 	if (q != castle)
 		*q = '\0';
-	/* The en passant field as the FEN above writes it. */
+	zh__json_key(b, "castling");
+	zh__json_ascii(b, castle);
 	e = strchr(fen, ' ');
 	e = e ? strchr(e + 1, ' ') : NULL;
 	e = e ? strchr(e + 1, ' ') : NULL;
-	ep = e && e[1] != '-' ? json_stringn(e + 1, strcspn(e + 1, " ")) :
-	    json_null();
-	st = zh_status(p);
-	if (set(o, "variant", json_string(p->v->name)) ||
-	    set(o, "fen", json_string(fen)) ||
-	    set(o, "board", board_json(p)) ||
-	    set(o, "pockets", pockets_json(p)) ||
-	    set(o, "promoted", promoted_json(p)) ||
-	    set(o, "side", json_string(p->side == ZH_WHITE ? "white" : "black")) ||
-	    set(o, "castling", json_string(castle)) ||
-	    set(o, "ep", ep) ||
-	    set(o, "halfmove", json_integer(p->halfmove)) ||
-	    set(o, "fullmove", json_integer(p->fullmove)) ||
-	    set(o, "in_check", json_boolean(zh_in_check(p))) ||
-	    set(o, "legal_moves", json_integer((json_int_t)zh_count_legal(p))) ||
-	    set(o, "status", json_string(status[st])))
-		goto fail;
+	zh__json_key(b, "ep");
+	if (e && e[1] != '-')
+		zh__json_str(b, e + 1, strcspn(e + 1, " "));
+	else
+		zh__json_null(b);
+}
+
+/*
+ * The members of p's object (zh_pos_json), appended to b: variant, fen,
+ * board, pockets, promoted, side, castling, ep, halfmove, fullmove,
+ * in_check, legal_moves, status and with 'moves' the moves.
+ */
+static void
+pos_members(struct zh__buf *b, const struct zh_pos *p, int d, bool moves)
+{
+	static const char *const status[] = { "ongoing", "checkmate", "stalemate" };
+	char fen[ZH_FENMAX];
+
+	zh_fen_write(p, d, fen, sizeof fen);
+	zh__json_key(b, "variant");
+	zh__json_ascii(b, p->v->name);
+	zh__json_key(b, "fen");
+	zh__json_ascii(b, fen);
+	board_json(b, p);
+	pockets_json(b, p);
+	promoted_json(b, p);
+	zh__json_key(b, "side");
+	zh__json_ascii(b, p->side == ZH_WHITE ? "white" : "black");
+	rights_json(b, p, fen);
+	zh__json_key(b, "halfmove");
+	zh__json_int(b, p->halfmove);
+	zh__json_key(b, "fullmove");
+	zh__json_int(b, p->fullmove);
+	zh__json_key(b, "in_check");
+	zh__json_bool(b, zh_in_check(p));
+	zh__json_key(b, "legal_moves");
+	zh__json_int(b, zh_count_legal(p));
+	zh__json_key(b, "status");
+	zh__json_ascii(b, status[zh_status(p)]);
 	if (moves) {
 		static _Thread_local char text[ZH_MAXMOVES][ZH_MOVEMAX];
 		char *list[ZH_MAXMOVES];
-		json_t *a = json_array();
 		int i, n = sorted_moves(p, text, list);
 
-		for (i = 0; a != NULL && i < n; i++)
-			json_array_append_new(a, json_string(list[i]));
-		if (set(o, "moves", a) != 0)
-			goto fail;
+		zh__json_key(b, "moves");
+		zh__json_open(b, '[');
+		for (i = 0; i < n; i++)
+			zh__json_ascii(b, list[i]);
+		zh__json_close(b, ']');
 	}
+}
+
+/*
+ * The Jansson object is read back from the text: one writer of the
+ * members, which the public API hands out as a json_t as it always has.
+ */
+json_t *
+zh_pos_json(const struct zh_pos *p, int d, bool moves)
+{
+	char local[4096];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
+	json_t *o;
+
+	zh__json_open(&b, '{');
+	pos_members(&b, p, d, moves);
+	zh__json_close(&b, '}');
+	o = b.fail ? NULL : json_loadb(b.s, b.len, 0, NULL);
+	if (!b.local)
+		free(b.s);
 	return o;
-fail:
-	json_decref(o);
-	return NULL;
+}
+
+char *
+zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
+    int from, int d, bool moves, const struct zh_error *err)
+{
+	char local[4096];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
+
+	zh__json_open(&b, '{');
+	zh__json_key(&b, "line");
+	zh__json_int(&b, line);
+	zh__json_key(&b, "input");
+	zh__json_str(&b, in, n);
+	zh__json_key(&b, "valid");
+	zh__json_bool(&b, p != NULL);
+	if (p == NULL) {
+		zh__json_key(&b, "error");
+		zh__json_open(&b, '{');
+		zh__json_key(&b, "line");
+		zh__json_int(&b, line);
+		zh__json_key(&b, "col");
+		zh__json_int(&b, err->col);
+		zh__json_key(&b, "message");
+		zh__json_strz(&b, err->text);
+		zh__json_close(&b, '}');
+	} else {
+		zh__json_key(&b, "from");
+		if (from == ZH_AUTO)
+			zh__json_null(&b);
+		else
+			zh__json_ascii(&b, zh_dialect_name(from));
+		pos_members(&b, p, d, moves);
+	}
+	zh__json_close(&b, '}');
+	return zh__buf_take(&b);
 }

@@ -290,6 +290,15 @@ size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
  */
 struct json_t;
 struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
+/*
+ * One line of zhfen --json (zhkit-json(5); no newline), malloc'd, NULL
+ * if out of memory: line number 'line', the input 'in' (n bytes, echoed
+ * as text), and either the position p read from it (its dialect 'from',
+ * ZH_AUTO when it reads the same in every one; written in dialect d,
+ * with 'moves' its legal moves) or, p NULL, the error err.
+ */
+char *zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
+    int from, int d, bool moves, const struct zh_error *err);
 
 /* ======================== UCI and SAN ======================== */
 

@@ -54,7 +54,8 @@ json_of(const char *s, unsigned flags, char **text)
 static void
 test_strings(void)
 {
-	/* quotes, backslashes, control bytes, invalid UTF-8, U+2192 */
+	/* quotes, backslashes, control bytes, U+2192, and bytes that are
+	   not UTF-8 (a lone 0xff, a cut 0xc3), read as Latin-1 */
 	static const char pgn[] =
 	    "[Event \"a \\\"quoted\\\" \\\\ name \xff\"]\n"
 	    "[Variant \"Crazyhouse\"]\n\n"
@@ -70,13 +71,13 @@ test_strings(void)
 		return;
 	}
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j,
-	    "tags"), "Event")), "a \"quoted\" \\ name \xef\xbf\xbd") == 0);
+	    "tags"), "Event")), "a \"quoted\" \\ name \xc3\xbf") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(j, "comment")),
 	    "before \x01") == 0);
 	m = json_object_get(j, "moves");
 	CHECK(json_array_size(m) == 3);
 	CHECK(strcmp(json_string_value(json_object_get(json_array_get(m, 0),
-	    "comment")), "tab\there \"q\" \\ \xe2\x86\x92 \xef\xbf\xbd") == 0);
+	    "comment")), "tab\there \"q\" \\ \xe2\x86\x92 \xc3\x83") == 0);
 	CHECK(json_integer_value(json_array_get(json_object_get(
 	    json_array_get(m, 1), "nags"), 0)) == 14);
 	CHECK(json_integer_value(json_object_get(json_array_get(json_array_get(

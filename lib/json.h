@@ -1,0 +1,128 @@
+/*
+ * json.h - libzh's JSON writer (json.c), not installed: one growable
+ * buffer, and the calls that append JSON text to it.
+ *
+ * Every JSON line the tools write is built here: zhpgn's game objects
+ * (pgnout.c), zhcheck's reports (check.c), zhfen's positions
+ * (posjson.c), and the numbers of zhreplay's plies (positions.c).  Text
+ * from the input goes through one encoder, zh__json_str: valid UTF-8 is
+ * kept, '"', '\\' and control bytes are escaped, and a byte that is not
+ * part of valid UTF-8 is read as ISO 8859-1, PGN's own character set
+ * (zhkit-json(5)).
+ *
+ * Commas are the writer's: a key or value written after another value
+ * gets one, by the last byte written (a value ends in '"', ']', '}', a
+ * digit or a letter; '{', '[' and ':' take no comma after them).
+ */
+#ifndef ZH_JSON_H
+#define ZH_JSON_H
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zh_int.h"
+
+/* ======================== the buffer ======================== */
+
+struct zh__buf {
+	char *s;		/* NUL-terminated once written to */
+	size_t len, cap;
+	bool fail;		/* out of memory: what follows is dropped */
+	bool local;		/* s is the caller's array, not malloc'd */
+};
+
+/* A buffer that starts in the array a (on the stack: most outputs fit,
+ * so no malloc and free a line); it leaves a only to grow. */
+#define ZH_BUF_LOCAL(a)	{ (a), 0, sizeof (a), false, true }
+
+bool zh__buf_grow(struct zh__buf *b, size_t n);
+void zh__bputs(struct zh__buf *b, const char *s);
+int zh__buf_flush(struct zh__buf *b, FILE *f, struct zh_error *err);
+char *zh__buf_take(struct zh__buf *b);
+
+/* Room for n more bytes and a NUL in b? */
+static inline bool
+zh__buf_reserve(struct zh__buf *b, size_t n)
+{
+	return b->len + n + 1 <= b->cap || zh__buf_grow(b, n);
+}
+
+static inline void
+zh__bput(struct zh__buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap && !zh__buf_reserve(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void
+zh__bputc(struct zh__buf *b, char c)
+{
+	if (b->len + 2 > b->cap && !zh__buf_reserve(b, 1))
+		return;
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+/* ======================== JSON text ======================== */
+
+/* A ',' if the last thing written was a value. */
+static inline void
+zh__json_sep(struct zh__buf *b)
+{
+	char c;
+
+	if (b->len > 0 && (c = b->s[b->len - 1]) != '{' && c != '[' &&
+	    c != ':')
+		zh__bputc(b, ',');
+}
+
+/* '{' or '[' (a value: a comma before it if due), and '}' or ']'. */
+static inline void
+zh__json_open(struct zh__buf *b, char c)
+{
+	zh__json_sep(b);
+	zh__bputc(b, c);
+}
+
+#define zh__json_close(b, c)	zh__bputc((b), (c))
+
+/* '"key":' for a string literal key (ours: nothing to escape). */
+#define zh__json_key(b, key) \
+	zh__json_key_((b), "\"" key "\":", sizeof(key) + 2)
+
+static inline void
+zh__json_key_(struct zh__buf *b, const char *qkey, size_t n)
+{
+	zh__json_sep(b);
+	zh__bput(b, qkey, n);
+}
+
+/* A key from the input (encoded as zh__json_str), and its ':'. */
+void zh__json_keyn(struct zh__buf *b, const char *s, size_t n);
+
+/* s (n bytes, any bytes) as a JSON string: the one encoder. */
+void zh__json_str(struct zh__buf *b, const char *s, size_t n);
+/* s (NUL-terminated), or null for NULL. */
+void zh__json_strz(struct zh__buf *b, const char *s);
+/* s, our own ASCII with nothing to escape (FEN, SAN, names), quoted. */
+void zh__json_ascii(struct zh__buf *b, const char *s);
+
+void zh__json_int(struct zh__buf *b, long long x);
+void zh__json_bool(struct zh__buf *b, bool x);
+void zh__json_null(struct zh__buf *b);
+/* Seconds as zhpgn writes them: an integer when whole, else to the
+ * millisecond ("311", "45.6"). */
+void zh__json_seconds(struct zh__buf *b, double sec);
+/* A real as Jansson writes it with JSON_REAL_PRECISION(15) ("300.0",
+ * "1.52", "1e-7"). */
+void zh__json_real(struct zh__buf *b, double x);
+
+/* The same real stored at q, unchecked (at most ZH_JSON_REALMAX bytes):
+ * returns the end.  For writers with their own bounded buffer. */
+#define ZH_JSON_REALMAX	64
+char *zh__json_qreal(char *q, double x);
+
+#endif
