@@ -959,6 +959,53 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 }
 
 /*
+ * Move token i - 1 (resolved or not) written into line L, and then, when
+ * positions are not tracked, the resolved moves that follow with only
+ * move numbers between them; returns the index of the next token.
+ */
+static ZH_HOT_INLINE size_t
+jmove(struct jlevel *L, struct zh__buf *b, const struct zh_game *g,
+    const struct zh_rmove *moves, size_t i, int d, struct zh_pos **pos)
+{
+	const struct zh_token *toks = g->toks, *t = &toks[i - 1];
+	const struct zh_rmove *rm = &moves[i - 1];
+	size_t ntoks = g->ntoks;
+
+	/* The common case, the move before had nothing but its SAN and
+	   UCI: its '}' and this move's opening written with the move's
+	   texts, in one reserve. */
+	if (L->m.open && rm->ok &&
+	    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen) &&
+	    (L->m.text.len | L->m.nags.len) == 0)
+		jmove_texts(b, rm, d, "},{\"san\":", 9);
+	else {
+		jmove_finish(b, &L->m);
+		if (rm->ok)
+			jmove_texts(b, rm, d, L->first ? "{\"san\":" :
+			    ",{\"san\":", L->first ? 7 : 8);
+		else
+			bput(b, L->first ? "{\"san\":" : ",{\"san\":",
+			    L->first ? 7 : 8);
+	}
+	L->first = false;
+	L->m.open = true;
+	if (!rm->ok || *pos != NULL || L->pre.len > 0)
+		*pos = jmove_more(b, L, t, rm, d, *pos);
+	/* The moves that follow with nothing but move numbers between
+	   them, without FENs: each closes the one before, as the common
+	   case above. */
+	if (*pos != NULL || !rm->ok)
+		return i;
+	for (; i < ntoks; i++) {
+		if (toks[i].kind == ZH_T_MOVE && moves[i].ok)
+			jmove_texts(b, &moves[i], d, "},{\"san\":", 9);
+		else if (toks[i].kind != ZH_T_MOVENUM)
+			break;
+	}
+	return i;
+}
+
+/*
  * The game's line of play as a JSON array appended to b0, its variations
  * inside the moves they replace.  'pos0' is the start position, or NULL
  * when positions are not tracked.  The lines open around the one being
@@ -990,45 +1037,12 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 	}
 	while (i < ntoks) {
 		const struct zh_token *t = &toks[i];
-		const struct zh_rmove *rm = &moves[i];
 
 		i++;
 
 		switch (t->kind) {
 		case ZH_T_MOVE:
-			/* The common case, the move before had nothing but
-			   its SAN and UCI: its '}' and this move's opening
-			   written with the move's texts, in one reserve. */
-			if (L->m.open && rm->ok &&
-			    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen) &&
-			    (L->m.text.len | L->m.nags.len) == 0)
-				jmove_texts(b, rm, d, "},{\"san\":", 9);
-			else {
-				jmove_finish(b, &L->m);
-				if (rm->ok)
-					jmove_texts(b, rm, d, L->first ?
-					    "{\"san\":" : ",{\"san\":",
-					    L->first ? 7 : 8);
-				else
-					bput(b, L->first ? "{\"san\":" :
-					    ",{\"san\":", L->first ? 7 : 8);
-			}
-			L->first = false;
-			L->m.open = true;
-			if (!rm->ok || pos != NULL || L->pre.len > 0)
-				pos = jmove_more(b, L, t, rm, d, pos);
-			/* The moves that follow with nothing but move numbers
-			   between them, without FENs: each closes the one
-			   before, as the common case above. */
-			if (pos != NULL || !rm->ok)
-				break;
-			for (; i < ntoks; i++) {
-				if (toks[i].kind == ZH_T_MOVE && moves[i].ok)
-					jmove_texts(b, &moves[i], d,
-					    "},{\"san\":", 9);
-				else if (toks[i].kind != ZH_T_MOVENUM)
-					break;
-			}
+			i = jmove(L, b, g, moves, i, d, &pos);
 			break;
 		case ZH_T_COMMENT:
 			if (!L->m.open)
