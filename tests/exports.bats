@@ -92,3 +92,38 @@ PY
 	assert_success
 	assert_output --regexp '^[0-9]+ files, no circle$'
 }
+
+# lib/README.md lists the files from the bottom layer up: each file's
+# calls go only to files listed above it (or in its own row).
+@test "exports: lib/README.md's order of the files holds" {
+	run python3 - "$ZH_TOP/lib/README.md" "$ZH_TOP"/build/lib/*.o <<'PY'
+import re, subprocess, sys
+defs, und = {}, {}
+for o in sys.argv[2:]:
+    n = o.rsplit("/", 1)[-1][:-2]
+    und[n] = set()
+    for l in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
+        p = l.split()
+        if len(p) == 3 and p[1] in "TDRBG":
+            defs[p[2]] = n
+        elif len(p) == 2 and p[0] == "U":
+            und[n].add(p[1])
+row = {}
+for k, l in enumerate(l for l in open(sys.argv[1]) if l.startswith("| `")):
+    for f in re.findall(r"`([a-z0-9_]+)\.c`", l.split("|")[1]):
+        row[f] = k
+bad = 0
+for a, u in sorted(und.items()):
+    if a not in row:
+        print("%s.c is not in lib/README.md" % a)
+        bad = 1
+        continue
+    for b in sorted({defs[s] for s in u if defs.get(s, a) != a}):
+        if row.get(b, 99) > row[a]:
+            print("%s.c calls %s.c, listed below it" % (a, b))
+            bad = 1
+sys.exit(bad)
+PY
+	assert_success
+	assert_output ''
+}
