@@ -190,8 +190,12 @@ put_pockets(char *q, const struct zh_pos *p, const struct zh__dialect *dl)
 {
 	if (dl->empty_dash && pocket_empty(p))
 		*q++ = '-';
-	q = put_pocket(q, p, ZH_WHITE, dl->qrbnp);
-	return put_pocket(q, p, ZH_BLACK, dl->qrbnp);
+	if (dl->qrbnp) {	/* each order inlined with its constant */
+		q = put_pocket(q, p, ZH_WHITE, true);
+		return put_pocket(q, p, ZH_BLACK, true);
+	}
+	q = put_pocket(q, p, ZH_WHITE, false);
+	return put_pocket(q, p, ZH_BLACK, false);
 }
 
 /* Ranks of any width, from the top, '/' between them. */
