@@ -156,7 +156,11 @@ for j in map(json.loads, sys.stdin):
     if j["variant"] == "chess": print(j["file"])' | sort -u >"$T/chess-files"
 	[ -s "$T/chess-files" ]
 	for d in lichess xboard; do
-		xargs zhpgn -q -t "$d" <"$T/chess-files" >"$T/chess.$d.pgn"
+		# exit 1: some games rejected (chessops's samples end without a
+		# termination marker: cut games); what is written is compared
+		zhpgn -q -t "$d" $(cat "$T/chess-files") >"$T/chess.$d.pgn" 2>/dev/null ||
+		    [ $? -eq 1 ]
+		[ -s "$T/chess.$d.pgn" ]
 		run "$PE" -s -Wuci -C -N -V --nomovenumbers --noresults --notags -w 100000 "$T/chess.$d.pgn"
 		assert_success
 		# no diagnostics; the same UCI moves as zhreplay's
