@@ -631,6 +631,21 @@ nag_back(struct zh_pgn_reader *r)
 	}
 }
 
+/* A NAG token emitted (text at off, or the static text st), moved
+ * before a move number it follows (nag_back); r->pos set to end. */
+static int
+emit_nag(struct zh_pgn_reader *r, size_t off, size_t len, const char *st,
+    long col, size_t end)
+{
+	if (emit(r, ZH_T_NAG, off, len, st, r->line, col) < 0) {
+		if (r->fail)
+			return -1;
+	} else
+		nag_back(r);
+	r->pos = end;
+	return 0;
+}
+
 /* A NAG "$14" at r->pos. */
 static int
 lex_nag(struct zh_pgn_reader *r)
@@ -651,13 +666,8 @@ lex_nag(struct zh_pgn_reader *r)
 	} else if (v > 255) {
 		zh__pgn_synerr(r, ZH_ESYNTAX, r->line, col,
 		    "NAG out of range (0-255)");
-	} else if (emit(r, ZH_T_NAG, r->pos, i - r->pos, NULL, r->line,
-	    col) < 0) {
-		if (r->fail)
-			return -1;
-	} else {
-		nag_back(r);
-	}
+	} else
+		return emit_nag(r, r->pos, i - r->pos, NULL, col, i);
 	r->pos = i;
 	return 0;
 }
@@ -675,15 +685,7 @@ lex_glyph(struct zh_pgn_reader *r)
 	else
 		nag = d == '?' ? 4 : d == '!' ? 6 : 2;
 	i += nag >= 3 ? 2 : 1;
-	if (emit(r, ZH_T_NAG, NOOFF, 2, zh__pgn_nagtext[nag], r->line,
-	    col) < 0) {
-		if (r->fail)
-			return -1;
-	} else {
-		nag_back(r);
-	}
-	r->pos = i;
-	return 0;
+	return emit_nag(r, NOOFF, 2, zh__pgn_nagtext[nag], col, i);
 }
 
 /* White space at r->pos; notes blank lines. */
