@@ -430,6 +430,8 @@ struct zh_game {
 	struct zh_error err;	/* first syntax error, code ZH_OK if none */
 	struct zh_skip skipped;	/* text skipped between the game before
 				   and this one */
+	int dropped;		/* the reader's filter dropped it (its value;
+				   zh_pgn_set_filter): tokens not read */
 };
 
 struct zh_pgn_reader;
@@ -563,6 +565,89 @@ bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
  * for none, or for a number beyond ZH_EVAL_MAX either way. */
 #define ZH_EVAL_MAX	1000000
 bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
+
+/* ======================== selecting games ======================== */
+
+/*
+ * A selection: tests on a game's tags (decided before its moves are
+ * read, see zh_pgn_set_filter) and tests that need the rules (decided
+ * after zh_replay).  A game is selected if it passes every test; tests
+ * on different tags all hold, repeated tests on one tag (or one kind)
+ * hold if any of them does (zhkit(7) says so).  A missing tag never
+ * passes a comparison.  Duplicates and counting are the caller's; the
+ * game key (zh_game_key) is what two duplicates share.
+ */
+enum zh_sel_kind {
+	ZH_SEL_TAG = 1,		/* "NAME OP VALUE": OP = != < <= > >= ~ (POSIX
+				   ERE), '!~'; numbers as numbers, Date-like
+				   tags as PGN dates ("2021.??.??"), TimeControl
+				   as base+increment (seconds; "TimeControl >=
+				   180" compares the estimate base + 40 * inc) */
+	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black */
+	ZH_SEL_VARIANT,		/* a variant name, as detected (zh_game_variant) */
+	ZH_SEL_PLIES,		/* "A-B", "A-", "-B", "A": mainline plies */
+	ZH_SEL_ENDING,		/* "checkmate", "stalemate", "none" (on the board) */
+	ZH_SEL_VALID,		/* "valid" or "invalid" */
+	ZH_SEL_POSITION		/* a FEN (any dialect) that the mainline reaches:
+				   board, pockets, promoted marks, side to move */
+};
+
+struct zh_select;
+
+/* A new empty selection (passes every game); NULL if out of memory. */
+struct zh_select *zh_select_new(void);
+/*
+ * Add a test of kind 'kind' given as text (an option's argument).  0, or
+ * -1 with err->col the 1-based column in text where it is wrong and
+ * err->text the reason ("unknown operator '>=='").
+ */
+int zh_select_add(struct zh_select *s, int kind, const char *text,
+    struct zh_error *err);
+/* How many tests were added; test i (1-based) as given, for counts. */
+int zh_select_count(const struct zh_select *s);
+const char *zh_select_text(const struct zh_select *s, int i);
+int zh_select_kind(const struct zh_select *s, int i);
+/* True if some test needs the moves replayed / a position search. */
+bool zh_select_needs_replay(const struct zh_select *s);
+/*
+ * The tag tests on g's tags: 0 if g passes them all, else the number
+ * (1-based) of the first test that drops it.  Thread-safe (s is only
+ * read).
+ */
+int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
+/*
+ * The other tests, on g replayed into r (zh_replay's return value in
+ * 'rc'):
+ * 0 if g passes them all, else the number of the first that drops it.
+ * 'scratch' is per thread (zero it; zh_select_scratch_free at the end).
+ */
+struct zh_select_scratch { void *p; size_t cap; };
+int zh_select_game(const struct zh_select *s, const struct zh_game *g,
+    const struct zh_replay *r, int rc, struct zh_select_scratch *scratch);
+void zh_select_scratch_free(struct zh_select_scratch *scratch);
+void zh_select_free(struct zh_select *s);
+
+/*
+ * A game's identity for duplicate removal: a 128-bit hash of its
+ * variant, its start position and its mainline moves (the legal ones,
+ * as moves, not as text): equal for the same game in any dialect, with
+ * any tags, comments, clocks or move numbers.  From a game replayed
+ * into r (fast or not).
+ */
+struct zh_key { uint64_t hi, lo; };
+struct zh_key zh_game_key(const struct zh_replay *r);
+
+/*
+ * Tag-only selection at reading speed: with a filter set, the reader
+ * calls fn(arg, g) once a game's tags are read (g has tags, number,
+ * line; no tokens yet).  A non-zero return drops the game: its movetext
+ * is skipped without being read, and zh_pgn_next returns it with
+ * g->dropped set to that value, its raw bytes and no tokens.  The game
+ * boundaries are those the full reader finds.  fn must be thread-safe if
+ * the reader's game go to threads; NULL removes the filter.
+ */
+void zh_pgn_set_filter(struct zh_pgn_reader *r,
+    int (*fn)(void *arg, const struct zh_game *g), void *arg);
 
 /* ======================== checks: a game validated for CI ======================== */
 
