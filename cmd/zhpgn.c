@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "jobs.h"
+#include "select.h"
 
 static void
 usage(FILE *f)
@@ -29,10 +30,11 @@ usage(FILE *f)
 	    "                     place in a split input)\n"
 	    "  -o, --output FILE  write to FILE\n"
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
-enum { WRITTEN, REJECTED, UNWRITTEN, FATAL = -1 };
+enum { WRITTEN, REJECTED, UNWRITTEN, DROPPED, FATAL = -1 };
 
 struct opts {
 	int to;
@@ -42,22 +44,33 @@ struct opts {
 	const char *name;		/* input being read */
 	FILE *rejects;
 	struct jobs *jobs;
+	struct sel sel;
 	long games, written, rejected;
 	bool fatal;
+};
+
+struct state {
+	struct zh_replay r;
+	struct zh_select_scratch sc;
 };
 
 static void *
 make_state(void *ctx)
 {
 	(void)ctx;
-	return calloc(1, sizeof(struct zh_replay));
+	return calloc(1, sizeof(struct state));
 }
 
 static void
-free_state(void *st)
+free_state(void *p)
 {
-	zh_replay_free(st);
-	free(st);
+	struct state *st = p;
+
+	if (st != NULL) {
+		zh_replay_free(&st->r);
+		zh_select_scratch_free(&st->sc);
+		free(st);
+	}
 }
 
 /* A game written with a termination marker it did not have: say so. */
@@ -78,16 +91,19 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
     struct jobs_res *res)
 {
 	struct opts *o = ctx;
-	struct zh_replay *r = st;
+	struct state *s = st;
+	struct zh_replay *r;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
 	size_t k;
-	int rc;
+	int rc, tagdrop;
 	bool cut;
 
-	(void)res;
-	if (r == NULL)
+	if (sel_early(&o->sel, g, res, &tagdrop))
+		return DROPPED;		/* by its tags: nothing more to do */
+	if (s == NULL)
 		return FATAL;
+	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
@@ -95,6 +111,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		bad = &g->err;
 	else if (rc != 0)
 		bad = &r->err;
+	if (o->sel.on && sel_game(&o->sel, g, r, bad ? -1 : 0, tagdrop,
+	    &s->sc, res) != 0)
+		return DROPPED;
 	/* of a game over the game limit, the rejects get the first bytes */
 	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
 	if (bad != NULL)
@@ -133,6 +152,8 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 
 	if (result == UNWRITTEN)
 		return o->jobs->out;
+	if (!sel_done(&o->sel, o->jobs, g, jr))
+		return NULL;
 	o->games++;
 	if (result == FATAL) {
 		o->fatal = true;
@@ -172,6 +193,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_OFFSET,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -224,7 +246,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				return EXIT_USAGE;
 			break;
 		default:
-			if ((k = jobs_option(j, c, optarg)) > 0)
+			if ((k = sel_option(&o->sel, c, optarg)) == 0)
+				k = jobs_option(j, c, optarg);
+			if (k > 0)
 				break;
 			if (k == 0)
 				usage(stderr);
@@ -244,6 +268,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
+	char extra[96];
 	long n;
 	int i, rc;
 
@@ -257,7 +282,7 @@ main(int argc, char **argv)
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0)
 		return EXIT_USAGE;
 	j.err = stderr;
 	rc = EXIT_VALID;
@@ -268,20 +293,27 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		n = o.games;
+		n = o.sel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.games == n && !j.stop)
+		else if (o.sel.read == n && !j.stop)
 			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	}
-	if (cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
+	    o.written, o.rejected);
+	sel_stats(&o.sel, extra);
+	if (cli_outputs_close() != 0) {
+		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
 		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
 		    o.rejected);
+	sel_summary(&o.sel);
+	sel_free(&o.sel);
 	if (o.fatal)
 		return cli_exit(EXIT_USAGE);
 	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID :
