@@ -18,6 +18,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "pgn_int.h"
@@ -85,6 +86,32 @@ newline(struct zh_pgn_reader *r, struct scan *s, size_t i)
 	return i;
 }
 
+/*
+ * The first '}' or byte up to CR (a line end, the NUL at the buffer's
+ * end) from b[i] on, eight bytes a round as fast() in pgnlex.c scans
+ * comments: the reads stay in the PAD zero bytes after the data.
+ */
+static inline size_t
+brace_end(const unsigned char *b, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101u;
+	uint64_t w, x, m;
+
+	for (;; i += 8) {
+		memcpy(&w, b + i, sizeof w);
+		x = w ^ (ones * '}');
+		m = (((x - ones) & ~x) | ((w - ones * 0x0e) & ~w)) & ones * 0x80;
+		if (m != 0)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+	}
+#else
+	while (b[i] > '\r' && b[i] != '}')
+		i++;
+	return i;
+#endif
+}
+
 /* A brace comment at b[i]: the offset after its '}', or NOOFF. */
 static size_t
 comment(struct zh_pgn_reader *r, struct scan *s, size_t i)
@@ -94,8 +121,8 @@ comment(struct zh_pgn_reader *r, struct scan *s, size_t i)
 	unsigned char c;
 
 	for (i = start;; i++) {
-		while ((c = b[i]) > '\r' && c != '}')
-			i++;
+		i = brace_end(b, i);
+		c = b[i];
 		if (i - start > r->lim.max_comment)
 			return NOOFF;
 		if (c == '}')
