@@ -191,7 +191,7 @@ sel_game(const struct sel *s, const struct zh_game *g,
 	/* Only a valid game has a key: an invalid one is never a duplicate
 	   (its moves after the error are text, not moves). */
 	if (drop == 0 && s->dedupe && rc == 0 && g->err.code == ZH_OK) {
-		res->key = zh_game_key(r);
+		res->key = zh_game_key(g, r);
 		res->has_key = true;
 	}
 	return drop;

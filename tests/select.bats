@@ -65,8 +65,9 @@ Date < 2019.06.15|.tags.Date != null and .tags.Date < "2019.06.15"
 EOF
 }
 
-@test "select: TimeControl as base+increment (estimate base + 40 x increment seconds); '-' is no number" {
-	local tc='.tags.TimeControl != null and (.tags.TimeControl|test("^[0-9]+\\+[0-9]+$")) and (.tags.TimeControl|split("+")|(.[0]|tonumber) + 40 * (.[1]|tonumber))'
+@test "select: TimeControl as base+increment (estimate base + 40 x increment seconds); '-' has no limit" {
+	local tc='(if .tags.TimeControl == "-" then infinite else (.tags.TimeControl|split("+")|(.[0]|tonumber) + 40 * (.[1]|tonumber)) end)'
+	grep -q '^\[TimeControl "-"\]' "$ZT" || fail "no correspondence game"
 	sites "$ZT" --tag 'TimeControl >= 180' >"$T/a"
 	jqsites "$ZT" "$tc >= 180" >"$T/b"
 	same_list "$T/b" "$T/a" "TimeControl >= 180"
@@ -76,20 +77,35 @@ EOF
 	same_list "$T/b" "$T/a" "TimeControl < 180"
 }
 
-@test "select: tests on different tags all hold, repeated tests on one tag any (OR); a missing tag never matches" {
+@test "select: tests on different tags all hold; = or ~ repeated on one tag: any; bounds: all; a missing tag passes only != and !~" {
 	sites "$ZT" --tag 'WhiteElo >= 1800' --tag 'BlackElo >= 1800' >"$T/a"
 	jqsites "$ZT" '(.tags.WhiteElo|tonumber) >= 1800 and (.tags.BlackElo|tonumber) >= 1800' >"$T/b"
 	same_list "$T/b" "$T/a" "AND across tags"
-	sites "$ZT" --tag 'WhiteElo >= 2200' --tag 'WhiteElo <= 1300' >"$T/a"
-	jqsites "$ZT" '(.tags.WhiteElo|tonumber) as $e | $e >= 2200 or $e <= 1300' >"$T/b"
-	same_list "$T/b" "$T/a" "OR on one tag"
-	# the FICS games have no Termination tag: neither = nor != matches
-	run -0 zhpgn --json --tag 'Termination = Normal' "$FICS"
-	[ -z "$output" ] || fail "a missing tag matched ="
-	run -0 zhpgn --json --tag 'Termination != Normal' "$FICS"
-	[ -z "$output" ] || fail "a missing tag matched !="
-	run -0 zhpgn --json --tag 'NoSuchTag ~ .*' "$FICS"
-	[ -z "$output" ] || fail "a missing tag matched ~"
+	# = and ~ on one tag: either; bounds and exclusions: all (a range)
+	a=$(grep '^\[White ' "$ZT" | sed -n 1p | sed 's/^\[White "\(.*\)"\]$/\1/')
+	b=$(grep '^\[White ' "$ZT" | sed -n 2p | sed 's/^\[White "\(.*\)"\]$/\1/')
+	sites "$ZT" --tag "White = $a" --tag "White = $b" >"$T/a"
+	jqsites "$ZT" ".tags.White == \"$a\" or .tags.White == \"$b\"" >"$T/b"
+	[ "$(wc -l <"$T/b")" -ge 2 ]
+	same_list "$T/b" "$T/a" "= OR = on one tag"
+	sites "$ZT" --tag 'White ~ ^a' --tag 'White ~ ^b' >"$T/a"
+	jqsites "$ZT" '.tags.White|test("^a") or test("^b")' >"$T/b"
+	same_list "$T/b" "$T/a" "~ OR ~ on one tag"
+	sites "$ZT" --tag 'WhiteElo >= 1600' --tag 'WhiteElo < 2000' --tag 'WhiteElo != 1700' >"$T/a"
+	jqsites "$ZT" '(.tags.WhiteElo|tonumber) as $e | $e >= 1600 and $e < 2000 and $e != 1700' >"$T/b"
+	same_list "$T/b" "$T/a" "a range on one tag"
+	# the FICS games have no Termination tag: no comparison or match
+	# holds, the negations (!=, !~: "is not", "does not match") do
+	for e in 'Termination = Normal' 'Termination < Z' 'Termination >= A' \
+	    'Termination ~ .*' 'Termination ~ ^$'; do
+		run -0 --separate-stderr zhpgn -q --json --tag "$e" "$FICS"
+		[ -z "$output" ] || fail "a missing tag matched $e"
+	done
+	for e in 'Termination != Normal' 'Termination !~ .*'; do
+		run -0 --separate-stderr zhpgn -q --json --tag "$e" "$FICS"
+		[ "${#lines[@]}" -eq "$(grep -c '^\[Event ' "$FICS")" ] ||
+		    fail "a missing tag did not pass $e"
+	done
 }
 
 @test "select: --player matches White or Black" {
@@ -148,9 +164,9 @@ EOF
 }
 
 @test "select: --game-variant is the detected variant (FICS games have no Variant tag)" {
-	run -0 zhpgn -q --json --game-variant crazyhouse "$FICS"
+	run -0 --separate-stderr zhpgn -q --json --game-variant crazyhouse "$FICS"
 	[ "${#lines[@]}" -eq "$(grep -c '^\[Event ' "$FICS")" ]
-	run -0 zhpgn -q --json --game-variant chess "$FICS"
+	run -0 --separate-stderr zhpgn -q --json --game-variant chess "$FICS"
 	[ -z "$output" ]
 	cat "$FICS" "$CT" >"$T/mix.pgn"
 	zhpgn -q --json --game-variant chess "$T/mix.pgn" | jq -r .variant | sort -u >"$T/a"
@@ -184,9 +200,10 @@ mixed() {
 
 @test "select: --only-valid and --only-invalid; zhcheck neither checks nor reports a game not selected" {
 	mixed >"$T/m.pgn"
-	run -1 zhpgn -q --only-invalid --json "$T/m.pgn"	# rejected: exit 1
+	# the selected games are invalid: rejected, exit 1
+	run -1 --separate-stderr zhpgn -q --only-invalid --json "$T/m.pgn"
 	[ "$(printf '%s\n' "$output" | jq -r .tags.Event | tr '\n' ,)" = "bad 1,bad 2," ]
-	run -0 zhpgn -q --only-valid --json "$T/m.pgn"
+	run -0 --separate-stderr zhpgn -q --only-valid --json "$T/m.pgn"
 	[ "${#lines[@]}" -eq 6 ]
 	run -0 zhcheck --only-valid "$T/m.pgn"
 	refute_output --partial "error"
