@@ -373,14 +373,18 @@ main(int argc, char **argv)
 	    1 << 16);
 	o.jobs = &j;
 	j.err = stderr;
-	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
+		sel_free(&o.sel);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
 	cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
-	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.sel);
 		return EXIT_USAGE;
+	}
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);

@@ -274,16 +274,20 @@ main(int argc, char **argv)
 
 	cli_prog = "zhpgn";
 	o.jobs = &j;
-	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0) {
+		sel_free(&o.sel);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
 	cli_output(outpath, &j.out);
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
-	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.sel);
 		return EXIT_USAGE;
+	}
 	j.err = stderr;
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {

@@ -481,15 +481,19 @@ main(int argc, char **argv)
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0) {
+		sel_free(&o.gsel);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
 	cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
 	o.jobs = &j;
-	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0)
+	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.gsel);
 		return EXIT_USAGE;
+	}
 	o.diag = diagram_flags(color, j.out);
 	o.out = j.out;
 	j.err = stderr;
