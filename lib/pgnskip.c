@@ -244,6 +244,7 @@ to_result(struct zh_pgn_reader *r, struct scan *s, size_t i)
 					return NOOFF;
 			if (i == q)
 				return NOOFF;
+			from = i;	/* "$1-0" is a NAG and a word "-0" */
 			break;
 		case S_LPAR:
 			if (s->depth >= r->lim.max_depth)
