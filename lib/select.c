@@ -102,8 +102,18 @@ number(const char *s, double *x)
 {
 	char *end;
 
+	const char *p = s + (*s == '-');
+	long long v = 0;
+
 	if (*s == '\0' || blank(*s))
 		return false;
+	/* the common case, a rating: digits (strtod is slow) */
+	for (; *p >= '0' && *p <= '9' && v < 100000000000000; p++)
+		v = v * 10 + (*p - '0');
+	if (*p == '\0' && p > s + (*s == '-')) {
+		*x = *s == '-' ? -(double)v : (double)v;
+		return true;
+	}
 	errno = 0;
 	*x = strtod(s, &end);
 	return *end == '\0' && errno == 0 && isfinite(*x);
