@@ -18,13 +18,15 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpthread
+# The tools' codecs (cmd/codec.c); libzh does not use them.
+CODECLIBS = -lzstd -lz -lbz2 -llzma
 SOMAJOR  = 0
 SOVER    = $(SOMAJOR).1.0
 
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c
+CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
@@ -60,7 +62,7 @@ build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h)
 
 bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a $(LIBS) $(CODECLIBS)
 
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit

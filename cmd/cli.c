@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "codec.h"
 
 const char *cli_prog = "zhkit";
 int cli_quiet;
@@ -210,7 +211,21 @@ cli_open(const char *path, const char **name)
 			fclose(f);
 		return NULL;
 	}
+	/* A compressed input is read through its codec (codec.c). */
+	if ((f = codec_ropen(f)) == NULL)
+		cli_fail("%s: out of memory", *name);
 	return f;
+}
+
+void
+cli_read_error(FILE *in, const char *name)
+{
+	const char *why = codec_error(in);
+
+	if (why != NULL)
+		cli_fail("%s: error: %s", name, why);
+	else
+		cli_fail("%s: read error", name);
 }
 
 void
@@ -449,13 +464,22 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
+	const char *kind = o->path != NULL ? codec_suffix(o->path) : NULL;
+	const char *why = NULL;
+	int level = kind != NULL ? codec_level(kind, &why) : 0;
 
+	if (level < 0) {
+		cli_fail("%s", why);
+		return -1;
+	}
 	if (o->path != NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
-	if ((o->f = fopencookie(o, "w", io)) == NULL) {
+	/* name.zst, .gz, .bz2, .xz: compressed on the way to out_write() */
+	if ((o->f = kind != NULL ? codec_wopen(kind, level, out_write,
+	    out_close, o) : fopencookie(o, "w", io)) == NULL) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
