@@ -83,6 +83,11 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -o $@ $< tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
+# The codec's target reads through cmd/codec.c and its libraries.
+build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c $(CODECLIBS)
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -160,6 +165,10 @@ FUZZCC   = clang
 build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -o $@ $< $(LIBSRC) $(LIBS)
+
+build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(CODECLIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.
