@@ -312,6 +312,7 @@ rd_read(void *cookie, char *buf, size_t size)
 {
 	struct reader *r = cookie;
 	size_t got = 0;
+	int stalls = 0;
 
 	if (r->failed) {
 		errno = EIO;
@@ -332,8 +333,12 @@ rd_read(void *cookie, char *buf, size_t size)
 			return (ssize_t)got;
 		if (r->eof && r->ipos == r->ilen)
 			return r->inframe ? fail(r, "unexpected end of input") : 0;
-		if (r->ipos == before && r->ipos < r->ilen)
-			return fail(r, "no progress");	/* never seen */
+		/* A decoder may change state without a byte in or out; not
+		   for ever. */
+		if (r->ipos > before)
+			stalls = 0;
+		else if (r->ipos < r->ilen && ++stalls > 16)
+			return fail(r, "no progress");
 	}
 }
 
