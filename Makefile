@@ -148,7 +148,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
 
-bench: all build/bench/floor
+bench: all build/bench/floor build/bench/inflate
 	@sh bench/run.sh
 
 # The reader alone, and the reader with the legality replay: the floors
@@ -156,6 +156,11 @@ bench: all build/bench/floor
 build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
+
+# Decompression alone through the tools' read path (cmd/codec.c).
+build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c $(CODECLIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
