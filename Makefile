@@ -86,7 +86,7 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 # The codec's target reads through cmd/codec.c and its libraries.
 build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c $(CODECLIBS)
+	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c $(CODECLIBS) -lpthread
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -160,7 +160,7 @@ build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 # Decompression alone through the tools' read path (cmd/codec.c).
 build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c $(CODECLIBS)
+	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c $(CODECLIBS) -lpthread
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
@@ -173,7 +173,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 
 build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(CODECLIBS)
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(CODECLIBS) -lpthread
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,29 @@ struct reader {
 	unsigned long long base;	/* offset of in[0] in the input */
 	union state s;
 	char why[256];
+	struct ahead *ahead;		/* the decoding thread, if any */
 	struct reader *next;
+};
+
+/*
+ * Decompression runs ahead of the reader on a thread of its own (when
+ * there are two cores), as `zstdcat f | zhcheck` would run it beside the
+ * reader: two buffers, one filled while the other is read.
+ */
+#define AHEAD	(512u << 10)
+
+struct ahead {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *buf[2];
+	size_t len[2];
+	bool full[2];
+	int rd, wr;			/* the buffer read, the one filled */
+	size_t pos;			/* read so far of buf[rd] */
+	bool done, quit;		/* the decoder stopped; the reader did */
+	ssize_t end;			/* 0, or -1 with err: how it stopped */
+	int err;
 };
 
 static struct reader *readers;	/* those open: for codec_error() */
@@ -308,9 +331,8 @@ read_plain(struct reader *r, char *buf, size_t size)
 }
 
 static ssize_t
-rd_read(void *cookie, char *buf, size_t size)
+decode(struct reader *r, char *buf, size_t size)
 {
-	struct reader *r = cookie;
 	size_t got = 0;
 	int stalls = 0;
 
@@ -340,6 +362,127 @@ rd_read(void *cookie, char *buf, size_t size)
 		else if (r->ipos < r->ilen && ++stalls > 16)
 			return fail(r, "no progress");
 	}
+}
+
+/* The decoding thread: fill a free buffer, hand it over, again. */
+static void *
+ahead_run(void *arg)
+{
+	struct reader *r = arg;
+	struct ahead *a = r->ahead;
+	ssize_t n = 0;
+
+	for (;;) {
+		size_t len = 0;
+		bool quit;
+
+		pthread_mutex_lock(&a->mu);
+		while (a->full[a->wr] && !a->quit)
+			pthread_cond_wait(&a->cv, &a->mu);
+		quit = a->quit;
+		pthread_mutex_unlock(&a->mu);
+		if (quit)
+			break;
+		while (len < AHEAD && (n = decode(r, a->buf[a->wr] + len,
+		    AHEAD - len)) > 0)
+			len += (size_t)n;
+		pthread_mutex_lock(&a->mu);
+		a->len[a->wr] = len;
+		a->full[a->wr] = len > 0;
+		if (len > 0)
+			a->wr ^= 1;
+		if (n <= 0) {
+			a->done = true;
+			a->end = n < 0 ? -1 : 0;
+			a->err = errno;
+		}
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		if (n <= 0)
+			break;
+	}
+	return NULL;
+}
+
+static ssize_t
+ahead_read(struct reader *r, char *buf, size_t size)
+{
+	struct ahead *a = r->ahead;
+	size_t n;
+
+	pthread_mutex_lock(&a->mu);
+	while (!a->full[a->rd] && !a->done)
+		pthread_cond_wait(&a->cv, &a->mu);
+	if (!a->full[a->rd]) {
+		pthread_mutex_unlock(&a->mu);
+		errno = a->err;
+		return a->end;
+	}
+	pthread_mutex_unlock(&a->mu);
+	n = a->len[a->rd] - a->pos < size ? a->len[a->rd] - a->pos : size;
+	memcpy(buf, a->buf[a->rd] + a->pos, n);
+	if ((a->pos += n) == a->len[a->rd]) {
+		pthread_mutex_lock(&a->mu);
+		a->full[a->rd] = false;
+		a->rd ^= 1;
+		a->pos = 0;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+	}
+	return (ssize_t)n;
+}
+
+static ssize_t
+rd_read(void *cookie, char *buf, size_t size)
+{
+	struct reader *r = cookie;
+
+	return r->ahead != NULL ? ahead_read(r, buf, size) :
+	    decode(r, buf, size);
+}
+
+/* Start the decoding thread; without it (one core, no memory, no
+   thread) the reader decodes as it reads. */
+static void
+ahead_start(struct reader *r)
+{
+	struct ahead *a;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    (a = calloc(1, sizeof *a)) == NULL)
+		return;
+	if ((a->buf[0] = malloc(2 * AHEAD)) != NULL) {
+		a->buf[1] = a->buf[0] + AHEAD;
+		pthread_mutex_init(&a->mu, NULL);
+		pthread_cond_init(&a->cv, NULL);
+		r->ahead = a;
+		if (pthread_create(&a->th, NULL, ahead_run, r) == 0)
+			return;
+		r->ahead = NULL;
+		pthread_mutex_destroy(&a->mu);
+		pthread_cond_destroy(&a->cv);
+	}
+	free(a->buf[0]);
+	free(a);
+}
+
+static void
+ahead_stop(struct reader *r)
+{
+	struct ahead *a = r->ahead;
+
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->quit = true;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->th, NULL);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+	free(a->buf[0]);
+	free(a);
+	r->ahead = NULL;
 }
 
 static void
@@ -376,6 +519,7 @@ rd_close(void *cookie)
 			*p = r->next;
 			break;
 		}
+	ahead_stop(r);
 	codec_end(r);
 	if (r->raw != stdin)
 		fclose(r->raw);
@@ -450,6 +594,8 @@ reader_new(FILE *f, enum kind kind, const unsigned char *head, size_t nhead)
 	r->live = codec_begin(r);	/* if not, the first read says so */
 	r->next = readers;
 	readers = r;
+	if (kind != PLAIN)
+		ahead_start(r);
 	return r->f;
 }
 
