@@ -49,6 +49,7 @@ build/libzh.a: $(LIBOBJ)
 build/libzh.so.$(SOVER): $(LIBOBJ)
 	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson
 
+# libzh's; the codecs (CODECLIBS) are the tools' alone, so not here.
 build/zhkit.pc: Makefile
 	@mkdir -p build
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
@@ -119,7 +120,7 @@ TSANFLAGS = -fsanitize=thread
 tsan:
 	$(MAKE) clean
 	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all
-	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats
+	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats
 	$(MAKE) clean
 
 # A profile-guided build, for those who want the last tenth of speed:
