@@ -313,6 +313,8 @@ struct output {
 	dev_t dev;
 	ino_t ino;
 	bool reg;			/* a regular file: dev and ino set */
+	const char *codec;		/* compressed so (by its name), or NULL */
+	int level;
 };
 
 struct input {
@@ -464,22 +466,14 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
-	const char *kind = o->path != NULL ? codec_suffix(o->path) : NULL;
-	const char *why = NULL;
-	int level = kind != NULL ? codec_level(kind, &why) : 0;
-
-	if (level < 0) {
-		cli_fail("%s", why);
-		return -1;
-	}
 	if (o->path != NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
 	/* name.zst, .gz, .bz2, .xz: compressed on the way to out_write() */
-	if ((o->f = kind != NULL ? codec_wopen(kind, level, out_write,
-	    out_close, o) : fopencookie(o, "w", io)) == NULL) {
+	if ((o->f = o->codec != NULL ? codec_wopen(o->codec, o->level,
+	    out_write, out_close, o) : fopencookie(o, "w", io)) == NULL) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
@@ -489,11 +483,28 @@ out_stream(struct output *o)
 	return 0;
 }
 
+/* A name ending .zst, .gz, .bz2 or .xz: its codec and level (codec.c). */
+static int
+out_codec(struct output *o)
+{
+	const char *why = NULL;
+
+	if (o->path == NULL || (o->codec = codec_suffix(o->path)) == NULL)
+		return 0;
+	if ((o->level = codec_level(o->codec, &why)) >= 0)
+		return 0;
+	cli_fail("%s", why);
+	return -1;
+}
+
 int
 cli_outputs_open(void)
 {
 	int i, rc = 0;
 
+	for (i = 0; i < nouts && rc == 0; i++)
+		if (out_codec(&outs[i]) != 0)
+			rc = -1;
 	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_open(&outs[i]) != 0 || out_same(&outs[i]) != 0)
 			rc = -1;

@@ -342,6 +342,8 @@ decode(struct reader *r, char *buf, size_t size)
 	}
 	if (r->kind == PLAIN)
 		return read_plain(r, buf, size);
+	if (size > (1u << 30))	/* zlib and libbz2 count in 32 bits */
+		size = 1u << 30;
 	for (;;) {
 		size_t before = r->ipos;
 
