@@ -98,7 +98,7 @@ check-slow: deps
 
 # The tools' Bats suites (not perft's, too slow) with every tool run in
 # valgrind memcheck (tests/common.bash): a memory error or a leak fails.
-# compress.bats runs on 100 games there, without its two tests on the
+# compress.bats runs on 30 games there, without its two tests on the
 # 10,000-game bench archives.  Left out: zhfen's round trips (36 runs over the whole FEN corpus per
 # variant, half an hour in memcheck; the fen-cases suite covers the same
 # code), and trust-rules' EPD round trips (130 runs; the same readers).
