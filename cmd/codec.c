@@ -159,16 +159,17 @@ step_zstd(struct reader *r, char *buf, size_t size, size_t *got)
 {
 	ZSTD_inBuffer in = { r->in, r->ilen, r->ipos };
 	ZSTD_outBuffer out = { buf, size, 0 };
+	size_t from = r->ipos;
 	size_t rc = ZSTD_decompressStream(r->s.zd, &out, &in);
 
+	r->ipos = in.pos;
+	*got = out.pos;
 	if (ZSTD_isError(rc))
 		return fail(r, ZSTD_getErrorName(rc));
 	/* 0: a frame is done and flushed; the next one starts afresh (a
 	   call that did nothing says nothing of that) */
-	if (in.pos > r->ipos || out.pos > 0)
+	if (in.pos > from || out.pos > 0)
 		r->inframe = rc != 0;
-	r->ipos = in.pos;
-	*got = out.pos;
 	return 0;
 }
 
