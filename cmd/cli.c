@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "codec.h"
 
 const char *cli_prog = "zhkit";
 int cli_quiet;
@@ -210,7 +211,21 @@ cli_open(const char *path, const char **name)
 			fclose(f);
 		return NULL;
 	}
+	/* A compressed input is read through its codec (codec.c). */
+	if ((f = codec_ropen(f)) == NULL)
+		cli_fail("%s: out of memory", *name);
 	return f;
+}
+
+void
+cli_read_error(FILE *in, const char *name)
+{
+	const char *why = codec_error(in);
+
+	if (why != NULL)
+		cli_fail("%s: error: %s", name, why);
+	else
+		cli_fail("%s: read error", name);
 }
 
 void
@@ -298,6 +313,8 @@ struct output {
 	dev_t dev;
 	ino_t ino;
 	bool reg;			/* a regular file: dev and ino set */
+	const char *codec;		/* compressed so (by its name), or NULL */
+	int level;
 };
 
 struct input {
@@ -449,13 +466,14 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
-
 	if (o->path != NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
-	if ((o->f = fopencookie(o, "w", io)) == NULL) {
+	/* name.zst, .gz, .bz2, .xz: compressed on the way to out_write() */
+	if ((o->f = o->codec != NULL ? codec_wopen(o->codec, o->level,
+	    out_write, out_close, o) : fopencookie(o, "w", io)) == NULL) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
@@ -465,11 +483,28 @@ out_stream(struct output *o)
 	return 0;
 }
 
+/* A name ending .zst, .gz, .bz2 or .xz: its codec and level (codec.c). */
+static int
+out_codec(struct output *o)
+{
+	const char *why = NULL;
+
+	if (o->path == NULL || (o->codec = codec_suffix(o->path)) == NULL)
+		return 0;
+	if ((o->level = codec_level(o->codec, &why)) >= 0)
+		return 0;
+	cli_fail("%s", why);
+	return -1;
+}
+
 int
 cli_outputs_open(void)
 {
 	int i, rc = 0;
 
+	for (i = 0; i < nouts && rc == 0; i++)
+		if (out_codec(&outs[i]) != 0)
+			rc = -1;
 	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_open(&outs[i]) != 0 || out_same(&outs[i]) != 0)
 			rc = -1;

@@ -25,8 +25,13 @@ size_t cli_putlong(char *b, long x);
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */
 long cli_number(const char *s, long lo, long hi, const char *what);
-/* Open FILE for reading ("-" or NULL: stdin); NULL after a message. */
+/* Open FILE for reading ("-" or NULL: stdin); NULL after a message.  A
+ * compressed one (zstd, gzip, bzip2, xz: known by its magic number) is
+ * decompressed as it is read. */
 FILE *cli_open(const char *path, const char **name);
+/* "TOOL: NAME: read error", or the codec's reason a compressed input
+ * failed: "TOOL: NAME: error: zstd: REASON (at byte N ...)". */
+void cli_read_error(FILE *in, const char *name);
 void cli_version(void);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);

@@ -1062,7 +1062,7 @@ jobs_option(struct jobs *j, int c, const char *arg)
 
 /* Why the input could not be read. */
 static void
-read_error(const struct jobs *j, const char *name)
+read_error(const struct jobs *j, FILE *in, const char *name)
 {
 	static const char *const cat[][2] = {
 		{ "gzip", "zcat" }, { "zstd", "zstdcat" }, { "bzip2", "bzcat" },
@@ -1079,7 +1079,7 @@ read_error(const struct jobs *j, const char *name)
 				    "FILE" : name, cli_prog);
 				return;
 			}
-	cli_fail("%s: read error", name);
+	cli_read_error(in, name);
 }
 
 int
@@ -1104,7 +1104,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 		progress_tick(&pr, true);
 	}
 	if (rc != 0)
-		read_error(j, name);
+		read_error(j, in, name);
 	zh_pgn_close(r);
 	return rc;
 }

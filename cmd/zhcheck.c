@@ -244,7 +244,7 @@ check_fens(FILE *in, FILE *out, struct run *o)
 			o->jobs->stop = 1;
 	}
 	if (ferror(in))
-		cli_fail("%s: read error", o->name);
+		cli_read_error(in, o->name);
 }
 
 /* "checked N games: V valid, I invalid (W warnings)", and why it
