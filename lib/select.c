@@ -607,18 +607,20 @@ zh_select_add(struct zh_select *s, int kind, const char *text,
 		test_free(t);
 		return -1;
 	}
+	if (kind == ZH_SEL_POSITION) {
+		int *pi = realloc(s->pidx, (size_t)(s->npos + 1) * sizeof *pi);
+
+		if (pi == NULL) {
+			test_free(t);
+			return bad(err, 0, "out of memory");
+		}
+		s->pidx = pi;
+		s->pidx[s->npos++] = s->n;
+	}
 	group(s, s->n);
 	s->n++;
 	if (kind != ZH_SEL_TAG && kind != ZH_SEL_PLAYER)
 		s->replay = true;
-	if (kind == ZH_SEL_POSITION) {
-		int *pi = realloc(s->pidx, (size_t)(s->npos + 1) * sizeof *pi);
-
-		if (pi == NULL)
-			return bad(err, 0, "out of memory");	/* s->n - 1 tests */
-		s->pidx = pi;
-		s->pidx[s->npos++] = s->n - 1;
-	}
 	return 0;
 }
 
