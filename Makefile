@@ -24,7 +24,7 @@ SOVER    = $(SOMAJOR).1.0
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c
+CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c cmd/clean.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
