@@ -106,12 +106,14 @@ emit_json(FILE *out, char *s)
 /* One game, on any thread; returns invalid (bit 0) | warnings << 1,
  * or -1 when out of memory. */
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
+    struct jobs_res *res)
 {
 	struct run *o = ctx;
 	struct zh_check *c = state;
 	size_t i;
 
+	(void)res;
 	if (c == NULL)
 		return -1;
 	zh_check_game(g, o->force, o->flags, c);
@@ -122,13 +124,10 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	return (c->nerrors ? 1 : 0) | (int)(c->nwarnings << 1);
 }
 
-/* On the main thread, in input order. */
+/* On the main thread, in input order: a game's (or a FEN's) result. */
 static void
-done(void *ctx, const struct zh_game *g, int res)
+count(struct run *o, int res)
 {
-	struct run *o = ctx;
-
-	(void)g;
 	if (res < 0) {
 		o->fail = true;
 		o->jobs->stop = 1;
@@ -144,6 +143,16 @@ done(void *ctx, const struct zh_game *g, int res)
 		o->jobs->stop = 1;
 		o->stopped = true;
 	}
+}
+
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
+{
+	struct run *o = ctx;
+
+	(void)g;
+	count(o, jr->result);
+	return o->jobs->out;
 }
 
 static void *
@@ -205,7 +214,7 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
 			    "%s", c.probs[0].text);
-		done(o, NULL, o->json && emit_json(out,
+		count(o, o->json && emit_json(out,
 		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
 		    c.nerrors ? 1 : 0);
 		if (cli_outputs_failed())

@@ -74,7 +74,8 @@ no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
 
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
+    struct jobs_res *res)
 {
 	struct opts *o = ctx;
 	struct zh_replay *r = st;
@@ -84,6 +85,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	int rc;
 	bool cut;
 
+	(void)res;
 	if (r == NULL)
 		return FATAL;
 	r->fast = false;
@@ -123,18 +125,19 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 }
 
 /* Count, in input order, and keep the rejects. */
-static void
-done(void *ctx, const struct zh_game *g, int result)
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
+	int result = jr->result;
 
 	if (result == UNWRITTEN)
-		return;
+		return o->jobs->out;
 	o->games++;
 	if (result == FATAL) {
 		o->fatal = true;
 		o->jobs->stop = 1;
-		return;
+		return o->jobs->out;
 	}
 	if (result == WRITTEN)
 		o->written++;
@@ -144,6 +147,7 @@ done(void *ctx, const struct zh_game *g, int result)
 		fwrite(g->raw, 1, g->rawlen, o->rejects);
 		fputs("\n\n", o->rejects);
 	}
+	return o->jobs->out;
 }
 
 static int

@@ -24,6 +24,7 @@ struct opts {
 	unsigned diag;			/* ZH_DIAG_* */
 	long games, bad;		/* counted by done() */
 	const char *name;		/* current input's name */
+	FILE *out;			/* where a game's output goes */
 };
 
 /* Per worker: the replay, the lines, and the game's output buffer. */
@@ -221,7 +222,8 @@ free_state(void *p)
 }
 
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
+    struct jobs_res *res)
 {
 	const struct opts *o = ctx;
 	struct state *st = state;
@@ -229,6 +231,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	bool bad = false, started;
 	size_t i;
 
+	(void)res;
 	if (st == NULL) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "out of memory");
 		return 1;
@@ -290,15 +293,16 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	return bad ? 1 : 0;
 }
 
-static void
-done(void *ctx, const struct zh_game *g, int result)
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
 
 	(void)g;
 	o->games++;
-	if (result != 0)
+	if (jr->result != 0)
 		o->bad++;
+	return o->out;
 }
 
 /* ======================== options ======================== */
@@ -471,6 +475,7 @@ main(int argc, char **argv)
 	if (cli_outputs_open() != 0)
 		return EXIT_USAGE;
 	o.diag = diagram_flags(color, j.out);
+	o.out = j.out;
 	j.err = stderr;
 	rc = EXIT_VALID;
 	do {
