@@ -46,9 +46,9 @@ enum { CLEAN_STRIP = 0x300, CLEAN_KEEP_TAGS, CLEAN_SPLIT, CLEAN_SPLIT_BY };
     "                     variations (a comma list)\n" \
     "      --keep-tags LIST  only these tags (and the Seven Tag Roster,\n" \
     "                     Variant, FEN, SetUp)\n" \
-    "      --split N      N games a file: -o with one %d (part-%03d.pgn)\n" \
+    "      --split N      N games a file: -o with one %%d (part-%%03d.pgn)\n" \
     "      --split-by TAG a file per value of TAG, or per variant: -o\n" \
-    "                     with one %s\n"
+    "                     with one %%s\n"
 
 /* Take option c (its argument arg): 1 if it is one of these, 0 if not,
  * -1 if its argument is bad (said). */
