@@ -507,8 +507,8 @@ out_fail(const struct output *o)
 
 /*
  * Outputs opened while the run goes on (zhpgn's split files): each one
- * is an output as -o's is, on the heap (its stream's cookie must stay
- * put), kept to its end so that a file closed and opened again, and
+ * is an output as -o's is, on the heap with its name (its stream's
+ * cookie must stay put), kept to the end so that a file closed and opened again, and
  * every later one, are still compared with it.
  */
 static struct output **late;
@@ -518,6 +518,7 @@ static int nlate, caplate;
 static int
 late_same(const struct output *o)
 {
+	const char *other;
 	int i;
 
 	if (!o->reg)
@@ -530,16 +531,19 @@ late_same(const struct output *o)
 		}
 	for (i = 0; i < nouts; i++)
 		if (outs[i].reg && outs[i].dev == o->dev &&
-		    outs[i].ino == o->ino)
+		    outs[i].ino == o->ino) {
+			other = outs[i].name;
 			goto same;
+		}
 	for (i = 0; i < nlate; i++)
 		if (late[i] != o && late[i]->reg && late[i]->dev == o->dev &&
-		    late[i]->ino == o->ino)
+		    late[i]->ino == o->ino) {
+			other = late[i]->name;
 			goto same;
+		}
 	return 0;
 same:
-	cli_fail("%s: cannot write: it is the output %s", o->name,
-	    i < nlate && late[i] != o ? late[i]->name : outs[i].name);
+	cli_fail("%s: cannot write: it is the output %s", o->name, other);
 	return -1;
 }
 
@@ -556,14 +560,16 @@ cli_output_late(const char *path, int *id)
 		}
 		late = nl;
 	}
-	if ((o = calloc(1, sizeof *o)) == NULL) {
+	if ((o = calloc(1, sizeof *o)) == NULL ||
+	    (o->path = o->name = strdup(path)) == NULL) {
+		free(o);
 		cli_fail("out of memory");
 		return NULL;
 	}
 	late[nlate] = o;
-	o->path = o->name = path;
 	o->fp = &o->f;
 	if (out_open(o) != 0) {
+		free((void *)o->path);
 		free(o);
 		return NULL;
 	}
@@ -651,6 +657,7 @@ late_close(void)
 
 	for (i = 0; i < nlate; i++) {
 		late_park(late[i]);
+		free((void *)late[i]->path);
 		free(late[i]);
 	}
 	free(late);

@@ -140,6 +140,10 @@ split_file(struct opts *o, int result, const struct jobs_res *jr)
 	if (result != WRITTEN && !o->json)
 		return NULL;
 	if ((f = clean_file(&o->clean, jr->route)) == NULL) {
+		/* not written: not counted, as after a write error */
+		o->games--;
+		o->written -= result == WRITTEN;
+		o->rejected -= result != WRITTEN;
 		o->fatal = true;
 		o->jobs->stop = 1;
 	}
