@@ -24,7 +24,8 @@ SOVER    = $(SOMAJOR).1.0
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c cmd/clean.c
+CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c cmd/select.c \
+           cmd/clean.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
@@ -93,8 +94,8 @@ check-slow: deps
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
            tests/trust-reader.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
-           tests/trust-io.bats tests/trust-rules.bats
-VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft))
+           tests/trust-io.bats tests/trust-rules.bats tests/select.bats
+VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|select|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

@@ -35,7 +35,7 @@ struct clean {
 	unsigned long clock;		/* uses, for the LRU */
 };
 
-enum { CLEAN_STRIP = 0x300, CLEAN_KEEP_TAGS, CLEAN_SPLIT, CLEAN_SPLIT_BY };
+enum { CLEAN_STRIP = 0x400, CLEAN_KEEP_TAGS, CLEAN_SPLIT, CLEAN_SPLIT_BY };
 #define CLEAN_OPTS \
 	{ "strip", required_argument, NULL, CLEAN_STRIP }, \
 	{ "keep-tags", required_argument, NULL, CLEAN_KEEP_TAGS }, \

@@ -123,6 +123,7 @@ work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
 {
 	struct zh_game renum;
 
+	res->drop = 0;
 	res->has_key = false;
 	res->route[0] = '\0';
 	if (g->skipped.lines > 0)

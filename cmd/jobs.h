@@ -28,6 +28,9 @@
 /* What work() says of a game, for done() on the main thread. */
 struct jobs_res {
 	int result;				/* work()'s return value */
+	int drop;				/* the selection's cause of
+						   dropping it (select.h), 0
+						   if selected */
 	bool has_key;				/* key is set */
 	struct zh_key key;			/* zh_game_key, for duplicates */
 	char route[128];			/* for split outputs: a tag

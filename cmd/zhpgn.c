@@ -6,6 +6,7 @@
 #include "clean.h"
 #include "cli.h"
 #include "jobs.h"
+#include "select.h"
 
 static void
 usage(FILE *f)
@@ -32,10 +33,11 @@ usage(FILE *f)
 	    CLEAN_HELP
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
-enum { WRITTEN, REJECTED, UNWRITTEN, FATAL = -1 };
+enum { WRITTEN, REJECTED, UNWRITTEN, DROPPED, FATAL = -1 };
 
 struct opts {
 	int to;
@@ -45,23 +47,34 @@ struct opts {
 	const char *name;		/* input being read */
 	FILE *rejects;
 	struct jobs *jobs;
+	struct sel sel;
 	long games, written, rejected;
 	bool fatal;
 	struct clean clean;		/* --strip, --keep-tags, --split */
+};
+
+struct state {
+	struct zh_replay r;
+	struct zh_select_scratch sc;
 };
 
 static void *
 make_state(void *ctx)
 {
 	(void)ctx;
-	return calloc(1, sizeof(struct zh_replay));
+	return calloc(1, sizeof(struct state));
 }
 
 static void
-free_state(void *st)
+free_state(void *p)
 {
-	zh_replay_free(st);
-	free(st);
+	struct state *st = p;
+
+	if (st != NULL) {
+		zh_replay_free(&st->r);
+		zh_select_scratch_free(&st->sc);
+		free(st);
+	}
 }
 
 /* A game written with a termination marker it did not have: say so. */
@@ -82,15 +95,19 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
     struct jobs_res *res)
 {
 	struct opts *o = ctx;
-	struct zh_replay *r = st;
+	struct state *s = st;
+	struct zh_replay *r;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
 	size_t k;
-	int rc;
+	int rc, tagdrop;
 	bool cut;
 
-	if (r == NULL)
+	if (sel_early(&o->sel, g, res, &tagdrop))
+		return DROPPED;		/* by its tags: nothing more to do */
+	if (s == NULL)
 		return FATAL;
+	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
@@ -99,6 +116,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		bad = &g->err;
 	else if (rc != 0)
 		bad = &r->err;
+	if (o->sel.on && sel_game(&o->sel, g, r, bad ? -1 : 0, tagdrop,
+	    &s->sc, res) != 0)
+		return DROPPED;
 	/* of a game over the game limit, the rejects get the first bytes */
 	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
 	if (bad != NULL)
@@ -159,6 +179,8 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 
 	if (result == UNWRITTEN)
 		return o->jobs->out;
+	if (!sel_done(&o->sel, o->jobs, g, jr))
+		return NULL;
 	o->games++;
 	if (result == FATAL) {
 		o->fatal = true;
@@ -199,6 +221,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_OFFSET,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
 		CLEAN_OPTS,
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
@@ -252,9 +275,11 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				return EXIT_USAGE;
 			break;
 		default:
-			if ((k = jobs_option(j, c, optarg)) > 0 ||
-			    (k == 0 && (k = clean_option(&o->clean, c,
-			    optarg)) > 0))
+			if ((k = sel_option(&o->sel, c, optarg)) == 0)
+				k = jobs_option(j, c, optarg);
+			if (k == 0)
+				k = clean_option(&o->clean, c, optarg);
+			if (k > 0)
 				break;
 			if (k == 0)
 				usage(stderr);
@@ -276,13 +301,17 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
+	char extra[96];
 	long n;
 	int i, rc;
 
 	cli_prog = "zhpgn";
 	o.jobs = &j;
-	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
 	if (!(j.route = clean_splits(&o.clean)))
@@ -290,8 +319,11 @@ main(int argc, char **argv)
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
+	}
 	j.err = stderr;
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
@@ -301,21 +333,28 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		n = o.games;
+		n = o.sel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.games == n && !j.stop)
+		else if (o.sel.read == n && !j.stop)
 			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	}
-	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
+	    o.written, o.rejected);
+	sel_stats(&o.sel, extra);
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
+		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
 		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
 		    o.rejected);
-	if (!cli_quiet && j.route)
+	sel_summary(&o.sel);
+	sel_free(&o.sel);
+	if (!cli_quiet && clean_splits(&o.clean))
 		fprintf(stderr, "%s: %ld file%s written (-o '%s')\n", cli_prog,
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (o.fatal)

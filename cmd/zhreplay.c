@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "jobs.h"
+#include "select.h"
 
 enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD };
 
@@ -25,12 +26,15 @@ struct opts {
 	long games, bad;		/* counted by done() */
 	const char *name;		/* current input's name */
 	FILE *out;			/* where a game's output goes */
+	struct jobs *jobs;
+	struct sel gsel;		/* which games (select.h) */
 };
 
 /* Per worker: the replay, the lines, and the game's output buffer. */
 struct state {
 	struct zh_replay r;
 	struct zh_lines lines;
+	struct zh_select_scratch sc;
 	char *buf;
 	size_t len, cap;
 	const struct opts *o;
@@ -64,7 +68,8 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE\n"
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
 /* ======================== output buffer ======================== */
@@ -216,6 +221,7 @@ free_state(void *p)
 	if (st != NULL) {
 		zh_replay_free(&st->r);
 		zh_lines_free(&st->lines);
+		zh_select_scratch_free(&st->sc);
 		free(st->buf);
 		free(st);
 	}
@@ -230,8 +236,10 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	struct zh_replay *r;
 	bool bad = false, started;
 	size_t i;
+	int rc, tagdrop;
 
-	(void)res;
+	if (sel_early(&o->gsel, g, res, &tagdrop))
+		return 0;		/* by its tags: not replayed */
 	if (st == NULL) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "out of memory");
 		return 1;
@@ -242,7 +250,10 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
-	zh_replay(g, o->force, r);
+	rc = zh_replay(g, o->force, r);
+	if (o->gsel.on && sel_game(&o->gsel, g, r,
+	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
+		return 0;
 	/* a variant or FEN tag error leaves nothing to replay */
 	started = r->err.code == ZH_OK || r->err.ply > 0;
 	if (started) {
@@ -298,7 +309,8 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
 
-	(void)g;
+	if (!sel_done(&o->gsel, o->jobs, g, jr))
+		return NULL;
 	o->games++;
 	if (jr->result != 0)
 		o->bad++;
@@ -402,6 +414,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "output", required_argument, NULL, 'o' },
 		{ "plies", required_argument, NULL, 'p' },
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
@@ -428,7 +441,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			if ((k = option(o, c, optarg, color)) == 0)
+			if ((k = option(o, c, optarg, color)) == 0 &&
+			    (k = sel_option(&o->gsel, c, optarg)) == 0)
 				k = jobs_option(j, c, optarg);
 			if (k > 0)
 				break;
@@ -462,18 +476,24 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
+	char extra[96];
 	long n;
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0) {
+		sel_free(&o.gsel);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
 	cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	o.jobs = &j;
+	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.gsel);
 		return EXIT_USAGE;
+	}
 	o.diag = diagram_flags(color, j.out);
 	o.out = j.out;
 	j.err = stderr;
@@ -485,19 +505,26 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		n = o.games;
+		n = o.gsel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.games == n && !j.stop)
+		else if (o.gsel.read == n && !j.stop)
 			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	} while (++i < argc && !j.stop);
-	if (cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
+	    o.games, o.bad);
+	sel_stats(&o.gsel, extra);
+	if (cli_outputs_close() != 0) {
+		sel_free(&o.gsel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (o.bad > 0 && !cli_quiet)
 		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with errors\n",
 		    o.games, o.games == 1 ? "" : "s", o.bad);
+	sel_summary(&o.gsel);
+	sel_free(&o.gsel);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

@@ -96,6 +96,13 @@ struct zh_pgn_reader {
 	char *strs;		/* tag names and values, NUL-terminated */
 	size_t slen, scap;
 	long *vstack;		/* line and column of each open '(' */
+
+	/* the filter (zh_pgn_set_filter; pgnskip.c) */
+	int (*filter)(void *, const struct zh_game *);
+	void *farg;
+	bool fpend;		/* not yet asked about the current game */
+	int dropped;		/* its answer: the game is dropped */
+	unsigned char stab[256];	/* the skip's byte classes */
 };
 
 enum { M_BETWEEN, M_GAME, M_SKIP };
@@ -122,6 +129,13 @@ void zh__pgn_place(struct zh_pgn_reader *, size_t off, long *, long *);
 void zh__pgn_trim(struct zh_pgn_reader *);
 /* Is the token's text a static string (a glyph's NAG)? */
 bool zh__pgn_isstatic(const struct zh_token *);
+
+/* pgnskip.c: the filter, and the movetext of a dropped game skipped.
+ * zh__pgn_filter at the lexer's position: 0 to go on lexing, 1 if the
+ * game was dropped and skipped to its end; zh__pgn_filter_tags asks
+ * about a game that ends before its movetext. */
+int zh__pgn_filter(struct zh_pgn_reader *);
+void zh__pgn_filter_tags(struct zh_pgn_reader *, struct zh_game *);
 
 /* pgnlex.c: the lexer. */
 void zh__pgn_classes(unsigned char cls[256], unsigned char fl[256]);

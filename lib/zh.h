@@ -571,19 +571,29 @@ bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 /*
  * A selection: tests on a game's tags (decided before its moves are
  * read, see zh_pgn_set_filter) and tests that need the rules (decided
- * after zh_replay).  A game is selected if it passes every test; tests
- * on different tags all hold, repeated tests on one tag (or one kind)
- * hold if any of them does (zhkit(7) says so).  A missing tag never
- * passes a comparison.  Duplicates and counting are the caller's; the
- * game key (zh_game_key) is what two duplicates share.
+ * after zh_replay).  Tests form groups and a game is selected if every
+ * group holds.  A positive test ('=' or '~' on a tag or on the players,
+ * and every game test) joins the group of an earlier positive test on
+ * the same tag (or of the same kind), and a group holds if any of its
+ * tests does ("Site = A" and "Site = B": either; two positions: either
+ * reached).  Every other test ('!=', '!~', < <= > >=) is a group of its
+ * own: "WhiteElo >= 2000" and "WhiteElo < 2400" is a range.  A missing
+ * tag passes only '!=' and '!~' (it is not equal to anything and matches
+ * nothing).  Dates: a test holds only if it holds for every day an
+ * unknown part ("2021.??.??") may stand for; a test's date may be
+ * "2021" or "2021.06" (the year, the month).  libzh(3) has the details.
+ * Duplicates and counting are the caller's; the game key (zh_game_key)
+ * is what two duplicates share.
  */
 enum zh_sel_kind {
 	ZH_SEL_TAG = 1,		/* "NAME OP VALUE": OP = != < <= > >= ~ (POSIX
 				   ERE), '!~'; numbers as numbers, Date-like
 				   tags as PGN dates ("2021.??.??"), TimeControl
 				   as base+increment (seconds; "TimeControl >=
-				   180" compares the estimate base + 40 * inc) */
-	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black */
+				   180" compares the estimate base + 40 * inc,
+				   TimeControl.base and .inc the parts) */
+	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black ('!='
+				   and '!~': neither) */
 	ZH_SEL_VARIANT,		/* a variant name, as detected (zh_game_variant) */
 	ZH_SEL_PLIES,		/* "A-B", "A-", "-B", "A": mainline plies */
 	ZH_SEL_ENDING,		/* "checkmate", "stalemate", "none" (on the board) */
@@ -631,11 +641,12 @@ void zh_select_free(struct zh_select *s);
  * A game's identity for duplicate removal: a 128-bit hash of its
  * variant, its start position and its mainline moves (the legal ones,
  * as moves, not as text): equal for the same game in any dialect, with
- * any tags, comments, clocks or move numbers.  From a game replayed
- * into r (fast or not).
+ * any tags, comments, clocks or move numbers.  From game g replayed
+ * into r (fast or not).  A game zh_replay could not start (unknown
+ * variant) has the key {0, 0}: not a game to call a duplicate.
  */
 struct zh_key { uint64_t hi, lo; };
-struct zh_key zh_game_key(const struct zh_replay *r);
+struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 
 /*
  * Tag-only selection at reading speed: with a filter set, the reader
