@@ -111,7 +111,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
-	clean_route(&o->clean, g, r, res->route, sizeof res->route);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)
@@ -133,12 +134,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
 		    "the variation is kept as written", g->number,
 		    r->varerr[k].ply, r->varerr[k].text);
-	if (o->json)
-		rc = zh_game_json_opts(out, g, r, o->to, o->flags,
-		    &o->clean.po, &e);
+	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
+		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
+		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
+		    o->to, &o->clean.po, &e);
+	else if (o->json)
+		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
 	else
-		rc = bad ? 0 : zh_pgn_write_opts(out, g, r, o->to,
-		    &o->clean.po, &e);
+		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
 	if (rc != 0 && e.code == ZH_EIO)
 		return UNWRITTEN;	/* the output layer says it, and stops */
 	if (rc != 0) {
