@@ -26,6 +26,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs base big
+#                   select
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -42,7 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs base big}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs base big select}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -391,6 +392,54 @@ if want big; then
 	if [ "${ZH_BENCH_BIG:-0}" = 1 ]; then big_section
 	else echo; note "peak memory on a 1 GB file: set ZH_BENCH_BIG=1"
 	fi
+fi
+
+# -------------------------------------------------------------- select -----
+# Selecting games (issue 23) on the tagged archives: a tag-only selection
+# beside grep -c (finding where games start) and pgn-extract -t, duplicate
+# removal beside pgn-extract -D, a position search beside a plain zhcheck.
+# sel_row LABEL NAME CMD REF REFNAME [OUTPUT]: the ratio is REF's time over
+# this one's ("x REFNAME").
+sel_row() {
+	local t
+	t=$(time_cmd "$2" "$RUNS" "$3" "${6:-null}") || return 1
+	echo "$t" >"$TMP/json/$2.median"
+	row "$1" "$base" "$t" "MB/s $(calc "'%.1f' % ($size / $t / 1e6)")" \
+	    "${4:+x $5 $(calc "'%.2f' % ($4 / $t)")}"
+}
+
+select_section() {
+	local base pgn size tgrep= tpe= tcheck= pe elo fen
+	pe=$(command -v pgn-extract || command -v /usr/games/pgn-extract || :)
+	elo="--tag $(q 'WhiteElo >= 2000') --tag $(q 'BlackElo >= 2000')"
+	printf 'WhiteElo >= "2000"\nBlackElo >= "2000"\n' >"$TMP/elo.tags"
+	for base in zh-tags.pgn chess-tags.pgn; do
+		tgrep= tpe= tcheck=
+		pgn=$(pgn_path "$base") || { note "$base not found in $DATA: skipped"; continue; }
+		size=$(wc -c <"$(readlink -f "$pgn")")
+		echo; echo "## Selecting games on $base ($(calc "'%.1f' % ($size / 1e6)") MB)"
+		sel_row "grep -c '^[Event '" "sel-grep-$base" "grep -c $(q '^\[Event ') $pgn" "" "" pipe &&
+			tgrep=$(cat "$TMP/json/sel-grep-$base.median")
+		if [ -n "$pe" ]; then
+			sel_row "pgn-extract -t (Elo>=2000)" "sel-pe-t-$base" "$pe -s -t $TMP/elo.tags -o /dev/null $pgn" "$tgrep" "grep's speed"
+		fi
+		have_tool zhpgn || { note "bin/zhpgn not built: skipped"; continue; }
+		sel_row "zhpgn --tag (Elo>=2000)" "sel-zhpgn-t-$base" "bin/zhpgn -q -o /dev/null $elo $pgn" "$tgrep" "grep's speed"
+		if [ -n "$pe" ] && [ "$base" = chess-tags.pgn ]; then
+			sel_row "pgn-extract -D" "sel-pe-D-$base" "$pe -s -D -o /dev/null $pgn" &&
+				tpe=$(cat "$TMP/json/sel-pe-D-$base.median")
+		fi
+		sel_row "zhpgn --dedupe" "sel-zhpgn-D-$base" "bin/zhpgn -q -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
+		have_tool zhcheck || continue
+		sel_row "zhcheck" "sel-check-$base" "bin/zhcheck -q $pgn" &&
+			tcheck=$(cat "$TMP/json/sel-check-$base.median")
+		# a position most games reach: after 1. e4 (or 1. e3/d4 for none)
+		fen=$(bin/zhreplay -q -f fen --plies 1 --max 1 "$pgn" | sed -n 1p)
+		sel_row "zhcheck --position" "sel-check-pos-$base" "bin/zhcheck -q --position $(q "$fen") $pgn" "$tcheck" "zhcheck"
+	done
+}
+if want select; then
+	select_section
 fi
 
 # ---------------------------------------------------------------- summary --

@@ -166,18 +166,24 @@ result_word(const struct zh_pgn_reader *r, const struct scan *s, size_t from,
 	return NULL;
 }
 
-/* A run of quiet bytes longer than a word may be: does it hold one? */
+/*
+ * A run of quiet bytes longer than a word may be: does it hold one?
+ * Words start in it (a '-' word is result_word's), so a word from s on
+ * is too long if the MAXWORD + 1 bytes from s are all word bytes; else
+ * the next may start after the last byte of them that is not.
+ */
 static bool
 longword(const struct zh_pgn_reader *r, const unsigned char *b, size_t s,
     size_t e)
 {
-	size_t n = 0;
+	size_t k;
 
-	for (; s < e; s++)
-		if (r->cls[b[s]] != C_WORD)
-			n = 0;
-		else if (++n > MAXWORD)
-			return true;
+	while (s + MAXWORD < e) {
+		for (k = s + MAXWORD; r->cls[b[k]] == C_WORD; k--)
+			if (k == s)
+				return true;
+		s = k + 1;
+	}
 	return false;
 }
 
@@ -227,7 +233,11 @@ to_result(struct zh_pgn_reader *r, struct scan *s, size_t i)
 			s->result = "*";
 			return i + 1;
 		case S_LBRACE:
-			if ((i = comment(r, s, i)) == NOOFF)
+			/* most comments end on their line: inline */
+			e = brace_end(b, i + 1);
+			if (b[e] == '}' && e - i - 1 <= r->lim.max_comment)
+				i = e + 1;
+			else if ((i = comment(r, s, i)) == NOOFF)
 				return NOOFF;
 			break;
 		case S_SEMI:
@@ -244,6 +254,7 @@ to_result(struct zh_pgn_reader *r, struct scan *s, size_t i)
 					return NOOFF;
 			if (i == q)
 				return NOOFF;
+			from = i;	/* "$1-0" is a NAG and a word "-0" */
 			break;
 		case S_LPAR:
 			if (s->depth >= r->lim.max_depth)

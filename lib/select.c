@@ -69,7 +69,11 @@ struct zh_select {
 	struct test *t;
 	int n, cap;
 	bool replay;		/* a test that needs the replay */
-	bool positions;		/* a position test */
+	int npos;		/* position tests: how many, and which */
+	int *pidx;
+	uint64_t *z;		/* the key's values (ZTAB of them) */
+	uint64_t *skey;		/* each variant's start position's key,
+				   with and without promoted marks */
 };
 
 static const char *const opnames[] = {
@@ -98,8 +102,18 @@ number(const char *s, double *x)
 {
 	char *end;
 
+	const char *p = s + (*s == '-');
+	long long v = 0;
+
 	if (*s == '\0' || blank(*s))
 		return false;
+	/* the common case, a rating: digits (strtod is slow) */
+	for (; *p >= '0' && *p <= '9' && v < 100000000000000; p++)
+		v = v * 10 + (*p - '0');
+	if (*p == '\0' && p > s + (*s == '-')) {
+		*x = *s == '-' ? -(double)v : (double)v;
+		return true;
+	}
 	errno = 0;
 	*x = strtod(s, &end);
 	return *end == '\0' && errno == 0 && isfinite(*x);
@@ -427,12 +441,15 @@ parse_plies(struct test *t, const char *text, struct zh_error *err)
 	return 0;
 }
 
-static uint64_t poskey(const struct zh_pos *p, unsigned mask);
+static uint64_t poskey(const uint64_t *z, const struct zh_pos *p, unsigned mask);
+static int keys_init(struct zh_select *s);
 
 /* A FEN of any dialect: crazyhouse's board, else a 10-rank variant's. */
 static int
-parse_position(struct test *t, const char *text, struct zh_error *err)
+parse_position(struct zh_select *s, struct test *t, const char *text,
+    struct zh_error *err)
 {
+	const uint64_t *z;
 	const char *p = skipbl(text);
 	struct zh_error e1 = { 0 }, e2 = { 0 };
 
@@ -443,8 +460,11 @@ parse_position(struct test *t, const char *text, struct zh_error *err)
 		    "%s", e1.text);
 		return -1;
 	}
-	t->key = poskey(&t->pos, 0x3f);
-	t->key_np = poskey(&t->pos, 0x3f & ~ZH_PROMOTED);
+	if (keys_init(s) != 0)
+		return bad(err, 0, "out of memory");
+	z = s->z;
+	t->key = poskey(z, &t->pos, 0x3f);
+	t->key_np = poskey(z, &t->pos, 0x3f & ~ZH_PROMOTED);
 	return 0;
 }
 
@@ -575,7 +595,7 @@ zh_select_add(struct zh_select *s, int kind, const char *text,
 		rc = parse_plies(t, text, err);
 		break;
 	case ZH_SEL_POSITION:
-		rc = parse_position(t, text, err);
+		rc = parse_position(s, t, text, err);
 		break;
 	default:
 		rc = bad(err, 0, "unknown kind of test %d", kind);
@@ -591,8 +611,14 @@ zh_select_add(struct zh_select *s, int kind, const char *text,
 	s->n++;
 	if (kind != ZH_SEL_TAG && kind != ZH_SEL_PLAYER)
 		s->replay = true;
-	if (kind == ZH_SEL_POSITION)
-		s->positions = true;
+	if (kind == ZH_SEL_POSITION) {
+		int *pi = realloc(s->pidx, (size_t)(s->npos + 1) * sizeof *pi);
+
+		if (pi == NULL)
+			return bad(err, 0, "out of memory");	/* s->n - 1 tests */
+		s->pidx = pi;
+		s->pidx[s->npos++] = s->n - 1;
+	}
 	return 0;
 }
 
@@ -630,6 +656,9 @@ zh_select_free(struct zh_select *s)
 	for (k = 0; k < s->n; k++)
 		test_free(&s->t[k]);
 	free(s->t);
+	free(s->pidx);
+	free(s->z);
+	free(s->skey);
 	free(s);
 }
 
@@ -766,36 +795,66 @@ mix64(uint64_t x)
 	return x;
 }
 
-/* A piece on a square; 0 for an empty one. */
-static inline uint64_t
-zsq(int s, unsigned pc)
-{
-	return pc == 0 ? 0 : mix64(((uint64_t)s << 8 | pc) + 0x9e3779b97f4a7c15u);
-}
+/*
+ * The key's values, in one table made with the selection: a piece on a
+ * square (ZSQ; 0 for an empty one), n pieces of a type in a colour's
+ * hand (ZPK; 0 for none), each a mix64 of its own number.
+ */
+#define ZNSQ		(ZH_NSQ * 64)
+#define ZTAB		(ZNSQ + 2 * ZH_NTYPES * 256)
+#define ZSQ(z, s, pc)	((z)[(s) * 64 + (pc)])
+#define ZPK(z, c, t, n)	((z)[ZNSQ + ((c) * ZH_NTYPES + (t)) * 256 + (n)])
 
-/* n pieces of a type in a colour's pocket; 0 for none. */
-static inline uint64_t
-zpocket(int c, int type, unsigned n)
+static void
+ztab_fill(uint64_t *z)
 {
-	return n == 0 ? 0 : mix64(((uint64_t)(c * ZH_NTYPES + type) << 16 | n) +
-	    0x3c6ef372fe94f82bu);
+	size_t i;
+
+	for (i = 0; i < ZTAB; i++)
+		z[i] = i % 64 == 0 && i < ZNSQ ? 0 :
+		    i >= ZNSQ && (i - ZNSQ) % 256 == 0 ? 0 :
+		    mix64(i + 0x9e3779b97f4a7c15u);
 }
 
 #define ZSIDE 0xa54ff53a5f1d36f1u
 
 static uint64_t
-poskey(const struct zh_pos *p, unsigned mask)
+poskey(const uint64_t *z, const struct zh_pos *p, unsigned mask)
 {
 	uint64_t k = p->side == ZH_BLACK ? ZSIDE : 0;
 	int s, c, t;
 
 	for (s = 0; s < ZH_NSQ; s++)
 		if (p->sq[s] != ZH_OFF)
-			k ^= zsq(s, p->sq[s] & mask);
+			k ^= ZSQ(z, s, p->sq[s] & mask);
 	for (c = 0; c < 2; c++)
 		for (t = 1; t < ZH_NTYPES; t++)
-			k ^= zpocket(c, t, p->pocket[c][t]);
+			k ^= ZPK(z, c, t, p->pocket[c][t]);
 	return k;
+}
+
+/* The key's table and the start positions' keys, made once. */
+static int
+keys_init(struct zh_select *s)
+{
+	struct zh_pos p;
+	int v;
+
+	if (s->z != NULL)
+		return 0;
+	if ((s->z = malloc(ZTAB * sizeof *s->z)) == NULL ||
+	    (s->skey = malloc(2 * (size_t)zh_nvariants * sizeof *s->skey)) == NULL) {
+		free(s->z);
+		s->z = NULL;
+		return -1;
+	}
+	ztab_fill(s->z);
+	for (v = 0; v < zh_nvariants; v++) {
+		zh_pos_start(&p, &zh_variants[v]);
+		s->skey[2 * v] = poskey(s->z, &p, 0x3f);
+		s->skey[2 * v + 1] = poskey(s->z, &p, 0x3f & ~ZH_PROMOTED);
+	}
+	return 0;
 }
 
 /* Same board, pockets and side to move (squares under mask)? */
@@ -817,35 +876,99 @@ same_pos(const struct zh_pos *a, const struct zh_pos *b, unsigned mask)
 	return true;
 }
 
+/* The 16 squares of the mailbox row holding square s. */
+static inline void
+row_get(const struct zh_pos *p, int s, uint64_t w[2])
+{
+	memcpy(w, p->sq + (s & ~15), 16);
+}
+
+/* Rehash the squares of the row at 'base' whose bytes changed. */
+static inline uint64_t
+row_diff(const uint64_t *z, const struct zh_pos *p, int base, const uint64_t old[2], uint64_t k,
+    unsigned mask)
+{
+	uint64_t now[2], x;
+	int h, b, s;
+
+	row_get(p, base, now);
+	for (h = 0; h < 2; h++)
+		for (x = old[h] ^ now[h]; x != 0;) {
+			b = __builtin_ctzll(x) / 8;
+			x &= ~((uint64_t)0xff << 8 * b);
+			s = base + 8 * h + b;
+			k ^= ZSQ(z, s, (unsigned)(old[h] >> 8 * b & 0xff) & mask) ^
+			    ZSQ(z, s, p->sq[s] & mask);
+		}
+	return k;
+}
+
+/* Rehash the counts of colour c's hand (types 1 to 8) that changed. */
+static inline uint64_t
+hand_diff(const uint64_t *z, int c, uint64_t old, uint64_t now, uint64_t k)
+{
+	uint64_t x;
+	int b;
+
+	for (x = old ^ now; x != 0;) {
+		b = __builtin_ctzll(x) / 8;
+		x &= ~((uint64_t)0xff << 8 * b);
+		k ^= ZPK(z, c, b + 1, (unsigned)(old >> 8 * b & 0xff)) ^
+		    ZPK(z, c, b + 1, (unsigned)(now >> 8 * b & 0xff));
+	}
+	return k;
+}
+
 /*
- * Play move m on p, keeping its key k: only the squares and pocket
- * counts the move changes are rehashed (castling and en passant, which
- * touch other squares, rehash the whole position).
+ * Play move m on p, keeping its key k up to date from the move's delta:
+ * the squares it leaves and reaches, and the count of the mover's hand
+ * that changed (a drop's type; a capture's type, or a pawn if the
+ * piece was promoted).  Castling and en passant, which change a third
+ * and fourth square, rehash the rows of their from and to squares: every
+ * square such a move changes lies there.
  */
 static uint64_t
-make_keyed(struct zh_pos *p, struct zh_move m, uint64_t k, unsigned mask)
+make_keyed(const uint64_t *z, struct zh_pos *p, struct zh_move m, uint64_t k, unsigned mask)
 {
-	unsigned char pk[2][ZH_NTYPES], of, ot;
-	int c, t;
+	uint64_t rt[2], rf[2], h0, h1, n0, n1;
+	int us = p->side, t;
+	unsigned char pc, cap, np, nc;
 
-	if (m.flags & (ZH_MEP | ZH_MCASTLE)) {
+	if (m.flags & ZH_MDROP) {
+		np = p->pocket[us][m.piece];
 		zh__make_quiet(p, m);
-		return poskey(p, mask);
+		return k ^ ZSIDE ^ ZSQ(z, m.to, p->sq[m.to] & mask) ^
+		    ZPK(z, us, m.piece, np) ^ ZPK(z, us, m.piece, np - 1);
 	}
-	memcpy(pk, p->pocket, sizeof pk);
-	of = (m.flags & ZH_MDROP) ? 0 : p->sq[m.from];
-	ot = p->sq[m.to];
+	if (!(m.flags & (ZH_MEP | ZH_MCASTLE))) {
+		pc = p->sq[m.from];
+		cap = p->sq[m.to];
+		t = ZH_TYPE(cap);
+		np = p->pocket[us][ZH_PAWN];
+		nc = p->pocket[us][t];
+		zh__make_quiet(p, m);
+		k ^= ZSIDE ^ ZSQ(z, m.from, pc & mask) ^ ZSQ(z, m.to, cap & mask) ^
+		    ZSQ(z, m.to, p->sq[m.to] & mask);
+		if (cap == 0)
+			return k;
+		if (p->pocket[us][t] != nc)
+			k ^= ZPK(z, us, t, nc) ^ ZPK(z, us, t, p->pocket[us][t]);
+		else if (p->pocket[us][ZH_PAWN] != np)
+			k ^= ZPK(z, us, ZH_PAWN, np) ^
+			    ZPK(z, us, ZH_PAWN, p->pocket[us][ZH_PAWN]);
+		return k;
+	}
+	row_get(p, m.to, rt);
+	row_get(p, m.from, rf);
+	memcpy(&h0, &p->pocket[0][1], 8);
+	memcpy(&h1, &p->pocket[1][1], 8);
 	zh__make_quiet(p, m);
-	if (!(m.flags & ZH_MDROP))
-		k ^= zsq(m.from, of & mask);
-	k ^= zsq(m.to, ot & mask) ^ zsq(m.to, p->sq[m.to] & mask) ^ ZSIDE;
-	if (memcmp(pk, p->pocket, sizeof pk) != 0)
-		for (c = 0; c < 2; c++)
-			for (t = 1; t < ZH_NTYPES; t++)
-				if (pk[c][t] != p->pocket[c][t])
-					k ^= zpocket(c, t, pk[c][t]) ^
-					    zpocket(c, t, p->pocket[c][t]);
-	return k;
+	k = row_diff(z, p, m.to & ~15, rt, k, mask) ^ ZSIDE;
+	if ((m.from & ~15) != (m.to & ~15))
+		k = row_diff(z, p, m.from & ~15, rf, k, mask);
+	memcpy(&n0, &p->pocket[0][1], 8);
+	memcpy(&n1, &p->pocket[1][1], 8);
+	return hand_diff(z, 1, h1, n1, hand_diff(z, 0, h0, n0, k));
 }
 
 /* Which position tests does p (key k) meet?  Marks them in hit[]. */
@@ -853,13 +976,12 @@ static int
 pos_hits(const struct zh_select *s, const struct zh_pos *p, uint64_t k,
     unsigned mask, bool *hit, int left)
 {
-	int i;
+	int j, i;
 
-	for (i = 0; i < s->n; i++) {
-		const struct test *t = &s->t[i];
+	for (j = 0; j < s->npos; j++) {
+		const struct test *t = &s->t[i = s->pidx[j]];
 
-		if (t->kind != ZH_SEL_POSITION || hit[i] ||
-		    (mask == 0x3f ? t->key : t->key_np) != k ||
+		if ((mask == 0x3f ? t->key : t->key_np) != k || hit[i] ||
 		    !same_pos(p, &t->pos, mask))
 			continue;
 		hit[i] = true;
@@ -879,12 +1001,13 @@ search(const struct zh_select *s, const struct zh_game *g,
 {
 	struct zh_pos p = r->start;
 	unsigned mask = r->v->drops ? 0x3f : 0x3f & ~ZH_PROMOTED;
-	uint64_t k = poskey(&p, mask);
-	int left = 0, i;
+	uint64_t k = r->setup ? poskey(s->z, &p, mask) :
+	    s->skey[2 * (r->v - zh_variants) + (mask != 0x3f)];
+	int left = s->npos;
+	const struct test *t0 = &s->t[s->pidx[0]];
+	uint64_t first = mask == 0x3f ? t0->key : t0->key_np;
 	size_t j;
 
-	for (i = 0; i < s->n; i++)
-		left += s->t[i].kind == ZH_SEL_POSITION;
 	if ((left = pos_hits(s, &p, k, mask, hit, left)) == 0)
 		return;
 	for (j = 0; j < g->ntoks && j < r->cap; j++) {
@@ -894,8 +1017,9 @@ search(const struct zh_select *s, const struct zh_game *g,
 			continue;
 		if (!rm->ok)
 			break;		/* the mainline stops at its error */
-		k = make_keyed(&p, rm->move, k, mask);
-		if ((left = pos_hits(s, &p, k, mask, hit, left)) == 0)
+		k = make_keyed(s->z, &p, rm->move, k, mask);
+		if ((k == first || s->npos > 1) &&
+		    (left = pos_hits(s, &p, k, mask, hit, left)) == 0)
 			return;
 	}
 }
@@ -937,7 +1061,7 @@ zh_select_game(const struct zh_select *s, const struct zh_game *g,
 	bool *hit = NULL;
 	int i, k;
 
-	if (s->positions) {
+	if (s->npos > 0) {
 		size_t need = (size_t)s->n * sizeof *hit;
 
 		if (scratch->cap < need) {

@@ -9,7 +9,7 @@
 bats_require_minimum_version 1.5.0
 load common
 
-ZT=$TESTDATA/select/zh-tags-200.pgn
+ZT=$TESTDATA/select/crazyhouse-tags-200.pgn
 CT=$TESTDATA/select/chess-tags-200.pgn
 FICS=$TESTDATA/pgn/fatics-zh.pgn
 
