@@ -11,6 +11,7 @@
  * when it has more.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
@@ -232,6 +233,14 @@ clean_setup(struct clean *c, const char *outpath)
 	}
 	c->pattern = outpath;
 	return pattern_check(outpath, c->by ? 's' : 'd');
+}
+
+FILE *
+clean_sink(struct clean *c)
+{
+	if ((c->sink = fopen("/dev/null", "w")) == NULL)
+		cli_fail("/dev/null: %s", strerror(errno));
+	return c->sink;
 }
 
 bool
@@ -495,6 +504,9 @@ clean_finish(struct clean *c)
 	for (k = 0; k < c->nkeep; k++)
 		free((void *)c->keep[k]);
 	free(c->keep);
+	if (c->sink != NULL)
+		fclose(c->sink);
+	c->sink = NULL;
 	c->tab = NULL;
 	c->open = NULL;
 	c->cur = NULL;

@@ -33,6 +33,7 @@ struct clean {
 	size_t nopen;
 	struct clean_file *cur;		/* --split N: the file being filled */
 	unsigned long clock;		/* uses, for the LRU */
+	FILE *sink;			/* clean_sink() */
 };
 
 enum { CLEAN_STRIP = 0x400, CLEAN_KEEP_TAGS, CLEAN_SPLIT, CLEAN_SPLIT_BY };
@@ -58,6 +59,10 @@ int clean_option(struct clean *c, int opt, const char *arg);
 int clean_setup(struct clean *c, const char *outpath);
 /* Is the output split? (then -o is a pattern, not a file) */
 bool clean_splits(const struct clean *c);
+/* With a split, the stream that stands for the output in jobs.c (a
+ * game done() sends nowhere is written to it): /dev/null, or NULL
+ * after a message. */
+FILE *clean_sink(struct clean *c);
 /* In work(): the game's route (route[size]) for --split-by. */
 void clean_route(const struct clean *c, const struct zh_game *g,
     const struct zh_replay *r, char *route, size_t size);

@@ -319,6 +319,11 @@ main(int argc, char **argv)
 	argv += optind;
 	if (!(j.route = clean_splits(&o.clean)))
 		cli_output(outpath, &j.out);
+	else if ((j.out = clean_sink(&o.clean)) == NULL) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
+		return EXIT_USAGE;
+	}
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);

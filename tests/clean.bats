@@ -183,6 +183,20 @@ same_as_ref() {
 	diff -r "$T/s" "$T/s2"
 }
 
+@test "split: with a selection and duplicates dropped, the files hold the selected games; -j 2 the same" {
+	local f=$D/tags-100.pgn
+	cat "$f" "$f" >"$T/twice.pgn"
+	zhpgn -q --tag 'WhiteElo >= 1800' --dedupe "$T/twice.pgn" >"$T/whole"
+	[ "$(grep -c '^\[Event ' "$T/whole")" -ge 20 ]
+	mkdir "$T/s" "$T/s2"
+	cd "$T/s"
+	zhpgn -q --tag 'WhiteElo >= 1800' --dedupe --split 7 -o 'p%02d.pgn' "$T/twice.pgn"
+	cat p*.pgn | cmp - "$T/whole"
+	cd "$T/s2"
+	zhpgn -q -j 2 --tag 'WhiteElo >= 1800' --dedupe --split 7 -o 'p%02d.pgn' "$T/twice.pgn"
+	diff -r "$T/s" "$T/s2"
+}
+
 @test "split: --split N in JSON, plain numbers, with cleaning" {
 	local f=$D/tags-100.pgn
 	zhpgn -q --json --strip clocks "$f" >"$T/whole"
