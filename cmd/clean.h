@@ -37,19 +37,23 @@ struct clean {
 };
 
 enum { CLEAN_STRIP = 0x400, CLEAN_KEEP_TAGS, CLEAN_SPLIT, CLEAN_SPLIT_BY };
+#define CLEAN_SPLIT_OPTS \
+	{ "split", required_argument, NULL, CLEAN_SPLIT }, \
+	{ "split-by", required_argument, NULL, CLEAN_SPLIT_BY }
 #define CLEAN_OPTS \
 	{ "strip", required_argument, NULL, CLEAN_STRIP }, \
 	{ "keep-tags", required_argument, NULL, CLEAN_KEEP_TAGS }, \
-	{ "split", required_argument, NULL, CLEAN_SPLIT }, \
-	{ "split-by", required_argument, NULL, CLEAN_SPLIT_BY }
+	CLEAN_SPLIT_OPTS
+#define CLEAN_SPLIT_HELP \
+    "      --split N      N games a file: -o with one %%d (part-%%03d.pgn)\n" \
+    "      --split-by TAG a file per value of TAG, or per variant: -o\n" \
+    "                     with one %%s\n"
 #define CLEAN_HELP \
     "      --strip LIST   leave out comments,clocks,evals,commands,nags,\n" \
     "                     variations (a comma list)\n" \
     "      --keep-tags LIST  only these tags (and the Seven Tag Roster,\n" \
     "                     Variant, FEN, SetUp)\n" \
-    "      --split N      N games a file: -o with one %%d (part-%%03d.pgn)\n" \
-    "      --split-by TAG a file per value of TAG, or per variant: -o\n" \
-    "                     with one %%s\n"
+    CLEAN_SPLIT_HELP
 
 /* Take option c (its argument arg): 1 if it is one of these, 0 if not,
  * -1 if its argument is bad (said). */

@@ -322,3 +322,29 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 	assert_output --partial "zhpgn: nodir/alpha.pgn: cannot write: No such file or directory"
 	assert_output --partial "zhpgn: 0 games: 0 written, 0 rejected"
 }
+
+@test "split: zhreplay and zhcheck --json split their output the same way" {
+	local f=$D/tags-100.pgn
+	cat "$f" "$TESTDATA/zhpgn/corrupt.pgn" >"$T/in.pgn"
+	zhreplay -f jsonl "$f" >"$T/replay"
+	zhcheck --json "$T/in.pgn" >"$T/check" 2>/dev/null || true
+	mkdir "$T/r" "$T/c" "$T/c2" && cd "$T/r"
+	run -0 zhreplay -f jsonl --split 30 -o 'r%d.jsonl' "$f"
+	assert_output "zhreplay: 4 files written (-o 'r%d.jsonl')"
+	cat r1.jsonl r2.jsonl r3.jsonl r4.jsonl | cmp - "$T/replay"
+	# per variant: the lines of each file are the positions of its games
+	zhreplay -f jsonl --split-by TimeControl -o 'tc-%s.jsonl' "$f"
+	[ "$(cat tc-*.jsonl | wc -l)" = "$(wc -l <"$T/replay")" ]
+	[ "$(jq -r .game tc-600%2B0.jsonl | sort -un | wc -l)" = \
+	    "$(grep -c '^\[TimeControl "600+0"\]' "$f")" ]
+	cd "$T/c"
+	zhcheck -q --json --split 40 -o 'c%d.jsonl' "$T/in.pgn" 2>/dev/null || true
+	cat c1.jsonl c2.jsonl c3.jsonl | cmp - "$T/check"
+	cd "$T/c2"
+	zhcheck -q -j 2 --json --split 40 -o 'c%d.jsonl' "$T/in.pgn" 2>/dev/null || true
+	diff -r "$T/c" "$T/c2"
+	run -2 zhcheck --split 4 -o 'x%d' "$T/in.pgn"
+	assert_output "zhcheck: --split: zhcheck splits its --json lines of games"
+	run -2 zhreplay --split-by White -o 'x%d' "$f"
+	assert_output "zhreplay: -o 'x%d': 2: '%d' is not %s (the only conversion --split-by takes)"
+}
