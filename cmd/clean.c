@@ -280,8 +280,8 @@ safe_name(const char *v, char *out, size_t size)
 
 		if (n + 4 > ROUTEMAX || n + 4 > size)
 			break;
-		if (isalnum(ch) || ch == '-' || ch == '_' ||
-		    (ch == '.' && s != v))
+		if ((ch < 128 && isalnum(ch)) || ch == '-' || ch == '_' ||
+		    (ch == '.' && s != v))	/* ASCII, whatever the locale */
 			out[n++] = (char)ch;
 		else {
 			out[n++] = '%';
