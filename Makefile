@@ -29,7 +29,8 @@ SOVER    = $(SOMAJOR).1.0
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c cmd/select.c
+CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c \
+           cmd/select.c cmd/clean.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
@@ -105,8 +106,9 @@ check-slow: deps
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
            tests/trust-reader.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
-           tests/trust-io.bats tests/trust-rules.bats tests/select.bats tests/compress.bats
-VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|select|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf))
+           tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
+           tests/clean.bats tests/compress.bats
+VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

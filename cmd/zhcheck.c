@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "lines.h"
 #include "jobs.h"
@@ -21,6 +22,7 @@ struct run {
 	bool fail;			/* out of memory */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
+	struct clean clean;		/* --split, --split-by (clean.h) */
 };
 
 static void
@@ -41,7 +43,9 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
 	    "      --json         one JSON report per game (or position) on stdout\n"
-	    "  -o, --output FILE  write the JSON report to FILE\n"
+	    "  -o, --output FILE  write the JSON report to FILE (with a split:\n"
+	    "                     its name pattern)\n"
+	    CLEAN_SPLIT_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -130,6 +134,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return -1;
 	c = &st->c;
 	rc = zh_check_game(g, o->force, o->flags, c);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, &c->r, res->route, sizeof res->route);
 	/* a game not selected is not reported (nor counted as checked) */
 	if (o->sel.on && sel_game(&o->sel, g, &c->r, rc, tagdrop, &st->sc,
 	    res) != 0)
@@ -167,10 +173,17 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct run *o = ctx;
 
+	FILE *f = o->jobs->out;
+
 	if (jr->result >= 0 && !sel_done(&o->sel, o->jobs, g, jr))
 		return NULL;
+	if (jr->result >= 0 && clean_splits(&o->clean) &&
+	    (f = clean_file(&o->clean, jr->route)) == NULL) {
+		o->jobs->stop = 1;	/* said; the game is not counted */
+		return NULL;
+	}
 	count(o, jr->result);
-	return o->jobs->out;
+	return f;
 }
 
 static void *
@@ -275,6 +288,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
+		CLEAN_SPLIT_OPTS,
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
@@ -322,8 +336,9 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			if ((k = sel_option(&o->sel, c, optarg)) == 0)
-				k = jobs_option(j, c, optarg);
+			if ((k = sel_option(&o->sel, c, optarg)) == 0 &&
+			    (k = jobs_option(j, c, optarg)) == 0)
+				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
 			if (k == 0)
@@ -335,6 +350,15 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		    "positions");
 		return EXIT_USAGE;
 	}
+	if (clean_splits(&o->clean) && (*fen || !o->json)) {
+		cli_fail("%s: zhcheck splits its --json lines of games",
+		    o->clean.by ? "--split-by" : "--split");
+		return EXIT_USAGE;
+	}
+	if (clean_setup(&o->clean, *outpath) != 0 ||
+	    (clean_splits(&o->clean) && (j->out = clean_sink(&o->clean)) ==
+	    NULL))
+		return EXIT_USAGE;
 	return -1;
 }
 
@@ -375,14 +399,17 @@ main(int argc, char **argv)
 	j.err = stderr;
 	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
 		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return rc;
 	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
 	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
 		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
 	}
 	rc = EXIT_VALID;
@@ -401,7 +428,8 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof extra, "\"valid\":%ld,\"invalid\":%ld",
 	    o.valid, o.invalid);
 	sel_stats(&o.sel, extra);
-	if (cli_outputs_close() != 0) {
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
+	    o.clean.failed) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
@@ -409,6 +437,9 @@ main(int argc, char **argv)
 		summary(&o, fen);
 	sel_summary(&o.sel);
 	sel_free(&o.sel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "zhcheck: %ld file%s written (-o '%s')\n",
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

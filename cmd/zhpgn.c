@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "jobs.h"
 #include "select.h"
@@ -13,7 +14,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: zhpgn [-JFq] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
 	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
-	    "             [--game-offset N] [FILE ...]\n"
+	    "             [--game-offset N] [--strip LIST] [--keep-tags LIST]\n"
+	    "             [--split N | --split-by TAG] [FILE ...]\n"
 	    "Convert PGN games between dialects, or to JSON Lines.\n"
 	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
 	    "                     chesscom, fairy\n"
@@ -28,7 +30,8 @@ usage(FILE *f)
 	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
 	    "      --game-offset N  number games from N+1 in messages (a chunk's\n"
 	    "                     place in a split input)\n"
-	    "  -o, --output FILE  write to FILE\n"
+	    CLEAN_HELP
+	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -47,6 +50,7 @@ struct opts {
 	struct sel sel;
 	long games, written, rejected;
 	bool fatal;
+	struct clean clean;		/* --strip, --keep-tags, --split */
 };
 
 struct state {
@@ -107,6 +111,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)
@@ -122,12 +128,17 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		    bad->ply ? ", ply " : "", bad->ply, bad->text,
 		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
 		    cut ? " bytes go to the rejects file)" : "");
-	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
+	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK &&
+	    !(o->clean.po.strip & ZH_STRIP_VARIATIONS); k++)
 		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
 		    "the variation is kept as written", g->number,
 		    r->varerr[k].ply, r->varerr[k].text);
-	if (o->json)
+	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
+		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
+		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
+		    o->to, &o->clean.po, &e);
+	else if (o->json)
 		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
 	else
 		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
@@ -141,6 +152,25 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	if (!bad && !o->json && g->result == NULL)
 		no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
+}
+
+/* The split file of a game with output (PGN: written; JSON: any). */
+static FILE *
+split_file(struct opts *o, int result, const struct jobs_res *jr)
+{
+	FILE *f;
+
+	if (result != WRITTEN && !o->json)
+		return NULL;
+	if ((f = clean_file(&o->clean, jr->route)) == NULL) {
+		/* not written: not counted, as after a write error */
+		o->games--;
+		o->written -= result == WRITTEN;
+		o->rejected -= result != WRITTEN;
+		o->fatal = true;
+		o->jobs->stop = 1;
+	}
+	return f;
 }
 
 /* Count, in input order, and keep the rejects. */
@@ -168,7 +198,8 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 		fwrite(g->raw, 1, g->rawlen, o->rejects);
 		fputs("\n\n", o->rejects);
 	}
-	return o->jobs->out;
+	return clean_splits(&o->clean) ? split_file(o, result, jr) :
+	    o->jobs->out;
 }
 
 static int
@@ -194,6 +225,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
+		CLEAN_OPTS,
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -248,6 +280,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		default:
 			if ((k = sel_option(&o->sel, c, optarg)) == 0)
 				k = jobs_option(j, c, optarg);
+			if (k == 0)
+				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
 			if (k == 0)
@@ -258,6 +292,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		cli_fail("--fens needs --json");
 		return EXIT_USAGE;
 	}
+	if (clean_setup(&o->clean, *outpath) != 0)
+		return EXIT_USAGE;
 	return -1;
 }
 
@@ -276,16 +312,24 @@ main(int argc, char **argv)
 	o.jobs = &j;
 	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0) {
 		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return rc;
 	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
+	else if ((j.out = clean_sink(&o.clean)) == NULL) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
+		return EXIT_USAGE;
+	}
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
 	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
 		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
 	}
 	j.err = stderr;
@@ -308,7 +352,7 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
 	    o.written, o.rejected);
 	sel_stats(&o.sel, extra);
-	if (cli_outputs_close() != 0) {
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
@@ -318,6 +362,9 @@ main(int argc, char **argv)
 		    o.rejected);
 	sel_summary(&o.sel);
 	sel_free(&o.sel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "%s: %ld file%s written (-o '%s')\n", cli_prog,
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (o.fatal)
 		return cli_exit(EXIT_USAGE);
 	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID :

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "jobs.h"
 #include "select.h"
@@ -28,6 +29,7 @@ struct opts {
 	FILE *out;			/* where a game's output goes */
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (select.h) */
+	struct clean clean;		/* --split, --split-by (clean.h) */
 };
 
 /* Per worker: the replay, the lines, and the game's output buffer. */
@@ -66,7 +68,8 @@ usage(FILE *f)
 	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
 	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
 	    "                     split input)\n"
-	    "  -o, --output FILE  write to FILE\n"
+	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
+	    CLEAN_SPLIT_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -251,6 +254,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	rc = zh_replay(g, o->force, r);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (o->gsel.on && sel_game(&o->gsel, g, r,
 	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
 		return 0;
@@ -309,12 +314,19 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
 
+	FILE *f = o->out;
+
 	if (!sel_done(&o->gsel, o->jobs, g, jr))
 		return NULL;
+	if (clean_splits(&o->clean) &&
+	    (f = clean_file(&o->clean, jr->route)) == NULL) {
+		o->jobs->stop = 1;	/* said; the game is not counted */
+		return NULL;
+	}
 	o->games++;
 	if (jr->result != 0)
 		o->bad++;
-	return o->out;
+	return f;
 }
 
 /* ======================== options ======================== */
@@ -415,6 +427,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "plies", required_argument, NULL, 'p' },
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
+		CLEAN_SPLIT_OPTS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
@@ -442,8 +455,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			return cli_exit(EXIT_VALID);
 		default:
 			if ((k = option(o, c, optarg, color)) == 0 &&
-			    (k = sel_option(&o->gsel, c, optarg)) == 0)
-				k = jobs_option(j, c, optarg);
+			    (k = sel_option(&o->gsel, c, optarg)) == 0 &&
+			    (k = jobs_option(j, c, optarg)) == 0)
+				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
 			if (k == 0)
@@ -481,17 +495,22 @@ main(int argc, char **argv)
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0) {
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0 ||
+	    clean_setup(&o.clean, outpath) != 0 || (clean_splits(&o.clean) &&
+	    (j.out = clean_sink(&o.clean)) == NULL)) {
 		sel_free(&o.gsel);
-		return rc;
+		clean_finish(&o.clean);
+		return rc >= 0 ? rc : EXIT_USAGE;
 	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
 	o.jobs = &j;
 	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
 		sel_free(&o.gsel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
 	}
 	o.diag = diagram_flags(color, j.out);
@@ -516,7 +535,8 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
 	    o.games, o.bad);
 	sel_stats(&o.gsel, extra);
-	if (cli_outputs_close() != 0) {
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
+	    o.clean.failed) {
 		sel_free(&o.gsel);
 		return cli_exit(EXIT_USAGE);
 	}
@@ -525,6 +545,9 @@ main(int argc, char **argv)
 		    o.games, o.games == 1 ? "" : "s", o.bad);
 	sel_summary(&o.gsel);
 	sel_free(&o.gsel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "zhreplay: %ld file%s written (-o '%s')\n",
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

@@ -22,6 +22,19 @@ _zhkit()
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
 		return ;;
+	--strip|--keep-tags)
+		# a comma list: complete its last item
+		local pre=${cur%"${cur##*,}"} items
+		if [[ $prev == --strip ]]; then
+			items='comments clocks evals commands nags variations'
+		else
+			items='WhiteElo BlackElo TimeControl ECO Opening Termination UTCDate UTCTime WhiteRatingDiff BlackRatingDiff PlyCount Annotator'
+		fi
+		COMPREPLY=($(compgen -P "$pre" -W "$items" -- "${cur##*,}"))
+		return ;;
+	--split-by)
+		COMPREPLY=($(compgen -W 'variant White Black Event Site Date TimeControl ECO Result Termination' -- "$cur"))
+		return ;;
 	-o|--output|-s|--suite|--rejects|--duplicates|--stats)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;

@@ -859,6 +859,51 @@ enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
 int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err);
 
+/*
+ * Cleaning on write: the same writers with parts of the game left out.
+ * Each ZH_STRIP_ flag takes out one thing and nothing else; what is
+ * left is written byte for byte as zh_pgn_write and zh_game_json write
+ * it (move numbers and line breaks follow from what is left: a black
+ * move after a stripped comment loses its "N...").  A command is
+ * "[%NAME ...]" in a comment, up to its first ']': clocks are [%clk],
+ * evals [%eval], commands every other name ([%emt], [%csl], [%cal]);
+ * a stripped command goes with the white space after it, and a comment
+ * left with white space only goes whole.  A variation left empty goes
+ * with its parentheses.  ZH_STRIP_TAGS keeps the tags named in
+ * keep_tags (case-sensitive) and those the writer always has: the
+ * Seven Tag Roster and Variant, FEN, SetUp and CurrentPosition (as
+ * pgn-extract's -7 keeps FEN and SetUp: without them the moves would
+ * be another game's).  o NULL or o->strip 0: zh_pgn_write itself.
+ */
+enum {
+	ZH_STRIP_COMMENTS = 1,		/* every comment */
+	ZH_STRIP_CLOCKS = 2,		/* [%clk ...] */
+	ZH_STRIP_EVALS = 4,		/* [%eval ...] */
+	ZH_STRIP_COMMANDS = 8,		/* any other [%...] */
+	ZH_STRIP_NAGS = 16,		/* NAGs, glyphs (!, ?, ...) too */
+	ZH_STRIP_VARIATIONS = 32,
+	ZH_STRIP_TAGS = 64		/* all tags but keep_tags' */
+};
+
+struct zh_pgn_opts {
+	unsigned strip;			/* ZH_STRIP_* */
+	const char *const *keep_tags;	/* with ZH_STRIP_TAGS */
+	size_t nkeep;
+};
+
+int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
+    struct zh_error *err);
+int zh_game_json_opts(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err);
+/*
+ * A comma list of "comments", "clocks", "evals", "commands", "nags",
+ * "variations" (zhpgn --strip) added to *strip as ZH_STRIP_ flags: 0,
+ * or -1 with err->col the 1-based column of the bad item.
+ */
+int zh_strip_parse(const char *list, unsigned *strip, struct zh_error *err);
+
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop
 #endif
