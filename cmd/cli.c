@@ -603,7 +603,7 @@ cli_output_late(const char *path, int *id)
 	}
 	late[nlate] = o;
 	o->fp = &o->f;
-	if (out_open(o) != 0) {
+	if (out_codec(o) != 0 || out_open(o) != 0) {
 		free((void *)o->path);
 		free(o);
 		return NULL;
@@ -661,7 +661,10 @@ cli_output_resume(int id)
 			close(o->fd);
 		return NULL;
 	}
-	if ((o->f = fopencookie(o, "a", io)) == NULL) {
+	/* a compressed file gets a new frame, member or stream: its
+	   readers read them one after another */
+	if ((o->f = o->codec != NULL ? codec_wopen(o->codec, o->level,
+	    out_write, out_close, o) : fopencookie(o, "a", io)) == NULL) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		close(o->fd);
 		return NULL;

@@ -251,6 +251,21 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 	diff -r "$T/s" "$T/s2"
 }
 
+@test "split: compressed split files (.zst, .gz), also when closed and opened again: zstd and zcat read back the unsplit output" {
+	command -v zstd >/dev/null || skip "zstd not installed"
+	local f=$D/tags-100.pgn
+	cat "$f" "$f" >"$T/twice.pgn"
+	mkdir "$T/z" && cd "$T/z"
+	zhpgn -q --split 30 -o 'p-%02d.pgn.zst' "$T/twice.pgn"
+	zhpgn -q "$T/twice.pgn" >"$T/plain.pgn"
+	zstd -qdc p-*.pgn.zst | cmp - "$T/plain.pgn"
+	# more values than open files: each file gets a second gzip member
+	zhpgn -q --split-by Site -o '%s.pgn.gz' "$T/twice.pgn"
+	for g in $(grep -ho '^\[Site "[^"]*' "$f" | sed 's/.*\///' | head -20); do
+		[ "$(zcat "https%3A%2F%2Flichess.org%2F$g.pgn.gz" | grep -c '^\[Event ')" = 2 ]
+	done
+}
+
 @test "split: --split-by variant: one file per detected variant (jq over the JSON)" {
 	cat "$TESTDATA/pgn/fatics-zh.pgn" "$TESTDATA/pgn/pychess-variants-grand.pgn" \
 	    "$TESTDATA/pgn/python-chess-utf8-bom.pgn" "$D/annotated.pgn" >"$T/mix.pgn"
