@@ -148,7 +148,7 @@ set_filter(const struct jobs *j, struct zh_pgn_reader *r)
 static inline void
 put_run(FILE *f, const char *p, size_t from, size_t to)
 {
-	if (to > from)
+	if (to > from && f != NULL)
 		fwrite(p + from, 1, to - from, f);
 }
 
@@ -459,7 +459,9 @@ route_game(struct jobs *j, const struct zh_game *g, const struct jobs_res *res,
 {
 	FILE *to = j->done(j->ctx, g, res);
 
-	if (to != j->out) {
+	/* a game done() drops (NULL) ends the run even when j->out is
+	   NULL too, so that nothing is ever written to NULL */
+	if (to != j->out || to == NULL) {
 		put_run(j->out, out, *orun, *o);
 		if (to != NULL)
 			put_run(to, out, *o, oend);
