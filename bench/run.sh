@@ -43,8 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
