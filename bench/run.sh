@@ -55,7 +55,7 @@ want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 have_tool() { [ -x "bin/$1" ]; }
 have_node_peer() { command -v node >/dev/null 2>&1 && [ -d "$PEERS/$1" ]; }
 have_fs() { [ -x "$ENGINE" ]; }
-# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's -j is --json)
+# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's -J is --json)
 has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '--jobs([[:space:],=]|$)'; }
 # single-quote a word for hyperfine's command splitting
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
@@ -480,7 +480,7 @@ select_section() {
 		sel_row "zhcheck" "sel-check-$base" "bin/zhcheck -q $pgn" &&
 			tcheck=$(cat "$TMP/json/sel-check-$base.median")
 		# a position most games reach: after 1. e4 (or 1. e3/d4 for none)
-		fen=$(bin/zhreplay -q -f fen --plies 1 --max 1 "$pgn" | sed -n 1p)
+		fen=$(bin/zhreplay -q -F fen --plies 1 --max 1 "$pgn" | sed -n 1p)
 		sel_row "zhcheck --position" "sel-check-pos-$base" "bin/zhcheck -q --position $(q "$fen") $pgn" "$tcheck" "zhcheck"
 	done
 }

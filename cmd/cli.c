@@ -153,6 +153,19 @@ cli_fail(const char *fmt, ...)
 	funlockfile(stderr);
 }
 
+int
+cli_usage(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+	return EXIT_USAGE;
+}
+
+void
+cli_deprecated(const char *old, const char *use)
+{
+	cli_fail("warning: %s is deprecated; use %s", old, use);
+}
+
 void
 cli_progress_shown(bool shown)
 {

@@ -23,6 +23,13 @@ void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 size_t cli_putlong(char *b, long x);
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* After a usage error said (getopt's or cli_fail's one line): "Try 'TOOL
+ * --help' for more information.", GNU style; returns EXIT_USAGE. */
+int cli_usage(void);
+/* An old option spelling that still works for one release:
+ * "TOOL: warning: OLD is deprecated; use NEW" (the exit status is not
+ * changed). */
+void cli_deprecated(const char *old, const char *use);
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */
 long cli_number(const char *s, long lo, long hi, const char *what);
 /* Open FILE for reading ("-" or NULL: stdin); NULL after a message.  A

@@ -29,20 +29,20 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhcheck [-qs] [-j N] [-m N] [-o FILE] [-v VARIANT] [--fen] [--json]\n"
+	    "usage: zhcheck [-Jqs] [-j N] [-o FILE] [-v VARIANT] [--max-errors N] [--fen]\n"
 	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess)\n"
-	    "  -m, --max-errors N stop after N errors\n"
+	    "      --max-errors N stop after N errors\n"
 	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
 	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
 	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
 	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
-	    "      --json         one JSON report per game (or position) on stdout\n"
+	    "  -J, --json         one JSON report per game (or position) on stdout\n"
 	    "  -o, --output FILE  write the JSON report to FILE (with a split:\n"
 	    "                     its name pattern)\n"
 	    CLEAN_SPLIT_HELP
@@ -276,7 +276,7 @@ summary(const struct run *o, bool fen)
 	fputc('\n', stderr);
 }
 
-enum { OPT_FEN = 256, OPT_JSON };
+enum { OPT_FEN = 256, OPT_MAXERR };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -292,8 +292,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "max-errors", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "max-errors", required_argument, NULL, OPT_MAXERR },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "strict", no_argument, NULL, 's' },
@@ -303,21 +303,24 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hJj:m:o:qsv:V", opts, NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
 			break;
-		case OPT_JSON:
+		case 'J':
 			o->json = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'm':
+		case 'm':	/* -m is --moves in zhfen */
+			cli_deprecated("-m for --max-errors", "--max-errors");
+			/* FALLTHROUGH */
+		case OPT_MAXERR:
 			if ((o->max_errors = cli_number(optarg, 1, 1L << 40,
 			    "--max-errors")) < 0)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'o':
 			*outpath = optarg;
@@ -330,7 +333,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			break;
 		case 'v':
 			if ((o->force = cli_variant(optarg)) == NULL)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'V':
 			cli_version();
@@ -341,24 +344,22 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
-			if (k == 0)
-				usage(stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	if (*fen && o->sel.on) {
 		cli_fail("--fen: the selection options are for games, not "
 		    "positions");
-		return EXIT_USAGE;
+		return cli_usage();
 	}
 	if (clean_splits(&o->clean) && (*fen || !o->json)) {
 		cli_fail("%s: zhcheck splits its --json lines of games",
 		    o->clean.by ? "--split-by" : "--split");
-		return EXIT_USAGE;
+		return cli_usage();
 	}
 	if (clean_setup(&o->clean, *outpath) != 0 ||
 	    (clean_splits(&o->clean) && (j->out = clean_sink(&o->clean)) ==
 	    NULL))
-		return EXIT_USAGE;
+		return cli_usage();
 	return -1;
 }
 

@@ -27,7 +27,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhfen [-chjmqsV] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-o FILE]\n"
+	    "usage: zhfen [-chJmqsV] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-o FILE]\n"
 	    "             [FEN | FILE ...]\n"
 	    "Validate and convert FEN/EPD positions, one per argument or input line.\n"
 	    "  -f, --from D      input dialect: auto (default), lichess, xboard,\n"
@@ -39,7 +39,7 @@ usage(FILE *f)
 	    "  -c, --check       validate only: no output, exit status and diagnostics\n"
 	    "  -s, --strict      also check material against the start position\n"
 	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
-	    "  -j, --json        one JSON object per position\n"
+	    "  -J, --json        one JSON object per position\n"
 	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
@@ -183,7 +183,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		{ "check", no_argument, NULL, 'c' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "moves", no_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -196,7 +196,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 	bool check = false, json = false, moves = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "cf:hjmo:qst:v:V", longopts,
+	while ((c = getopt_long(argc, argv, "cf:hJjmo:qst:v:V", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'c':
@@ -204,12 +204,15 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			break;
 		case 'f':
 			if ((o->from = dialect(optarg, "--from")) < 0)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'j':
+		case 'j':	/* -j is --jobs in the other tools */
+			cli_deprecated("-j for --json", "-J");
+			/* FALLTHROUGH */
+		case 'J':
 			json = true;
 			break;
 		case 'm':
@@ -229,19 +232,18 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 				if (o->to == ZH_AUTO)
 					cli_fail("--to: choose lichess, xboard, "
 					    "chesscom or fairy");
-				return EXIT_USAGE;
+				return cli_usage();
 			}
 			break;
 		case 'v':
 			if ((o->variant = cli_variant(optarg)) == NULL)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	o->mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES :
 	    OUT_FEN;

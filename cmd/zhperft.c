@@ -9,15 +9,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhperft [-d] [-v VARIANT] [-f FEN] [-o FILE] DEPTH\n"
-	    "       zhperft -s FILE [-v VARIANT] [-m NODES] [-o FILE]\n"
+	    "usage: zhperft [-dq] [-v VARIANT] [--fen FEN] [-o FILE] DEPTH\n"
+	    "       zhperft --suite FILE [-q] [-v VARIANT] [--max-nodes N] [-o FILE]\n"
 	    "Count the leaf nodes of the legal move tree (perft).\n"
 	    "  -v, --variant V    crazyhouse (default), loop, chessgi, grandhouse,\n"
 	    "                     upsidedown, wild5, chess, grand\n"
-	    "  -f, --fen FEN      start from FEN (any dialect) instead of the start\n"
+	    "      --fen FEN      start from FEN (any dialect) instead of the start\n"
 	    "  -d, --divide       print each root move (UCI) with its count\n"
-	    "  -s, --suite FILE   check a suite of 'id/variant/epd/perft D N' entries\n"
-	    "  -m, --max-nodes N  in a suite, skip counts above N\n"
+	    "      --suite FILE   check a suite of 'id/variant/epd/perft D N' entries\n"
+	    "      --max-nodes N  in a suite, skip counts above N\n"
 	    "  -o, --output FILE  write to FILE\n"
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n");
@@ -243,18 +243,20 @@ struct opts {
 	bool div;
 };
 
+enum { O_FEN = 256, O_MAXNODES, O_SUITE };
+
 /* The options into o; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
 		{ "divide", no_argument, NULL, 'd' },
-		{ "fen", required_argument, NULL, 'f' },
+		{ "fen", required_argument, NULL, O_FEN },
 		{ "help", no_argument, NULL, 'h' },
-		{ "max-nodes", required_argument, NULL, 'm' },
+		{ "max-nodes", required_argument, NULL, O_MAXNODES },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "suite", required_argument, NULL, 's' },
+		{ "suite", required_argument, NULL, O_SUITE },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -267,17 +269,23 @@ options(int argc, char **argv, struct opts *o)
 		case 'd':
 			o->div = true;
 			break;
-		case 'f':
+		case 'f':	/* -f is --from in zhfen and zhpgn */
+			cli_deprecated("-f for --fen", "--fen");
+			/* FALLTHROUGH */
+		case O_FEN:
 			o->fen = optarg;
 			break;
 		case 'h':
 			usage(stdout);
 			return cli_exit(EXIT_VALID);
-		case 'm':
+		case 'm':	/* -m is --moves in zhfen */
+			cli_deprecated("-m for --max-nodes", "--max-nodes");
+			/* FALLTHROUGH */
+		case O_MAXNODES:
 			o->max_nodes = strtoull(optarg, &e, 10);
 			if (*optarg == '\0' || *e != '\0' || *optarg == '-') {
 				cli_fail("--max-nodes: '%s' is not a number", optarg);
-				return EXIT_USAGE;
+				return cli_usage();
 			}
 			break;
 		case 'o':
@@ -286,33 +294,35 @@ options(int argc, char **argv, struct opts *o)
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 's':
+		case 's':	/* -s is --strict in zhfen and zhcheck */
+			cli_deprecated("-s for --suite", "--suite");
+			/* FALLTHROUGH */
+		case O_SUITE:
 			o->suite = optarg;
 			break;
 		case 'v':
 			if ((o->v = cli_variant(optarg)) == NULL)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	return -1;
 }
 
-/* zhperft -s FILE (no operand). */
+/* zhperft --suite FILE (no operand). */
 static int
-run_suite(const struct opts *o, int argc)
+run_suite(const struct opts *o, int argc, const char *argv0)
 {
 	FILE *out = NULL;
 	int rc;
 
 	if (argc != 0) {
-		usage(stderr);
-		return EXIT_USAGE;
+		cli_fail("--suite takes no DEPTH operand ('%s')", argv0);
+		return cli_usage();
 	}
 	cli_output(o->outpath, &out);
 	cli_inputs(1, (char *const *)&o->suite);
@@ -337,13 +347,14 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (o.suite != NULL)
-		return run_suite(&o, argc);
+		return run_suite(&o, argc, argv[0]);
 	if (argc != 1) {
-		usage(stderr);
-		return EXIT_USAGE;
+		cli_fail(argc == 0 ? "a DEPTH is needed" : "one DEPTH only "
+		    "('%s' is one too many)", argv[argc > 1]);
+		return cli_usage();
 	}
 	if ((depth = cli_number(argv[0], 0, 30, "DEPTH")) < 0)
-		return EXIT_USAGE;
+		return cli_usage();
 	if (o.fen != NULL) {
 		struct zh_error err = { 0 };
 

@@ -12,7 +12,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhpgn [-JFq] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
+	    "usage: zhpgn [-Jq] [--fens] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
 	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
 	    "             [--game-offset N] [--strip LIST] [--keep-tags LIST]\n"
 	    "             [--split N | --split-by TAG] [FILE ...]\n"
@@ -22,8 +22,8 @@ usage(FILE *f)
 	    "  -t, --to D         output dialect: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -J, --json         one JSON object per game per line (zhkit-json(5))\n"
-	    "  -F, --fens         with --json, the position after every move\n"
-	    "  -v, --variant V    the variant of games without a Variant tag\n"
+	    "      --fens         with --json, the position after every move\n"
+	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
 	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -215,6 +215,8 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
+enum { O_FENS = 256 };
+
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o, struct jobs *j,
@@ -226,7 +228,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
 		CLEAN_OPTS,
-		{ "fens", no_argument, NULL, 'F' },
+		{ "fens", no_argument, NULL, O_FENS },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
@@ -244,12 +246,15 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:", longopts,
 	    NULL)) != -1)
 		switch (c) {
-		case 'F':
+		case 'F':	/* -F is --format in zhreplay */
+			cli_deprecated("-F for --fens", "--fens");
+			/* FALLTHROUGH */
+		case O_FENS:
 			o->flags |= ZH_JSON_FENS;
 			break;
 		case 'f':
 			if (dialect(optarg, true) < 0)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;	/* every reader already accepts every form */
 		case 'h':
 			usage(stdout);
@@ -268,14 +273,14 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 't':
 			if ((o->to = dialect(optarg, false)) < 0)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		case 'V':
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		case 'v':
 			if ((o->variant = cli_variant(optarg)) == NULL)
-				return EXIT_USAGE;
+				return cli_usage();
 			break;
 		default:
 			if ((k = sel_option(&o->sel, c, optarg)) == 0)
@@ -284,16 +289,14 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
-			if (k == 0)
-				usage(stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	if ((o->flags & ZH_JSON_FENS) && !o->json) {
 		cli_fail("--fens needs --json");
-		return EXIT_USAGE;
+		return cli_usage();
 	}
 	if (clean_setup(&o->clean, *outpath) != 0)
-		return EXIT_USAGE;
+		return cli_usage();
 	return -1;
 }
 

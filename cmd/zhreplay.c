@@ -47,12 +47,12 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhreplay [-f FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
+	    "usage: zhreplay [-F FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
 	    "                [--start-only | --final-only] [--mainline | --variations]\n"
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
-	    "  -f, --format F     fen (default), epd, uci, san, jsonl, board\n"
+	    "  -F, --format F     fen (default), epd, uci, san, jsonl, board\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
@@ -358,7 +358,10 @@ option(struct opts *o, int c, const char *arg, int *color)
 		    "--every")) < 0)
 			return -1;
 		break;
-	case 'f':
+	case 'f':	/* -f is --from in zhfen and zhpgn */
+		cli_deprecated("-f for --format", "-F");
+		/* FALLTHROUGH */
+	case 'F':
 		if ((i = find_name(fmt_names, arg)) < 0) {
 			cli_fail("unknown format '%s' (try fen, epd, uci, san, "
 			    "jsonl, board)", arg);
@@ -417,7 +420,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "colour", required_argument, NULL, O_COLOR },
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		JOBS_OPT_OFFSET,
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
@@ -438,7 +441,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V", lopts,
+	while ((c = getopt_long(argc, argv, "e:F:f:hj:o:p:qt:v:V", lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':
@@ -460,9 +463,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
-			if (k == 0)
-				usage(stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	return -1;
 }
@@ -500,7 +501,7 @@ main(int argc, char **argv)
 	    (j.out = clean_sink(&o.clean)) == NULL)) {
 		sel_free(&o.gsel);
 		clean_finish(&o.clean);
-		return rc >= 0 ? rc : EXIT_USAGE;
+		return rc >= 0 ? rc : cli_usage();
 	}
 	argc -= optind;
 	argv += optind;

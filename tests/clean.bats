@@ -341,14 +341,14 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 @test "split: zhreplay and zhcheck --json split their output the same way" {
 	local f=$D/tags-100.pgn
 	cat "$f" "$TESTDATA/zhpgn/corrupt.pgn" >"$T/in.pgn"
-	zhreplay -f jsonl "$f" >"$T/replay"
+	zhreplay -F jsonl "$f" >"$T/replay"
 	zhcheck --json "$T/in.pgn" >"$T/check" 2>/dev/null || true
 	mkdir "$T/r" "$T/c" "$T/c2" && cd "$T/r"
-	run -0 zhreplay -f jsonl --split 30 -o 'r%d.jsonl' "$f"
+	run -0 zhreplay -F jsonl --split 30 -o 'r%d.jsonl' "$f"
 	assert_output "zhreplay: 4 files written (-o 'r%d.jsonl')"
 	cat r1.jsonl r2.jsonl r3.jsonl r4.jsonl | cmp - "$T/replay"
 	# per variant: the lines of each file are the positions of its games
-	zhreplay -f jsonl --split-by TimeControl -o 'tc-%s.jsonl' "$f"
+	zhreplay -F jsonl --split-by TimeControl -o 'tc-%s.jsonl' "$f"
 	[ "$(cat tc-*.jsonl | wc -l)" = "$(wc -l <"$T/replay")" ]
 	[ "$(jq -r .game tc-600%2B0.jsonl | sort -un | wc -l)" = \
 	    "$(grep -c '^\[TimeControl "600+0"\]' "$f")" ]

@@ -14,14 +14,14 @@ setup() {
 	BENCH=$ZH_TOP/../shared/bench
 	PIECE=$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn
 	# the runs compared: fewer in memcheck, which is slow, on 30 games
-	PGNTOOLS=("zhcheck" "zhcheck --json" "zhpgn" "zhpgn -J -F" "zhpgn -t xboard"
-	    "zhreplay" "zhreplay -f san")
+	PGNTOOLS=("zhcheck" "zhcheck --json" "zhpgn" "zhpgn -J --fens" "zhpgn -t xboard"
+	    "zhreplay" "zhreplay -F san")
 	ALLTOOLS=(zhcheck zhpgn zhreplay zhfen "zhcheck --fen")
 	FENTOOLS=("zhfen" "zhfen -J" "zhfen -t xboard" "zhcheck --fen")
 	if [ -n "${VALGRIND-}" ]; then
 		awk '/^\[Event /{n++} n <= 30' "$PIECE" >"$T/piece.pgn"
 		PIECE=$T/piece.pgn
-		PGNTOOLS=("zhcheck --json" "zhpgn -J -F" "zhreplay -f san")
+		PGNTOOLS=("zhcheck --json" "zhpgn -J --fens" "zhreplay -f san")
 		ALLTOOLS=(zhcheck zhfen)
 		FENTOOLS=("zhfen -J" "zhcheck --fen")
 	fi
@@ -217,8 +217,8 @@ open(sys.argv[2], "wb").write(d)' "$T/p.$ext" "$T/bad.$ext"
 	done
 	printf 'start/crazyhouse/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1/perft 2 400\n' >"$T/s.txt"
 	gzip -c "$T/s.txt" >"$T/s.txt.gz"
-	assert_equal "$(outcome "$T/s.txt.gz" zhperft -s "$T/s.txt.gz")" \
-	    "$(outcome "$T/s.txt" zhperft -s "$T/s.txt")"
+	assert_equal "$(outcome "$T/s.txt.gz" zhperft --suite "$T/s.txt.gz")" \
+	    "$(outcome "$T/s.txt" zhperft --suite "$T/s.txt")"
 }
 
 @test "compress: outputs named .zst, .gz, .bz2, .xz are compressed; the codec's tool reads back the plain output" {

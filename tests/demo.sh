@@ -36,7 +36,7 @@ say "it is mate; the legal moves ten plies earlier (zhfen --moves), and perft"
 fen=$(zhreplay --plies 52-52 --to fairy "$A" | head -1)
 echo "$fen"
 zhfen --moves "$fen" | cut -c1-72
-printf 'perft 3 = %s\n' "$(zhperft -f "$fen" 3)"
+printf 'perft 3 = %s\n' "$(zhperft --fen "$fen" 3)"
 
 say "perft of each variant's start position (depth 3)"
 for v in crazyhouse loop chessgi grandhouse upsidedown wild5 chess; do

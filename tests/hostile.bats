@@ -87,7 +87,7 @@ hostile() {
 		assert_line --index 1 --partial '"valid":false'
 		[ "$c" = truncated ] || assert_line --index 2 --partial '"valid":true'
 
-		hrun "$j" zhreplay -f uci "$c.pgn"
+		hrun "$j" zhreplay -F uci "$c.pgn"
 		assert_equal "$status" 1
 		e=$(first_error)
 		[[ $e =~ ^zhreplay:\ $c.pgn:[0-9]+:[0-9]+:\ error:\ game\ 2 ]] || fail "zhreplay: $e"
@@ -154,7 +154,7 @@ import json, sys
 games = [json.loads(l) for l in sys.stdin]
 assert games[1]["tags"]["Annotator"] == "\u00ff\u00fe \u00c0\u0080", games[1]["tags"]
 assert all(g["valid"] for g in games)'
-		hrun "$j" zhreplay -q -f jsonl utf8.pgn
+		hrun "$j" zhreplay -q -F jsonl utf8.pgn
 		assert_equal "$status" 0
 		printf '%s\n' "$output" | python3 -c '
 import json, sys

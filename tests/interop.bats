@@ -68,7 +68,7 @@ fs_agree() {	# fs_agree DIALECT TSV [SUITE]: positions read back, same moves
 	need_fs
 	fs_agree fairy "$BATS_FILE_TMPDIR/corpus.fairy.tsv" "$BATS_FILE_TMPDIR/corpus.perft"
 	assert_line --regexp "chess [0-9]{4}.*FEN differs 0, moves differ 0, zhkit rejected its own FEN 0"
-	run zhperft -q -s "$BATS_FILE_TMPDIR/corpus.perft"
+	run zhperft -q --suite "$BATS_FILE_TMPDIR/corpus.perft"
 	assert_success
 	refute_line --partial FAIL
 }
@@ -81,7 +81,7 @@ fs_agree() {	# fs_agree DIALECT TSV [SUITE]: positions read back, same moves
 	need_fs
 	fs_agree fairy "$BATS_FILE_TMPDIR/plies.fairy.tsv" "$BATS_FILE_TMPDIR/plies.perft"
 	assert_line --regexp 'grandhouse [0-9]+'
-	run zhperft -q -s "$BATS_FILE_TMPDIR/plies.perft"
+	run zhperft -q --suite "$BATS_FILE_TMPDIR/plies.perft"
 	assert_success
 	refute_line --partial FAIL
 }

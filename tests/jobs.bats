@@ -43,8 +43,8 @@ chunk_games() {
 		zhcheck --json --strict
 		zhpgn --json --fens
 		zhpgn --to xboard
-		zhreplay -f fen
-		zhreplay -f jsonl --variations
+		zhreplay -F fen
+		zhreplay -F jsonl --variations
 		EOF
 	done
 }
@@ -72,7 +72,7 @@ chunk_games() {
 		if [ "$n" -lt "$total" ]; then fell=$((fell + 1)); else kept=$((kept + 1)); fi
 		same zhcheck --json "$T/u.pgn"
 		same zhpgn --json "$T/u.pgn"
-		same zhreplay -f jsonl "$T/u.pgn"
+		same zhreplay -F jsonl "$T/u.pgn"
 	done
 	# both ways were taken: some files read wholly in chunks, some not
 	[ "$fell" -gt 0 ] && [ "$kept" -gt 0 ] ||
@@ -144,7 +144,7 @@ chunk_games() {
 	for CH in 1 4000; do
 		same zhcheck --json --game-offset 500 "$T/in.pgn"
 		same zhpgn --game-offset 500 "$T/in.pgn"
-		same zhreplay -f board --color never --game-offset 500 "$T/in.pgn"
+		same zhreplay -F board --color never --game-offset 500 "$T/in.pgn"
 	done
 	zhcheck -q --json --game-offset 500 "$T/in.pgn" | head -1 | grep -q '"game":501' ||
 	    fail "the first game is not numbered 501"

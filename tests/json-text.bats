@@ -96,7 +96,7 @@ texts() {
 	run -0 texts fen
 }
 
-@test "json-text: zhreplay -f jsonl, every line JSON for the same games" {
+@test "json-text: zhreplay -F jsonl, every line JSON for the same games" {
 	run -0 texts replay
 }
 

@@ -76,7 +76,7 @@ keys() {
 for l in open(sys.argv[1]): assert set(json.loads(l)) == {"file","line","fen","valid","errors"}, l' "$BATS_TEST_TMPDIR/out.jsonl"
 }
 @test "json: zhreplay --format jsonl positions have the documented members (clock, eval, variations)" {
-	run -0 zhreplay -q -f jsonl --variations "$TESTDATA/pgn/lichess-2018-JannLee-CrazyAra.pgn" "$TESTDATA/pgn/pychess-variants-grand.pgn"
+	run -0 zhreplay -q -F jsonl --variations "$TESTDATA/pgn/lichess-2018-JannLee-CrazyAra.pgn" "$TESTDATA/pgn/pychess-variants-grand.pgn"
 	keys "Positions: zhreplay" any
 	assert_output --partial '"clock":'
 	assert_output --partial '"eval":'

@@ -3,7 +3,7 @@
 # option of zhpgn, zhreplay and zhcheck, each answer obtained another
 # way: tag tests by jq over the same games' JSON (or awk over the PGN),
 # standard chess's --tag and --dedupe by pgn-extract, positions by
-# replaying every game with zhreplay -f fen and grepping, duplicates
+# replaying every game with zhreplay -F fen and grepping, duplicates
 # across dialects by a file and its own conversion.
 
 bats_require_minimum_version 1.5.0
@@ -224,13 +224,13 @@ mixed() {
 	done
 }
 
-@test "select: --position finds the games whose mainline reaches the FEN (zhreplay -f fen and grep), in any dialect" {
+@test "select: --position finds the games whose mainline reaches the FEN (zhreplay -F fen and grep), in any dialect" {
 	local fen key
 	# a position of the third game, 20 plies in
-	fen=$(zhreplay -f fen "$FICS" | awk 'BEGIN{RS=""} NR==3' | sed -n 21p)
+	fen=$(zhreplay -F fen "$FICS" | awk 'BEGIN{RS=""} NR==3' | sed -n 21p)
 	key=$(printf '%s\n' "$fen" | cut -d' ' -f1,2)
 	# expected: every game's replay grepped for board+pockets and side
-	zhreplay -f fen "$FICS" | awk -v k="$key" 'BEGIN{RS=""; FS="\n"}
+	zhreplay -F fen "$FICS" | awk -v k="$key" 'BEGIN{RS=""; FS="\n"}
 	    { for (i = 1; i <= NF; i++) { split($i, f, " ");
 	      if (f[1] " " f[2] == k) { print NR; break } } }' >"$T/b"
 	[ -s "$T/b" ] || fail "the FEN is in no game"
@@ -241,7 +241,7 @@ mixed() {
 	xfen=$(printf '%s\n' "$fen" | zhfen --to xboard)
 	zhpgn -q --json --position "$xfen" "$FICS" | jq -r .tags.FICSGamesDBGameNo >"$T/a"
 	same_list "$T/bn" "$T/a" "--position (xboard FEN)"
-	zhreplay -q -f san --position "$fen" "$FICS" >"$T/r"
+	zhreplay -q -F san --position "$fen" "$FICS" >"$T/r"
 	[ "$(wc -l <"$T/r")" -eq "$(wc -l <"$T/bn")" ]
 }
 

@@ -76,21 +76,21 @@ same_split() {
 @test "split: zhpgn --json" { same_split zhpgn --json; }
 @test "split: zhpgn --json --fens --to fairy" { same_split zhpgn --json --fens --to fairy; }
 @test "split: zhreplay (fen)" { same_split zhreplay; }
-@test "split: zhreplay -f epd --to chesscom" { same_split zhreplay -f epd --to chesscom; }
-@test "split: zhreplay -f uci" { same_split zhreplay -f uci; }
-@test "split: zhreplay -f san" { same_split zhreplay -f san; }
-@test "split: zhreplay -f jsonl" { same_split zhreplay -f jsonl; }
-@test "split: zhreplay -f jsonl --variations" { same_split zhreplay -f jsonl --variations; }
-@test "split: zhreplay -f board --variations" { same_split zhreplay -f board --variations --color never; }
+@test "split: zhreplay -F epd --to chesscom" { same_split zhreplay -F epd --to chesscom; }
+@test "split: zhreplay -F uci" { same_split zhreplay -F uci; }
+@test "split: zhreplay -F san" { same_split zhreplay -F san; }
+@test "split: zhreplay -F jsonl" { same_split zhreplay -F jsonl; }
+@test "split: zhreplay -F jsonl --variations" { same_split zhreplay -F jsonl --variations; }
+@test "split: zhreplay -F board --variations" { same_split zhreplay -F board --variations --color never; }
 
 @test "split: --game-offset N numbers games from N+1, in stdout and stderr" {
 	run -1 --separate-stderr zhcheck --json --game-offset 1000 "$TESTDATA/zhcheck/ambiguous-san.pgn"
 	assert_line --index 0 --partial '"game":1001,'
 	assert_line --index 1 --partial '"game":1002,'
 	[[ ${stderr_lines[0]} == *": error: game 1001"* ]] || fail "$stderr"
-	run -0 zhreplay -q -f jsonl --game-offset 41 "$TESTDATA/pgn/scalachess-crazyhouse1.pgn"
+	run -0 zhreplay -q -F jsonl --game-offset 41 "$TESTDATA/pgn/scalachess-crazyhouse1.pgn"
 	assert_line --index 0 --partial '{"game":42,'
-	run -0 zhreplay -q -f board --color never --start-only --game-offset 41 "$TESTDATA/pgn/scalachess-crazyhouse1.pgn"
+	run -0 zhreplay -q -F board --color never --start-only --game-offset 41 "$TESTDATA/pgn/scalachess-crazyhouse1.pgn"
 	assert_line --index 0 'game 42, ply 0: start'
 	run -1 --separate-stderr zhpgn --game-offset 7 "$TESTDATA/zhcheck/drop-not-in-hand.pgn"
 	[[ ${stderr_lines[0]} == *": error: game 8, ply "* ]] || fail "$stderr"
@@ -129,11 +129,11 @@ same_split() {
 	zhpgn --json --fens
 	zhpgn --to chesscom
 	zhreplay
-	zhreplay -f epd
-	zhreplay -f uci
-	zhreplay -f san
-	zhreplay -f jsonl --variations
-	zhreplay -f board --color never
+	zhreplay -F epd
+	zhreplay -F uci
+	zhreplay -F san
+	zhreplay -F jsonl --variations
+	zhreplay -F board --color never
 	EOF
 }
 

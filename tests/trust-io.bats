@@ -36,8 +36,8 @@ full() {
 	local f j
 	for f in fen epd uci san jsonl board; do
 		for j in 1 2; do
-			full "<stdout>" tofull zhreplay -f "$f" -j "$j" "$T/big.pgn"
-			full /dev/full zhreplay -f "$f" -j "$j" -o /dev/full "$T/big.pgn"
+			full "<stdout>" tofull zhreplay -F "$f" -j "$j" "$T/big.pgn"
+			full /dev/full zhreplay -F "$f" -j "$j" -o /dev/full "$T/big.pgn"
 		done
 	done
 }
@@ -88,7 +88,7 @@ full() {
 	full /dev/full zhperft -o /dev/full 1
 	printf 'id a\nepd %s\nperft 1 20\n' \
 	    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq -' >"$T/s.perft"
-	full "<stdout>" tofull zhperft -s "$T/s.perft"
+	full "<stdout>" tofull zhperft --suite "$T/s.perft"
 }
 
 @test "trust-io: --help and --version on a full disk exit 2, for every tool" {
@@ -128,7 +128,7 @@ same() {
 		same zhreplay "$o" "$p" zhreplay -o "$o" "$p"
 	done
 	same zhpgn "$p" "<stdin>" zhpgn -o "$p" <"$p"
-	same zhreplay "$p" "<stdin>" zhreplay -f jsonl -o "$p" - <"$p"
+	same zhreplay "$p" "<stdin>" zhreplay -F jsonl -o "$p" - <"$p"
 	# standard output appended to the input would feed it without end
 	cp "$p" "$T/saved"
 	run --separate-stderr bash -c '"$@" >>"$2"' _ zhpgn "$p"
@@ -142,7 +142,7 @@ same() {
 	same zhcheck "$T/p.fen" "$T/p.fen" zhcheck --fen --json -o "$T/p.fen" "$T/p.fen"
 	printf 'id a\nepd %s\nperft 1 20\n' \
 	    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq -' >"$T/s.perft"
-	same zhperft "$T/s.perft" "$T/s.perft" zhperft -s "$T/s.perft" -o "$T/s.perft"
+	same zhperft "$T/s.perft" "$T/s.perft" zhperft --suite "$T/s.perft" -o "$T/s.perft"
 }
 
 @test "trust-io: an output that cannot be opened leaves every other output untouched" {
@@ -176,14 +176,14 @@ same() {
 	assert_equal "$status" 2
 	assert_equal "${stderr_lines[0]}" "zhpgn: $T/d: read error: Is a directory"
 	assert_equal "${stderr_lines[-1]}" "zhpgn: 5 games: 4 written, 1 rejected"
-	run --separate-stderr zhreplay -f uci "$T/d" "$p"
+	run --separate-stderr zhreplay -F uci "$T/d" "$p"
 	assert_equal "$status" 2
 	assert_equal "${stderr_lines[0]}" "zhreplay: $T/d: read error: Is a directory"
 	assert_equal "${#lines[@]}" 5
 	run --separate-stderr zhfen "$T/d" "$TESTDATA"/fen/winboard-zh.fen
 	assert_equal "$status" 2
 	assert_equal "$stderr" "zhfen: $T/d: read error: Is a directory"
-	run --separate-stderr zhperft -s "$T/d"
+	run --separate-stderr zhperft --suite "$T/d"
 	assert_equal "$status" 2
 	assert_equal "$stderr" "zhperft: $T/d: read error: Is a directory"
 	run --separate-stderr zhcheck <"$T/d"
@@ -193,14 +193,14 @@ same() {
 @test "trust-io: zhcheck --max-errors says in its summary that it stopped early" {
 	local f=(chessgi-pawn-drop-first-rank.pgn impossible-san.pgn drop-not-in-hand.pgn)
 	cd "$TESTDATA/zhcheck"
-	run -1 --separate-stderr zhcheck -m 1 "${f[@]}"
+	run -1 --separate-stderr zhcheck --max-errors 1 "${f[@]}"
 	assert_equal "${stderr_lines[-1]}" \
 	    "zhcheck: checked 3 games: 2 valid, 1 invalid (0 warnings) (stopped after 1 error: --max-errors)"
-	run -1 --separate-stderr zhcheck -j 2 -m 1 "${f[@]}"
+	run -1 --separate-stderr zhcheck -j 2 --max-errors 1 "${f[@]}"
 	assert_equal "${stderr_lines[-1]}" \
 	    "zhcheck: checked 3 games: 2 valid, 1 invalid (0 warnings) (stopped after 1 error: --max-errors)"
 	# not reached: nothing to say
-	run -1 --separate-stderr zhcheck -m 5 "${f[@]}"
+	run -1 --separate-stderr zhcheck --max-errors 5 "${f[@]}"
 	assert_equal "${stderr_lines[-1]}" \
 	    "zhcheck: checked 6 games: 4 valid, 2 invalid (0 warnings)"
 }

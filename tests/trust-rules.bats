@@ -75,7 +75,7 @@ deepmsg() {
 	deep "$DEPTH"
 	for j in 1 2; do
 		for f in fen jsonl; do
-			run --separate-stderr zhreplay -f "$f" -j "$j" --limit depth="$DEPTH" deep.pgn
+			run --separate-stderr zhreplay -F "$f" -j "$j" --limit depth="$DEPTH" deep.pgn
 			assert_success
 			assert_equal "${#lines[@]}" 3
 		done
@@ -269,7 +269,7 @@ CC
 	assert_line --index 0 --partial 'mid.fen:2:1: error:'
 }
 
-@test "rules: zhreplay -f epd of every dialect and variant reads back, as the same positions" {
+@test "rules: zhreplay -F epd of every dialect and variant reads back, as the same positions" {
 	local v d n
 	for v in crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand; do
 		awk -F '\t' -v v="$v" '$1 == v && n++ < 40 {
@@ -277,10 +277,10 @@ CC
 		    "$TESTDATA/fen/corpus.tsv" >g.pgn
 		n=$(grep -c FEN g.pgn)
 		[ "$n" -gt 0 ] || fail "no $v positions"
-		zhreplay -v "$v" -f fen --to lichess g.pgn | grep . |
+		zhreplay -v "$v" -F fen --to lichess g.pgn | grep . |
 		    awk '{ NF -= 2; print }' >want
 		for d in lichess xboard chesscom fairy; do
-			zhreplay -v "$v" -f epd --to "$d" g.pgn | grep . >epd
+			zhreplay -v "$v" -F epd --to "$d" g.pgn | grep . >epd
 			run zhfen -v "$v" --check epd
 			assert_success
 			assert_output "zhfen: checked $n position$([ "$n" -gt 1 ] && echo s): $n valid, 0 invalid"
@@ -300,13 +300,13 @@ CC
 
 @test "rules: zhperft -s: a suite that cannot be read is exit 2; --max-nodes bounds every entry, whatever its count says" {
 	mkdir d
-	run --separate-stderr zhperft -s d
+	run --separate-stderr zhperft --suite d
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "zhperft: d: read error: Is a directory"
 	printf '%s\n' 'id start' \
 	    'epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' \
 	    'perft 9 1' 'perft 2 400' 'perft 3 8902' >s.epd
-	run --separate-stderr timeout 60 zhperft -s s.epd -m 100000
+	run --separate-stderr timeout 60 zhperft --suite s.epd --max-nodes 100000
 	assert_success
 	assert_equal "$output" "ok start depth 2 400
 ok start depth 3 8902"

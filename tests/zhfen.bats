@@ -386,7 +386,7 @@ roundtrip() {
 		want=
 		while IFS= read -r fen; do
 			cmds+="position fen $fen"$'\n'"go perft 1"$'\n'
-			want+="$(zhperft -v "$v" -f "$fen" 1) "
+			want+="$(zhperft -v "$v" --fen "$fen" 1) "
 		done < "$BATS_TEST_TMPDIR/f"
 		got=$(printf 'uci\n%squit\n' "$cmds" | "$fs" 2>/dev/null |
 		    sed -n 's/^Nodes searched: //p' | tr '\n' ' ')

@@ -24,7 +24,7 @@ golden() {
 @test "zhpgn: --help is the SYNOPSIS, bad usage exits 2" {
 	run zhpgn --help
 	assert_success
-	assert_line --index 0 --partial 'usage: zhpgn [-JFq]'
+	assert_line --index 0 --partial 'usage: zhpgn [-Jq] [--fens]'
 	run zhpgn --to nosuch;          assert_failure 2
 	assert_output --partial "unknown dialect 'nosuch'"
 	run zhpgn --to auto;            assert_failure 2

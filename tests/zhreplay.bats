@@ -55,7 +55,7 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 }
 @test "zhreplay: jsonl is valid JSON, one object per line (python3)" {
 	command -v python3 >/dev/null || skip "no python3"
-	zhreplay -f jsonl --variations "$G" 2>/dev/null | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
+	zhreplay -F jsonl --variations "$G" 2>/dev/null | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
 }
 @test "zhreplay: --variations: jsonl paths, fen blocks and uci lines from the start" {
 	golden games.variations.jsonl -f jsonl --variations "$G"
@@ -69,7 +69,7 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	# one inside has a line; the inside one once made the line sizes wrap
 	# around and zhreplay loop for ever.
 	printf '[Event "x"]\n[Variant "Crazyhouse"]\n\n( 1. d4 ( 1. c4 ) ) 1. e4 *\n' >"$BATS_TEST_TMPDIR/nested.pgn"
-	run --separate-stderr timeout 10 zhreplay -f uci --variations "$BATS_TEST_TMPDIR/nested.pgn"
+	run --separate-stderr timeout 10 zhreplay -F uci --variations "$BATS_TEST_TMPDIR/nested.pgn"
 	assert_equal "$status" 1
 	assert_output 'e2e4'
 	assert_equal "$stderr" "zhreplay: $BATS_TEST_TMPDIR/nested.pgn:4:1: error: game 1, ply 0 (variation): a variation must follow a move
@@ -78,7 +78,7 @@ zhreplay: replayed 1 game: 1 with errors"
 
 @test "zhreplay: --plies and --every choose positions" {
 	golden games.plies.fen -p 2-6 -e 2 "$G"
-	run zhreplay -f jsonl -p 3 "$P/python-chess-saturs-jannlee-zh.pgn"
+	run zhreplay -F jsonl -p 3 "$P/python-chess-saturs-jannlee-zh.pgn"
 	assert_success
 	assert_output --partial '"ply":3,'
 	[ "${#lines[@]}" -eq 1 ]
@@ -91,9 +91,9 @@ zhreplay: replayed 1 game: 1 with errors"
 	LC_ALL=C.UTF-8 golden games.utf8.board -f board --color never --final-only "$G"
 }
 @test "zhreplay: board colour only when asked or on a terminal" {
-	run zhreplay -f board --final-only "$P/python-chess-saturs-jannlee-zh.pgn"
+	run zhreplay -F board --final-only "$P/python-chess-saturs-jannlee-zh.pgn"
 	refute_output --partial $'\033['
-	run zhreplay -f board --color always --final-only "$P/python-chess-saturs-jannlee-zh.pgn"
+	run zhreplay -F board --color always --final-only "$P/python-chess-saturs-jannlee-zh.pgn"
 	assert_output --partial $'\033['
 }
 @test "zhreplay: an illegal move: positions up to it, FILE:LINE:COL, next game follows, exit 1" {
@@ -101,7 +101,7 @@ zhreplay: replayed 1 game: 1 with errors"
 	assert_equal "$status" 1
 	assert_equal "$stderr" "$(sed "s|games.pgn|$G|" "$Z/games.err")"
 	assert_equal "$(echo "$stderr" | head -1)" "zhreplay: $G:18:13: error: game 3, ply 3: illegal move 'Ke3': no king of White can move to e3"
-	run --separate-stderr zhreplay -q -f uci "$G"
+	run --separate-stderr zhreplay -q -F uci "$G"
 	assert_line --index 2 'e2e4 e7e5'
 	assert_line --index 3 'e2e4 e7e5 g1f3'
 	[ -z "$(echo "$stderr" | grep replayed)" ]
@@ -117,10 +117,10 @@ zhreplay: replayed 1 game: 1 with errors"
 	run zhreplay --final-only -t fairy "$P/python-chess-saturs-jannlee-zh.pgn"
 	assert_line --index 0 'r4r2/ppp2ppk/pb1p1pNp/K2NpP2/3qn3/1B3b2/PP5P/8[QRRBNPP] w - - 2 62'
 	# python-chess: move 24 (index 23) of knightvuillaume is N@f3
-	run zhreplay -f uci "$P/python-chess-knightvuillaume-jannlee-zh.pgn"
+	run zhreplay -F uci "$P/python-chess-knightvuillaume-jannlee-zh.pgn"
 	[ "$(echo "$output" | cut -d' ' -f24)" = N@f3 ]
 	# ffish readGamePGN mainline of JannLee vs CrazyAra, 73 plies
-	run zhreplay -f uci "$P/lichess-2018-JannLee-CrazyAra.pgn"
+	run zhreplay -F uci "$P/lichess-2018-JannLee-CrazyAra.pgn"
 	assert_line --index 0 'e2e4 b8c6 b1c3 g8f6 d2d4 d7d5 e4e5 f6e4 f1b5 a7a6 b5c6 b7c6 g1e2 c8f5 e1g1 e7e6 f2f3 e4c3 b2c3 h7h5 N@e3 N@h4 N@a5 B@d7 e3f5 h4f5 B@b7 N@e3 a5c6 e3d1 c6d8 a8d8 f1d1 Q@b5 b7a6 b5a6 P@d3 N@e3 c1e3 f5e3 P@d6 e3d1 a1d1 B@e3 g1h1 f8d6 e5d6 a6d6 B@b4 d6b4 c3b4 P@f2 Q@f1 R@g1 f1g1 f2g1q d1g1 P@f2 N@g6 f2g1q e2g1 Q@e7 Q@d6 f7g6 d6e7 e8e7 R@f7 e7f7 N@e5 f7g8 N@f6 g7f6 Q@f7'
 	# chess.com's own CurrentPosition tag of its export
 	run zhreplay --final-only -t chesscom "$P/scalachess-chessComCrazyhouse.pgn"
@@ -150,25 +150,25 @@ zhreplay: replayed 1 game: 1 with errors"
 }
 @test "zhreplay: -j 2 writes the same bytes as -j 1" {
 	for f in fen jsonl san board; do
-		cmp <(zhreplay -q -f $f -j 1 "$Z/bench20.pgn" "$G" 2>/dev/null) <(zhreplay -q -f $f -j 2 "$Z/bench20.pgn" "$G" 2>/dev/null)
-		cmp <(zhreplay -q -f $f -j 1 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null) <(zhreplay -q -f $f -j 2 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null)
+		cmp <(zhreplay -q -F $f -j 1 "$Z/bench20.pgn" "$G" 2>/dev/null) <(zhreplay -q -F $f -j 2 "$Z/bench20.pgn" "$G" 2>/dev/null)
+		cmp <(zhreplay -q -F $f -j 1 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null) <(zhreplay -q -F $f -j 2 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null)
 	done
-	cmp <(zhreplay -q -f jsonl -j 0 "$G" 2>/dev/null) "$Z/games.jsonl"
+	cmp <(zhreplay -q -F jsonl -j 0 "$G" 2>/dev/null) "$Z/games.jsonl"
 }
 @test "zhreplay: stdin, -o, --variant" {
-	run zhreplay -f uci - < "$P/python-chess-saturs-jannlee-zh.pgn"
+	run zhreplay -F uci - < "$P/python-chess-saturs-jannlee-zh.pgn"
 	assert_success
-	run zhreplay -f uci -o "$BATS_TEST_TMPDIR/out" "$P/python-chess-saturs-jannlee-zh.pgn"
+	run zhreplay -F uci -o "$BATS_TEST_TMPDIR/out" "$P/python-chess-saturs-jannlee-zh.pgn"
 	assert_success
 	assert_equal "$(cut -d' ' -f1-3 "$BATS_TEST_TMPDIR/out")" 'e2e4 e7e5 b1c3'
-	run --separate-stderr zhreplay -f uci <(printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n')
+	run --separate-stderr zhreplay -F uci <(printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n')
 	assert_equal "$status" 1
-	run zhreplay -f uci -v crazyhouse <(printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n')
+	run zhreplay -F uci -v crazyhouse <(printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n')
 	assert_success
 	assert_output 'e2e4 d7d5 e4d5 d8d5 P@e4'
 }
 @test "zhreplay: usage errors exit 2" {
-	run zhreplay -f nosuch;            assert_failure 2
+	run zhreplay -F nosuch;            assert_failure 2
 	assert_output --partial "unknown format 'nosuch'"
 	run zhreplay -t nosuch;            assert_failure 2
 	run zhreplay -v nosuch;            assert_failure 2
