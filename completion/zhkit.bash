@@ -10,13 +10,13 @@ _zhkit()
 	-v|--variant|--game-variant)
 		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand' -- "$cur"))
 		return ;;
-	--from)
+	-f|--from)
 		COMPREPLY=($(compgen -W 'auto lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
-	--to)
+	-t|--to)
 		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
-	--format)
+	-F|--format)
 		COMPREPLY=($(compgen -W 'fen epd uci san jsonl board' -- "$cur"))
 		return ;;
 	--ending)
@@ -35,7 +35,7 @@ _zhkit()
 	--split-by)
 		COMPREPLY=($(compgen -W 'variant White Black Event Site Date TimeControl ECO Result Termination' -- "$cur"))
 		return ;;
-	-o|--output|-s|--suite|--rejects|--duplicates|--stats)
+	-o|--output|--suite|-r|--rejects|--duplicates|--stats)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac
