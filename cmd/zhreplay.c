@@ -11,10 +11,10 @@
 #include "jobs.h"
 #include "select.h"
 
-enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD };
+enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS };
 
 static const char *const fmt_names[] = {
-	"fen", "epd", "uci", "san", "jsonl", "board", NULL
+	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", NULL
 };
 
 struct opts {
@@ -41,6 +41,7 @@ struct state {
 	size_t len, cap;
 	const struct opts *o;
 	bool fail;			/* out of memory */
+	bool moves;			/* ucipos: " moves" written */
 };
 
 static void
@@ -52,7 +53,7 @@ usage(FILE *f)
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
-	    "  -F, --format F     fen (default), epd, uci, san, jsonl, board\n"
+	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
@@ -120,6 +121,42 @@ move_label(char *b, size_t size, const struct zh_ply *pl, int d)
 	snprintf(b, size, "%ld%s %s", abs / 2 + 1, abs % 2 ? "..." : ".", san);
 }
 
+/*
+ * -F ucipos: a line's "position startpos" or "position fen FEN" (in
+ * Fairy-Stockfish's dialect, which an engine reads), then its moves up
+ * to --plies' end, one UCI command a line (game or variation): the
+ * plain uci format drops a FEN start, which the engine needs.
+ */
+static void
+uci_position(struct state *st, const struct zh_ply *pl)
+{
+	const struct zh_plysel *sel = &st->o->sel;
+	struct zh_pos start;
+	char fen[ZH_FENMAX], sfen[ZH_FENMAX];
+	size_t n, sn;
+
+	if (pl->ply == 0) {
+		zh_pos_start(&start, st->r.v);
+		n = zh_fen_write(pl->pos, ZH_FAIRY, fen, sizeof fen);
+		sn = zh_fen_write(&start, ZH_FAIRY, sfen, sizeof sfen);
+		if (n == sn && memcmp(fen, sfen, n) == 0)
+			emit(st, "position startpos", 17);
+		else {
+			emit(st, "position fen ", 13);
+			emit(st, fen, n < sizeof fen ? n : sizeof fen - 1);
+		}
+		st->moves = false;
+	} else if (!sel->start_only && (sel->to < 0 || pl->ply <= sel->to)) {
+		if (!st->moves)
+			emit(st, " moves", 6);
+		st->moves = true;
+		emit(st, " ", 1);
+		emit(st, pl->move->uci, strlen(pl->move->uci));
+	}
+	if (pl->last)
+		emit(st, "\n", 1);
+}
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -129,9 +166,10 @@ on_ply(void *arg, const struct zh_ply *pl)
 	size_t n;
 
 	if (pl->ply == 0 && pl->line > 0 && o->fmt != F_JSONL && o->fmt != F_UCI &&
-	    o->fmt != F_SAN)
+	    o->fmt != F_SAN && o->fmt != F_UCIPOS)
 		emit(st, "\n", 1);		/* a variation's block */
-	if (!zh_plysel_match(&o->sel, pl) && !(o->fmt == F_UCI || o->fmt == F_SAN))
+	if (!zh_plysel_match(&o->sel, pl) && !(o->fmt == F_UCI ||
+	    o->fmt == F_SAN || o->fmt == F_UCIPOS))
 		return 0;
 	switch (o->fmt) {
 	case F_FEN:
@@ -159,6 +197,9 @@ on_ply(void *arg, const struct zh_ply *pl)
 		}
 		if (pl->last)
 			emit(st, "\n", 1);
+		break;
+	case F_UCIPOS:
+		uci_position(st, pl);
 		break;
 	case F_JSONL: {
 		unsigned fl = o->variations ? ZH_PLY_VARIATION : 0;
@@ -271,7 +312,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 			st->len = 0;
 			return 1;
 		}
-	} else if (o->fmt == F_UCI || o->fmt == F_SAN)
+	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
 		emit(st, "\n", 1);		/* one line per game, always */
 	if (o->fmt == F_FEN || o->fmt == F_EPD)
 		emit(st, "\n", 1);		/* each game's block ends here */
@@ -363,8 +404,8 @@ option(struct opts *o, int c, const char *arg, int *color)
 		/* FALLTHROUGH */
 	case 'F':
 		if ((i = find_name(fmt_names, arg)) < 0) {
-			cli_fail("unknown format '%s' (try fen, epd, uci, san, "
-			    "jsonl, board)", arg);
+			cli_fail("unknown format '%s' (try fen, epd, uci, ucipos, "
+			    "san, jsonl, board)", arg);
 			return -1;
 		}
 		o->fmt = (enum fmt)i;

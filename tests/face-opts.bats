@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# One option vocabulary (issue 26): a short letter means one thing in
+# every tool, usage errors are one line and a Try, old spellings still
+# work with a note, and zhreplay -F ucipos is read by Fairy-Stockfish.
+
+load common
+bats_require_minimum_version 1.5.0
+
+TOOLS="zhfen zhpgn zhcheck zhreplay zhperft"
+P="$BATS_TEST_DIRNAME/../testdata/pgn"
+ZP="$BATS_TEST_DIRNAME/../testdata/zhpgn"
+FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || true)
+
+@test "face-opts: no short option means two different long options across the tools' --help" {
+	local t pairs
+	for t in $TOOLS; do
+		run -0 "$t" --help
+		# every "-X, --long" pair of the help, one a line: "X long tool"
+		pairs+=$(grep -oE -- '(^|[[:space:]])-[A-Za-z], --[a-z][a-z-]*' <<<"$output" |
+		    sed -E "s/^[[:space:]]*-(.), --(.*)/\1 \2 $t/")$'\n'
+	done
+	# sanity: the walk found the common letters in every tool
+	[ "$(grep -c '^o output ' <<<"$pairs")" -eq 5 ]
+	[ "$(grep -c '^v variant ' <<<"$pairs")" -eq 5 ]
+	[ "$(grep -c '^j jobs ' <<<"$pairs")" -eq 3 ]
+	run awk 'NF == 3 { if ($1 in long && long[$1] != $2) {
+		print "-" $1 ": --" long[$1] " (" tool[$1] ") and --" $2 " (" $3 ")"; bad = 1 }
+		long[$1] = $2; tool[$1] = $3 } END { exit bad }' <<<"$pairs"
+	assert_success
+	assert_output ''
+}
+
+@test "face-opts: a long option's short letter is the same wherever both are in --help" {
+	local t pairs
+	for t in $TOOLS; do
+		run -0 "$t" --help
+		# "-X, --long" anywhere, a bare "--long" where an option's line starts
+		pairs+=$({ grep -oE -- '(^|[[:space:]])-[A-Za-z], --[a-z][a-z-]*' <<<"$output"
+			grep -oE -- '^[[:space:]]+--[a-z][a-z-]*' <<<"$output"; } |
+		    sed -E "s/^[[:space:]]*//; s/^-(.), --(.*)/\2 \1 $t/; s/^--(.*)/\1 - $t/")$'\n'
+	done
+	run awk 'NF == 3 { if ($1 in s && s[$1] != $2) {
+		print "--" $1 ": " s[$1] " (" tool[$1] ") and " $2 " (" $3 ")"; bad = 1 }
+		s[$1] = $2; tool[$1] = $3 } END { exit bad }' <<<"$pairs"
+	assert_success
+}
+
+# A usage error: nothing on stdout, the reason and a Try on stderr, exit 2.
+usage_error() {
+	local t=$1; shift
+	run -2 --separate-stderr "$t" "$@"
+	assert_output ''
+	[ "${#stderr_lines[@]}" -eq 2 ] || { printf '%s\n' "$stderr" >&2; false; }
+	[ "${stderr_lines[1]}" = "Try '$t --help' for more information." ]
+}
+
+@test "face-opts: usage errors are one line and Try 'TOOL --help', exit 2; --help is the full help on stdout" {
+	local t
+	for t in $TOOLS; do
+		usage_error "$t" --no-such-option
+		[[ ${stderr_lines[0]} == *"unrecognized option '--no-such-option'"* ]]
+		usage_error "$t" -o		# missing argument
+		[[ ${stderr_lines[0]} == *"requires an argument"* ]]
+		run -0 --separate-stderr "$t" --help
+		[[ ${lines[0]} == "usage: $t"* ]]
+		[ "${#lines[@]}" -gt 5 ]
+		assert_equal "$stderr" ''
+	done
+	usage_error zhfen --to nosuch
+	[[ ${stderr_lines[0]} == "zhfen: --to: unknown dialect 'nosuch'"* ]]
+	usage_error zhpgn --tag 'WhiteElo >== 2000' /dev/null
+	assert_equal "${stderr_lines[0]}" "zhpgn: --tag 'WhiteElo >== 2000': 10: unknown operator '>=='"
+	usage_error zhpgn --fens /dev/null		# conflicting: needs --json
+	usage_error zhcheck --max-errors x /dev/null
+	usage_error zhreplay -F nosuch /dev/null
+	[[ ${stderr_lines[0]} == *"unknown format 'nosuch'"* ]]
+	usage_error zhperft
+	assert_equal "${stderr_lines[0]}" "zhperft: a DEPTH is needed"
+	usage_error zhperft 2 3
+	usage_error zhperft x
+	usage_error zhperft --suite /dev/null 3
+}
+
+# "$@" with the old spelling and with the new: the same stdout and exit
+# status; stderr the same after one note, exactly $note.
+same_but_note() {
+	local note=$1 new=$2; shift 2
+	local old=("$@") i
+	run --separate-stderr "${old[@]}"
+	local ost=$status oout=$output oerr=$stderr
+	for i in "${!old[@]}"; do
+		[ "${old[$i]}" != "$OLDOPT" ] || old[$i]=$new
+	done
+	run --separate-stderr "${old[@]}"
+	assert_equal "$oout" "$output"
+	assert_equal "$ost" "$status"
+	assert_equal "$(sed -n 1p <<<"$oerr")" "$note"
+	assert_equal "$(sed 1d <<<"$oerr")" "$stderr"
+	[ -n "$oout" ]
+}
+
+@test "face-opts: each deprecated spelling works as the new one and prints its note" {
+	local f="$P/python-chess-saturs-jannlee-zh.pgn"
+	local start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+	local s="$BATS_TEST_TMPDIR/s.perft"
+	printf 'id x\nvariant crazyhouse\nepd %s\nperft 1 20\nperft 2 400\n' "$start" >"$s"
+	OLDOPT=-j same_but_note 'zhfen: warning: -j for --json is deprecated; use -J' -J \
+	    zhfen -j "$start"
+	OLDOPT=-F same_but_note 'zhpgn: warning: -F for --fens is deprecated; use --fens' --fens \
+	    zhpgn -J -F "$f"
+	OLDOPT=-m same_but_note 'zhcheck: warning: -m for --max-errors is deprecated; use --max-errors' \
+	    --max-errors zhcheck --json -m 1 "$P/pychess-variants-grand.pgn" "$f"
+	OLDOPT=-f same_but_note 'zhreplay: warning: -f for --format is deprecated; use -F' -F \
+	    zhreplay -f uci "$f"
+	OLDOPT=-f same_but_note 'zhperft: warning: -f for --fen is deprecated; use --fen' --fen \
+	    zhperft -f "$start" 2
+	OLDOPT=-s same_but_note 'zhperft: warning: -s for --suite is deprecated; use --suite' --suite \
+	    zhperft -s "$s"
+	OLDOPT=-m same_but_note 'zhperft: warning: -m for --max-nodes is deprecated; use --max-nodes' \
+	    --max-nodes zhperft --suite "$s" -m 100
+	# the old zhfen -j 0 of the issue: JSON, then 0 is a file (as before)
+	run -2 --separate-stderr zhfen -j 0
+	assert_equal "${stderr_lines[0]}" 'zhfen: warning: -j for --json is deprecated; use -J'
+}
+
+# The final FEN Fairy-Stockfish reaches for each "position" line of
+# stdin, variant $1 (one engine for all the lines).
+fsf_fens() {
+	{ printf 'uci\nsetoption name UCI_Variant value %s\n' "$1"
+	  sed 's/$/\nd/'
+	  printf 'quit\n'; } | timeout 120 "$FSF" | sed -n 's/^Fen: //p'
+}
+
+@test "face-opts: zhreplay -F ucipos: one position command a game, which Fairy-Stockfish plays to zhreplay's final FEN" {
+	[ -n "$FSF" ] || skip "fairy-stockfish not installed"
+	local f v
+	for f in "$ZP/setup.pgn:crazyhouse" "$P/python-chess-saturs-jannlee-zh.pgn:crazyhouse" \
+	    "$P/lichess-2018-JannLee-CrazyAra.pgn:crazyhouse" "$P/pychess-variants-grand.pgn:grand"; do
+		v=${f##*:} f=${f%:*}
+		[ "$f" != "$ZP/setup.pgn" ] ||
+		    [ "$(zhreplay -q -F ucipos "$f" | cut -c1-13)" = "position fen " ]
+		run -0 zhreplay -q -F ucipos "$f"
+		# one line a game, each a UCI position command
+		assert_equal "${#lines[@]}" "$(grep -c '^\[Event ' "$f")"
+		for l in "${lines[@]}"; do
+			[[ $l =~ ^position\ (startpos|fen\ [^m]+)(\ moves(\ [a-zA-Z@0-9+]+)+)?$ ]]
+		done
+		# no FEN tag, no "position fen"
+		grep -q '^\[FEN ' "$f" || ! grep -q '^position fen ' <<<"$output"
+		diff <(fsf_fens "$v" <<<"$output") \
+		    <(zhreplay -q -F fen -t fairy --final-only "$f" | grep .)
+	done
+}
+
+@test "face-opts: zhreplay -F ucipos --plies -B stops at ply B; a game that fails keeps its line" {
+	local f="$P/python-chess-saturs-jannlee-zh.pgn"
+	run -0 zhreplay -q -F ucipos --plies -6 "$f"
+	assert_equal "$(awk '{ print NF - 3 }' <<<"${lines[0]}")" 6
+	assert_equal "$(cut -d' ' -f4- <<<"${lines[0]}")" \
+	    "$(zhreplay -q -F uci "$f" | sed -n 1p | cut -d' ' -f1-6)"
+	run -1 --separate-stderr zhreplay -q -F ucipos \
+	    <(printf '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n[Variant "nosuch"]\n\n1. e4 *\n\n[Event "c"]\n\n1. d4 Qxd4 *\n')
+	# one line a game: the failed tag's game an empty one (bats' lines
+	# drops empty lines)
+	assert_equal "$output" $'position startpos moves e2e4 e7e5\n\nposition startpos moves d2d4'
+}
