@@ -42,6 +42,7 @@ struct state {
 	const struct opts *o;
 	bool fail;			/* out of memory */
 	bool moves;			/* ucipos: " moves" written */
+	bool bad;			/* the game has an error */
 };
 
 static void
@@ -157,6 +158,10 @@ uci_position(struct state *st, const struct zh_ply *pl)
 		emit(st, "\n", 1);
 }
 
+/* Added to the positions of an invalid game in -F jsonl. */
+#define BADMEMBER	",\"valid\":false"
+#define BADLEN		(sizeof BADMEMBER - 1)
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -211,9 +216,14 @@ on_ply(void *arg, const struct zh_ply *pl)
 			if ((p = reserve(st, room)) == NULL)
 				return -1;
 			n = zh_ply_json(pl, o->dialect, fl, p, room);
-			if (n + 1 < room)
+			if (n + 1 + BADLEN < room)
 				break;
-			room = n + 2;
+			room = n + 2 + BADLEN;
+		}
+		if (st->bad && n > 0 && p[n - 1] == '}') {
+			/* a position of a game with an error: say so */
+			memcpy(p + n - 1, BADMEMBER "}", BADLEN + 1);
+			n += BADLEN;
 		}
 		p[n] = '\n';
 		st->len += n + 1;
@@ -302,6 +312,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return 0;
 	/* a variant or FEN tag error leaves nothing to replay */
 	started = r->err.code == ZH_OK || r->err.ply > 0;
+	st->bad = rc != 0 || g->err.code != ZH_OK;
 	if (started) {
 		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
 		    (o->fmt == F_JSONL ? ZH_WALK_COMMENTS : 0);

@@ -164,3 +164,38 @@ fsf_fens() {
 	# drops empty lines)
 	assert_equal "$output" $'position startpos moves e2e4 e7e5\n\nposition startpos moves d2d4'
 }
+
+@test "face-opts: zhreplay -F jsonl marks the positions of a game with an error \"valid\":false; --only-valid and --only-invalid part them" {
+	local f="$BATS_TEST_TMPDIR/mixed.pgn"
+	{ cat "$P/python-chess-saturs-jannlee-zh.pgn"; echo
+	  printf '[Event "bad variant"]\n[Variant "nosuch"]\n\n1. e4 *\n\n'
+	  printf '[Event "bad move"]\n[Variant "Crazyhouse"]\n\n1. e4 e5 2. Qxf7 *\n\n'
+	  printf '[Event "broken tag\n\n1. d4 d5 *\n\n'
+	  printf '[Event "good"]\n[Variant "Crazyhouse"]\n\n1. e4 e5 2. Nf3 *\n'; } >"$f"
+	run -1 --separate-stderr zhreplay -q -F jsonl "$f"
+	local out=$output
+	# the games the errors name, against the games marked (one or
+	# more positions each; a game with no position has no mark to carry)
+	local named marked
+	named=$(printf '%s\n' "$stderr" | grep -oE ': game [0-9]+' | grep -oE '[0-9]+' | sort -un)
+	marked=$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+bad, good = set(), set()
+for l in sys.stdin:
+    o = json.loads(l)
+    assert o.get("valid", True) is False or "valid" not in o
+    (bad if "valid" in o else good).add(o["game"])
+assert not bad & good, "a game with marked and unmarked positions"
+print("\n".join(str(g) for g in sorted(bad)))')
+	[ -n "$named" ]
+	# every marked game is a named one; every named one that wrote a
+	# position is marked
+	wrote=$(printf '%s\n' "$out" | jq -r .game | sort -un)
+	assert_equal "$marked" "$(comm -12 <(echo "$named") <(echo "$wrote") | sort -n)"
+	[ "$(echo "$marked" | wc -l)" -ge 2 ]
+	# --only-valid: the unmarked positions, and no mark; --only-invalid the marked ones
+	run -0 --separate-stderr zhreplay -q -F jsonl --only-valid "$f"
+	assert_equal "$output" "$(printf '%s\n' "$out" | grep -v '"valid":false')"
+	run -1 --separate-stderr zhreplay -q -F jsonl --only-invalid "$f"
+	assert_equal "$output" "$(printf '%s\n' "$out" | grep '"valid":false')"
+}
