@@ -476,6 +476,9 @@ select_section() {
 				tpe=$(cat "$TMP/json/sel-pe-D-$base.median")
 		fi
 		sel_row "zhpgn --dedupe" "sel-zhpgn-D-$base" "bin/zhpgn -q -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
+		# the same games kept in the same order (duplicates are decided
+		# on the main thread in input order), the conversion on 2 workers
+		sel_row "zhpgn -j 2 --dedupe" "sel-zhpgn-D2-$base" "bin/zhpgn -q -j 2 -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
 		have_tool zhcheck || continue
 		sel_row "zhcheck" "sel-check-$base" "bin/zhcheck -q $pgn" &&
 			tcheck=$(cat "$TMP/json/sel-check-$base.median")
