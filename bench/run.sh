@@ -55,7 +55,7 @@ want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 have_tool() { [ -x "bin/$1" ]; }
 have_node_peer() { command -v node >/dev/null 2>&1 && [ -d "$PEERS/$1" ]; }
 have_fs() { [ -x "$ENGINE" ]; }
-# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's -J is --json)
+# does bin/TOOL take -j N?  (its --help names --jobs; zhfen's old -j was --json)
 has_jobs() { "bin/$1" --help 2>&1 | grep -qE -- '--jobs([[:space:],=]|$)'; }
 # single-quote a word for hyperfine's command splitting
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }

@@ -21,7 +21,7 @@ setup() {
 	if [ -n "${VALGRIND-}" ]; then
 		awk '/^\[Event /{n++} n <= 30' "$PIECE" >"$T/piece.pgn"
 		PIECE=$T/piece.pgn
-		PGNTOOLS=("zhcheck --json" "zhpgn -J --fens" "zhreplay -f san")
+		PGNTOOLS=("zhcheck --json" "zhpgn -J --fens" "zhreplay -F san")
 		ALLTOOLS=(zhcheck zhfen)
 		FENTOOLS=("zhfen -J" "zhcheck --fen")
 	fi

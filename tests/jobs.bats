@@ -116,7 +116,7 @@ chunk_games() {
 		skip "built with a sanitizer"
 	fi
 	cc -shared -fPIC -o "$T/failthread.so" "$ZH_TOP/tests/shim/failthread.c" -ldl
-	for tool in "zhcheck" "zhpgn --json" "zhreplay -f fen"; do
+	for tool in "zhcheck" "zhpgn --json" "zhreplay -F fen"; do
 		# shellcheck disable=SC2086
 		$tool -j 1 "$f" >"$T/1.out" 2>"$T/1.err" || true
 		for n in 1 2; do

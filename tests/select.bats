@@ -309,7 +309,7 @@ mixed() {
 
 @test "select: a bad option is exit 2 with its column, before any input is read" {
 	run -2 zhpgn --tag 'WhiteElo >== 2000' /nonexistent.pgn
-	assert_output "zhpgn: --tag 'WhiteElo >== 2000': 10: unknown operator '>=='"
+	assert_output "zhpgn: --tag 'WhiteElo >== 2000': 10: unknown operator '>=='"$'\n'"Try 'zhpgn --help' for more information."
 	for t in zhpgn zhreplay zhcheck; do
 		run -2 "$t" --tag 'White ~ (' /nonexistent.pgn
 		assert_output --regexp "^$t: --tag 'White ~ \(': [0-9]+: "

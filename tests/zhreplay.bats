@@ -32,22 +32,22 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	grep -qF 'RNBQKBNR[NPPP] b KQkq - 0 6' "$Z/games.fairy.fen"
 }
 @test "zhreplay: epd, chesscom dialect: pocket and promoted squares as fields" {
-	golden games.chesscom.epd -f epd -t chesscom "$G"
+	golden games.chesscom.epd -F epd -t chesscom "$G"
 	assert_equal "$(sed -n 12p "$Z/games.chesscom.epd")" 'r1b1kb1r/Qp2pppp/3n4/q7/8/8/PPPP1PPP/RNBQKBNR b KQkq - NPPP a7'
 	assert_equal "$(sed -n 1p "$Z/games.chesscom.epd")" 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -'
 }
 @test "zhreplay: uci, one game per line" {
-	golden games.uci -f uci "$G"
+	golden games.uci -F uci "$G"
 	assert_line --index 4 'e3e5 d8d6 e5d6 c9d8 P@e7 d8e7 d6e7'
 }
 @test "zhreplay: san in the lichess dialect (P@d5) and chesscom's (@d5)" {
-	golden games.lichess.san -f san "$G"
+	golden games.lichess.san -F san "$G"
 	assert_line --index 1 'e4 Nf6 e5 d5 exd6 Qxd6 P@d5'
-	golden games.chesscom.san -f san -t chesscom "$G"
+	golden games.chesscom.san -F san -t chesscom "$G"
 	assert_line --index 1 'e4 Nf6 e5 d5 exd6 Qxd6 @d5'
 }
 @test "zhreplay: jsonl, with clock and eval from comments" {
-	golden games.jsonl -f jsonl "$G"
+	golden games.jsonl -F jsonl "$G"
 	assert_line --index 0 '{"game":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
 	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60.0,"eval":0.3,"result":"1-0"}'
 	echo "$output" | grep -qF '"eval":{"mate":3}'
@@ -58,10 +58,10 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	zhreplay -F jsonl --variations "$G" 2>/dev/null | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
 }
 @test "zhreplay: --variations: jsonl paths, fen blocks and uci lines from the start" {
-	golden games.variations.jsonl -f jsonl --variations "$G"
+	golden games.variations.jsonl -F jsonl --variations "$G"
 	echo "$output" | grep -qF '"game":4,"ply":4,"variation":"1.1"'
 	golden games.variations.fen --variations "$G"
-	golden games.variations.uci -f uci --variations "$G"
+	golden games.variations.uci -F uci --variations "$G"
 	assert_line --index 5 'e2e4 c7c5 d2d4 c5d4'
 }
 @test "zhreplay: --variations: a variation inside one before the first move ends (found by fuzz_game)" {
@@ -86,9 +86,9 @@ zhreplay: replayed 1 game: 1 with errors"
 	assert_output 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1'
 }
 @test "zhreplay: board diagrams, ASCII and Unicode" {
-	LC_ALL=C golden games.board -f board --color never -p 12-13 "$G"
+	LC_ALL=C golden games.board -F board --color never -p 12-13 "$G"
 	locale -a 2>/dev/null | grep -qi '^c.utf-\?8$' || skip "no C.UTF-8 locale"
-	LC_ALL=C.UTF-8 golden games.utf8.board -f board --color never --final-only "$G"
+	LC_ALL=C.UTF-8 golden games.utf8.board -F board --color never --final-only "$G"
 }
 @test "zhreplay: board colour only when asked or on a terminal" {
 	run zhreplay -F board --final-only "$P/python-chess-saturs-jannlee-zh.pgn"
