@@ -45,6 +45,25 @@ FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || tru
 	assert_success
 }
 
+@test "face-opts: a short letter a tool takes but its --help does not show is a deprecated spelling, said so" {
+	local t l shown hidden=""
+	for t in $TOOLS; do
+		shown=$("$t" --help | grep -oE -- '(^|[[:space:]\[])-[A-Za-z]+' | tr -d ' [-' | fold -w1 | sort -u | tr -d '\n')
+		for l in {a..z} {A..Z}; do
+			[[ $shown == *"$l"* ]] && continue
+			run --separate-stderr timeout 20 "$t" "-$l" /dev/null </dev/null
+			if [[ $stderr == *"invalid option -- '$l'"* ]]; then
+				continue
+			fi
+			[[ ${stderr_lines[0]} == "$t: warning: -$l for --"*" is deprecated; use "* ]] ||
+			    fail "$t -$l: taken, not in --help, and no deprecation note: ${stderr_lines[0]-}"
+			hidden+=" $t:-$l"
+		done
+	done
+	# the seven of zhkit(7)'s table, and no other
+	assert_equal "$hidden" " zhfen:-j zhpgn:-F zhcheck:-m zhreplay:-f zhperft:-f zhperft:-m zhperft:-s"
+}
+
 # A usage error: nothing on stdout, the reason and a Try on stderr, exit 2.
 usage_error() {
 	local t=$1; shift
