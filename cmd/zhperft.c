@@ -360,7 +360,7 @@ main(int argc, char **argv)
 
 		if (zh_fen_read(&pos, o.fen, o.v, ZH_AUTO, 0, &err) != 0) {
 			cli_diag("error", "--fen", 1, err.col, "%s", err.text);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	} else
 		zh_pos_start(&pos, o.v);

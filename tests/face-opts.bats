@@ -98,6 +98,8 @@ usage_error() {
 	usage_error zhperft 2 3
 	usage_error zhperft x
 	usage_error zhperft --suite /dev/null 3
+	usage_error zhperft --fen 'rnbqkbnr/pppppppp/8/8 w' 1
+	[[ ${stderr_lines[0]} == "zhperft: --fen:1:"*"error: "* ]]
 }
 
 # "$@" with the old spelling and with the new: the same stdout and exit

@@ -78,7 +78,7 @@ suite() {	# suite FILE [VARIANT] [BUDGET]
 	assert_output --partial 'zhperft: --fen:1:'
 	run zhperft --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[K] w - - 0 1' 1
 	assert_failure 2
-	assert_output "zhperft: --fen:1:45: error: pocket: 'K' is not allowed in a pocket"
+	assert_output "zhperft: --fen:1:45: error: pocket: 'K' is not allowed in a pocket"$'\n'"Try 'zhperft --help' for more information."
 	run zhperft;                       assert_failure 2
 	run zhperft --suite /nonexistent;       assert_failure 2
 }
