@@ -96,6 +96,12 @@ struct zh_pgn_reader {
 	char *strs;		/* tag names and values, NUL-terminated */
 	size_t slen, scap;
 	long *vstack;		/* line and column of each open '(' */
+
+	/* JSON Lines input (pgnjson.c) */
+	bool json;		/* the stream is zhkit-json(5) game objects */
+	void *jroot;		/* the line's parsed object (json_t), kept
+				   for its strings until the next game */
+	char *jlong;		/* the kept start of a line over max_game */
 };
 
 enum { M_BETWEEN, M_GAME, M_SKIP };
@@ -122,6 +128,12 @@ void zh__pgn_place(struct zh_pgn_reader *, size_t off, long *, long *);
 void zh__pgn_trim(struct zh_pgn_reader *);
 /* Is the token's text a static string (a glyph's NAG)? */
 bool zh__pgn_isstatic(const struct zh_token *);
+
+/* pgnjson.c: JSON Lines read back.  sniff: at the start of the stream,
+ * is it JSON (r->json set)?  next: as zh_pgn_next(); free: its memory. */
+bool zh__pgnjson_sniff(struct zh_pgn_reader *);
+int zh__pgnjson_next(struct zh_pgn_reader *, struct zh_game *);
+void zh__pgnjson_free(struct zh_pgn_reader *);
 
 /* pgnlex.c: the lexer. */
 void zh__pgn_classes(unsigned char cls[256], unsigned char fl[256]);

@@ -406,7 +406,7 @@ dead_levels(struct mtstate *m, const struct zh_game *g)
 	int depth = 0, maxdepth = 0;
 	size_t i;
 
-	if (g->raw == NULL || g->raw_truncated ||
+	if (g->raw == NULL || g->raw_truncated || g->texts_apart ||
 	    memchr(g->raw, '(', g->rawlen) != NULL) {
 		for (i = 0; i < g->ntoks; i++)
 			if (toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)

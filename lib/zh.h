@@ -432,6 +432,9 @@ struct zh_game {
 				   and this one */
 	int dropped;		/* the reader's filter dropped it (its value;
 				   zh_pgn_set_filter): tokens not read */
+	bool texts_apart;	/* read from JSON Lines: raw is its line, the
+				   token texts lie elsewhere (zh_game_dup
+				   copies each) */
 };
 
 struct zh_pgn_reader;
