@@ -125,4 +125,18 @@ void zh__json_real(struct zh__buf *b, double x);
 #define ZH_JSON_REALMAX	64
 char *zh__json_qreal(char *q, double x);
 
+/*
+ * jsontoks.c: the tokens of a game's movetext from token i to the end
+ * of a run (the next move of its line, the line's end): returns where it
+ * ends, and *plain, whether the game object's keys say them exactly
+ * ('after': the run after a move, whose NAGs, comment and variations the
+ * move's keys say; else the run before a line's first move; 'dead': the
+ * line is past a move that could not be played).  run_list writes them
+ * as the list 'key' (zhkit-json(5) "before" and "after").
+ */
+size_t zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
+    size_t i, bool after, bool dead, bool *plain);
+void zh__json_run_list(struct zh__buf *b, const char *key,
+    const struct zh_game *g, size_t i, size_t end);
+
 #endif

@@ -1,0 +1,141 @@
+/*
+ * jsontoks.c - what a JSON game object must say so that the PGN reader
+ * can read it back into the same game (pgnjson.c): the movetext tokens
+ * around a move that its other keys do not say exactly.
+ *
+ * A move object says the tokens after it, up to the next move of its
+ * line, by "nags", "comment" and "variations", read back as the NAGs,
+ * then one comment " text " (as Lichess writes them), then the
+ * variations.  Most games' moves are so.  Where they are not (two
+ * comments, a comment written "{text}", a NAG after a comment, a move
+ * number the PGN writer writes because the line is past a move that
+ * could not be played, a comment after the result), the object gets an
+ * "after" list of those tokens as written: "{text" a comment, "$14" a
+ * NAG, "12." a move number, "(" the next of its variations, "1-0" the
+ * result.  The same for the tokens before a line's first move: a
+ * "before" list beside "comment_before" (a variation) or "comment" (the
+ * game).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "zh_int.h"
+
+/* The token after the variation whose '(' is token i (ntoks if none). */
+static size_t
+skip_variation(const struct zh_game *g, size_t i)
+{
+	int depth = 1;
+
+	while (depth > 0 && ++i < g->ntoks)
+		if (g->toks[i].kind == ZH_T_VSTART)
+			depth++;
+		else if (g->toks[i].kind == ZH_T_VEND)
+			depth--;
+	return i < g->ntoks ? i + 1 : g->ntoks;
+}
+
+/* A NAG read back the same from its number: "$" and digits, no leading
+ * zero (the JSON keeps the number). */
+static bool
+plain_nag(const struct zh_token *t)
+{
+	size_t k;
+
+	if (t->len < 2 || t->len > 4 || t->text[0] != '$' ||
+	    (t->text[1] == '0' && t->len > 2))
+		return false;
+	for (k = 1; k < t->len; k++)
+		if (!isdigit((unsigned char)t->text[k]))
+			return false;
+	return true;
+}
+
+/* A comment read back the same from its trimmed text: " text ". */
+static bool
+plain_comment(const struct zh_token *t)
+{
+	return t->len >= 3 && t->text[0] == ' ' && t->text[t->len - 1] == ' ' &&
+	    !isspace((unsigned char)t->text[1]) &&
+	    !isspace((unsigned char)t->text[t->len - 2]);
+}
+
+size_t
+zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
+    bool after, bool dead, bool *plain)
+{
+	const struct zh_token *t = g->toks;
+	int state = 0;		/* 0 NAGs, 1 the comment, 2 variations */
+	bool nums = false;
+
+	*plain = true;
+	while (i < g->ntoks && t[i].kind != ZH_T_MOVE &&
+	    t[i].kind != ZH_T_VEND) {
+		switch (t[i].kind) {
+		case ZH_T_NAG:
+			if (!after || state > 0 || !plain_nag(&t[i]))
+				*plain = false;
+			break;
+		case ZH_T_COMMENT:
+			if (state > 0 || !plain_comment(&t[i]))
+				*plain = false;
+			state = 1;
+			break;
+		case ZH_T_VSTART:
+			if (!after)
+				*plain = false;
+			state = 2;
+			i = skip_variation(g, i);
+			continue;
+		case ZH_T_MOVENUM:
+			nums = true;
+			break;
+		default:	/* the result: read back last */
+			if (i + 1 < g->ntoks)
+				*plain = false;
+			break;
+		}
+		i++;
+	}
+	/* move numbers as written where the line is dead (pgnout.c) */
+	if (nums && (dead || (i < g->ntoks && t[i].kind == ZH_T_MOVE &&
+	    !moves[i].ok)))
+		*plain = false;
+	return i;
+}
+
+void
+zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
+    size_t i, size_t end)
+{
+	char local[256];
+	struct zh__buf tmp = ZH_BUF_LOCAL(local);
+	const struct zh_token *t;
+
+	zh__json_keyn(b, key, strlen(key));
+	zh__json_open(b, '[');
+	while (i < end) {
+		t = &g->toks[i];
+		if (t->kind == ZH_T_VSTART) {
+			zh__json_ascii(b, "(");
+			i = skip_variation(g, i);
+			continue;
+		}
+		if (t->kind == ZH_T_COMMENT) {
+			tmp.len = 0;
+			zh__bputc(&tmp, '{');
+			zh__bput(&tmp, t->text, t->len);
+			if (tmp.fail)
+				b->fail = true;
+			else
+				zh__json_str(b, tmp.s, tmp.len);
+		} else
+			zh__json_str(b, t->text, t->len);
+		i++;
+	}
+	zh__json_close(b, ']');
+	if (!tmp.local)
+		free(tmp.s);
+}
