@@ -102,6 +102,9 @@ struct zh_pgn_reader {
 	void *jroot;		/* the line's parsed object (json_t), kept
 				   for its strings until the next game */
 	char *jlong;		/* the kept start of a line over max_game */
+	const char *jline;	/* the line: where its moves stand ... */
+	size_t jlen, jpos;	/* ... searched up to byte jpos, */
+	long jcol;		/* in column jcol */
 };
 
 enum { M_BETWEEN, M_GAME, M_SKIP };

@@ -19,6 +19,8 @@
  * is a game in error at that line, with no tokens: the run goes on.
  */
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,13 +141,18 @@ readline(struct zh_pgn_reader *r, size_t *len, size_t *next)
 
 /* ==================== building the game ==================== */
 
-/* An error at the game's line; -1, to return. */
-static int
-jerr(struct zh_pgn_reader *r, long col, const char *what, const char *name)
+/* An error at the game's line: not a game object; -1, to return. */
+static int __attribute__((format(printf, 2, 3)))
+jerr(struct zh_pgn_reader *r, const char *fmt, ...)
 {
-	zh__pgn_synerr(r, ZH_ESYNTAX, r->gline, col,
-	    "not a zhkit game object: %s%s%s%s", what, name ? " \"" : "",
-	    name ? name : "", name ? "\"" : "");
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	zh__pgn_synerr(r, ZH_ESYNTAX, r->gline, 1,
+	    "not a zhkit game object: %s", what);
 	return -1;
 }
 
@@ -163,7 +170,7 @@ jtok(struct zh_pgn_reader *r, int kind, const char *s, size_t n, size_t off)
 	t->text = s;
 	t->len = n;
 	t->line = r->gline;
-	t->col = 1;
+	t->col = r->jcol;
 	if (kind != ZH_T_COMMENT)
 		r->has_moves = true;
 	return 0;
@@ -179,7 +186,7 @@ jcomment(struct zh_pgn_reader *r, json_t *v, const char *key)
 	if (v == NULL)
 		return 0;
 	if (s == NULL)
-		return jerr(r, 1, "not a string:", key);
+		return jerr(r, "\"%s\" is not a string", key);
 	n = json_string_length(v);
 	if (n + 2 > r->lim.max_comment) {
 		zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
@@ -203,7 +210,7 @@ jnag(struct zh_pgn_reader *r, json_t *v)
 	int n;
 
 	if (!json_is_integer(v) || k < 0 || k > 999)
-		return jerr(r, 1, "a NAG is not a number from 0 to 999", NULL);
+		return jerr(r, "a NAG is not a number from 0 to 999");
 	if ((off = zh__pgn_salloc(r, 5)) == NOOFF)
 		return -1;
 	n = snprintf(r->strs + off, 5, "$%d", (int)k);
@@ -217,7 +224,7 @@ static int
 jvariation(struct zh_pgn_reader *r, json_t *v, int depth)
 {
 	if (!json_is_array(v))
-		return jerr(r, 1, "a variation is not an array", NULL);
+		return jerr(r, "a variation is not an array");
 	if (depth + 1 > r->lim.max_depth) {
 		zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
 		    "variations nested too deep (limit %d)", r->lim.max_depth);
@@ -253,8 +260,8 @@ jitem(struct zh_pgn_reader *r, json_t *item, json_t *vars, size_t *vk,
 	size_t n = json_string_length(item), k;
 
 	if (s == NULL || n == 0)
-		return jerr(r, 1, "an item of \"before\" or \"after\" is not "
-		    "a token", NULL);
+		return jerr(r, "an item of \"before\" or \"after\" is not "
+		    "a string");
 	if (s[0] == '{') {
 		if (n - 1 > r->lim.max_comment) {
 			zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
@@ -269,20 +276,20 @@ jitem(struct zh_pgn_reader *r, json_t *item, json_t *vars, size_t *vk,
 		return jtok(r, ZH_T_NAG, s, n, NOOFF);
 	if (strcmp(s, "(") == 0) {
 		if (*vk >= json_array_size(vars))
-			return jerr(r, 1, "\"(\" with no variation left", NULL);
+			return jerr(r, "\"(\" with no variation left");
 		return jvariation(r, json_array_get(vars, (*vk)++), depth);
 	}
 	for (k = 0; k < 4; k++)
 		if (strcmp(s, results[k]) == 0) {
 			if (depth > 0 || r->result != NULL)
-				return jerr(r, 1, "a result inside a variation "
-				    "or twice:", s);
+				return jerr(r, "result %s inside a variation "
+				    "or after another", s);
 			r->result = results[k];
 			return jtok(r, ZH_T_RESULT, results[k], n, NOOFF);
 		}
 	if (movenum(s, n))
 		return jtok(r, ZH_T_MOVENUM, s, n, NOOFF);
-	return jerr(r, 1, "not a token:", s);
+	return jerr(r, "\"%.40s\" is not a movetext token", s);
 }
 
 /* A "before" or "after" list. */
@@ -293,8 +300,7 @@ jitems(struct zh_pgn_reader *r, json_t *list, json_t *vars, size_t *vk,
 	size_t k;
 
 	if (!json_is_array(list))
-		return jerr(r, 1, "\"before\" or \"after\" is not an array",
-		    NULL);
+		return jerr(r, "\"before\" or \"after\" is not an array");
 	for (k = 0; k < json_array_size(list); k++)
 		if (jitem(r, json_array_get(list, k), vars, vk, depth) < 0)
 			return -1;
@@ -310,14 +316,14 @@ jafter(struct zh_pgn_reader *r, json_t *m, int depth)
 	size_t vk = 0, k;
 
 	if (vars != NULL && !json_is_array(vars))
-		return jerr(r, 1, "not an array:", "variations");
+		return jerr(r, "\"variations\" is not an array");
 	if ((after = json_object_get(m, "after")) != NULL) {
 		if (jitems(r, after, vars, &vk, depth) < 0)
 			return -1;
 	} else {
 		if ((nags = json_object_get(m, "nags")) != NULL) {
 			if (!json_is_array(nags))
-				return jerr(r, 1, "not an array:", "nags");
+				return jerr(r, "\"nags\" is not an array");
 			for (k = 0; k < json_array_size(nags); k++)
 				if (jnag(r, json_array_get(nags, k)) < 0)
 					return -1;
@@ -329,6 +335,28 @@ jafter(struct zh_pgn_reader *r, json_t *m, int depth)
 		if (jvariation(r, json_array_get(vars, vk), depth) < 0)
 			return -1;
 	return 0;
+}
+
+/*
+ * The column of move san (n bytes) in the line: of SAN in '"san":"SAN"' after
+ * the move before, as zhpgn --json writes it; if it is not there (the
+ * line was written otherwise), the column of the move before.  Its
+ * comments and NAGs get its column too.
+ */
+static void
+jcolumn(struct zh_pgn_reader *r, const char *san, size_t n)
+{
+	const char *s = r->jline + r->jpos, *end = r->jline + r->jlen, *p;
+
+	for (p = s; (p = memchr(p, '"', (size_t)(end - p))) != NULL; p++)
+		if ((size_t)(end - p) > n + 7 && memcmp(p, "\"san\":\"", 7) ==
+		    0 && memcmp(p + 7, san, n) == 0 && p[7 + n] == '"')
+			break;
+	if (p == NULL)
+		return;
+	for (p += 7; s < p; s++)
+		r->jcol += ((unsigned char)*s & 0xc0) != 0x80;
+	r->jpos = (size_t)(p - r->jline);
 }
 
 /* A line of play: its moves, each with what follows it. */
@@ -343,15 +371,15 @@ jline(struct zh_pgn_reader *r, json_t *moves, int depth)
 		size_t n, i;
 
 		if (!json_is_object(m))
-			return jerr(r, 1, "a move is not an object", NULL);
+			return jerr(r, "move %zu is not an object", k + 1);
 		if ((san = json_string_value(json_object_get(m, "san"))) ==
 		    NULL)
-			return jerr(r, 1, "a move has no string", "san");
+			return jerr(r, "move %zu has no \"san\" string", k + 1);
 		n = strlen(san);
 		for (i = 0; i < n && (unsigned char)san[i] > ' '; i++)
 			;
 		if (n == 0 || i < n || n > MAXWORD || strchr("{}();$", san[0]))
-			return jerr(r, 1, "not a move:", san);
+			return jerr(r, "move %zu: \"%.40s\" is not a move", k + 1, san);
 		if (k == 0 && depth > 0) {
 			size_t none = 0;
 
@@ -367,6 +395,7 @@ jline(struct zh_pgn_reader *r, json_t *moves, int depth)
 			    "too many moves (limit %ld)", r->lim.max_plies);
 			return -1;
 		}
+		jcolumn(r, san, n);
 		if (jtok(r, ZH_T_MOVE, san, n, NOOFF) < 0 ||
 		    jafter(r, m, depth) < 0)
 			return -1;
@@ -388,15 +417,15 @@ jtags(struct zh_pgn_reader *r, json_t *tags)
 
 		for (k = 0; name[k] != '\0'; k++)
 			if (!namebyte((unsigned char)name[k]))
-				return jerr(r, 1, "not a tag name:", name);
+				return jerr(r, "\"%.40s\" is not a tag name", name);
 		if (k == 0 || k > r->lim.max_tag)
-			return jerr(r, 1, "not a tag name:", name);
+			return jerr(r, "\"%.40s\" is not a tag name", name);
 		if (s == NULL)
-			return jerr(r, 1, "a tag value is not a string:", name);
+			return jerr(r, "tag \"%.40s\" is not a string", name);
 		if (strcspn(s, "\r\n") < json_string_length(v) ||
 		    json_string_length(v) > r->lim.max_tag)
-			return jerr(r, 1, "a tag value holds a line end or is "
-			    "too long:", name);
+			return jerr(r, "tag \"%.40s\" holds a line end or "
+			    "is too long", name);
 		if ((long)r->ntags >= r->lim.max_tags) {
 			zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
 			    "too many tags (limit %ld)", r->lim.max_tags);
@@ -445,16 +474,16 @@ jgame(struct zh_pgn_reader *r, json_t *o)
 	size_t k, none = 0;
 
 	if (!json_is_object(o))
-		return jerr(r, 1, "not an object", NULL);
+		return jerr(r, "not an object");
 	tags = json_object_get(o, "tags");
 	moves = json_object_get(o, "moves");
 	if (!json_is_object(tags))
-		return jerr(r, 1, "no object", "tags");
+		return jerr(r, "no \"tags\" object");
 	if (!json_is_array(moves))
-		return jerr(r, 1, "no array", "moves");
+		return jerr(r, "no \"moves\" array");
 	res = json_object_get(o, "result");
 	if (res != NULL && !json_is_null(res) && !json_is_string(res))
-		return jerr(r, 1, "not a string:", "result");
+		return jerr(r, "\"result\" is not a string");
 	if (jtags(r, tags) < 0)
 		return -1;
 	if ((before = json_object_get(o, "before")) != NULL) {
@@ -501,6 +530,10 @@ parse(struct zh_pgn_reader *r, const char *b, size_t len)
 		return;
 	}
 	r->jroot = o;
+	r->jline = b;
+	r->jlen = len;
+	r->jpos = 0;
+	r->jcol = 1;
 	if (jgame(r, o) < 0) {		/* no half games */
 		r->ntoks = r->ntags = 0;
 		r->result = NULL;
