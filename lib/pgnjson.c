@@ -445,8 +445,31 @@ jtags(struct zh_pgn_reader *r, json_t *tags)
 	return 0;
 }
 
-/* An invalid game comes back invalid: the PGN reader's error it had
- * (errors[] "reader": true) is its error again, at its line. */
+/* The column of the last '"errors":' in the line, 1 if none. */
+static long
+errors_column(const struct zh_pgn_reader *r)
+{
+	const char *s = r->jline, *p;
+	size_t k;
+	long col = 1;
+
+	for (k = r->jlen; k-- > 0;)
+		if (s[k] == '"' && r->jlen - k > 9 &&
+		    memcmp(s + k, "\"errors\":", 9) == 0)
+			break;
+	if (k == (size_t)-1)
+		return 1;
+	for (p = s; p < s + k; p++)
+		col += ((unsigned char)*p & 0xc0) != 0x80;
+	return col;
+}
+
+/*
+ * An invalid game comes back invalid: the PGN reader's error it had
+ * (errors[] "reader": true) is its error again, at its line, in the
+ * column of "errors": after the game's moves, as the reader's error came
+ * after the tokens it read (zhcheck lists a game's problems in order).
+ */
 static void
 jinvalid(struct zh_pgn_reader *r, json_t *o)
 {
@@ -460,7 +483,8 @@ jinvalid(struct zh_pgn_reader *r, json_t *o)
 		if (json_is_true(json_object_get(e, "reader")) &&
 		    (msg = json_string_value(json_object_get(e,
 		    "message"))) != NULL) {
-			zh__pgn_synerr(r, ZH_ESYNTAX, r->gline, 1, "%s", msg);
+			zh__pgn_synerr(r, ZH_ESYNTAX, r->gline,
+			    errors_column(r), "%s", msg);
 			return;
 		}
 }
