@@ -137,6 +137,7 @@ char *zh__json_qreal(char *q, double x);
 size_t zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
     size_t i, bool after, bool dead, bool *plain);
 void zh__json_run_list(struct zh__buf *b, const char *key,
-    const struct zh_game *g, size_t i, size_t end);
+    const struct zh_game *g, const struct zh_rmove *moves, size_t i,
+    size_t end, bool dead);
 
 #endif

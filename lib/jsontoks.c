@@ -108,11 +108,14 @@ zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
 
 void
 zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
-    size_t i, size_t end)
+    const struct zh_rmove *moves, size_t i, size_t end, bool dead)
 {
 	char local[256];
 	struct zh__buf tmp = ZH_BUF_LOCAL(local);
 	const struct zh_token *t;
+	/* move numbers only where the PGN writer writes them as written */
+	bool nums = dead || (end < g->ntoks && g->toks[end].kind == ZH_T_MOVE &&
+	    !moves[end].ok);
 
 	zh__json_keyn(b, key, strlen(key));
 	zh__json_open(b, '[');
@@ -123,7 +126,9 @@ zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
 			i = skip_variation(g, i);
 			continue;
 		}
-		if (t->kind == ZH_T_COMMENT) {
+		if (t->kind == ZH_T_MOVENUM && !nums)
+			;
+		else if (t->kind == ZH_T_COMMENT) {
 			tmp.len = 0;
 			zh__bputc(&tmp, '{');
 			zh__bput(&tmp, t->text, t->len);

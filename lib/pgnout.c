@@ -682,7 +682,8 @@ jmove_fields(struct zh__buf *b, const struct jmove *m,
 	end = zh__json_run(g, moves, m->tok + 1, true, !moves[m->tok].ok,
 	    &plain);
 	if (!plain)
-		zh__json_run_list(b, "after", g, m->tok + 1, end);
+		zh__json_run_list(b, "after", g, moves, m->tok + 1, end,
+		    !moves[m->tok].ok);
 }
 
 static void
@@ -943,7 +944,8 @@ jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_game *g,
 	if (first && L->var) {
 		end = zh__json_run(g, moves, L->from, false, false, &plain);
 		if (!plain)
-			zh__json_run_list(b, "before", g, L->from, end);
+			zh__json_run_list(b, "before", g, moves, L->from, end,
+			    false);
 	}
 	return pos;
 }
@@ -1271,7 +1273,7 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	free(c.comment.s);
 	k = zh__json_run(g, r->moves, 0, false, false, &plain);
 	if (!plain)
-		zh__json_run_list(&b, "before", g, 0, k);
+		zh__json_run_list(&b, "before", g, r->moves, 0, k, false);
 	zh__json_key(&b, "result");
 	res = g->result ? g->result : zh_game_tag(g, "Result");
 	zh__json_strz(&b, res);

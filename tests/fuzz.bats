@@ -19,3 +19,4 @@ corpus() {
 @test "fuzz corpus: PGN reader" { corpus fuzz_pgn; }
 @test "fuzz corpus: replay, check and every writer" { corpus fuzz_game; }
 @test "fuzz corpus: a stream read in pieces, as -j reads it" { corpus fuzz_chunks; }
+@test "fuzz corpus: JSON Lines read back as games" { corpus fuzz_jsonin; }
