@@ -125,6 +125,19 @@ void zh__json_real(struct zh__buf *b, double x);
 #define ZH_JSON_REALMAX	64
 char *zh__json_qreal(char *q, double x);
 
+/* A comment the JSON reads back the same from its trimmed text, as
+ * Lichess writes them: " text " (isspace() of the C locale, inline: this
+ * runs for every move with a comment). */
+static inline bool
+zh__json_plain_comment(const struct zh_token *t)
+{
+	const unsigned char *s = (const unsigned char *)t->text;
+
+	return t->len >= 3 && s[0] == ' ' && s[t->len - 1] == ' ' &&
+	    s[1] != ' ' && (s[1] < '\t' || s[1] > '\r') &&
+	    s[t->len - 2] != ' ' && (s[t->len - 2] < '\t' || s[t->len - 2] > '\r');
+}
+
 /*
  * jsontoks.c: the tokens of a game's movetext from token i to the end
  * of a run (the next move of its line, the line's end): returns where it

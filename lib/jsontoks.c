@@ -16,7 +16,6 @@
  * "before" list beside "comment_before" (a variation) or "comment" (the
  * game).
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,44 +47,32 @@ plain_nag(const struct zh_token *t)
 	    (t->text[1] == '0' && t->len > 2))
 		return false;
 	for (k = 1; k < t->len; k++)
-		if (!isdigit((unsigned char)t->text[k]))
+		if (t->text[k] < '0' || t->text[k] > '9')
 			return false;
 	return true;
-}
-
-/* A comment read back the same from its trimmed text: " text ". */
-static bool
-plain_comment(const struct zh_token *t)
-{
-	return t->len >= 3 && t->text[0] == ' ' && t->text[t->len - 1] == ' ' &&
-	    !isspace((unsigned char)t->text[1]) &&
-	    !isspace((unsigned char)t->text[t->len - 2]);
 }
 
 size_t
 zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
     bool after, bool dead, bool *plain)
 {
+	/* in locals: *plain could alias them otherwise */
 	const struct zh_token *t = g->toks;
+	const size_t n = g->ntoks;
 	int state = 0;		/* 0 NAGs, 1 the comment, 2 variations */
-	bool nums = false;
+	bool nums = false, ok = true;
 
-	*plain = true;
-	while (i < g->ntoks && t[i].kind != ZH_T_MOVE &&
-	    t[i].kind != ZH_T_VEND) {
+	while (i < n && t[i].kind != ZH_T_MOVE && t[i].kind != ZH_T_VEND) {
 		switch (t[i].kind) {
 		case ZH_T_NAG:
-			if (!after || state > 0 || !plain_nag(&t[i]))
-				*plain = false;
+			ok &= after && state == 0 && plain_nag(&t[i]);
 			break;
 		case ZH_T_COMMENT:
-			if (state > 0 || !plain_comment(&t[i]))
-				*plain = false;
+			ok &= state == 0 && zh__json_plain_comment(&t[i]);
 			state = 1;
 			break;
 		case ZH_T_VSTART:
-			if (!after)
-				*plain = false;
+			ok &= after;
 			state = 2;
 			i = skip_variation(g, i);
 			continue;
@@ -93,16 +80,15 @@ zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
 			nums = true;
 			break;
 		default:	/* the result: read back last */
-			if (i + 1 < g->ntoks)
-				*plain = false;
+			ok &= i + 1 == n;
 			break;
 		}
 		i++;
 	}
 	/* move numbers as written where the line is dead (pgnout.c) */
-	if (nums && (dead || (i < g->ntoks && t[i].kind == ZH_T_MOVE &&
-	    !moves[i].ok)))
-		*plain = false;
+	if (nums && (dead || (i < n && t[i].kind == ZH_T_MOVE && !moves[i].ok)))
+		ok = false;
+	*plain = ok;
 	return i;
 }
 

@@ -614,8 +614,9 @@ struct jctx {
 	struct zh__buf comment;	/* comments outside any move */
 };
 
-/* Trimmed comment text appended to b, space-separated. */
-static void
+/* Trimmed comment text appended to b, space-separated; true if the
+ * comment was " text ", which the reader makes of the trimmed text. */
+static bool
 add_comment(struct zh__buf *b, const struct zh_token *t)
 {
 	const char *s = t->text, *e = t->text + t->len;
@@ -625,10 +626,12 @@ add_comment(struct zh__buf *b, const struct zh_token *t)
 	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	if (s == e)
-		return;
+		return false;
 	if (b->len > 0)
 		bputc(b, ' ');
 	bput(b, s, (size_t)(e - s));
+	return s == t->text + 1 && e == t->text + t->len - 1 &&
+	    t->text[0] == ' ' && *e == ' ';
 }
 
 /* The move being built: its fields until the next move ends it. */
@@ -642,7 +645,10 @@ struct jmove {
 	bool vopen;		/* its fields and '"variations":[' written */
 	size_t done;		/* its comments and NAGs end before this token */
 	size_t tok;		/* its token */
-	bool extra;		/* a comment or NAG after it (maybe empty) */
+	bool odd;		/* the tokens after it may say more than its
+				   keys (jsontoks.c looks): a second comment
+				   or one not " text ", a NAG, a variation, a
+				   move that could not be played, ... */
 };
 
 /* The move's fields after its texts, but its variations; "after" when
@@ -679,6 +685,8 @@ jmove_fields(struct zh__buf *b, const struct jmove *m,
 		zh__json_key(b, "eval");
 		zh__json_int(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
 	}
+	if (!m->odd)
+		return;
 	end = zh__json_run(g, moves, m->tok + 1, true, !moves[m->tok].ok,
 	    &plain);
 	if (!plain)
@@ -697,7 +705,7 @@ jmove_finish(struct zh__buf *b, struct jmove *m, const struct zh_game *g,
 	else
 		jmove_fields(b, m, g, moves);
 	bputc(b, '}');
-	m->open = m->clock = m->emt = m->eval = m->vopen = m->extra = false;
+	m->open = m->clock = m->emt = m->eval = m->vopen = m->odd = false;
 	m->text.len = m->nags.len = 0;
 	m->done = 0;
 }
@@ -867,7 +875,7 @@ jlevel_push(struct jlevels *lv, struct zh__buf *out)
 		memset(l, 0, sizeof *l);
 	}
 	l->m.open = l->m.clock = l->m.emt = l->m.eval = l->m.vopen = false;
-	l->m.extra = l->var = false;
+	l->m.odd = l->var = false;
 	l->m.text.len = l->m.nags.len = l->pre.len = 0;
 	l->m.done = 0;
 	l->out = out;
@@ -963,6 +971,7 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 {
 	struct jlevel *L = &lv->v[lv->n - 1], *up;
 
+	L->m.odd = true;
 	if (!L->m.open)
 		*b = bin;	/* no move to hang it on */
 	else if (L->m.vopen)
@@ -1008,10 +1017,11 @@ jmove(struct jlevel *L, struct zh__buf *b, const struct zh_game *g,
 	   UCI: its '}' and this move's opening written with the move's
 	   texts, in one reserve. */
 	if (L->m.open && rm->ok &&
-	    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen | L->m.extra) &&
+	    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen | L->m.odd) &&
 	    (L->m.text.len | L->m.nags.len) == 0)
 		jmove_texts(b, rm, d, "},{\"san\":", 9);
 	else {
+		L->m.odd |= !rm->ok;	/* its move numbers say more */
 		jmove_finish(b, &L->m, g, moves);
 		if (rm->ok)
 			jmove_texts(b, rm, d, L->first ? "{\"san\":" :
@@ -1022,6 +1032,7 @@ jmove(struct jlevel *L, struct zh__buf *b, const struct zh_game *g,
 	}
 	L->first = false;
 	L->m.open = true;
+	L->m.odd = !rm->ok;
 	L->m.tok = i - 1;
 	if (!rm->ok || *pos != NULL || L->pre.len > 0 || (first && L->var))
 		*pos = jmove_more(b, L, g, moves, i - 1, first, d, *pos);
@@ -1085,16 +1096,19 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 				add_comment(lv.n == 1 ? &c->comment : &L->pre,
 				    t);
 			else if (i - 1 >= L->m.done) {
-				L->m.extra = true;
-				add_comment(&L->m.text, t);
+				L->m.odd |= L->m.text.len > 0;
+				L->m.odd |= !add_comment(&L->m.text, t);
 				commands(&L->m, t);
 			}
 			break;
 		case ZH_T_NAG:
 			if (L->m.open && i - 1 >= L->m.done) {
-				L->m.extra = true;
+				L->m.odd = true;
 				jnag(&L->m, t);
 			}
+			break;
+		case ZH_T_RESULT:	/* then a comment: "after" says it */
+			L->m.odd |= i < ntoks;
 			break;
 		case ZH_T_VSTART:
 			if ((L = jvariation(c, &lv, i - 1, &b, &bin, &pos)) ==
