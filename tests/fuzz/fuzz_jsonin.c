@@ -11,7 +11,7 @@
  * and token texts; every game replays and is written as PGN and as JSON
  * without a crash, and the JSON written of a game without a syntax error
  * reads back (as the first line of a new stream) to a game with the same
- * tags and tokens (the SAN of a legal move may be written anew).
+ * tags that is written as the same PGN.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,39 +24,57 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char first[] = "{\"tags\":{\"Event\":\"x\"},\"moves\":[]}\n";
 
-/* Do a and b have the same tags and tokens (the texts of moves aside, when
- * 'moves' is false: the JSON writer writes a legal move's SAN anew)? */
+/* Do a and b have the same tags, and (if 'toks') the same tokens? */
 static bool
-same_game(const struct zh_game *a, const struct zh_game *b, bool moves)
+same_game(const struct zh_game *a, const struct zh_game *b, bool toks)
 {
 	size_t k;
 
-	if (a->ntags != b->ntags || a->ntoks != b->ntoks)
+	if (a->ntags != b->ntags || (toks && a->ntoks != b->ntoks))
 		return false;
 	for (k = 0; k < a->ntags; k++)
 		if (strcmp(a->tags[k].name, b->tags[k].name) != 0 ||
 		    strcmp(a->tags[k].value, b->tags[k].value) != 0)
 			return false;
-	for (k = 0; k < a->ntoks; k++)
-		if (a->toks[k].kind != b->toks[k].kind)
-			return false;
-		else if (a->toks[k].kind == ZH_T_MOVE && !moves)
-			continue;
-		else if (a->toks[k].len != b->toks[k].len ||
+	for (k = 0; toks && k < a->ntoks; k++)
+		if (a->toks[k].kind != b->toks[k].kind ||
+		    a->toks[k].len != b->toks[k].len ||
 		    memcmp(a->toks[k].text, b->toks[k].text, a->toks[k].len) != 0)
 			return false;
 	return true;
 }
 
-/* g's JSON read back: the same game, when g was read without error. */
+/* Game g (replayed into rp) as PGN of dialect d, malloc'd; NULL if it
+ * has no start position. */
+static char *
+pgn(const struct zh_game *g, const struct zh_replay *rp, int d, size_t *n)
+{
+	struct zh_error err;
+	char *s = NULL;
+	FILE *f;
+
+	if (rp->v == NULL || (f = open_memstream(&s, n)) == NULL)
+		return NULL;
+	zh_pgn_write(f, g, rp, d, &err);
+	if (fclose(f) != 0)
+		abort();
+	return s;
+}
+
+/*
+ * g's JSON read back (as the first line of a new stream): a game with
+ * g's tags that is written as the same PGN (move numbers the PGN writer
+ * makes anew, and the SAN of a legal move, may differ in its tokens).
+ */
 static void
 again(const struct zh_game *g, const struct zh_replay *rp)
 {
 	struct zh_error err;
 	struct zh_pgn_reader *r;
+	struct zh_replay hp;
 	struct zh_game h;
-	char *s = NULL;
-	size_t n = 0;
+	char *s = NULL, *p1, *p2;
+	size_t n = 0, n1 = 0, n2 = 0;
 	FILE *f = open_memstream(&s, &n);
 
 	if (f == NULL)
@@ -65,11 +83,23 @@ again(const struct zh_game *g, const struct zh_replay *rp)
 	if (fclose(f) != 0 || (f = fmemopen(s, n, "r")) == NULL)
 		abort();
 	r = zh_pgn_open(f, NULL);
+	memset(&hp, 0, sizeof hp);
 	if (zh_pgn_next(r, &h) != 1 || h.err.code != ZH_OK ||
 	    !same_game(g, &h, false)) {
 		fprintf(stderr, "fuzz_jsonin: not read back: %s\n", s);
 		abort();
 	}
+	zh_replay(&h, NULL, &hp);
+	p1 = pgn(g, rp, ZH_CHESSCOM, &n1);
+	p2 = pgn(&h, &hp, ZH_CHESSCOM, &n2);
+	if ((p1 == NULL) != (p2 == NULL) || n1 != n2 ||
+	    (p1 != NULL && memcmp(p1, p2, n1) != 0)) {
+		fprintf(stderr, "fuzz_jsonin: other PGN: %s\n", s);
+		abort();
+	}
+	free(p1);
+	free(p2);
+	zh_replay_free(&hp);
 	zh_pgn_close(r);
 	fclose(f);
 	free(s);
