@@ -403,45 +403,66 @@ jline(struct zh_pgn_reader *r, json_t *moves, int depth)
 	return 0;
 }
 
-/* The tags, in the object's order. */
+/* A tag pair of "tags" or "tag_list". */
 static int
-jtags(struct zh_pgn_reader *r, json_t *tags)
+jtag(struct zh_pgn_reader *r, const char *name, json_t *v)
+{
+	struct zh_tag *t;
+	const char *s = json_string_value(v);
+	size_t k;
+
+	for (k = 0; name[k] != '\0'; k++)
+		if (!namebyte((unsigned char)name[k]))
+			return jerr(r, "\"%.40s\" is not a tag name", name);
+	if (k == 0 || k > r->lim.max_tag)
+		return jerr(r, "\"%.40s\" is not a tag name", name);
+	if (s == NULL)
+		return jerr(r, "tag \"%.40s\" is not a string", name);
+	if (strcspn(s, "\r\n") < json_string_length(v) ||
+	    json_string_length(v) > r->lim.max_tag)
+		return jerr(r, "tag \"%.40s\" holds a line end or "
+		    "is too long", name);
+	if ((long)r->ntags >= r->lim.max_tags) {
+		zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
+		    "too many tags (limit %ld)", r->lim.max_tags);
+		return -1;
+	}
+	if (!zh__pgn_grow((void **)&r->tags, &r->tagcap, r->ntags + 1,
+	    sizeof *r->tags)) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
+	t = &r->tags[r->ntags++];
+	t->name = name;
+	t->value = s;
+	t->line = r->gline;
+	t->col = 1;
+	return 0;
+}
+
+/* The tags, in the object's order, or "tag_list"'s pairs (names that
+ * repeat). */
+static int
+jtags(struct zh_pgn_reader *r, json_t *tags, json_t *list)
 {
 	const char *name;
 	json_t *v;
 	size_t k;
 
-	json_object_foreach(tags, name, v) {
-		struct zh_tag *t;
-		const char *s = json_string_value(v);
-
-		for (k = 0; name[k] != '\0'; k++)
-			if (!namebyte((unsigned char)name[k]))
-				return jerr(r, "\"%.40s\" is not a tag name", name);
-		if (k == 0 || k > r->lim.max_tag)
-			return jerr(r, "\"%.40s\" is not a tag name", name);
-		if (s == NULL)
-			return jerr(r, "tag \"%.40s\" is not a string", name);
-		if (strcspn(s, "\r\n") < json_string_length(v) ||
-		    json_string_length(v) > r->lim.max_tag)
-			return jerr(r, "tag \"%.40s\" holds a line end or "
-			    "is too long", name);
-		if ((long)r->ntags >= r->lim.max_tags) {
-			zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1,
-			    "too many tags (limit %ld)", r->lim.max_tags);
-			return -1;
-		}
-		if (!zh__pgn_grow((void **)&r->tags, &r->tagcap, r->ntags + 1,
-		    sizeof *r->tags)) {
-			r->fail = ZH_ENOMEM;
-			return -1;
-		}
-		t = &r->tags[r->ntags++];
-		t->name = name;
-		t->value = s;
-		t->line = r->gline;
-		t->col = 1;
+	if (list == NULL) {
+		json_object_foreach(tags, name, v)
+			if (jtag(r, name, v) < 0)
+				return -1;
+		return 0;
 	}
+	if (!json_is_array(list))
+		return jerr(r, "\"tag_list\" is not an array");
+	json_array_foreach(list, k, v)
+		if (!json_is_array(v) || json_array_size(v) != 2 ||
+		    (name = json_string_value(json_array_get(v, 0))) == NULL)
+			return jerr(r, "\"tag_list\" holds no [name, value]");
+		else if (jtag(r, name, json_array_get(v, 1)) < 0)
+			return -1;
 	return 0;
 }
 
@@ -508,7 +529,7 @@ jgame(struct zh_pgn_reader *r, json_t *o)
 	res = json_object_get(o, "result");
 	if (res != NULL && !json_is_null(res) && !json_is_string(res))
 		return jerr(r, "\"result\" is not a string");
-	if (jtags(r, tags) < 0)
+	if (jtags(r, tags, json_object_get(o, "tag_list")) < 0)
 		return -1;
 	if ((before = json_object_get(o, "before")) != NULL) {
 		if (jitems(r, before, NULL, &none, 0) < 0)

@@ -1208,14 +1208,15 @@ tag_repeats(const struct zh_game *g, bool *dup)
 /*
  * The tags as one JSON object; a repeated name keeps its first value.
  * A few tags are checked for repeats one against another, more through
- * tag_repeats().
+ * tag_repeats().  Returns true if a name repeats: then "tag_list" says
+ * them all (jtag_list).
  */
 #define TAGS_DIRECT 64
 
-static void
+static bool
 jtags(struct zh__buf *b, const struct zh_game *g)
 {
-	bool *dup = NULL;
+	bool *dup = NULL, any = false;
 	size_t k, j;
 
 	if (g->ntags > TAGS_DIRECT &&
@@ -1223,28 +1224,50 @@ jtags(struct zh__buf *b, const struct zh_game *g)
 	    !tag_repeats(g, dup))) {
 		free(dup);
 		b->fail = true;
-		return;
+		return false;
 	}
 	zh__json_open(b, '{');
 	for (k = 0; k < g->ntags; k++) {
 		const char *name = g->tags[k].name;
 
 		if (dup != NULL) {
-			if (dup[k])
+			if (dup[k]) {
+				any = true;
 				continue;
+			}
 		} else {
 			for (j = 0; j < k; j++)
 				if (g->tags[j].name[0] == name[0] &&
 				    strcmp(g->tags[j].name, name) == 0)
 					break;
-			if (j < k)
+			if (j < k) {
+				any = true;
 				continue;
+			}
 		}
 		zh__json_keyn(b, name, strlen(name));
 		zh__json_str(b, g->tags[k].value, strlen(g->tags[k].value));
 	}
 	zh__json_close(b, '}');
 	free(dup);
+	return any;
+}
+
+/* Every tag pair in order, [name, value], for the reader (pgnjson.c). */
+static void
+jtag_list(struct zh__buf *b, const struct zh_game *g)
+{
+	size_t k;
+
+	zh__json_key(b, "tag_list");
+	zh__json_open(b, '[');
+	for (k = 0; k < g->ntags; k++) {
+		zh__json_open(b, '[');
+		zh__json_strz(b, g->tags[k].name);
+		zh__json_strz(b, g->tags[k].value);
+		zh__json_close(b, ']');
+	}
+	zh__json_close(b, ']');
 }
 
 int
@@ -1264,7 +1287,8 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 
 	zh__json_open(&b, '{');
 	zh__json_key(&b, "tags");
-	jtags(&b, g);
+	if (jtags(&b, g))
+		jtag_list(&b, g);
 	zh__json_key(&b, "variant");
 	if (r->v != NULL)
 		zh__json_ascii(&b, r->v->name);

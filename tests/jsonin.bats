@@ -265,6 +265,14 @@ for ln in sys.stdin:
 	# Lichess's "{ [%clk 0:05:00] }" needs none
 	run zhpgn -q --json "$TESTDATA/reader/clk-1k.pgn"
 	! grep -q '"after"\|"before"' <<<"$output"
+	# a tag name that repeats: every pair, in order
+	printf '[Event "x"]\n[X "1"]\n[Site "s"]\n[X "2"]\n\n1. e4 *\n' >"$BATS_TEST_TMPDIR/r.pgn"
+	run --separate-stderr zhpgn -q --json --variant chess "$BATS_TEST_TMPDIR/r.pgn"
+	[ "$(jq -c .tag_list <<<"$output")" = '[["Event","x"],["X","1"],["Site","s"],["X","2"]]' ]
+	for d in $D; do
+		cmp <(zhpgn -q --variant chess --to "$d" "$BATS_TEST_TMPDIR/r.pgn") \
+		    <(zhpgn -q --json --variant chess "$BATS_TEST_TMPDIR/r.pgn" | zhpgn -q --variant chess --to "$d")
+	done
 	# a game without a termination marker (before another game: at the
 	# end of the input it would be cut short)
 	printf '[Event "x"]\n[Result "1-0"]\n\n1. e4 e5\n\n[Event "y"]\n\n1. d4 *\n' >"$BATS_TEST_TMPDIR/n.pgn"
