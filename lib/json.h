@@ -152,5 +152,9 @@ size_t zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
 void zh__json_run_list(struct zh__buf *b, const char *key,
     const struct zh_game *g, const struct zh_rmove *moves, size_t i,
     size_t end, bool dead);
+/* The tags as one object, a repeated name's first value; true if a name
+ * repeats: then tag_list writes "tag_list", every pair in order. */
+bool zh__json_tags(struct zh__buf *b, const struct zh_game *g);
+void zh__json_tag_list(struct zh__buf *b, const struct zh_game *g);
 
 #endif

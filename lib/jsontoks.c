@@ -1,7 +1,8 @@
 /*
  * jsontoks.c - what a JSON game object must say so that the PGN reader
- * can read it back into the same game (pgnjson.c): the movetext tokens
- * around a move that its other keys do not say exactly.
+ * can read it back into the same game (pgnjson.c): its tags (all of them
+ * in "tag_list" when a name repeats), and the movetext tokens around a
+ * move that its other keys do not say exactly.
  *
  * A move object says the tokens after it, up to the next move of its
  * line, by "nags", "comment" and "variations", read back as the NAGs,
@@ -129,4 +130,111 @@ zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
 	zh__json_close(b, ']');
 	if (!tmp.local)
 		free(tmp.s);
+}
+
+/* ==================== tags ==================== */
+
+struct tagref {
+	const char *name;
+	size_t k;		/* its place */
+};
+
+/* By name, then by place. */
+static int
+cmp_tagref(const void *a, const void *b)
+{
+	const struct tagref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : x->k < y->k ? -1 : x->k > y->k;
+}
+
+/*
+ * Which tags repeat a name before them ('dup'), for a game with many:
+ * the indices sorted by name, each run of one name but its first marked.
+ * A sort keeps a hostile game with thousands of tags from a quadratic
+ * search.  False if out of memory.
+ */
+static bool
+tag_repeats(const struct zh_game *g, bool *dup)
+{
+	struct tagref *ix;
+	size_t k;
+
+	if ((ix = malloc(g->ntags * sizeof *ix)) == NULL)
+		return false;
+	for (k = 0; k < g->ntags; k++) {
+		ix[k].name = g->tags[k].name;
+		ix[k].k = k;
+	}
+	qsort(ix, g->ntags, sizeof *ix, cmp_tagref);
+	dup[ix[0].k] = false;
+	for (k = 1; k < g->ntags; k++)
+		dup[ix[k].k] = strcmp(ix[k - 1].name, ix[k].name) == 0;
+	free(ix);
+	return true;
+}
+
+/*
+ * The tags as one JSON object; a repeated name keeps its first value.
+ * A few tags are checked for repeats one against another, more through
+ * tag_repeats().  Returns true if a name repeats: then "tag_list" says
+ * them all (zh__json_tag_list).
+ */
+#define TAGS_DIRECT 64
+
+bool
+zh__json_tags(struct zh__buf *b, const struct zh_game *g)
+{
+	bool *dup = NULL, any = false;
+	size_t k, j;
+
+	if (g->ntags > TAGS_DIRECT &&
+	    ((dup = malloc(g->ntags * sizeof *dup)) == NULL ||
+	    !tag_repeats(g, dup))) {
+		free(dup);
+		b->fail = true;
+		return false;
+	}
+	zh__json_open(b, '{');
+	for (k = 0; k < g->ntags; k++) {
+		const char *name = g->tags[k].name;
+
+		if (dup != NULL) {
+			if (dup[k]) {
+				any = true;
+				continue;
+			}
+		} else {
+			for (j = 0; j < k; j++)
+				if (g->tags[j].name[0] == name[0] &&
+				    strcmp(g->tags[j].name, name) == 0)
+					break;
+			if (j < k) {
+				any = true;
+				continue;
+			}
+		}
+		zh__json_keyn(b, name, strlen(name));
+		zh__json_str(b, g->tags[k].value, strlen(g->tags[k].value));
+	}
+	zh__json_close(b, '}');
+	free(dup);
+	return any;
+}
+
+void
+zh__json_tag_list(struct zh__buf *b, const struct zh_game *g)
+{
+	size_t k;
+
+	zh__json_key(b, "tag_list");
+	zh__json_open(b, '[');
+	for (k = 0; k < g->ntags; k++) {
+		zh__json_open(b, '[');
+		zh__json_strz(b, g->tags[k].name);
+		zh__json_strz(b, g->tags[k].value);
+		zh__json_close(b, ']');
+	}
+	zh__json_close(b, ']');
 }

@@ -1164,112 +1164,6 @@ jerror(struct zh__buf *b, const struct zh_error *e, bool variation,
 	bputc(b, '}');
 }
 
-struct tagref {
-	const char *name;
-	size_t k;		/* its place */
-};
-
-/* By name, then by place. */
-static int
-cmp_tagref(const void *a, const void *b)
-{
-	const struct tagref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c != 0 ? c : x->k < y->k ? -1 : x->k > y->k;
-}
-
-/*
- * Which tags repeat a name before them ('dup'), for a game with many:
- * the indices sorted by name, each run of one name but its first marked.
- * A sort keeps a hostile game with thousands of tags from a quadratic
- * search.  False if out of memory.
- */
-static bool
-tag_repeats(const struct zh_game *g, bool *dup)
-{
-	struct tagref *ix;
-	size_t k;
-
-	if ((ix = malloc(g->ntags * sizeof *ix)) == NULL)
-		return false;
-	for (k = 0; k < g->ntags; k++) {
-		ix[k].name = g->tags[k].name;
-		ix[k].k = k;
-	}
-	qsort(ix, g->ntags, sizeof *ix, cmp_tagref);
-	dup[ix[0].k] = false;
-	for (k = 1; k < g->ntags; k++)
-		dup[ix[k].k] = strcmp(ix[k - 1].name, ix[k].name) == 0;
-	free(ix);
-	return true;
-}
-
-/*
- * The tags as one JSON object; a repeated name keeps its first value.
- * A few tags are checked for repeats one against another, more through
- * tag_repeats().  Returns true if a name repeats: then "tag_list" says
- * them all (jtag_list).
- */
-#define TAGS_DIRECT 64
-
-static bool
-jtags(struct zh__buf *b, const struct zh_game *g)
-{
-	bool *dup = NULL, any = false;
-	size_t k, j;
-
-	if (g->ntags > TAGS_DIRECT &&
-	    ((dup = malloc(g->ntags * sizeof *dup)) == NULL ||
-	    !tag_repeats(g, dup))) {
-		free(dup);
-		b->fail = true;
-		return false;
-	}
-	zh__json_open(b, '{');
-	for (k = 0; k < g->ntags; k++) {
-		const char *name = g->tags[k].name;
-
-		if (dup != NULL) {
-			if (dup[k]) {
-				any = true;
-				continue;
-			}
-		} else {
-			for (j = 0; j < k; j++)
-				if (g->tags[j].name[0] == name[0] &&
-				    strcmp(g->tags[j].name, name) == 0)
-					break;
-			if (j < k) {
-				any = true;
-				continue;
-			}
-		}
-		zh__json_keyn(b, name, strlen(name));
-		zh__json_str(b, g->tags[k].value, strlen(g->tags[k].value));
-	}
-	zh__json_close(b, '}');
-	free(dup);
-	return any;
-}
-
-/* Every tag pair in order, [name, value], for the reader (pgnjson.c). */
-static void
-jtag_list(struct zh__buf *b, const struct zh_game *g)
-{
-	size_t k;
-
-	zh__json_key(b, "tag_list");
-	zh__json_open(b, '[');
-	for (k = 0; k < g->ntags; k++) {
-		zh__json_open(b, '[');
-		zh__json_strz(b, g->tags[k].name);
-		zh__json_strz(b, g->tags[k].value);
-		zh__json_close(b, ']');
-	}
-	zh__json_close(b, ']');
-}
-
 int
 zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
@@ -1287,8 +1181,8 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 
 	zh__json_open(&b, '{');
 	zh__json_key(&b, "tags");
-	if (jtags(&b, g))
-		jtag_list(&b, g);
+	if (zh__json_tags(&b, g))
+		zh__json_tag_list(&b, g);
 	zh__json_key(&b, "variant");
 	if (r->v != NULL)
 		zh__json_ascii(&b, r->v->name);
