@@ -106,9 +106,10 @@ readline(struct zh_pgn_reader *r, size_t *len, size_t *next)
 			i = (size_t)(nl - b);
 			*len = kept + i;
 			*next = i + 1;
+			/* (between games for peek: no game limit to check) */
+			r->mode = M_BETWEEN;
 			if (*nl == '\r' && peek(r, i + 1) == '\n')
 				(*next)++;
-			r->mode = M_BETWEEN;
 			return 1;
 		}
 		i = n;
@@ -615,8 +616,12 @@ zh__pgnjson_next(struct zh_pgn_reader *r, struct zh_game *g)
 		if (r->fail || (rc = readline(r, &len, &next)) < 0) {
 			g->err.code = r->fail;
 			g->err.line = r->line;
-			snprintf(g->err.text, sizeof g->err.text, "%s",
-			    r->fail == ZH_EIO ? "read error" : "out of memory");
+			if (r->fail == ZH_EIO)
+				snprintf(g->err.text, sizeof g->err.text,
+				    "read error: %s", strerror(r->errnum));
+			else
+				snprintf(g->err.text, sizeof g->err.text,
+				    "out of memory");
 			return -1;
 		}
 		if (rc == 0)
