@@ -554,6 +554,30 @@ jgame(struct zh_pgn_reader *r, json_t *o)
 
 /* ==================== the interface ==================== */
 
+/*
+ * Values (',', '[', '{' outside strings) of line b[0..len).  Jansson
+ * holds some 50 bytes a value: a line of "0,0,0,..." would take 25 times
+ * its size.  zhpgn --json writes one a 9 bytes or more.
+ */
+static size_t
+values(const char *b, size_t len)
+{
+	size_t k, n = 0;
+	bool in = false;
+
+	for (k = 0; k < len; k++)
+		if (in) {
+			if (b[k] == '\\')
+				k++;
+			else if (b[k] == '"')
+				in = false;
+		} else if (b[k] == '"')
+			in = true;
+		else
+			n += b[k] == ',' || b[k] == '[' || b[k] == '{';
+	return n;
+}
+
 /* The game of line b[0..len) (r->truncated: the kept start of it). */
 static void
 parse(struct zh_pgn_reader *r, const char *b, size_t len)
@@ -568,6 +592,12 @@ parse(struct zh_pgn_reader *r, const char *b, size_t len)
 			col += ((unsigned char)b[k] & 0xc0) != 0x80;
 		zh__pgn_synerr(r, ZH_ELIMIT, r->gline, col,
 		    "game too long (limit %zu bytes)", r->lim.max_game);
+		return;
+	}
+	if (values(b, len) > len / 6 + 64) {
+		zh__pgn_synerr(r, ZH_ELIMIT, r->gline, 1, "not a zhkit game "
+		    "object: more than one JSON value in 6 bytes (too much "
+		    "memory to parse)");
 		return;
 	}
 	if ((o = json_loadb(b, len, 0, &je)) == NULL) {

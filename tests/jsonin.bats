@@ -256,6 +256,12 @@ for ln in sys.stdin:
 	grep -q ':2:100001: error: game 2: game too long (limit 100000 bytes)' <<<"$stderr"
 	[ "$(tail -n 1 <<<"$stderr")" = "zhpgn: 3 games: 2 written, 1 rejected" ]
 	[ "$(head -c 100000 "$BATS_TEST_TMPDIR/rej" | wc -c)" -eq 100000 ]
+	# a line of many small values (Jansson would hold 25 times its size)
+	{ echo "$good"; python3 -c 'print("{\"tags\":{},\"moves\":[],\"x\":[" + ",".join(["0"] * 500000) + "]}")'; echo "$good"; } >"$BATS_TEST_TMPDIR/v.json"
+	run --separate-stderr zhpgn "$BATS_TEST_TMPDIR/v.json"
+	[ "$status" -eq 1 ]
+	grep -q ':2:1: error: game 2: not a zhkit game object: more than one JSON value in 6 bytes' <<<"$stderr"
+	[ "$(tail -n 1 <<<"$stderr")" = "zhpgn: 3 games: 2 written, 1 rejected" ]
 }
 
 @test "jsonin: what the round trip needs is in the JSON only where the usual keys do not say it" {
