@@ -18,13 +18,19 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpthread
+# The tools' codecs (cmd/codec.c); libzh does not use them.  Loading the
+# four shared libraries costs every run about 0.25M instructions (0.1 ms);
+# CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
+# them in instead (start-up as without them, 1 MB more per tool).
+CODECLIBS = -lzstd -lz -lbz2 -llzma
 SOMAJOR  = 0
 SOVER    = $(SOMAJOR).1.0
 
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/jobs.c cmd/lines.c cmd/pieces.c
+CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c \
+           cmd/select.c cmd/clean.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
@@ -47,6 +53,7 @@ build/libzh.a: $(LIBOBJ)
 build/libzh.so.$(SOVER): $(LIBOBJ)
 	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson
 
+# libzh's; the codecs (CODECLIBS) are the tools' alone, so not here.
 build/zhkit.pc: Makefile
 	@mkdir -p build
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
@@ -60,7 +67,7 @@ build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h)
 
 bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a $(LIBS) $(CODECLIBS)
 
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit
@@ -81,20 +88,27 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -o $@ $< tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
+# The codec's target reads through cmd/codec.c and its libraries.
+build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
 
 # The tools' Bats suites (not perft's, too slow) with every tool run in
 # valgrind memcheck (tests/common.bash): a memory error or a leak fails.
-# Left out: zhfen's round trips (36 runs over the whole FEN corpus per
+# compress.bats runs on 30 games there, without its two tests on the
+# 10,000-game bench archives.  Left out: zhfen's round trips (36 runs over the whole FEN corpus per
 # variant, half an hour in memcheck; the fen-cases suite covers the same
 # code), and trust-rules' EPD round trips (130 runs; the same readers).
 VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
            tests/trust-reader.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
-           tests/trust-io.bats tests/trust-rules.bats tests/jsonin.bats
-VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|jsonin: (each kind|an invalid|detection|a line over))
+           tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
+           tests/clean.bats tests/compress.bats tests/jsonin.bats
+VGFILTER = ^(zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }
@@ -112,7 +126,7 @@ TSANFLAGS = -fsanitize=thread
 tsan:
 	$(MAKE) clean
 	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all
-	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats
+	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats
 	$(MAKE) clean
 
 # A profile-guided build, for those who want the last tenth of speed:
@@ -141,7 +155,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
 
-bench: all build/bench/floor
+bench: all build/bench/floor build/bench/inflate
 	@sh bench/run.sh
 
 # The reader alone, and the reader with the legality replay: the floors
@@ -149,6 +163,11 @@ bench: all build/bench/floor
 build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
+
+# Decompression alone through the tools' read path (cmd/codec.c).
+build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c $(CODECLIBS) -lpthread
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
@@ -158,6 +177,10 @@ FUZZCC   = clang
 build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -o $@ $< $(LIBSRC) $(LIBS)
+
+build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(CODECLIBS) -lpthread
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

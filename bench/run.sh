@@ -25,7 +25,8 @@
 #   ZH_BENCH_BASE   a git revision (e.g. 42ba11e): build it in bench/tmp/base-REV
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
-#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs base big
+#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
+#                   base big select
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -42,7 +43,8 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs base big}
+#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
+#                   base big select
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -295,6 +297,52 @@ jobs_section() {
 }
 if want jobs; then jobs_section; fi
 
+# --------------------------------------------------- compressed input -----
+# zh-tags.pgn.zst (pzstd -19: four frames, four skippable frames), output
+# to /dev/null, each pair run in turn (bench/pairs.py): zhcheck reading the
+# file itself against zstdcat piped into zhcheck, one worker each; -j 2
+# against -j 1 on it; decompression alone through the tools' read path
+# (build/bench/inflate: cmd/codec.c, 128 KB freads) against zstd -dc; and
+# zhcheck -j 1's peak memory (/usr/bin/time -v), zstd's window included.
+compress_section() {
+	local z size rss
+	z=$(pgn_path zh-tags.pgn.zst) || { note "zh-tags.pgn.zst not found in $DATA: compressed section skipped"; return; }
+	have_tool zhcheck || { note "bin/zhcheck not built: compressed section skipped"; return; }
+	command -v zstd >/dev/null || { note "zstd not installed: compressed section skipped"; return; }
+	z=$(readlink -f "$z")	# zstd passes over symbolic links
+	size=$(zstd -dc "$z" | wc -c)
+	echo; echo "## compressed input: zh-tags.pgn.zst ($(calc "'%.1f' % ($(wc -c <"$z") / 1e6)") MB, $(calc "'%.1f' % ($size / 1e6)") MB of text; output to /dev/null)"
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/zst-file-pipe.json" \
+		"bin/zhcheck -j 1 $z" "sh -c $(q "zstdcat $z | bin/zhcheck -j 1")")
+	if [ $# -eq 5 ]; then
+		row "zstdcat f | zhcheck -j1" "zh-tags.zst" "$2" "CPU $(calc "'%.3f' % $5") s"
+		row "zhcheck -j1 f.zst" "zh-tags.zst" "$1" "MB/s $(calc "'%.1f' % ($size / $1 / 1e6)")  CPU $(calc "'%.3f' % $4") s" \
+			"x$(calc "'%.2f' % $3") of the pipe's time (pairs; at most 1 wanted)"
+	fi
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/zst-j1j2.json" \
+		"bin/zhcheck -j 1 $z" "bin/zhcheck -j 2 $z")
+	[ $# -eq 5 ] &&
+		row "zhcheck -j2 f.zst" "zh-tags.zst" "$2" "MB/s $(calc "'%.1f' % ($size / $2 / 1e6)")  CPU $(calc "'%.3f' % $5") s" \
+			"-j2 speedup $(calc "'%.2f' % $3")x over -j1 (pairs)"
+	if [ -x build/bench/inflate ]; then
+		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/zst-inflate.json" \
+			"build/bench/inflate $z" "zstd -dc $z")
+		if [ $# -eq 5 ]; then
+			row "zstd -dc" "zh-tags.zst" "$2" "MB/s $(calc "'%.1f' % ($size / $2 / 1e6)")"
+			row "decompression alone" "zh-tags.zst" "$1" "MB/s $(calc "'%.1f' % ($size / $1 / 1e6)")" \
+				"x$(calc "'%.2f' % $3") of zstd -dc's time (pairs)"
+		fi
+	else
+		note "build/bench/inflate not built: decompression alone skipped"
+	fi
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v bin/zhcheck -j 1 "$z" 2>"$TMP/time.txt" >/dev/null
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		row "zhcheck -j1 f.zst peak RSS" "zh-tags.zst" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB"
+	fi
+}
+if want compress; then compress_section; fi
+
 # --------------------------------------------- against a base revision ----
 # ZH_BENCH_BASE=REV: the same PGN rows built from REV (git archive, built
 # with this Makefile's defaults in bench/tmp/base-REV) and from this tree,
@@ -391,6 +439,54 @@ if want big; then
 	if [ "${ZH_BENCH_BIG:-0}" = 1 ]; then big_section
 	else echo; note "peak memory on a 1 GB file: set ZH_BENCH_BIG=1"
 	fi
+fi
+
+# -------------------------------------------------------------- select -----
+# Selecting games (issue 23) on the tagged archives: a tag-only selection
+# beside grep -c (finding where games start) and pgn-extract -t, duplicate
+# removal beside pgn-extract -D, a position search beside a plain zhcheck.
+# sel_row LABEL NAME CMD REF REFNAME [OUTPUT]: the ratio is REF's time over
+# this one's ("x REFNAME").
+sel_row() {
+	local t
+	t=$(time_cmd "$2" "$RUNS" "$3" "${6:-null}") || return 1
+	echo "$t" >"$TMP/json/$2.median"
+	row "$1" "$base" "$t" "MB/s $(calc "'%.1f' % ($size / $t / 1e6)")" \
+	    "${4:+x $5 $(calc "'%.2f' % ($4 / $t)")}"
+}
+
+select_section() {
+	local base pgn size tgrep= tpe= tcheck= pe elo fen
+	pe=$(command -v pgn-extract || command -v /usr/games/pgn-extract || :)
+	elo="--tag $(q 'WhiteElo >= 2000') --tag $(q 'BlackElo >= 2000')"
+	printf 'WhiteElo >= "2000"\nBlackElo >= "2000"\n' >"$TMP/elo.tags"
+	for base in zh-tags.pgn chess-tags.pgn; do
+		tgrep= tpe= tcheck=
+		pgn=$(pgn_path "$base") || { note "$base not found in $DATA: skipped"; continue; }
+		size=$(wc -c <"$(readlink -f "$pgn")")
+		echo; echo "## Selecting games on $base ($(calc "'%.1f' % ($size / 1e6)") MB)"
+		sel_row "grep -c '^[Event '" "sel-grep-$base" "grep -c $(q '^\[Event ') $pgn" "" "" pipe &&
+			tgrep=$(cat "$TMP/json/sel-grep-$base.median")
+		if [ -n "$pe" ]; then
+			sel_row "pgn-extract -t (Elo>=2000)" "sel-pe-t-$base" "$pe -s -t $TMP/elo.tags -o /dev/null $pgn" "$tgrep" "grep's speed"
+		fi
+		have_tool zhpgn || { note "bin/zhpgn not built: skipped"; continue; }
+		sel_row "zhpgn --tag (Elo>=2000)" "sel-zhpgn-t-$base" "bin/zhpgn -q -o /dev/null $elo $pgn" "$tgrep" "grep's speed"
+		if [ -n "$pe" ] && [ "$base" = chess-tags.pgn ]; then
+			sel_row "pgn-extract -D" "sel-pe-D-$base" "$pe -s -D -o /dev/null $pgn" &&
+				tpe=$(cat "$TMP/json/sel-pe-D-$base.median")
+		fi
+		sel_row "zhpgn --dedupe" "sel-zhpgn-D-$base" "bin/zhpgn -q -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
+		have_tool zhcheck || continue
+		sel_row "zhcheck" "sel-check-$base" "bin/zhcheck -q $pgn" &&
+			tcheck=$(cat "$TMP/json/sel-check-$base.median")
+		# a position most games reach: after 1. e4 (or 1. e3/d4 for none)
+		fen=$(bin/zhreplay -q -f fen --plies 1 --max 1 "$pgn" | sed -n 1p)
+		sel_row "zhcheck --position" "sel-check-pos-$base" "bin/zhcheck -q --position $(q "$fen") $pgn" "$tcheck" "zhcheck"
+	done
+}
+if want select; then
+	select_section
 fi
 
 # ---------------------------------------------------------------- summary --

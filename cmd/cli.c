@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "codec.h"
 
 const char *cli_prog = "zhkit";
 int cli_quiet;
@@ -210,7 +211,21 @@ cli_open(const char *path, const char **name)
 			fclose(f);
 		return NULL;
 	}
+	/* A compressed input is read through its codec (codec.c). */
+	if ((f = codec_ropen(f)) == NULL)
+		cli_fail("%s: out of memory", *name);
 	return f;
+}
+
+void
+cli_read_error(FILE *in, const char *name)
+{
+	const char *why = codec_error(in);
+
+	if (why != NULL)
+		cli_fail("%s: error: %s", name, why);
+	else
+		cli_fail("%s: read error", name);
 }
 
 void
@@ -298,6 +313,8 @@ struct output {
 	dev_t dev;
 	ino_t ino;
 	bool reg;			/* a regular file: dev and ino set */
+	const char *codec;		/* compressed so (by its name), or NULL */
+	int level;
 };
 
 struct input {
@@ -449,13 +466,14 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
-
 	if (o->path != NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
-	if ((o->f = fopencookie(o, "w", io)) == NULL) {
+	/* name.zst, .gz, .bz2, .xz: compressed on the way to out_write() */
+	if ((o->f = o->codec != NULL ? codec_wopen(o->codec, o->level,
+	    out_write, out_close, o) : fopencookie(o, "w", io)) == NULL) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
 	}
@@ -465,22 +483,39 @@ out_stream(struct output *o)
 	return 0;
 }
 
+/* A name ending .zst, .gz, .bz2 or .xz: its codec and level (codec.c). */
+static int
+out_codec(struct output *o)
+{
+	const char *why = NULL;
+
+	if (o->path == NULL || (o->codec = codec_suffix(o->path)) == NULL)
+		return 0;
+	if ((o->level = codec_level(o->codec, &why)) >= 0)
+		return 0;
+	cli_fail("%s", why);
+	return -1;
+}
+
 int
 cli_outputs_open(void)
 {
 	int i, rc = 0;
 
 	for (i = 0; i < nouts && rc == 0; i++)
+		if (out_codec(&outs[i]) != 0)
+			rc = -1;
+	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_open(&outs[i]) != 0 || out_same(&outs[i]) != 0)
 			rc = -1;
 	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_stream(&outs[i]) != 0)
 			rc = -1;
+	if (rc == 0)
+		return 0;	/* the inputs kept for late outputs */
 	free(ins);
 	ins = NULL;
 	nins = 0;
-	if (rc == 0)
-		return 0;
 	for (i = 0; i < nouts; i++) {
 		if (outs[i].f != NULL)
 			fclose(outs[i].f);
@@ -503,6 +538,171 @@ out_fail(const struct output *o)
 	out_failed = true;
 }
 
+/* ======================== late outputs ======================== */
+
+/*
+ * Outputs opened while the run goes on (zhpgn's split files): each one
+ * is an output as -o's is, on the heap with its name (its stream's
+ * cookie must stay put), kept to the end so that a file closed and opened again, and
+ * every later one, are still compared with it.
+ */
+static struct output **late;
+static int nlate, caplate;
+
+/* Is o (late, open now) one of the inputs or another output? */
+static int
+late_same(const struct output *o)
+{
+	const char *other;
+	int i;
+
+	if (!o->reg)
+		return 0;
+	for (i = 0; i < nins; i++)
+		if (ins[i].dev == o->dev && ins[i].ino == o->ino) {
+			cli_fail("%s: cannot write: it is the input %s",
+			    o->name, ins[i].name);
+			return -1;
+		}
+	for (i = 0; i < nouts; i++)
+		if (outs[i].reg && outs[i].dev == o->dev &&
+		    outs[i].ino == o->ino) {
+			other = outs[i].name;
+			goto same;
+		}
+	for (i = 0; i < nlate; i++)
+		if (late[i] != o && late[i]->reg && late[i]->dev == o->dev &&
+		    late[i]->ino == o->ino) {
+			other = late[i]->name;
+			goto same;
+		}
+	return 0;
+same:
+	cli_fail("%s: cannot write: it is the output %s", o->name, other);
+	return -1;
+}
+
+FILE *
+cli_output_late(const char *path, int *id)
+{
+	struct output *o, **nl;
+
+	if (nlate == caplate) {
+		caplate = caplate ? 2 * caplate : 16;
+		if ((nl = realloc(late, (size_t)caplate * sizeof *nl)) == NULL) {
+			cli_fail("out of memory");
+			return NULL;
+		}
+		late = nl;
+	}
+	if ((o = calloc(1, sizeof *o)) == NULL ||
+	    (o->path = o->name = strdup(path)) == NULL) {
+		free(o);
+		cli_fail("out of memory");
+		return NULL;
+	}
+	late[nlate] = o;
+	o->fp = &o->f;
+	if (out_codec(o) != 0 || out_open(o) != 0) {
+		free((void *)o->path);
+		free(o);
+		return NULL;
+	}
+	*id = nlate++;
+	if (late_same(o) != 0 || out_stream(o) != 0) {
+		close(o->fd);
+		if (o->created)
+			unlink(path);
+		o->reg = false;		/* compares with none */
+		return NULL;
+	}
+	return o->f;
+}
+
+/* Flush and close late output o's stream; 0, or -1 after a message. */
+static int
+late_park(struct output *o)
+{
+	int rc = 0;
+
+	if (o->f == NULL)
+		return 0;
+	if (fflush(o->f) != 0 || ferror(o->f) || o->err != 0)
+		rc = -1;
+	if (fclose(o->f) != 0)
+		rc = -1;
+	o->f = NULL;
+	if (rc != 0)
+		out_fail(o);
+	return rc;
+}
+
+int
+cli_output_park(int id)
+{
+	return late_park(late[id]);
+}
+
+FILE *
+cli_output_resume(int id)
+{
+	static const cookie_io_functions_t io = {
+		.write = out_write, .close = out_close
+	};
+	struct output *o = late[id];
+	struct stat st;
+
+	if ((o->fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0 ||
+	    fstat(o->fd, &st) != 0 || (o->reg && (st.st_dev != o->dev ||
+	    st.st_ino != o->ino))) {
+		cli_fail("%s: cannot write: %s", o->name, o->fd < 0 ?
+		    strerror(errno) : "it changed while it was written");
+		if (o->fd >= 0)
+			close(o->fd);
+		return NULL;
+	}
+	/* a compressed file gets a new frame, member or stream: its
+	   readers read them one after another */
+	if ((o->f = o->codec != NULL ? codec_wopen(o->codec, o->level,
+	    out_write, out_close, o) : fopencookie(o, "a", io)) == NULL) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		close(o->fd);
+		return NULL;
+	}
+	return o->f;
+}
+
+/* A late output's write failed: said, once. */
+static bool
+late_failed(void)
+{
+	int i;
+
+	for (i = 0; i < nlate; i++)
+		if (late[i]->f != NULL && (late[i]->err != 0 ||
+		    ferror(late[i]->f))) {
+			out_fail(late[i]);
+			return true;
+		}
+	return false;
+}
+
+/* Close the late outputs still open and forget them all. */
+static void
+late_close(void)
+{
+	int i;
+
+	for (i = 0; i < nlate; i++) {
+		late_park(late[i]);
+		free((void *)late[i]->path);
+		free(late[i]);
+	}
+	free(late);
+	late = NULL;
+	nlate = caplate = 0;
+}
+
 /* Cheap: a flag per output, and stdio's error flags. */
 bool
 cli_outputs_failed(void)
@@ -516,6 +716,8 @@ cli_outputs_failed(void)
 			out_fail(&outs[i]);
 			return true;
 		}
+	if (nlate > 0 && late_failed())
+		return true;
 	if (ferror(stderr))
 		out_failed = true;	/* nowhere left to say it */
 	return out_failed;
@@ -538,6 +740,10 @@ cli_outputs_close(void)
 		o->f = NULL;
 		*o->fp = NULL;
 	}
+	late_close();
+	free(ins);
+	ins = NULL;
+	nins = 0;
 	return out_failed ? -1 : 0;
 }
 

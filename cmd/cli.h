@@ -25,8 +25,13 @@ size_t cli_putlong(char *b, long x);
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative integer option in [lo, hi]; -1 on error. */
 long cli_number(const char *s, long lo, long hi, const char *what);
-/* Open FILE for reading ("-" or NULL: stdin); NULL after a message. */
+/* Open FILE for reading ("-" or NULL: stdin); NULL after a message.  A
+ * compressed one (zstd, gzip, bzip2, xz: known by its magic number) is
+ * decompressed as it is read. */
 FILE *cli_open(const char *path, const char **name);
+/* "TOOL: NAME: read error", or the codec's reason a compressed input
+ * failed: "TOOL: NAME: error: zstd: REASON (at byte N ...)". */
+void cli_read_error(FILE *in, const char *name);
 void cli_version(void);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);
@@ -44,6 +49,19 @@ int cli_outputs_open(void);		/* 0, or -1 after a message */
 bool cli_outputs_failed(void);		/* after each record: stop if true */
 int cli_outputs_close(void);		/* flush and close; 0 or -1 */
 bool cli_output_isatty(FILE *f);
+/*
+ * Late outputs, opened once the run has begun (zhpgn's split files):
+ * 'path' is opened as -o is (made, or emptied if it exists), refused if
+ * it is an input or any other output, early or late, and written
+ * through the same layer.  cli_output_late() returns its stream and
+ * its number in *id; cli_output_park() flushes and closes the stream
+ * (the file is still compared with later ones), cli_output_resume()
+ * opens it again to append.  NULL or -1 after a message (exit 2).
+ * cli_outputs_close() closes them all.
+ */
+FILE *cli_output_late(const char *path, int *id);
+int cli_output_park(int id);
+FILE *cli_output_resume(int id);
 /* Close the outputs, flush stdout and stderr: rc, or EXIT_USAGE if
  * anything could not be written. */
 int cli_exit(int rc);

@@ -117,12 +117,15 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
  * A game's work, after the text skipped before it; the one place where
  * --game-offset renumbers (done() sees the reader's number).
  */
-static inline int
+static inline void
 work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
-    void *st)
+    void *st, struct jobs_res *res)
 {
 	struct zh_game renum;
 
+	res->drop = 0;
+	res->has_key = false;
+	res->route[0] = '\0';
 	if (g->skipped.lines > 0)
 		tell_skip(j, err, &g->skipped);
 	if (j->offset) {
@@ -130,7 +133,23 @@ work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
 		renum.number += j->offset;
 		g = &renum;
 	}
-	return j->work(g, out, err, j->ctx, st);
+	res->result = j->work(g, out, err, j->ctx, st, res);
+}
+
+/* Every reader made here drops what the tool's filter drops. */
+static void
+set_filter(const struct jobs *j, struct zh_pgn_reader *r)
+{
+	if (j->filter != NULL)
+		zh_pgn_set_filter(r, j->filter, j->filter_arg);
+}
+
+/* Bytes [from, to) of p to f, if any (p is NULL while none were). */
+static inline void
+put_run(FILE *f, const char *p, size_t from, size_t to)
+{
+	if (to > from && f != NULL)
+		fwrite(p + from, 1, to - from, f);
 }
 
 /* zh_pgn_next() failed: keep why. */
@@ -141,32 +160,7 @@ read_failed(struct jobs *j, const struct zh_game *g)
 		j->rerr = g->err;
 }
 
-/* ======================== serial ======================== */
-
-static int
-run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
-{
-	struct zh_game g;
-	void *st = j->make_state ? j->make_state(j->ctx) : NULL;
-	int rc = 0, res;
-	long n = 0;
-
-	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
-		res = work_game(j, &g, j->out, j->err, st);
-		j->done(j->ctx, &g, res);
-		check_outputs(j);
-		progress_tick(pr, false);
-		if (j->max_games && ++n >= j->max_games)
-			break;
-	}
-	if (j->free_state)
-		j->free_state(st);
-	if (rc == 0)
-		tell_skip(j, j->err, zh_pgn_tail(r));
-	else if (rc < 0)
-		read_failed(j, &g);
-	return rc < 0 ? -1 : 0;
-}
+/* ======================== output buffers ======================== */
 
 /*
  * Games travel in batches (up to BATCH games or BATCH_BYTES of PGN) so
@@ -207,7 +201,7 @@ struct slot {
 	char *arena;
 	size_t aused, acap;
 	struct zh_game *g[BATCH];
-	int result[BATCH];
+	struct jobs_res res[BATCH];
 	size_t oend[BATCH], eend[BATCH];	/* output offsets after game i */
 	struct obuf out, err;
 };
@@ -255,6 +249,69 @@ obuf_reset(struct obuf *b)
 		b->cap = 0;
 	}
 }
+
+/* ======================== serial ======================== */
+
+/*
+ * With j->route, a game's output is held in 'hold' (out writes there)
+ * until done() has said where it goes; 0, or -1 out of memory (said).
+ */
+static int
+put_held(struct jobs *j, FILE *out, struct obuf *hold, FILE *to)
+{
+	fflush(out);
+	if (hold->failed) {
+		cli_fail("out of memory");
+		j->stop = 1;
+		return -1;
+	}
+	if (to != NULL)
+		put_run(to, hold->p, 0, hold->len);
+	hold->len = 0;
+	return 0;
+}
+
+static int
+run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
+{
+	struct zh_game g;
+	struct jobs_res res;
+	struct obuf hold = { 0 };
+	FILE *out = j->out, *to;
+	void *st;
+	int rc = 0, err = 0;
+	long n = 0;
+
+	set_filter(j, r);
+	if (j->route && (out = obuf_open(&hold)) == NULL) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	st = j->make_state ? j->make_state(j->ctx) : NULL;
+	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
+		work_game(j, &g, out, j->err, st, &res);
+		to = j->done(j->ctx, &g, &res);
+		if (j->route && put_held(j, out, &hold, to) != 0)
+			err = 1;
+		check_outputs(j);
+		progress_tick(pr, false);
+		if (j->max_games && ++n >= j->max_games)
+			break;
+	}
+	if (j->free_state)
+		j->free_state(st);
+	if (j->route) {
+		fclose(out);
+		free(hold.p);
+	}
+	if (rc == 0)
+		tell_skip(j, j->err, zh_pgn_tail(r));
+	else if (rc < 0)
+		read_failed(j, &g);
+	return rc < 0 || err ? -1 : 0;
+}
+
+
 
 /* The workers of a pool, with its lock and conditions. */
 struct crew {
@@ -336,11 +393,11 @@ work_batch(struct pool *p, struct slot *s, void *st)
 
 	for (i = 0; i < s->n; i++) {
 		if (o == NULL || e == NULL) {
-			s->result[i] = -1;
+			s->res[i].result = -1;
 			s->oend[i] = s->eend[i] = 0;
 			continue;
 		}
-		s->result[i] = work_game(p->j, s->g[i], o, e, st);
+		work_game(p->j, s->g[i], o, e, st, &s->res[i]);
 		fflush(o);
 		fflush(e);
 		s->oend[i] = s->out.len;
@@ -354,7 +411,7 @@ work_batch(struct pool *p, struct slot *s, void *st)
 		cli_fail("out of memory");
 		s->out.len = s->err.len = 0;	/* keep offsets within them */
 		for (i = 0; i < s->n; i++) {
-			s->result[i] = -1;
+			s->res[i].result = -1;
 			s->oend[i] = s->eend[i] = 0;
 		}
 	}
@@ -392,6 +449,28 @@ worker(void *arg)
 }
 
 /*
+ * Game i's output, bytes [*o, oend) of out: done() says where it goes.
+ * Output for j->out is written in runs (from *orun); output sent
+ * elsewhere or dropped ends the run.
+ */
+static void
+route_game(struct jobs *j, const struct zh_game *g, const struct jobs_res *res,
+    const char *out, size_t *orun, size_t *o, size_t oend)
+{
+	FILE *to = j->done(j->ctx, g, res);
+
+	/* a game done() drops (NULL) ends the run even when j->out is
+	   NULL too, so that nothing is ever written to NULL */
+	if (to != j->out || to == NULL) {
+		put_run(j->out, out, *orun, *o);
+		if (to != NULL)
+			put_run(to, out, *o, oend);
+		*orun = oend;
+	}
+	*o = oend;
+}
+
+/*
  * Write out slot s (finished), game by game; called without the lock.
  * Standard output is written in runs: a game's messages, if it has any,
  * go out between the output of the games before and after it, as with
@@ -408,16 +487,14 @@ flush_slot(struct pool *p, struct slot *s)
 		   as run_serial would never have read them. */
 		if (!p->j->stop) {
 			if (s->eend[i] > e) {
-				if (o > orun)
-					fwrite(s->out.p + orun, 1, o - orun,
-					    p->j->out);
+				put_run(p->j->out, s->out.p, orun, o);
 				cli_progress_clear(p->j->err);
 				fwrite(s->err.p + e, 1, s->eend[i] - e,
 				    p->j->err);
 				orun = o;
 			}
-			o = s->oend[i];
-			p->j->done(p->j->ctx, s->g[i], s->result[i]);
+			route_game(p->j, s->g[i], &s->res[i], s->out.p,
+			    &orun, &o, s->oend[i]);
 			check_outputs(p->j);
 			progress_tick(p->pr, false);
 		}
@@ -430,8 +507,7 @@ flush_slot(struct pool *p, struct slot *s)
 		s->arena = NULL;
 		s->acap = 0;
 	}
-	if (o > orun)		/* out.p is NULL while nothing was written */
-		fwrite(s->out.p + orun, 1, o - orun, p->j->out);
+	put_run(p->j->out, s->out.p, orun, o);
 	check_outputs(p->j);
 	obuf_reset(&s->out);
 	obuf_reset(&s->err);
@@ -551,6 +627,7 @@ run_parallel(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 		free(p.slots);
 		return run_serial(j, r, pr);
 	}
+	set_filter(j, r);
 	for (;;) {
 		bool more = rc == 1 && !j->stop &&
 		    !(j->max_games && count >= j->max_games);
@@ -605,7 +682,8 @@ struct cgame {			/* what is kept of a game for done() */
 	size_t rawlen;
 	long number, line;
 	bool truncated;
-	int result;
+	int dropped;
+	struct jobs_res res;
 	size_t oend, eend;	/* output offsets after the game */
 };
 
@@ -649,7 +727,7 @@ keep_game(struct jobs *j, struct cslot *s, const struct zh_game *g,
 		s->gcap = ncap;
 	}
 	c = &s->gm[s->n++];
-	c->result = work_game(j, g, o, e, st);
+	work_game(j, g, o, e, st, &c->res);
 	fflush(o);
 	fflush(e);
 	c->oend = s->out.len;
@@ -659,6 +737,7 @@ keep_game(struct jobs *j, struct cslot *s, const struct zh_game *g,
 	c->number = g->number;
 	c->line = g->line;
 	c->truncated = g->raw_truncated;
+	c->dropped = g->dropped;
 	return 0;
 }
 
@@ -678,6 +757,7 @@ work_chunk(struct cpool *p, struct cslot *s, void *st,
 	if (o == NULL || e == NULL ||
 	    (rd = piece_read(&s->pc, rdp, &j->limits)) == NULL)
 		goto out;
+	set_filter(j, rd);
 	while ((rc = piece_next(&s->pc, rd, &g)) == 1)
 		if (keep_game(j, s, &g, o, e, st) != 0) {
 			rc = -1;
@@ -748,13 +828,11 @@ flush_chunk(struct cpool *p, struct cslot *s)
 			break;
 		}
 		if (c->eend > e) {
-			if (o > orun)
-				fwrite(s->out.p + orun, 1, o - orun, j->out);
+			put_run(j->out, s->out.p, orun, o);
 			cli_progress_clear(j->err);
 			fwrite(s->err.p + e, 1, c->eend - e, j->err);
 			orun = o;
 		}
-		o = c->oend;
 		e = c->eend;
 		/* done() gets the game's number, line and bytes; its tags
 		   and tokens went with the worker's reader. */
@@ -764,13 +842,13 @@ flush_chunk(struct cpool *p, struct cslot *s)
 		g.raw = c->raw;
 		g.rawlen = c->rawlen;
 		g.raw_truncated = c->truncated;
-		j->done(j->ctx, &g, c->result);
+		g.dropped = c->dropped;
+		route_game(j, &g, &c->res, s->out.p, &orun, &o, c->oend);
 		check_outputs(j);
 		p->games++;
 		progress_tick(p->pr, false);
 	}
-	if (o > orun)
-		fwrite(s->out.p + orun, 1, o - orun, j->out);
+	put_run(j->out, s->out.p, orun, o);
 	if (i == s->n && !j->stop && !p->enough && s->tail > e) {
 		cli_progress_clear(j->err);
 		fwrite(s->err.p + e, 1, s->tail - e, j->err);
@@ -986,7 +1064,7 @@ jobs_option(struct jobs *j, int c, const char *arg)
 
 /* Why the input could not be read. */
 static void
-read_error(const struct jobs *j, const char *name)
+read_error(const struct jobs *j, FILE *in, const char *name)
 {
 	static const char *const cat[][2] = {
 		{ "gzip", "zcat" }, { "zstd", "zstdcat" }, { "bzip2", "bzcat" },
@@ -1003,7 +1081,7 @@ read_error(const struct jobs *j, const char *name)
 				    "FILE" : name, cli_prog);
 				return;
 			}
-	cli_fail("%s: read error", name);
+	cli_read_error(in, name);
 }
 
 int
@@ -1028,7 +1106,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 		progress_tick(&pr, true);
 	}
 	if (rc != 0)
-		read_error(j, name);
+		read_error(j, in, name);
 	zh_pgn_close(r);
 	return rc;
 }

@@ -4,17 +4,39 @@
  *
  * A tool supplies 'work', which processes one game and writes whatever
  * it prints to the two FILEs it is given (never to stdout/stderr
- * directly), and 'done', called on the main thread in input order with
- * work's return value (for counting).  With more than one job, work may
- * run on games that are then read again (jobs.c: chunks), so it must
- * have no effect but its output; and done() sees only the game's number,
- * line and raw bytes (not its tags or tokens).  'state' is per worker
+ * directly) and fills a result record (struct jobs_res, zeroed before;
+ * its 'result' is work's return value), and 'done', called on the main
+ * thread in input order with that record (for counting, duplicates,
+ * --max) BEFORE the game's output is written: done() returns where it
+ * goes (j->out, another FILE such as a split file, or NULL to drop it);
+ * the game's diagnostics on err are always written.  With more than one
+ * job, work may run on games that are then read again (jobs.c: chunks),
+ * so it must have no effect but its output; and done() sees only the
+ * game's number, line, raw bytes and 'dropped' (not its tags or tokens):
+ * what else it needs travels in the record.  'state' is per worker
  * (e.g. a struct zh_replay to reuse); make_state/free_state may be NULL.
+ *
+ * With one job, output goes straight to j->out and done()'s answer is
+ * not asked for where it goes, unless 'route' is set: then each game's
+ * output is held until done() has said (selection, duplicates, splits).
  */
 #ifndef JOBS_H
 #define JOBS_H
 #include <stdio.h>
 #include "zh.h"
+
+/* What work() says of a game, for done() on the main thread. */
+struct jobs_res {
+	int result;				/* work()'s return value */
+	int drop;				/* the selection's cause of
+						   dropping it (select.h), 0
+						   if selected */
+	bool has_key;				/* key is set */
+	struct zh_key key;			/* zh_game_key, for duplicates */
+	char route[128];			/* for split outputs: a tag
+						   value or the variant name
+						   (set by work, "" if none) */
+};
 
 struct jobs {
 	int njobs;				/* 1: no threads; 0: all cores */
@@ -23,15 +45,25 @@ struct jobs {
 						   the number work() sees */
 	void *ctx;				/* the tool's options and counters */
 	int (*work)(const struct zh_game *g, FILE *out, FILE *err,
-	    void *ctx, void *state);
-	void (*done)(void *ctx, const struct zh_game *g, int result);
+	    void *ctx, void *state, struct jobs_res *res);
+	FILE *(*done)(void *ctx, const struct zh_game *g,
+	    const struct jobs_res *res);
 	void *(*make_state)(void *ctx);
 	void (*free_state)(void *state);
 	FILE *out, *err;			/* where results go, in order */
 	long max_games;				/* stop after so many (0: all) */
+	bool route;				/* done() may send a game's
+						   output elsewhere or drop it:
+						   hold it until done() says */
+	/* The tag filter every reader made here gets (zh_pgn_set_filter);
+	   fn runs on worker threads too.  NULL: none. */
+	int (*filter)(void *arg, const struct zh_game *g);
+	void *filter_arg;
 	int progress;				/* --progress: a status line on
 						   stderr, only if it is a tty */
-	int stop;				/* set by done() to stop early */
+	int stop;				/* set by done() to stop early:
+						   the game's output is still
+						   written, none after it */
 	const char *name;			/* the input's, for messages */
 	struct zh_error rerr;			/* why reading failed */
 };

@@ -79,6 +79,8 @@ pieces_cut(struct pieces *ps)
 
 	for (;;) {
 		fill(ps, want);
+		if (ps->rerr)	/* one reader reads up to it, as -j 1 does */
+			return PIECES_NOCUT;
 		if (ps->plen == 0)
 			return PIECES_END;
 		/* Before the last "[Event " line, that may start a game

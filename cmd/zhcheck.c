@@ -4,9 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "lines.h"
 #include "jobs.h"
+#include "select.h"
 
 struct run {
 	const struct zh_variant *force;	/* --variant */
@@ -15,10 +17,12 @@ struct run {
 	long max_errors;
 	const char *name;		/* current input */
 	struct jobs *jobs;
+	struct sel sel;
 	long items, valid, invalid, warnings;
 	bool fail;			/* out of memory */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
+	struct clean clean;		/* --split, --split-by (clean.h) */
 };
 
 static void
@@ -39,9 +43,12 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
 	    "      --json         one JSON report per game (or position) on stdout\n"
-	    "  -o, --output FILE  write the JSON report to FILE\n"
+	    "  -o, --output FILE  write the JSON report to FILE (with a split:\n"
+	    "                     its name pattern)\n"
+	    CLEAN_SPLIT_HELP
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
 /* Append at most max bytes of s to b (of size bsize) at *n. */
@@ -103,18 +110,36 @@ emit_json(FILE *out, char *s)
 	return 0;
 }
 
+/* Per worker: the check (and its replay) and the selection's scratch. */
+struct state {
+	struct zh_check c;
+	struct zh_select_scratch sc;
+};
+
 /* One game, on any thread; returns invalid (bit 0) | warnings << 1,
  * or -1 when out of memory. */
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
+    struct jobs_res *res)
 {
 	struct run *o = ctx;
-	struct zh_check *c = state;
+	struct state *st = state;
+	struct zh_check *c;
 	size_t i;
+	int rc, tagdrop;
 
-	if (c == NULL)
+	if (sel_early(&o->sel, g, res, &tagdrop))
+		return 0;		/* by its tags: not checked */
+	if (st == NULL)
 		return -1;
-	zh_check_game(g, o->force, o->flags, c);
+	c = &st->c;
+	rc = zh_check_game(g, o->force, o->flags, c);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, &c->r, res->route, sizeof res->route);
+	/* a game not selected is not reported (nor counted as checked) */
+	if (o->sel.on && sel_game(&o->sel, g, &c->r, rc, tagdrop, &st->sc,
+	    res) != 0)
+		return 0;
 	for (i = 0; i < c->nprobs; i++)
 		report(err, o->name, g, &c->probs[i]);
 	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
@@ -122,13 +147,10 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	return (c->nerrors ? 1 : 0) | (int)(c->nwarnings << 1);
 }
 
-/* On the main thread, in input order. */
+/* On the main thread, in input order: a game's (or a FEN's) result. */
 static void
-done(void *ctx, const struct zh_game *g, int res)
+count(struct run *o, int res)
 {
-	struct run *o = ctx;
-
-	(void)g;
 	if (res < 0) {
 		o->fail = true;
 		o->jobs->stop = 1;
@@ -146,18 +168,41 @@ done(void *ctx, const struct zh_game *g, int res)
 	}
 }
 
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
+{
+	struct run *o = ctx;
+
+	FILE *f = o->jobs->out;
+
+	if (jr->result >= 0 && !sel_done(&o->sel, o->jobs, g, jr))
+		return NULL;
+	if (jr->result >= 0 && clean_splits(&o->clean) &&
+	    (f = clean_file(&o->clean, jr->route)) == NULL) {
+		o->jobs->stop = 1;	/* said; the game is not counted */
+		return NULL;
+	}
+	count(o, jr->result);
+	return f;
+}
+
 static void *
 make_state(void *ctx)
 {
 	(void)ctx;
-	return calloc(1, sizeof(struct zh_check));
+	return calloc(1, sizeof(struct state));
 }
 
 static void
 free_state(void *state)
 {
-	zh_check_free(state);
-	free(state);
+	struct state *st = state;
+
+	if (st != NULL) {
+		zh_check_free(&st->c);
+		zh_select_scratch_free(&st->sc);
+		free(st);
+	}
 }
 
 /* A line too long to be a FEN: an error of its own, at the line. */
@@ -205,14 +250,14 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
 			    "%s", c.probs[0].text);
-		done(o, NULL, o->json && emit_json(out,
+		count(o, o->json && emit_json(out,
 		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
 		    c.nerrors ? 1 : 0);
 		if (cli_outputs_failed())
 			o->jobs->stop = 1;
 	}
 	if (ferror(in))
-		cli_fail("%s: read error", o->name);
+		cli_read_error(in, o->name);
 }
 
 /* "checked N games: V valid, I invalid (W warnings)", and why it
@@ -242,6 +287,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		JOBS_OPT_OFFSET,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
+		CLEAN_SPLIT_OPTS,
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
@@ -289,12 +336,29 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			if ((k = jobs_option(j, c, optarg)) > 0)
+			if ((k = sel_option(&o->sel, c, optarg)) == 0 &&
+			    (k = jobs_option(j, c, optarg)) == 0)
+				k = clean_option(&o->clean, c, optarg);
+			if (k > 0)
 				break;
 			if (k == 0)
 				usage(stderr);
 			return EXIT_USAGE;
 		}
+	if (*fen && o->sel.on) {
+		cli_fail("--fen: the selection options are for games, not "
+		    "positions");
+		return EXIT_USAGE;
+	}
+	if (clean_splits(&o->clean) && (*fen || !o->json)) {
+		cli_fail("%s: zhcheck splits its --json lines of games",
+		    o->clean.by ? "--split-by" : "--split");
+		return EXIT_USAGE;
+	}
+	if (clean_setup(&o->clean, *outpath) != 0 ||
+	    (clean_splits(&o->clean) && (j->out = clean_sink(&o->clean)) ==
+	    NULL))
+		return EXIT_USAGE;
 	return -1;
 }
 
@@ -302,13 +366,13 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 static bool
 check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 {
-	long n = o->items;
+	long n = o->items, nread = o->sel.read;
 
 	if (fen)
 		check_fens(in, j->out, o);
 	else if (jobs_run(j, in, o->name) != 0)
 		return false;
-	else if (o->items == n && !j->stop) {
+	else if (o->items == n && o->sel.read == nread && !j->stop) {
 		cli_fail("%s: error: no game in it", o->name);
 		o->nogame = true;
 	}
@@ -322,6 +386,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
+	char extra[96];
 	bool fen = false;
 	int i, rc;
 
@@ -332,14 +397,21 @@ main(int argc, char **argv)
 	    1 << 16);
 	o.jobs = &j;
 	j.err = stderr;
-	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
+	}
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
@@ -353,10 +425,21 @@ main(int argc, char **argv)
 		cli_fail("out of memory");
 		rc = EXIT_USAGE;
 	}
-	if (cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"valid\":%ld,\"invalid\":%ld",
+	    o.valid, o.invalid);
+	sel_stats(&o.sel, extra);
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
+	    o.clean.failed) {
+		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (!cli_quiet)
 		summary(&o, fen);
+	sel_summary(&o.sel);
+	sel_free(&o.sel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "zhcheck: %ld file%s written (-o '%s')\n",
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

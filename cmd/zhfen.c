@@ -143,7 +143,7 @@ file(const struct opts *o, struct tally *t, const char *path)
 		    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)" :
 		    NULL);
 	if (ferror(ls.f)) {
-		cli_fail("%s: read error", name);
+		cli_read_error(ls.f, name);
 		t->ioerr = true;
 	}
 	if (ls.f != stdin)

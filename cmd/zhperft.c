@@ -221,7 +221,7 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 		suite_line(&su, line);
 	}
 	if (ferror(f)) {
-		cli_fail("%s: read error", su.name);
+		cli_read_error(f, su.name);
 		rd = true;
 	}
 	if (f != stdin)

@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "jobs.h"
+#include "select.h"
 
 static void
 usage(FILE *f)
@@ -12,7 +14,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: zhpgn [-JFq] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
 	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
-	    "             [--game-offset N] [FILE ...]\n"
+	    "             [--game-offset N] [--strip LIST] [--keep-tags LIST]\n"
+	    "             [--split N | --split-by TAG] [FILE ...]\n"
 	    "Convert PGN games between dialects, or to JSON Lines.\n"
 	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
 	    "                     chesscom, fairy\n"
@@ -27,12 +30,14 @@ usage(FILE *f)
 	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
 	    "      --game-offset N  number games from N+1 in messages (a chunk's\n"
 	    "                     place in a split input)\n"
-	    "  -o, --output FILE  write to FILE\n"
+	    CLEAN_HELP
+	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
-enum { WRITTEN, REJECTED, UNWRITTEN, FATAL = -1 };
+enum { WRITTEN, REJECTED, UNWRITTEN, DROPPED, FATAL = -1 };
 
 struct opts {
 	int to;
@@ -42,22 +47,34 @@ struct opts {
 	const char *name;		/* input being read */
 	FILE *rejects;
 	struct jobs *jobs;
+	struct sel sel;
 	long games, written, rejected;
 	bool fatal;
+	struct clean clean;		/* --strip, --keep-tags, --split */
+};
+
+struct state {
+	struct zh_replay r;
+	struct zh_select_scratch sc;
 };
 
 static void *
 make_state(void *ctx)
 {
 	(void)ctx;
-	return calloc(1, sizeof(struct zh_replay));
+	return calloc(1, sizeof(struct state));
 }
 
 static void
-free_state(void *st)
+free_state(void *p)
 {
-	zh_replay_free(st);
-	free(st);
+	struct state *st = p;
+
+	if (st != NULL) {
+		zh_replay_free(&st->r);
+		zh_select_scratch_free(&st->sc);
+		free(st);
+	}
 }
 
 /* A game written with a termination marker it did not have: say so. */
@@ -74,25 +91,35 @@ no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
 
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
+    struct jobs_res *res)
 {
 	struct opts *o = ctx;
-	struct zh_replay *r = st;
+	struct state *s = st;
+	struct zh_replay *r;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
 	size_t k;
-	int rc;
+	int rc, tagdrop;
 	bool cut;
 
-	if (r == NULL)
+	if (sel_early(&o->sel, g, res, &tagdrop))
+		return DROPPED;		/* by its tags: nothing more to do */
+	if (s == NULL)
 		return FATAL;
+	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	rc = zh_replay(g, o->variant, r);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)
 		bad = &r->err;
+	if (o->sel.on && sel_game(&o->sel, g, r, bad ? -1 : 0, tagdrop,
+	    &s->sc, res) != 0)
+		return DROPPED;
 	/* of a game over the game limit, the rejects get the first bytes */
 	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
 	if (bad != NULL)
@@ -101,12 +128,17 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 		    bad->ply ? ", ply " : "", bad->ply, bad->text,
 		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
 		    cut ? " bytes go to the rejects file)" : "");
-	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK; k++)
+	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK &&
+	    !(o->clean.po.strip & ZH_STRIP_VARIATIONS); k++)
 		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
 		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
 		    "the variation is kept as written", g->number,
 		    r->varerr[k].ply, r->varerr[k].text);
-	if (o->json)
+	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
+		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
+		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
+		    o->to, &o->clean.po, &e);
+	else if (o->json)
 		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
 	else
 		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
@@ -122,19 +154,41 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st)
 	return bad ? REJECTED : WRITTEN;
 }
 
+/* The split file of a game with output (PGN: written; JSON: any). */
+static FILE *
+split_file(struct opts *o, int result, const struct jobs_res *jr)
+{
+	FILE *f;
+
+	if (result != WRITTEN && !o->json)
+		return NULL;
+	if ((f = clean_file(&o->clean, jr->route)) == NULL) {
+		/* not written: not counted, as after a write error */
+		o->games--;
+		o->written -= result == WRITTEN;
+		o->rejected -= result != WRITTEN;
+		o->fatal = true;
+		o->jobs->stop = 1;
+	}
+	return f;
+}
+
 /* Count, in input order, and keep the rejects. */
-static void
-done(void *ctx, const struct zh_game *g, int result)
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
+	int result = jr->result;
 
 	if (result == UNWRITTEN)
-		return;
+		return o->jobs->out;
+	if (!sel_done(&o->sel, o->jobs, g, jr))
+		return NULL;
 	o->games++;
 	if (result == FATAL) {
 		o->fatal = true;
 		o->jobs->stop = 1;
-		return;
+		return o->jobs->out;
 	}
 	if (result == WRITTEN)
 		o->written++;
@@ -144,6 +198,8 @@ done(void *ctx, const struct zh_game *g, int result)
 		fwrite(g->raw, 1, g->rawlen, o->rejects);
 		fputs("\n\n", o->rejects);
 	}
+	return clean_splits(&o->clean) ? split_file(o, result, jr) :
+	    o->jobs->out;
 }
 
 static int
@@ -168,6 +224,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_OFFSET,
 		JOBS_OPT_LIMIT,
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
+		CLEAN_OPTS,
 		{ "fens", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -220,7 +278,11 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				return EXIT_USAGE;
 			break;
 		default:
-			if ((k = jobs_option(j, c, optarg)) > 0)
+			if ((k = sel_option(&o->sel, c, optarg)) == 0)
+				k = jobs_option(j, c, optarg);
+			if (k == 0)
+				k = clean_option(&o->clean, c, optarg);
+			if (k > 0)
 				break;
 			if (k == 0)
 				usage(stderr);
@@ -230,6 +292,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		cli_fail("--fens needs --json");
 		return EXIT_USAGE;
 	}
+	if (clean_setup(&o->clean, *outpath) != 0)
+		return EXIT_USAGE;
 	return -1;
 }
 
@@ -240,21 +304,34 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
+	char extra[96];
 	long n;
 	int i, rc;
 
 	cli_prog = "zhpgn";
 	o.jobs = &j;
-	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0)
+	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return rc;
+	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
+	else if ((j.out = clean_sink(&o.clean)) == NULL) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
+		return EXIT_USAGE;
+	}
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.sel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
+	}
 	j.err = stderr;
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
@@ -264,20 +341,30 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		n = o.games;
+		n = o.sel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.games == n && !j.stop)
+		else if (o.sel.read == n && !j.stop)
 			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	}
-	if (cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
+	    o.written, o.rejected);
+	sel_stats(&o.sel, extra);
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
+		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (!cli_quiet)
 		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
 		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
 		    o.rejected);
+	sel_summary(&o.sel);
+	sel_free(&o.sel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "%s: %ld file%s written (-o '%s')\n", cli_prog,
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (o.fatal)
 		return cli_exit(EXIT_USAGE);
 	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID :

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clean.h"
 #include "cli.h"
 #include "jobs.h"
+#include "select.h"
 
 enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD };
 
@@ -24,12 +26,17 @@ struct opts {
 	unsigned diag;			/* ZH_DIAG_* */
 	long games, bad;		/* counted by done() */
 	const char *name;		/* current input's name */
+	FILE *out;			/* where a game's output goes */
+	struct jobs *jobs;
+	struct sel gsel;		/* which games (select.h) */
+	struct clean clean;		/* --split, --split-by (clean.h) */
 };
 
 /* Per worker: the replay, the lines, and the game's output buffer. */
 struct state {
 	struct zh_replay r;
 	struct zh_lines lines;
+	struct zh_select_scratch sc;
 	char *buf;
 	size_t len, cap;
 	const struct opts *o;
@@ -61,9 +68,11 @@ usage(FILE *f)
 	    "      --progress     games, MB, games/s and ETA on a terminal's stderr\n"
 	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
 	    "                     split input)\n"
-	    "  -o, --output FILE  write to FILE\n"
+	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
+	    CLEAN_SPLIT_HELP
 	    "  -q, --quiet        no summary line\n"
-	    "  -h, --help         this help;  -V, --version  the version\n");
+	    "  -h, --help         this help;  -V, --version  the version\n"
+	    SEL_HELP);
 }
 
 /* ======================== output buffer ======================== */
@@ -215,20 +224,25 @@ free_state(void *p)
 	if (st != NULL) {
 		zh_replay_free(&st->r);
 		zh_lines_free(&st->lines);
+		zh_select_scratch_free(&st->sc);
 		free(st->buf);
 		free(st);
 	}
 }
 
 static int
-work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
+work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
+    struct jobs_res *res)
 {
 	const struct opts *o = ctx;
 	struct state *st = state;
 	struct zh_replay *r;
 	bool bad = false, started;
 	size_t i;
+	int rc, tagdrop;
 
+	if (sel_early(&o->gsel, g, res, &tagdrop))
+		return 0;		/* by its tags: not replayed */
 	if (st == NULL) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "out of memory");
 		return 1;
@@ -239,7 +253,12 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
-	zh_replay(g, o->force, r);
+	rc = zh_replay(g, o->force, r);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, r, res->route, sizeof res->route);
+	if (o->gsel.on && sel_game(&o->gsel, g, r,
+	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
+		return 0;
 	/* a variant or FEN tag error leaves nothing to replay */
 	started = r->err.code == ZH_OK || r->err.ply > 0;
 	if (started) {
@@ -290,15 +309,24 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state)
 	return bad ? 1 : 0;
 }
 
-static void
-done(void *ctx, const struct zh_game *g, int result)
+static FILE *
+done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
 	struct opts *o = ctx;
 
-	(void)g;
+	FILE *f = o->out;
+
+	if (!sel_done(&o->gsel, o->jobs, g, jr))
+		return NULL;
+	if (clean_splits(&o->clean) &&
+	    (f = clean_file(&o->clean, jr->route)) == NULL) {
+		o->jobs->stop = 1;	/* said; the game is not counted */
+		return NULL;
+	}
 	o->games++;
-	if (result != 0)
+	if (jr->result != 0)
 		o->bad++;
+	return f;
 }
 
 /* ======================== options ======================== */
@@ -398,6 +426,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "output", required_argument, NULL, 'o' },
 		{ "plies", required_argument, NULL, 'p' },
 		JOBS_OPT_PROGRESS,
+		SEL_OPTS,
+		CLEAN_SPLIT_OPTS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
@@ -424,8 +454,10 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
-			if ((k = option(o, c, optarg, color)) == 0)
-				k = jobs_option(j, c, optarg);
+			if ((k = option(o, c, optarg, color)) == 0 &&
+			    (k = sel_option(&o->gsel, c, optarg)) == 0 &&
+			    (k = jobs_option(j, c, optarg)) == 0)
+				k = clean_option(&o->clean, c, optarg);
 			if (k > 0)
 				break;
 			if (k == 0)
@@ -458,19 +490,31 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
+	char extra[96];
 	long n;
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0)
-		return rc;
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0 ||
+	    clean_setup(&o.clean, outpath) != 0 || (clean_splits(&o.clean) &&
+	    (j.out = clean_sink(&o.clean)) == NULL)) {
+		sel_free(&o.gsel);
+		clean_finish(&o.clean);
+		return rc >= 0 ? rc : EXIT_USAGE;
+	}
 	argc -= optind;
 	argv += optind;
-	cli_output(outpath, &j.out);
+	if (!(j.route = clean_splits(&o.clean)))
+		cli_output(outpath, &j.out);
 	cli_inputs(argc, argv);
-	if (cli_outputs_open() != 0)
+	o.jobs = &j;
+	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+		sel_free(&o.gsel);
+		clean_finish(&o.clean);
 		return EXIT_USAGE;
+	}
 	o.diag = diagram_flags(color, j.out);
+	o.out = j.out;
 	j.err = stderr;
 	rc = EXIT_VALID;
 	do {
@@ -480,19 +524,30 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		n = o.games;
+		n = o.gsel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.games == n && !j.stop)
+		else if (o.gsel.read == n && !j.stop)
 			cli_fail("%s: warning: no game in it", o.name);
 		if (in != stdin)
 			fclose(in);
 	} while (++i < argc && !j.stop);
-	if (cli_outputs_close() != 0)
+	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
+	    o.games, o.bad);
+	sel_stats(&o.gsel, extra);
+	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
+	    o.clean.failed) {
+		sel_free(&o.gsel);
 		return cli_exit(EXIT_USAGE);
+	}
 	if (o.bad > 0 && !cli_quiet)
 		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with errors\n",
 		    o.games, o.games == 1 ? "" : "s", o.bad);
+	sel_summary(&o.gsel);
+	sel_free(&o.gsel);
+	if (!cli_quiet && clean_splits(&o.clean))
+		fprintf(stderr, "zhreplay: %ld file%s written (-o '%s')\n",
+		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

@@ -7,7 +7,7 @@ _zhkit()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	-v|--variant)
+	-v|--variant|--game-variant)
 		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand' -- "$cur"))
 		return ;;
 	--from)
@@ -19,7 +19,23 @@ _zhkit()
 	--format)
 		COMPREPLY=($(compgen -W 'fen epd uci san jsonl board' -- "$cur"))
 		return ;;
-	-o|--output|-s|--suite|--rejects)
+	--ending)
+		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
+		return ;;
+	--strip|--keep-tags)
+		# a comma list: complete its last item
+		local pre=${cur%"${cur##*,}"} items
+		if [[ $prev == --strip ]]; then
+			items='comments clocks evals commands nags variations'
+		else
+			items='WhiteElo BlackElo TimeControl ECO Opening Termination UTCDate UTCTime WhiteRatingDiff BlackRatingDiff PlyCount Annotator'
+		fi
+		COMPREPLY=($(compgen -P "$pre" -W "$items" -- "${cur##*,}"))
+		return ;;
+	--split-by)
+		COMPREPLY=($(compgen -W 'variant White Black Event Site Date TimeControl ECO Result Termination' -- "$cur"))
+		return ;;
+	-o|--output|-s|--suite|--rejects|--duplicates|--stats)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac

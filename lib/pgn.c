@@ -66,6 +66,8 @@ newgame(struct zh_pgn_reader *r)
 	r->plies = 0;
 	r->result = NULL;
 	r->ntoks = r->ntags = r->slen = 0;
+	r->fpend = r->filter != NULL;
+	r->dropped = 0;
 }
 
 /*
@@ -294,6 +296,13 @@ finish(struct zh_pgn_reader *r, struct zh_game *g)
 	g->rawlen = end;
 	g->raw_truncated = r->truncated;
 	g->err = r->err;
+	if (r->fpend)
+		zh__pgn_filter_tags(r, g);	/* a game without movetext */
+	if (r->dropped) {	/* its movetext is neither kept nor checked */
+		g->dropped = r->dropped;
+		g->ntoks = 0;
+		memset(&g->err, 0, sizeof g->err);
+	}
 }
 
 /* ==================== cutting a stream into pieces ==================== */
@@ -486,6 +495,14 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 		memset(&r->skip, 0, sizeof r->skip);
 	}
 	return 1;
+}
+
+void
+zh_pgn_set_filter(struct zh_pgn_reader *r,
+    int (*fn)(void *arg, const struct zh_game *g), void *arg)
+{
+	r->filter = fn;
+	r->farg = arg;
 }
 
 const struct zh_skip *

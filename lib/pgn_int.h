@@ -105,6 +105,12 @@ struct zh_pgn_reader {
 	const char *jline;	/* the line: where its moves stand ... */
 	size_t jlen, jpos;	/* ... searched up to byte jpos, */
 	long jcol;		/* in column jcol */
+	/* the filter (zh_pgn_set_filter; pgnskip.c) */
+	int (*filter)(void *, const struct zh_game *);
+	void *farg;
+	bool fpend;		/* not yet asked about the current game */
+	int dropped;		/* its answer: the game is dropped */
+	unsigned char stab[256];	/* the skip's byte classes */
 };
 
 enum { M_BETWEEN, M_GAME, M_SKIP };
@@ -137,6 +143,12 @@ bool zh__pgn_isstatic(const struct zh_token *);
 bool zh__pgnjson_sniff(struct zh_pgn_reader *);
 int zh__pgnjson_next(struct zh_pgn_reader *, struct zh_game *);
 void zh__pgnjson_free(struct zh_pgn_reader *);
+/* pgnskip.c: the filter, and the movetext of a dropped game skipped.
+ * zh__pgn_filter at the lexer's position: 0 to go on lexing, 1 if the
+ * game was dropped and skipped to its end; zh__pgn_filter_tags asks
+ * about a game that ends before its movetext. */
+int zh__pgn_filter(struct zh_pgn_reader *);
+void zh__pgn_filter_tags(struct zh_pgn_reader *, struct zh_game *);
 
 /* pgnlex.c: the lexer. */
 void zh__pgn_classes(unsigned char cls[256], unsigned char fl[256]);

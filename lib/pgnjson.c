@@ -677,5 +677,14 @@ zh__pgnjson_next(struct zh_pgn_reader *r, struct zh_game *g)
 	g->raw_truncated = r->truncated;
 	g->texts_apart = true;
 	g->err = r->err;
+	/* the reader's tag filter (pgnskip.c), as for a PGN game: a game
+	   it drops keeps its tags and raw bytes, no tokens */
+	r->fpend = false;
+	r->dropped = 0;
+	if (r->filter != NULL && g->err.code == ZH_OK &&
+	    (r->dropped = r->filter(r->farg, g)) != 0) {
+		g->dropped = r->dropped;
+		g->ntoks = 0;
+	}
 	return 1;
 }

@@ -986,6 +986,10 @@ zh__pgn_lex_game(struct zh_pgn_reader *r)
 			rc = skip(r);
 			break;
 		}
+		if (r->fpend && zh__pgn_filter(r) > 0) {
+			rc = 1;		/* dropped, and skipped to its end */
+			break;
+		}
 		if (!r->after_result && r->fl[B(r)[r->pos]] & F_FAST &&
 		    fast(r) > 0) {
 			rc = 1;		/* a line end after the result */

@@ -580,19 +580,29 @@ bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 /*
  * A selection: tests on a game's tags (decided before its moves are
  * read, see zh_pgn_set_filter) and tests that need the rules (decided
- * after zh_replay).  A game is selected if it passes every test; tests
- * on different tags all hold, repeated tests on one tag (or one kind)
- * hold if any of them does (zhkit(7) says so).  A missing tag never
- * passes a comparison.  Duplicates and counting are the caller's; the
- * game key (zh_game_key) is what two duplicates share.
+ * after zh_replay).  Tests form groups and a game is selected if every
+ * group holds.  A positive test ('=' or '~' on a tag or on the players,
+ * and every game test) joins the group of an earlier positive test on
+ * the same tag (or of the same kind), and a group holds if any of its
+ * tests does ("Site = A" and "Site = B": either; two positions: either
+ * reached).  Every other test ('!=', '!~', < <= > >=) is a group of its
+ * own: "WhiteElo >= 2000" and "WhiteElo < 2400" is a range.  A missing
+ * tag passes only '!=' and '!~' (it is not equal to anything and matches
+ * nothing).  Dates: a test holds only if it holds for every day an
+ * unknown part ("2021.??.??") may stand for; a test's date may be
+ * "2021" or "2021.06" (the year, the month).  libzh(3) has the details.
+ * Duplicates and counting are the caller's; the game key (zh_game_key)
+ * is what two duplicates share.
  */
 enum zh_sel_kind {
 	ZH_SEL_TAG = 1,		/* "NAME OP VALUE": OP = != < <= > >= ~ (POSIX
 				   ERE), '!~'; numbers as numbers, Date-like
 				   tags as PGN dates ("2021.??.??"), TimeControl
 				   as base+increment (seconds; "TimeControl >=
-				   180" compares the estimate base + 40 * inc) */
-	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black */
+				   180" compares the estimate base + 40 * inc,
+				   TimeControl.base and .inc the parts) */
+	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black ('!='
+				   and '!~': neither) */
 	ZH_SEL_VARIANT,		/* a variant name, as detected (zh_game_variant) */
 	ZH_SEL_PLIES,		/* "A-B", "A-", "-B", "A": mainline plies */
 	ZH_SEL_ENDING,		/* "checkmate", "stalemate", "none" (on the board) */
@@ -640,11 +650,12 @@ void zh_select_free(struct zh_select *s);
  * A game's identity for duplicate removal: a 128-bit hash of its
  * variant, its start position and its mainline moves (the legal ones,
  * as moves, not as text): equal for the same game in any dialect, with
- * any tags, comments, clocks or move numbers.  From a game replayed
- * into r (fast or not).
+ * any tags, comments, clocks or move numbers.  From game g replayed
+ * into r (fast or not).  A game zh_replay could not start (unknown
+ * variant) has the key {0, 0}: not a game to call a duplicate.
  */
 struct zh_key { uint64_t hi, lo; };
-struct zh_key zh_game_key(const struct zh_replay *r);
+struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 
 /*
  * Tag-only selection at reading speed: with a filter set, the reader
@@ -856,6 +867,51 @@ int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
 int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err);
+
+/*
+ * Cleaning on write: the same writers with parts of the game left out.
+ * Each ZH_STRIP_ flag takes out one thing and nothing else; what is
+ * left is written byte for byte as zh_pgn_write and zh_game_json write
+ * it (move numbers and line breaks follow from what is left: a black
+ * move after a stripped comment loses its "N...").  A command is
+ * "[%NAME ...]" in a comment, up to its first ']': clocks are [%clk],
+ * evals [%eval], commands every other name ([%emt], [%csl], [%cal]);
+ * a stripped command goes with the white space after it, and a comment
+ * left with white space only goes whole.  A variation left empty goes
+ * with its parentheses.  ZH_STRIP_TAGS keeps the tags named in
+ * keep_tags (case-sensitive) and those the writer always has: the
+ * Seven Tag Roster and Variant, FEN, SetUp and CurrentPosition (as
+ * pgn-extract's -7 keeps FEN and SetUp: without them the moves would
+ * be another game's).  o NULL or o->strip 0: zh_pgn_write itself.
+ */
+enum {
+	ZH_STRIP_COMMENTS = 1,		/* every comment */
+	ZH_STRIP_CLOCKS = 2,		/* [%clk ...] */
+	ZH_STRIP_EVALS = 4,		/* [%eval ...] */
+	ZH_STRIP_COMMANDS = 8,		/* any other [%...] */
+	ZH_STRIP_NAGS = 16,		/* NAGs, glyphs (!, ?, ...) too */
+	ZH_STRIP_VARIATIONS = 32,
+	ZH_STRIP_TAGS = 64		/* all tags but keep_tags' */
+};
+
+struct zh_pgn_opts {
+	unsigned strip;			/* ZH_STRIP_* */
+	const char *const *keep_tags;	/* with ZH_STRIP_TAGS */
+	size_t nkeep;
+};
+
+int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
+    struct zh_error *err);
+int zh_game_json_opts(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err);
+/*
+ * A comma list of "comments", "clocks", "evals", "commands", "nags",
+ * "variations" (zhpgn --strip) added to *strip as ZH_STRIP_ flags: 0,
+ * or -1 with err->col the 1-based column of the bad item.
+ */
+int zh_strip_parse(const char *list, unsigned *strip, struct zh_error *err);
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

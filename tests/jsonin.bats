@@ -288,3 +288,14 @@ for ln in sys.stdin:
 	cmp <(zhcheck --variant chess "$BATS_TEST_TMPDIR/n.pgn" 2>&1 | sed 's/^[^ ]* [^ ]* //') \
 	    <(zhpgn -q --json --variant chess "$BATS_TEST_TMPDIR/n.pgn" | zhcheck --variant chess 2>&1 | sed 's/^[^ ]* [^ ]* //')
 }
+
+@test "jsonin: the selection options pick from JSON input what they pick from the PGN" {
+	local f="$TESTDATA/pgn/pychess-zh.pgn" o
+	zhpgn -q --json "$f" >"$BATS_TEST_TMPDIR/f.json"
+	for o in "--tag=WhiteElo >= 1800" "--tag=White ~ ^g" "--dedupe" "--max=7"; do
+		cmp <(zhpgn -q "$o" --to xboard "$f") <(zhpgn -q "$o" --to xboard "$BATS_TEST_TMPDIR/f.json")
+		cmp <(zhpgn "$o" -j 2 "$f" 2>&1 >/dev/null | tail -n 2 | sed 's/^zhpgn: [^:]*: //') \
+		    <(zhpgn "$o" -j 2 "$BATS_TEST_TMPDIR/f.json" 2>&1 >/dev/null | tail -n 2 | sed 's/^zhpgn: [^:]*: //')
+	done
+	[ "$(zhpgn -q --tag 'WhiteElo >= 1800' "$BATS_TEST_TMPDIR/f.json" | grep -c '^\[Event ')" -gt 5 ]
+}
