@@ -153,6 +153,24 @@ cli_fail(const char *fmt, ...)
 	funlockfile(stderr);
 }
 
+const struct zh_variant *
+cli_game_variant(const struct zh_game *g, const struct zh_variant *force,
+    const struct zh_variant *dflt)
+{
+	const struct zh_variant *v;
+	struct zh_error err = { 0 };
+	const char *tag;
+
+	if (force != NULL || dflt == NULL)
+		return force;
+	/* Event and FEN never say chess: chess is the fallback */
+	tag = zh_game_tag(g, "Variant");
+	if ((tag == NULL || *tag == '\0') &&
+	    zh_game_variant(g, NULL, &v, &err) == 0 && v == zh_variant_chess())
+		return dflt;
+	return NULL;
+}
+
 int
 cli_usage(void)
 {

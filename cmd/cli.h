@@ -23,6 +23,14 @@ void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 size_t cli_putlong(char *b, long x);
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The variant to play g as: 'force' (--variant) if given, else 'dflt'
+ * (--default-variant) when nothing in its tags names one, else NULL
+ * (the tags decide). */
+const struct zh_variant *cli_game_variant(const struct zh_game *g,
+    const struct zh_variant *force, const struct zh_variant *dflt);
+#define CLI_DEFVAR_HELP \
+    "      --default-variant V  the variant of games whose tags name none\n" \
+    "                     (no Variant tag, none in Event or FEN: else chess)\n"
 /* After a usage error said (getopt's or cli_fail's one line): "Try 'TOOL
  * --help' for more information.", GNU style; returns EXIT_USAGE. */
 int cli_usage(void);

@@ -12,6 +12,7 @@
 
 struct run {
 	const struct zh_variant *force;	/* --variant */
+	const struct zh_variant *defvar;	/* --default-variant */
 	unsigned flags;			/* ZH_CHECK_STRICT */
 	bool json;
 	long max_errors;
@@ -35,6 +36,7 @@ usage(FILE *f)
 	    "  -s, --strict       tag, result and variation problems are errors\n"
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess)\n"
+	    CLI_DEFVAR_HELP
 	    "      --max-errors N stop after N errors\n"
 	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -133,7 +135,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	if (st == NULL)
 		return -1;
 	c = &st->c;
-	rc = zh_check_game(g, o->force, o->flags, c);
+	rc = zh_check_game(g, cli_game_variant(g, o->force, o->defvar),
+	    o->flags, c);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, &c->r, res->route, sizeof res->route);
 	/* a game not selected is not reported (nor counted as checked) */
@@ -276,7 +279,7 @@ summary(const struct run *o, bool fen)
 	fputc('\n', stderr);
 }
 
-enum { OPT_FEN = 256, OPT_MAXERR };
+enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -289,6 +292,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
 		CLEAN_SPLIT_OPTS,
+		{ "default-variant", required_argument, NULL, OPT_DEFVAR },
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
@@ -307,6 +311,10 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
+			break;
+		case OPT_DEFVAR:
+			if ((o->defvar = cli_variant(optarg)) == NULL)
+				return cli_usage();
 			break;
 		case 'J':
 			o->json = true;

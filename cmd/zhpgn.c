@@ -24,6 +24,7 @@ usage(FILE *f)
 	    "  -J, --json         one JSON object per game per line (zhkit-json(5))\n"
 	    "      --fens         with --json, the position after every move\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
+	    CLI_DEFVAR_HELP
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
 	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -44,6 +45,7 @@ struct opts {
 	bool json;
 	unsigned flags;
 	const struct zh_variant *variant;
+	const struct zh_variant *defvar;	/* --default-variant */
 	const char *name;		/* input being read */
 	FILE *rejects;
 	struct jobs *jobs;
@@ -110,7 +112,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
-	rc = zh_replay(g, o->variant, r);
+	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (g->err.code != ZH_OK)
@@ -215,7 +217,7 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
-enum { O_FENS = 256 };
+enum { O_FENS = 256, O_DEFVAR };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -228,6 +230,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
 		CLEAN_OPTS,
+		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "fens", no_argument, NULL, O_FENS },
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -273,6 +276,10 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 't':
 			if ((o->to = dialect(optarg, false)) < 0)
+				return cli_usage();
+			break;
+		case O_DEFVAR:
+			if ((o->defvar = cli_variant(optarg)) == NULL)
 				return cli_usage();
 			break;
 		case 'V':

@@ -21,6 +21,7 @@ struct opts {
 	enum fmt fmt;
 	int dialect;
 	const struct zh_variant *force;
+	const struct zh_variant *defvar;	/* --default-variant */
 	struct zh_plysel sel;
 	bool variations;
 	unsigned diag;			/* ZH_DIAG_* */
@@ -58,6 +59,7 @@ usage(FILE *f)
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
+	    CLI_DEFVAR_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
 	    "  -e, --every N      only every N-th ply from A\n"
 	    "      --start-only   only the start position\n"
@@ -304,7 +306,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
-	rc = zh_replay(g, o->force, r);
+	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (o->gsel.on && sel_game(&o->gsel, g, r,
@@ -394,7 +396,7 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR };
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR };
 
 /* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
    if not one, -1 if bad (said). */
@@ -439,6 +441,10 @@ option(struct opts *o, int c, const char *arg, int *color)
 		if ((o->force = cli_variant(arg)) == NULL)
 			return -1;
 		break;
+	case O_DEFVAR:
+		if ((o->defvar = cli_variant(arg)) == NULL)
+			return -1;
+		break;
 	case O_START:
 		o->sel.start_only = true;
 		break;
@@ -470,6 +476,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	static const struct option lopts[] = {
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "colour", required_argument, NULL, O_COLOR },
+		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
 		{ "format", required_argument, NULL, 'F' },

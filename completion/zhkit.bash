@@ -7,7 +7,7 @@ _zhkit()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	-v|--variant|--game-variant)
+	-v|--variant|--default-variant|--game-variant)
 		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand' -- "$cur"))
 		return ;;
 	-f|--from)

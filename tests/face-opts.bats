@@ -220,3 +220,38 @@ print("\n".join(str(g) for g in sorted(bad)))')
 	run -1 --separate-stderr zhreplay -q -F jsonl --only-invalid "$f"
 	assert_equal "$output" "$(printf '%s\n' "$out" | grep '"valid":false')"
 }
+
+@test "face-opts: --default-variant plays only the games whose tags name no variant as it; --variant every game" {
+	local f="$BATS_TEST_TMPDIR/mix.pgn" d="$BATS_TEST_TMPDIR/one" t i
+	{ printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n'
+	  printf '[Event "x"]\n[Variant "chess"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n'
+	  printf '[Event "Rated Crazyhouse game"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n'
+	  printf '[Event "x"]\n\n1. e4 e5 2. Nf3 *\n\n'
+	  cat "$P/python-chess-saturs-jannlee-zh.pgn"; } >"$f"
+	# one file a game (a game starts at a tag after a blank line, or at
+	# the first line), then what each alone gives: untagged with
+	# --variant, the others as they are
+	mkdir "$d"
+	awk -v d="$d" '/^$/ { blank = 1 } /^./ { if (NR == 1 || (blank && !tag)) n++
+		tag = /^\[/; blank = 0 } { print > (d "/" n ".pgn") }' "$f"
+	[ "$(ls "$d" | wc -l)" -eq "$(($(grep -c '^\[Event ' "$P/python-chess-saturs-jannlee-zh.pgn") + 4))" ]
+	# (zhcheck --json's file and line differ: its variant and outcome)
+	norm() { if [[ $t == zhcheck* ]]; then jq -c '{variant, valid, plies}'; else grep -v '^$' || true; fi; }
+	for t in "zhreplay -q -F uci" "zhcheck -q --json" "zhpgn -q"; do
+		local want="" got
+		for i in $(ls "$d" | sort -n); do
+			if grep -qE '^\[Variant "[^"]+"\]|^\[Event ".*[Cc]razyhouse' "$d/$i"; then
+				want+=$($t "$d/$i" 2>/dev/null | norm)$'\n'
+			else
+				want+=$($t --variant crazyhouse "$d/$i" 2>/dev/null | norm)$'\n'
+			fi
+		done
+		got=$($t --default-variant crazyhouse "$f" 2>/dev/null | norm)
+		assert_equal "$got" "$(grep -v '^$' <<<"$want")"
+	done
+	# the untagged game is crazyhouse with it, chess (an error) without
+	run -0 zhcheck -q --default-variant crazyhouse "$d/1.pgn"
+	run -1 zhcheck -q "$d/1.pgn"
+	run -1 zhcheck -q --default-variant crazyhouse "$d/2.pgn"
+	run -0 zhcheck -q --variant crazyhouse "$d/2.pgn"
+}
