@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "jobs.h"
 #include "pieces.h"
+#include "warn.h"
 
 int
 jobs_cores(void)
@@ -106,7 +107,7 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
 {
 	if (s->bytes == 0 && s->lines == 0)
 		return;
-	cli_fdiag(err, "warning", j->name, s->line, s->col,
+	(void)warn_fdiag(err, W_TEXT_BETWEEN, j->name, s->line, s->col,
 	    "text between games: \"%s\"%s skipped (%ld line%s, %zu byte%s)",
 	    s->text, strlen(s->text) + 1 < sizeof s->text ? "" : "...",
 	    s->lines, s->lines == 1 ? "" : "s", s->bytes,

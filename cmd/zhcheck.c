@@ -9,6 +9,7 @@
 #include "lines.h"
 #include "jobs.h"
 #include "select.h"
+#include "warn.h"
 
 struct run {
 	const struct zh_variant *force;	/* --variant */
@@ -33,6 +34,8 @@ usage(FILE *f)
 	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
+	    "                     (-Werror=" WARN_STRICT_CLASSES ")\n"
+	    WARN_HELP
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess)\n"
 	    "  -m, --max-errors N stop after N errors\n"
@@ -79,6 +82,7 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
 	char msg[512];
 	size_t n = 0;
+	int k;
 
 	put(msg, sizeof msg, &n, "game ", 5);
 	putnum(msg, sizeof msg, &n, g->number);
@@ -95,6 +99,12 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	}
 	put(msg, sizeof msg, &n, ": ", 2);
 	put(msg, sizeof msg, &n, p->text, sizeof p->text);
+	if ((k = warn_code(p->code)) >= 0) {
+		put(msg, sizeof msg, &n, p->severity == ZH_ERROR ? " [-Werror=" :
+		    " [-W", 10);
+		put(msg, sizeof msg, &n, warn_name(k), 40);
+		put(msg, sizeof msg, &n, "]", 1);
+	}
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
 }
@@ -133,7 +143,12 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	if (st == NULL)
 		return -1;
 	c = &st->c;
-	rc = zh_check_game(g, o->force, o->flags, c);
+	/* --strict is warn_strict(): the classes say what is an error */
+	rc = zh_check_game(g, o->force, o->flags & ~ZH_CHECK_STRICT, c);
+	if (warn_changed()) {
+		warn_check(c);
+		rc = c->nerrors ? -1 : 0;
+	}
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, &c->r, res->route, sizeof res->route);
 	/* a game not selected is not reported (nor counted as checked) */
@@ -299,11 +314,12 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "strict", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hj:m:o:qsv:V" WARN_SHORT, opts, NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
@@ -326,7 +342,13 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			cli_quiet = 1;
 			break;
 		case 's':
-			o->flags |= ZH_CHECK_STRICT;
+			o->flags |= ZH_CHECK_STRICT;	/* --fen: material */
+			warn_strict();
+			break;
+		case 'w':
+		case 'W':
+			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'v':
 			if ((o->force = cli_variant(optarg)) == NULL)

@@ -8,6 +8,7 @@
 
 #include "clean.h"
 #include "cli.h"
+#include "warn.h"
 #include "jobs.h"
 #include "select.h"
 
@@ -70,6 +71,7 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    CLEAN_SPLIT_HELP
+	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -434,11 +436,12 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "variant", required_argument, NULL, 'v' },
 		{ "variations", no_argument, NULL, O_VARIATIONS },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V", lopts,
+	while ((c = getopt_long(argc, argv, "e:f:hj:o:p:qt:v:V" WARN_SHORT, lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':
@@ -449,6 +452,11 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 'q':
 			cli_quiet = 1;
+			break;
+		case 'w':
+		case 'W':
+			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();

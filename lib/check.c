@@ -72,7 +72,7 @@ find_tag(const struct zh_game *g, const char *name)
 }
 
 /* The first tag of each name the checks read, found in one pass. */
-enum { K_RESULT = 6, K_PLYCOUNT = 7, K_SETUP, K_FEN, K_N };	/* roster: 0-6 */
+enum { K_ROUND = 3, K_RESULT = 6, K_PLYCOUNT = 7, K_SETUP, K_FEN, K_N };	/* roster: 0-6 */
 static const char *const known_names[K_N] = {
 	"Event", "Site", "Date", "Round", "White", "Black", "Result",
 	"PlyCount", "SetUp", "FEN"
@@ -143,6 +143,21 @@ move_code(const struct zh_game *g, const struct zh_error *e)
 	}
 }
 
+const char *
+zh__error_code(const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation)
+{
+	if (variation)
+		return "variation";
+	if (e == &g->err || r == NULL)
+		return "syntax";
+	if (e->ply == 0 && e->code == ZH_EVARIANT)
+		return "variant";
+	if (e->ply == 0 && strncmp(e->text, "FEN tag", 7) == 0)
+		return "fen";
+	return move_code(g, e);
+}
+
 /* The mainline error, or the start position's (variant, FEN tag). */
 static void
 replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
@@ -152,16 +167,16 @@ replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
 	size_t i;
 
 	if (e->code != ZH_OK) {
-		if (e->ply == 0 && e->code == ZH_EVARIANT) {
+		const char *code = zh__error_code(g, r, e, false);
+
+		if (strcmp(code, "variant") == 0) {
 			const struct zh_tag *t = find_tag(g, "Variant");
 
-			add(c, ZH_ERROR, "variant", t ? t->line : g->line,
+			add(c, ZH_ERROR, code, t ? t->line : g->line,
 			    t ? t->col : 1, 0, "%s", e->text);
-		} else if (e->ply == 0 && strncmp(e->text, "FEN tag", 7) == 0)
-			add(c, ZH_ERROR, "fen", e->line, e->col, 0, "%s", e->text);
-		else
-			add(c, ZH_ERROR, move_code(g, e), e->line, e->col,
-			    e->ply, "%s", e->text);
+		} else
+			add(c, ZH_ERROR, code, e->line, e->col,
+			    strcmp(code, "fen") == 0 ? 0 : e->ply, "%s", e->text);
 	}
 	for (i = 0; i < r->nvarerr; i++) {
 		const struct zh_error *v = &r->varerr[i];
@@ -206,8 +221,10 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 	size_t i, n = 0;
 
 	/* the seven names and their separators fit in 'missing' */
+	/* Round apart: its own class, as Lichess exports before 2021 lack
+	   it in every game (a user turns that one off, not the others) */
 	for (i = 0; i <= K_RESULT; i++)
-		if (kt[i] == NULL) {
+		if (kt[i] == NULL && i != K_ROUND) {
 			size_t k = strlen(known_names[i]);
 
 			if (n > 0) {
@@ -221,6 +238,9 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
 		    "missing tags of the Seven Tag Roster: " :
 		    "missing tag of the Seven Tag Roster: ", missing);
+	if (kt[K_ROUND] == NULL)
+		add2(c, soft, "missing-round", g->line, 1,
+		    "missing tag of the Seven Tag Roster: ", "Round");
 	if (res != NULL && !is_result(res->value))
 		add(c, soft, "result", res->line, res->col, 0,
 		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",

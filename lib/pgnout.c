@@ -1089,9 +1089,11 @@ out:
 	jlevels_free(&lv);
 }
 
-/* {"line":L,"col":C,"ply":P,"message":"..."[,"variation":true]} */
+/* {"line":L,"col":C,"ply":P,"code":"...","message":"..."
+ * [,"variation":true]} */
 static void
-jerror(struct zh__buf *b, const struct zh_error *e, bool variation)
+jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation)
 {
 	zh__json_open(b, '{');
 	zh__json_key(b, "line");
@@ -1100,6 +1102,8 @@ jerror(struct zh__buf *b, const struct zh_error *e, bool variation)
 	zh__json_int(b, e->col);
 	zh__json_key(b, "ply");
 	zh__json_int(b, e->ply);
+	zh__json_key(b, "code");
+	zh__json_ascii(b, zh__error_code(g, r, e, variation));
 	zh__json_key(b, "message");
 	zh__json_str(b, e->text, strlen(e->text));
 	if (variation)
@@ -1235,11 +1239,11 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	zh__json_key(&b, "errors");
 	zh__json_open(&b, '[');
 	if (g->err.code != ZH_OK)
-		jerror(&b, &g->err, false);
+		jerror(&b, g, r, &g->err, false);
 	if (r->err.code != ZH_OK)
-		jerror(&b, &r->err, false);
+		jerror(&b, g, r, &r->err, false);
 	for (k = 0; k < r->nvarerr; k++)
-		jerror(&b, &r->varerr[k], true);
+		jerror(&b, g, r, &r->varerr[k], true);
 	zh__json_close(&b, ']');
 	zh__json_close(&b, '}');
 	bputc(&b, '\n');

@@ -682,7 +682,9 @@ struct zh_problem {
 	const char *code;	/* short stable name (static): "syntax",
 				   "variant", "fen", "illegal-move",
 				   "illegal-drop", "ambiguous", "variation",
-				   "tag", "result", "plycount", "setup" */
+				   "tag", "missing-round" (Round apart from
+				   the other roster tags), "result",
+				   "plycount", "setup" */
 	long line, col;		/* 1-based */
 	long ply;		/* 1-based ply of a move, 0 if none */
 	char text[200];		/* message, no trailing newline */

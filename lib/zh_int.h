@@ -215,4 +215,13 @@ zh__movelen(const char *s)
 #endif
 	return strlen(s);
 }
+/*
+ * The stable code of an error of game g (check.c): 'e' is g->err (a
+ * reading error: "syntax"), the replay's mainline error, or (variation)
+ * one of its variations' ("variation").  zhcheck's "code" and the JSON
+ * game object's (zhkit-json(5)) are the same names.
+ */
+const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation);
+
 #endif

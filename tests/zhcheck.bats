@@ -171,9 +171,18 @@ warned() {
 	warned setup-without-fen.pgn 9 1 0 'SetUp "1" without a FEN tag'
 }
 
-@test "zhcheck: missing tags of the Seven Tag Roster" {
-	warned missing-roster-tags.pgn 1 1 0 \
-	    "missing tags of the Seven Tag Roster: Site, Date, Round, Result"
+@test "zhcheck: missing tags of the Seven Tag Roster; Round is a class apart" {
+	local f=missing-roster-tags.pgn
+
+	run -0 --separate-stderr zhcheck "$f"
+	assert_equal "$stderr" "zhcheck: $f:1:1: warning: game 1 (Alice - Bob): missing tags of the Seven Tag Roster: Site, Date, Result [-Wtag]
+zhcheck: $f:1:1: warning: game 1 (Alice - Bob): missing tag of the Seven Tag Roster: Round [-Wmissing-round]
+zhcheck: checked 2 games: 2 valid, 0 invalid (2 warnings)"
+	run -0 --separate-stderr zhcheck -Wno-missing-round "$f"
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[1]}" \
+	    "zhcheck: checked 2 games: 2 valid, 0 invalid (1 warning)"
+	broken --strict "$f" 1 1 0 "Site, Date, Result [-Werror=tag]"
 }
 
 @test "zhcheck: an illegal move inside a variation" {
@@ -204,14 +213,14 @@ warned() {
 @test "zhcheck: a PlyCount that matches; a missing Round is a warning" {
 	cd "$TESTDATA/pgn"
 	run -0 --separate-stderr zhcheck python-chess-saturs-jannlee-zh.pgn
-	assert_equal "$stderr" "zhcheck: python-chess-saturs-jannlee-zh.pgn:1:1: warning: game 1 (saturos - JannLee): missing tag of the Seven Tag Roster: Round
+	assert_equal "$stderr" "zhcheck: python-chess-saturs-jannlee-zh.pgn:1:1: warning: game 1 (saturos - JannLee): missing tag of the Seven Tag Roster: Round [-Wmissing-round]
 zhcheck: checked 1 game: 1 valid, 0 invalid (1 warning)"
 }
 
 @test "zhcheck: WinBoard PVs at the wrong ply are warnings at the right place" {
 	cd "$TESTDATA/pgn"
 	run -0 --separate-stderr zhcheck crazyara-zh-50_startpos.pgn
-	assert_equal "$stderr" "zhcheck: crazyara-zh-50_startpos.pgn:621:7: warning: game 47 (- - -), ply 8: in a variation: illegal move 'e7e6': there is no piece on e7
+	assert_equal "$stderr" "zhcheck: crazyara-zh-50_startpos.pgn:621:7: warning: game 47 (- - -), ply 8: in a variation: illegal move 'e7e6': there is no piece on e7 [-Wvariation]
 zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -1 --separate-stderr zhcheck --strict crazyara-zh-50_startpos.pgn
 	assert_equal "${stderr_lines[-1]}" \
@@ -270,7 +279,7 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -0 --separate-stderr zhcheck -q - < chessgi-pawn-drop-first-rank.pgn
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr zhcheck < "$TESTDATA/pgn/fatics-zh.pgn"
-	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>:1:1: warning: game 1 (NegativeNirvana - sharkmeister): missing tag of the Seven Tag Roster: Round"
+	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>:1:1: warning: game 1 (NegativeNirvana - sharkmeister): missing tag of the Seven Tag Roster: Round [-Wmissing-round]"
 }
 
 @test "zhcheck: --fen checks one position per line" {
