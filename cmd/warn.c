@@ -2,6 +2,7 @@
  * warn.c - warning classes and -w, -W: which classes are said, and
  * which count as errors (warn.h).
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -145,6 +146,77 @@ warn_fdiag(FILE *f, int cls, const char *file, long line, long col,
 	if (e)
 		atomic_fetch_add(&nerr, 1);
 	return e ? 1 : 0;
+}
+
+bool warn_null_moves;
+
+int
+warn_getopt(int c, const char *arg)
+{
+	if (c == WARN_NULL) {
+		warn_null_moves = true;
+		return 0;
+	}
+	return warn_option(c == 'w' ? NULL : arg);
+}
+
+/* The mainline's null moves: their token index from *i on, or -1. */
+static long
+next_null(const struct zh_game *g, const struct zh_replay *r, size_t *i)
+{
+	for (; *i < g->ntoks; (*i)++) {
+		const struct zh_rmove *rm = &r->moves[*i];
+
+		if (g->toks[*i].kind == ZH_T_MOVE && rm->ok && rm->depth == 0 &&
+		    (rm->move.flags & ZH_MNULL))
+			return (long)(*i)++;
+	}
+	return -1;
+}
+
+bool
+warn_nulls(FILE *f, const char *file, const struct zh_game *g,
+    const struct zh_replay *r)
+{
+	bool e = false;
+	size_t i = 0;
+	long k;
+
+	if (!warn_null_moves || r->moves == NULL)
+		return false;
+	while ((k = next_null(g, r, &i)) >= 0)
+		e |= warn_fdiag(f, W_NULL_MOVE, file, g->toks[k].line,
+		    g->toks[k].col, "game %ld, ply %ld: null move '%.*s' in the "
+		    "mainline", g->number, r->moves[k].ply, (int)g->toks[k].len,
+		    g->toks[k].text) > 0;
+	return e;
+}
+
+void
+warn_check_nulls(struct zh_check *c, const struct zh_game *g)
+{
+	size_t i = 0, j;
+	long k;
+
+	if (!warn_null_moves || c->r.moves == NULL)
+		return;
+	while ((k = next_null(g, &c->r, &i)) >= 0 &&
+	    c->nprobs < ZH_MAXPROBLEMS) {
+		const struct zh_token *t = &g->toks[k];
+		struct zh_problem x = { ZH_WARNING, "null-move", t->line,
+		    t->col, c->r.moves[k].ply, "" };
+
+		snprintf(x.text, sizeof x.text, "null move '%.*s' in the "
+		    "mainline", (int)t->len, t->text);
+		/* in its place: after every problem before it or at it */
+		for (j = c->nprobs; j > 0 && (c->probs[j - 1].line > x.line ||
+		    (c->probs[j - 1].line == x.line &&
+		    c->probs[j - 1].col > x.col)); j--)
+			c->probs[j] = c->probs[j - 1];
+		c->probs[j] = x;
+		c->nprobs++;
+		c->nwarnings++;
+	}
 }
 
 int

@@ -30,10 +30,12 @@ enum warn_class {
 /* The classes zhcheck's --strict makes errors (its expansion). */
 #define WARN_STRICT_CLASSES "tag,missing-round,result,plycount,setup,variation"
 
+enum { WARN_NULL = 0x500 };	/* --null-moves */
 #define WARN_SHORT "wW:"
 #define WARN_OPTS \
 	{ "no-warnings", no_argument, NULL, 'w' }, \
-	{ "warning", required_argument, NULL, 'W' }
+	{ "warning", required_argument, NULL, 'W' }, \
+	{ "null-moves", no_argument, NULL, WARN_NULL }
 #define WARN_HELP \
     "  -w, --no-warnings  no warnings;  -W NAME, -Wno-NAME: one class on or\n" \
     "                     off;  -Werror[=NAME]: as errors (zhkit(7) lists them)\n"
@@ -42,6 +44,20 @@ enum warn_class {
 void warn_strict(void);
 /* -w (arg NULL) or -W ARG: 0, or -1 after a message. */
 int warn_option(const char *arg);
+/* Option c of WARN_OPTS ('w', 'W', WARN_NULL): 0, or -1 after a message. */
+int warn_getopt(int c, const char *arg);
+/* --null-moves: a null move in the mainline is read (zh_replay's
+ * null_moves), and said as a warning of class null-move. */
+extern bool warn_null_moves;
+/*
+ * zhcheck: each mainline null move of c's replay of g, as a problem of
+ * code "null-move" in its place among the others (before warn_check).
+ */
+void warn_check_nulls(struct zh_check *c, const struct zh_game *g);
+/* zhpgn, zhreplay: each mainline null move of r said (warn_fdiag);
+ * true if one was said as an error. */
+bool warn_nulls(FILE *f, const char *file, const struct zh_game *g,
+    const struct zh_replay *r);
 /* The class named 'name' (len bytes), or -1. */
 int warn_find(const char *name, size_t len);
 const char *warn_name(int cls);

@@ -144,7 +144,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return -1;
 	c = &st->c;
 	/* --strict is warn_strict(): the classes say what is an error */
+	c->r.null_moves = warn_null_moves;
 	rc = zh_check_game(g, o->force, o->flags & ~ZH_CHECK_STRICT, c);
+	warn_check_nulls(c, g);
 	if (warn_changed()) {
 		warn_check(c);
 		rc = c->nerrors ? -1 : 0;
@@ -347,7 +349,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			break;
 		case 'w':
 		case 'W':
-			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'v':

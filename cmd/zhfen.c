@@ -241,7 +241,8 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			break;
 		case 'w':
 		case 'W':
-			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'V':

@@ -135,6 +135,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
+	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, o->variant, r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
@@ -154,6 +155,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
 		    cut ? " bytes go to the rejects file)" : "");
 	/* a warning said as an error rejects the game as an error does */
+	if (warn_nulls(err, o->name, g, r) && bad == NULL)
+		bad = &r->err;
 	if (var_errors(o, g, r, err) && bad == NULL)
 		bad = &r->err;
 	if (bad == NULL && !o->json && g->result == NULL &&
@@ -285,7 +288,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 'w':
 		case 'W':
-			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'o':

@@ -255,6 +255,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
+	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, o->force, r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
@@ -296,6 +297,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 			    g->number, r->err.text);
 		bad = true;
 	}
+	if (started && warn_nulls(err, o->name, g, r))
+		bad = true;
 	if (o->variations && started) {
 		for (i = 0; i < r->nvarerr; i++)
 			cli_fdiag(err, "error", o->name, r->varerr[i].line,
@@ -455,7 +458,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 'w':
 		case 'W':
-			if (warn_option(c == 'w' ? NULL : optarg) != 0)
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'V':

@@ -131,6 +131,8 @@ move_code(const struct zh_game *g, const struct zh_error *e)
 	case ZH_ESYNTAX:
 		return "syntax";
 	case ZH_EILLEGAL:
+		if (strncmp(e->text, "null move", 9) == 0)
+			return "null-move";
 		t = token_at(g, e->line, e->col);
 		return t && memchr(t->text, '@', t->len) ? "illegal-drop" :
 		    "illegal-move";

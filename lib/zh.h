@@ -199,7 +199,9 @@ enum {
 	ZH_MPROMO = 2,		/* 'piece' is the promotion type */
 	ZH_MEP = 4,		/* en passant capture */
 	ZH_MCASTLE = 8,		/* king move of two files; the rook follows */
-	ZH_MDOUBLE = 16		/* pawn double step */
+	ZH_MDOUBLE = 16,	/* pawn double step */
+	ZH_MNULL = 32		/* the null move: the turn passes (from and
+				   to ZH_NOSQ); never while in check */
 };
 
 struct zh_move {
@@ -533,6 +535,9 @@ struct zh_replay {
 	bool fast;			/* set by the caller: legality only, no
 					   san/uci text (validation) */
 	bool no_uci;			/* set by the caller: san text, no uci */
+	bool null_moves;		/* set by the caller: a null move in
+					   the mainline is played (one in a
+					   variation always is), not an error */
 	bool setup;			/* the start came from a FEN tag */
 	bool complete;			/* every mainline move was legal */
 	long start_ply;			/* plies before the start position */
