@@ -171,7 +171,7 @@ replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
 	if (e->code != ZH_OK) {
 		const char *code = zh__error_code(g, r, e, false);
 
-		if (strcmp(code, "variant") == 0) {
+		if (e->ply == 0 && e->code == ZH_EVARIANT) {
 			const struct zh_tag *t = find_tag(g, "Variant");
 
 			add(c, ZH_ERROR, code, t ? t->line : g->line,
