@@ -129,12 +129,12 @@ work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
 	res->route[0] = '\0';
 	if (g->skipped.lines > 0)
 		tell_skip(j, err, &g->skipped);
-	if (j->offset) {
-		renum = *g;
-		renum.number += j->offset;
-		g = &renum;
-	}
-	res->result = j->work(g, out, err, j->ctx, st, res);
+	/* the JSON objects' "file" and "index" (zhkit-json(5)) */
+	renum = *g;
+	renum.number += j->offset;
+	renum.file = j->name;
+	renum.index = j->before + renum.number;
+	res->result = j->work(&renum, out, err, j->ctx, st, res);
 }
 
 /* Every reader made here drops what the tool's filter drops. */
@@ -292,6 +292,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
 		work_game(j, &g, out, j->err, st, &res);
 		to = j->done(j->ctx, &g, &res);
+		j->seen = g.number;
 		if (j->route && put_held(j, out, &hold, to) != 0)
 			err = 1;
 		check_outputs(j);
@@ -460,6 +461,7 @@ route_game(struct jobs *j, const struct zh_game *g, const struct jobs_res *res,
 {
 	FILE *to = j->done(j->ctx, g, res);
 
+	j->seen = g->number;
 	/* a game done() drops (NULL) ends the run even when j->out is
 	   NULL too, so that nothing is ever written to NULL */
 	if (to != j->out || to == NULL) {
@@ -1109,5 +1111,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 	if (rc != 0)
 		read_error(j, in, name);
 	zh_pgn_close(r);
+	j->before += j->seen;	/* the next input's games number on */
+	j->seen = 0;
 	return rc;
 }

@@ -453,6 +453,10 @@ zh_check_json(const struct zh_check *c, const struct zh_game *g,
 	zh__json_strz(&b, file);
 	zh__json_key(&b, "game");
 	zh__json_int(&b, g->number);
+	if (g->index > 0) {
+		zh__json_key(&b, "index");
+		zh__json_int(&b, g->index);
+	}
 	zh__json_key(&b, "line");
 	zh__json_int(&b, g->line);
 	zh__json_key(&b, "white");

@@ -669,8 +669,15 @@ jmove_fields(struct zh__buf *b, const struct jmove *m)
 		zh__json_key(b, "mate");
 		zh__json_int(b, m->mate);
 	} else if (m->eval) {
+		long long cp = (long long)(m->pawns * 100 +
+		    (m->pawns < 0 ? -0.5 : 0.5));
+
+		/* "cp": the one name of every tool; "eval" (the same
+		   centipawns here) kept for one release (zhkit-json(5)) */
+		zh__json_key(b, "cp");
+		zh__json_int(b, cp);
 		zh__json_key(b, "eval");
-		zh__json_int(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
+		zh__json_int(b, cp);
 	}
 }
 
@@ -1209,6 +1216,14 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	size_t k;
 
 	zh__json_open(&b, '{');
+	if (g->file != NULL) {	/* where it came from (the caller's) */
+		zh__json_key(&b, "file");
+		zh__json_strz(&b, g->file);
+		zh__json_key(&b, "game");
+		zh__json_int(&b, g->number);
+		zh__json_key(&b, "index");
+		zh__json_int(&b, g->index);
+	}
 	zh__json_key(&b, "tags");
 	jtags(&b, g);
 	zh__json_key(&b, "variant");

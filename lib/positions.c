@@ -222,6 +222,9 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 		return -1;
 	memset(&pl, 0, sizeof pl);
 	pl.game = g->number;
+	pl.file = g->file;
+	pl.index = g->index;
+	pl.site = zh_game_tag(g, "Site");
 	pl.result = zh_game_result(g);
 	pl.start_ply = r->start_ply;
 	pl.pos = &pos;
@@ -353,6 +356,42 @@ putstr(struct out *o, const char *s, size_t n)
 	put(o, '"');
 }
 
+/* s as a JSON string through the one encoder (a file name, a tag). */
+static void
+putjstr(struct out *o, const char *s)
+{
+	char local[512];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
+
+	zh__json_strz(&b, s);
+	putn(o, b.s, b.len);
+	if (!b.local)
+		free(b.s);
+}
+
+/* {"file":F,"game":G,"index":I[,"site":S],"ply":P: where the game is
+ * from, when the caller said (zh_game's file). */
+static void
+put_from(struct out *o, const struct zh_ply *pl, char *seg)
+{
+	char *q;
+
+	PUTS(o, "{\"file\":");
+	putjstr(o, pl->file);
+	q = QLIT(seg, ",\"game\":");
+	q = qlong(q, pl->game);
+	q = QLIT(q, ",\"index\":");
+	q = qlong(q, pl->index);
+	putn(o, seg, (size_t)(q - seg));
+	if (pl->site != NULL) {
+		PUTS(o, ",\"site\":");
+		putjstr(o, pl->site);
+	}
+	q = QLIT(seg, ",\"ply\":");
+	q = qlong(q, pl->ply);
+	putn(o, seg, (size_t)(q - seg));
+}
+
 static const unsigned char pocket_order[] = {
 	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP,
 	ZH_CHANCELLOR
@@ -471,16 +510,20 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	int f, r;
 	bool any;
 
-	if (head.len == 0 || head.game != pl->game) {	/* a new game */
-		q = QLIT(head.txt, "{\"game\":");
-		q = qlong(q, pl->game);
-		q = QLIT(q, ",\"ply\":");
-		head.len = (unsigned char)(q - head.txt);
-		head.game = pl->game;
+	if (pl->file != NULL)
+		put_from(&o, pl, seg);
+	else {
+		if (head.len == 0 || head.game != pl->game) {	/* a new game */
+			q = QLIT(head.txt, "{\"game\":");
+			q = qlong(q, pl->game);
+			q = QLIT(q, ",\"ply\":");
+			head.len = (unsigned char)(q - head.txt);
+			head.game = pl->game;
+		}
+		memcpy(seg, head.txt, sizeof head.txt);
+		q = qlong(seg + head.len, pl->ply);
+		putn(&o, seg, (size_t)(q - seg));
 	}
-	memcpy(seg, head.txt, sizeof head.txt);
-	q = qlong(seg + head.len, pl->ply);
-	putn(&o, seg, (size_t)(q - seg));
 	if (flags & ZH_PLY_VARIATION) {
 		PUTS(&o, ",\"variation\":");
 		if (pl->path == NULL)
@@ -528,11 +571,22 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		q = QLIT(q, "],\"check\":true");
 	else
 		q = QLIT(q, "],\"check\":false");
-	if (pl->has_clock) {
+	if (pl->has_clock) {	/* seconds, as zhpgn --json writes them */
+		struct zh__buf cb;
+
 		q = QLIT(q, ",\"clock\":");
-		q = zh__json_qreal(q, pl->clock);
+		cb = (struct zh__buf){ q, 0, 32, false, true };
+		zh__json_seconds(&cb, pl->clock);
+		q += cb.len;
 	}
-	if (pl->has_eval) {
+	if (pl->has_eval && pl->mate != 0) {	/* "cp" or "mate": every tool's */
+		q = QLIT(q, ",\"mate\":");
+		q = qlong(q, pl->mate);
+	} else if (pl->has_eval) {
+		q = QLIT(q, ",\"cp\":");
+		q = qlong(q, (long)(pl->eval * 100 + (pl->eval < 0 ? -0.5 : 0.5)));
+	}
+	if (pl->has_eval) {	/* in pawns: kept one release (zhkit-json(5)) */
 		q = QLIT(q, ",\"eval\":");
 		if (pl->mate != 0) {
 			q = QLIT(q, "{\"mate\":");

@@ -434,6 +434,11 @@ struct zh_game {
 				   and this one */
 	int dropped;		/* the reader's filter dropped it (its value;
 				   zh_pgn_set_filter): tokens not read */
+	/* Set by the caller, not the reader, for the JSON writers: the
+	   input's name and the game's 1-based place in the whole run
+	   (across inputs).  NULL, 0: not written. */
+	const char *file;
+	long index;
 };
 
 struct zh_pgn_reader;
@@ -755,6 +760,9 @@ struct zh_ply {
 	double eval;		/* pawns, White's view, when mate == 0 */
 	int mate;		/* mate in n (negative: Black mates), or 0 */
 	const char *result;	/* "1-0", "0-1", "1/2-1/2" or "*" */
+	const char *file;	/* the game's file and index (its zh_game's) */
+	long index;
+	const char *site;	/* its Site tag, NULL if none */
 };
 
 /* Scratch space of zh_lines_walk: zero it, reuse it, zh_lines_free(). */
