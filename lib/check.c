@@ -146,6 +146,13 @@ move_code(const struct zh_game *g, const struct zh_error *e)
 }
 
 const char *
+zh__fen_error_code(const struct zh_error *e)
+{
+	return e->code == ZH_ESYNTAX ? "syntax" : e->code == ZH_EPOSITION ?
+	    "position" : e->code == ZH_EVARIANT ? "variant" : "error";
+}
+
+const char *
 zh__error_code(const struct zh_game *g, const struct zh_replay *r,
     const struct zh_error *e, bool variation)
 {
@@ -402,8 +409,7 @@ zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
 	if (zh_fen_read(&p, fen, v, ZH_AUTO,
 	    (flags & ZH_CHECK_STRICT) ? ZH_FEN_STRICT : 0, &e) == 0)
 		return 0;
-	code = e.code == ZH_ESYNTAX ? "syntax" : e.code == ZH_EPOSITION ?
-	    "position" : e.code == ZH_EVARIANT ? "variant" : "error";
+	code = zh__fen_error_code(&e);
 	add(c, ZH_ERROR, code, line, e.col > 0 ? e.col : 1, 0, "%s", e.text);
 	c->nerrors = 1;
 	return -1;

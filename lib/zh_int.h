@@ -235,6 +235,8 @@ zh__movelen(const char *s)
  * one of its variations' ("variation").  zhcheck's "code" and the JSON
  * game object's (zhkit-json(5)) are the same names.
  */
+/* The code of a FEN's error (zhcheck --fen, zhfen --json). */
+const char *zh__fen_error_code(const struct zh_error *e);
 const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
     const struct zh_error *e, bool variation);
 

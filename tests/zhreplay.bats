@@ -47,7 +47,8 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	assert_line --index 1 'e4 Nf6 e5 d5 exd6 Qxd6 @d5'
 }
 @test "zhreplay: jsonl, with clock and eval from comments" {
-	golden games.jsonl -f jsonl "$G"
+	cd "$Z"		# "file" in the JSON is the name as given
+	golden games.jsonl -f jsonl games.pgn
 	assert_line --index 0 '{"game":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
 	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60.0,"eval":0.3,"result":"1-0"}'
 	echo "$output" | grep -qF '"eval":{"mate":3}'
@@ -58,7 +59,8 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	zhreplay -f jsonl --variations "$G" 2>/dev/null | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
 }
 @test "zhreplay: --variations: jsonl paths, fen blocks and uci lines from the start" {
-	golden games.variations.jsonl -f jsonl --variations "$G"
+	cd "$Z"
+	golden games.variations.jsonl -f jsonl --variations games.pgn
 	echo "$output" | grep -qF '"game":4,"ply":4,"variation":"1.1"'
 	golden games.variations.fen --variations "$G"
 	golden games.variations.uci -f uci --variations "$G"
