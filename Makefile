@@ -201,7 +201,8 @@ install: all build/zhkit.pc
 	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	cp lib/zh.h $(DESTDIR)$(INCDIR)/
 	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	cp man/zhkit-game.schema.json $(DESTDIR)$(DATADIR)/
+	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
+	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
 
 uninstall:
@@ -210,7 +211,8 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
-	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json
+	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json \
+	    $(DESTDIR)$(DATADIR)/zhkit-position.schema.json
 
 clean:
 	rm -rf build bin
