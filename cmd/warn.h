@@ -38,7 +38,8 @@ enum { WARN_NULL = 0x500 };	/* --null-moves */
 	{ "null-moves", no_argument, NULL, WARN_NULL }
 #define WARN_HELP \
     "  -w, --no-warnings  no warnings;  -W NAME, -Wno-NAME: one class on or\n" \
-    "                     off;  -Werror[=NAME]: as errors (zhkit(7) lists them)\n"
+    "                     off;  -Werror[=NAME]: as errors (zhkit(7) lists them)\n" \
+    "      --null-moves   read null moves (--, Z0, @@@@) in the mainline too\n"
 
 /* --strict: the classes of WARN_STRICT_CLASSES as errors (not on). */
 void warn_strict(void);

@@ -49,8 +49,8 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 @test "zhreplay: jsonl, with clock and eval from comments" {
 	cd "$Z"		# "file" in the JSON is the name as given
 	golden games.jsonl -f jsonl games.pgn
-	assert_line --index 0 '{"game":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
-	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60.0,"eval":0.3,"result":"1-0"}'
+	assert_line --index 0 '{"file":"games.pgn","game":1,"index":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
+	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60,"cp":30,"eval":0.3,"result":"1-0"}'
 	echo "$output" | grep -qF '"eval":{"mate":3}'
 	echo "$output" | grep -qF '"pockets":{"white":{"P":3},"black":{"P":1}},"promoted":[],"check":true'
 }
@@ -61,7 +61,7 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 @test "zhreplay: --variations: jsonl paths, fen blocks and uci lines from the start" {
 	cd "$Z"
 	golden games.variations.jsonl -f jsonl --variations games.pgn
-	echo "$output" | grep -qF '"game":4,"ply":4,"variation":"1.1"'
+	echo "$output" | grep -qF '"game":4,"index":4,"ply":4,"variation":"1.1"'
 	golden games.variations.fen --variations "$G"
 	golden games.variations.uci -f uci --variations "$G"
 	assert_line --index 5 'e2e4 c7c5 d2d4 c5d4'
@@ -155,7 +155,8 @@ zhreplay: replayed 1 game: 1 with errors"
 		cmp <(zhreplay -q -f $f -j 1 "$Z/bench20.pgn" "$G" 2>/dev/null) <(zhreplay -q -f $f -j 2 "$Z/bench20.pgn" "$G" 2>/dev/null)
 		cmp <(zhreplay -q -f $f -j 1 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null) <(zhreplay -q -f $f -j 2 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null)
 	done
-	cmp <(zhreplay -q -f jsonl -j 0 "$G" 2>/dev/null) "$Z/games.jsonl"
+	cd "$Z"
+	cmp <(zhreplay -q -f jsonl -j 0 games.pgn 2>/dev/null) "$Z/games.jsonl"
 }
 @test "zhreplay: stdin, -o, --variant" {
 	run zhreplay -f uci - < "$P/python-chess-saturs-jannlee-zh.pgn"
