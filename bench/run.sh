@@ -43,8 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-#   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -477,6 +476,9 @@ select_section() {
 				tpe=$(cat "$TMP/json/sel-pe-D-$base.median")
 		fi
 		sel_row "zhpgn --dedupe" "sel-zhpgn-D-$base" "bin/zhpgn -q -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
+		# the same games kept in the same order (duplicates are decided
+		# on the main thread in input order), the conversion on 2 workers
+		sel_row "zhpgn -j 2 --dedupe" "sel-zhpgn-D2-$base" "bin/zhpgn -q -j 2 -o /dev/null --dedupe $pgn" "$tpe" "pgn-extract -D"
 		have_tool zhcheck || continue
 		sel_row "zhcheck" "sel-check-$base" "bin/zhcheck -q $pgn" &&
 			tcheck=$(cat "$TMP/json/sel-check-$base.median")

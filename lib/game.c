@@ -732,7 +732,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	pos = r->start;
 	/* A variation starts at a '(' of the game's text: most games have
 	   none, which one memchr tells. */
-	if (g->raw == NULL || g->raw_truncated ||
+	if (g->raw == NULL || g->raw_truncated || g->texts_apart ||
 	    memchr(g->raw, '(', g->rawlen) != NULL)
 		for (k = 0; k < g->ntoks && !w.vars; k++)
 			w.vars = g->toks[k].kind == ZH_T_VSTART;
@@ -751,7 +751,7 @@ zh_game_dup_size(const struct zh_game *g)
 	size += g->ntags * sizeof *g->tags + g->ntoks * sizeof *g->toks;
 	for (i = 0; i < g->ntags; i++)
 		size += strlen(g->tags[i].name) + strlen(g->tags[i].value) + 2;
-	if (g->raw_truncated)		/* texts past the kept bytes */
+	if (g->raw_truncated || g->texts_apart)	/* texts outside raw */
 		for (i = 0; i < g->ntoks; i++)
 			size += g->toks[i].len + 1;
 	return size + g->rawlen + 1;
@@ -780,7 +780,7 @@ zh_game_dup_to(const struct zh_game *g, void *mem)
 		d->tags[i].value = s;
 		s += m;
 	}
-	if (g->raw_truncated) {
+	if (g->raw_truncated || g->texts_apart) {
 		for (i = 0; i < g->ntoks; i++) {
 			d->toks[i] = g->toks[i];
 			memcpy(s, g->toks[i].text, g->toks[i].len);

@@ -125,4 +125,36 @@ void zh__json_real(struct zh__buf *b, double x);
 #define ZH_JSON_REALMAX	64
 char *zh__json_qreal(char *q, double x);
 
+/* A comment the JSON reads back the same from its trimmed text, as
+ * Lichess writes them: " text " (isspace() of the C locale, inline: this
+ * runs for every move with a comment). */
+static inline bool
+zh__json_plain_comment(const struct zh_token *t)
+{
+	const unsigned char *s = (const unsigned char *)t->text;
+
+	return t->len >= 3 && s[0] == ' ' && s[t->len - 1] == ' ' &&
+	    s[1] != ' ' && (s[1] < '\t' || s[1] > '\r') &&
+	    s[t->len - 2] != ' ' && (s[t->len - 2] < '\t' || s[t->len - 2] > '\r');
+}
+
+/*
+ * jsontoks.c: the tokens of a game's movetext from token i to the end
+ * of a run (the next move of its line, the line's end): returns where it
+ * ends, and *plain, whether the game object's keys say them exactly
+ * ('after': the run after a move, whose NAGs, comment and variations the
+ * move's keys say; else the run before a line's first move; 'dead': the
+ * line is past a move that could not be played).  run_list writes them
+ * as the list 'key' (zhkit-json(5) "before" and "after").
+ */
+size_t zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
+    size_t i, bool after, bool dead, bool *plain);
+void zh__json_run_list(struct zh__buf *b, const char *key,
+    const struct zh_game *g, const struct zh_rmove *moves, size_t i,
+    size_t end, bool dead);
+/* The tags as one object, a repeated name's first value; true if a name
+ * repeats: then tag_list writes "tag_list", every pair in order. */
+bool zh__json_tags(struct zh__buf *b, const struct zh_game *g);
+void zh__json_tag_list(struct zh__buf *b, const struct zh_game *g);
+
 #endif

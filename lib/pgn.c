@@ -427,6 +427,8 @@ zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
 	r->mode = M_BETWEEN;
 	r->cut = false;
 	r->fresh = line == 0 && games == 0;
+	r->json = false;
+	zh__pgnjson_free(r);
 	memset(&r->skip, 0, sizeof r->skip);
 	newgame(r);
 	return r;
@@ -453,6 +455,8 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 	int rc;
 
 	memset(g, 0, sizeof *g);
+	if (r->json || (r->fresh && zh__pgnjson_sniff(r)))
+		return zh__pgnjson_next(r, g);
 	for (;;) {
 		newgame(r);
 		if (r->fail == 0) {
@@ -555,5 +559,6 @@ zh_pgn_close(struct zh_pgn_reader *r)
 	free(r->tagoff);
 	free(r->strs);
 	free(r->vstack);
+	zh__pgnjson_free(r);
 	free(r);
 }

@@ -97,6 +97,14 @@ struct zh_pgn_reader {
 	size_t slen, scap;
 	long *vstack;		/* line and column of each open '(' */
 
+	/* JSON Lines input (pgnjson.c) */
+	bool json;		/* the stream is zhkit-json(5) game objects */
+	void *jroot;		/* the line's parsed object (json_t), kept
+				   for its strings until the next game */
+	char *jlong;		/* the kept start of a line over max_game */
+	const char *jline;	/* the line: where its moves stand ... */
+	size_t jlen, jpos;	/* ... searched up to byte jpos, */
+	long jcol;		/* in column jcol */
 	/* the filter (zh_pgn_set_filter; pgnskip.c) */
 	int (*filter)(void *, const struct zh_game *);
 	void *farg;
@@ -130,6 +138,11 @@ void zh__pgn_trim(struct zh_pgn_reader *);
 /* Is the token's text a static string (a glyph's NAG)? */
 bool zh__pgn_isstatic(const struct zh_token *);
 
+/* pgnjson.c: JSON Lines read back.  sniff: at the start of the stream,
+ * is it JSON (r->json set)?  next: as zh_pgn_next(); free: its memory. */
+bool zh__pgnjson_sniff(struct zh_pgn_reader *);
+int zh__pgnjson_next(struct zh_pgn_reader *, struct zh_game *);
+void zh__pgnjson_free(struct zh_pgn_reader *);
 /* pgnskip.c: the filter, and the movetext of a dropped game skipped.
  * zh__pgn_filter at the lexer's position: 0 to go on lexing, 1 if the
  * game was dropped and skipped to its end; zh__pgn_filter_tags asks

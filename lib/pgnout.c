@@ -406,7 +406,7 @@ dead_levels(struct mtstate *m, const struct zh_game *g)
 	int depth = 0, maxdepth = 0;
 	size_t i;
 
-	if (g->raw == NULL || g->raw_truncated ||
+	if (g->raw == NULL || g->raw_truncated || g->texts_apart ||
 	    memchr(g->raw, '(', g->rawlen) != NULL) {
 		for (i = 0; i < g->ntoks; i++)
 			if (toks[i].kind == ZH_T_VSTART && ++depth > maxdepth)
@@ -614,8 +614,9 @@ struct jctx {
 	struct zh__buf comment;	/* comments outside any move */
 };
 
-/* Trimmed comment text appended to b, space-separated. */
-static void
+/* Trimmed comment text appended to b, space-separated; true if the
+ * comment was " text ", which the reader makes of the trimmed text. */
+static bool
 add_comment(struct zh__buf *b, const struct zh_token *t)
 {
 	const char *s = t->text, *e = t->text + t->len;
@@ -625,10 +626,12 @@ add_comment(struct zh__buf *b, const struct zh_token *t)
 	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	if (s == e)
-		return;
+		return false;
 	if (b->len > 0)
 		bputc(b, ' ');
 	bput(b, s, (size_t)(e - s));
+	return s == t->text + 1 && e == t->text + t->len - 1 &&
+	    t->text[0] == ' ' && *e == ' ';
 }
 
 /* The move being built: its fields until the next move ends it. */
@@ -641,12 +644,22 @@ struct jmove {
 	struct zh__buf nags;	/* "1,14" */
 	bool vopen;		/* its fields and '"variations":[' written */
 	size_t done;		/* its comments and NAGs end before this token */
+	size_t tok;		/* its token */
+	bool odd;		/* the tokens after it may say more than its
+				   keys (jsontoks.c looks): a second comment
+				   or one not " text ", a NAG, a variation, a
+				   move that could not be played, ... */
 };
 
-/* The move's fields after its texts, but its variations. */
+/* The move's fields after its texts, but its variations; "after" when
+ * they do not say the tokens after it (jsontoks.c). */
 static void
-jmove_fields(struct zh__buf *b, const struct jmove *m)
+jmove_fields(struct zh__buf *b, const struct jmove *m,
+    const struct zh_game *g, const struct zh_rmove *moves)
 {
+	size_t end;
+	bool plain;
+
 	if (m->text.len > 0) {
 		zh__json_key(b, "comment");
 		zh__json_str(b, m->text.s, m->text.len);
@@ -679,19 +692,27 @@ jmove_fields(struct zh__buf *b, const struct jmove *m)
 		zh__json_key(b, "eval");
 		zh__json_int(b, cp);
 	}
+	if (!m->odd)
+		return;
+	end = zh__json_run(g, moves, m->tok + 1, true, !moves[m->tok].ok,
+	    &plain);
+	if (!plain)
+		zh__json_run_list(b, "after", g, moves, m->tok + 1, end,
+		    !moves[m->tok].ok);
 }
 
 static void
-jmove_finish(struct zh__buf *b, struct jmove *m)
+jmove_finish(struct zh__buf *b, struct jmove *m, const struct zh_game *g,
+    const struct zh_rmove *moves)
 {
 	if (!m->open)
 		return;
 	if (m->vopen)
 		bputc(b, ']');
 	else
-		jmove_fields(b, m);
+		jmove_fields(b, m, g, moves);
 	bputc(b, '}');
-	m->open = m->clock = m->emt = m->eval = m->vopen = false;
+	m->open = m->clock = m->emt = m->eval = m->vopen = m->odd = false;
 	m->text.len = m->nags.len = 0;
 	m->done = 0;
 }
@@ -827,6 +848,8 @@ struct jlevel {
 	struct zh_pos pos;	/* before the next move, if track */
 	struct zh_pos before;	/* before the last move, if have_before */
 	bool track, have_before, first;
+	bool var;		/* a variation, from token 'from' on */
+	size_t from;
 };
 
 struct jlevels {
@@ -859,6 +882,7 @@ jlevel_push(struct jlevels *lv, struct zh__buf *out)
 		memset(l, 0, sizeof *l);
 	}
 	l->m.open = l->m.clock = l->m.emt = l->m.eval = l->m.vopen = false;
+	l->m.odd = l->var = false;
 	l->m.text.len = l->m.nags.len = l->pre.len = 0;
 	l->m.done = 0;
 	l->out = out;
@@ -870,11 +894,12 @@ jlevel_push(struct jlevels *lv, struct zh__buf *out)
 
 /* The current line's end; false if out of memory. */
 static bool
-jlevel_pop(struct jlevels *lv)
+jlevel_pop(struct jlevels *lv, const struct zh_game *g,
+    const struct zh_rmove *moves)
 {
 	struct jlevel *l = &lv->v[--lv->n];
 
-	jmove_finish(l->out, &l->m);
+	jmove_finish(l->out, &l->m, g, moves);
 	bputc(l->out, ']');
 	return !(l->m.text.fail || l->m.nags.fail || l->pre.fail);
 }
@@ -896,13 +921,20 @@ jlevels_free(struct jlevels *lv)
 /*
  * What a move has past its SAN and UCI when it has more: the FEN after
  * it (pos, if tracked, is played on), the text of a move that could not
- * be played, the comments before it.  Returns the position tracked on
- * (NULL after a move that could not be played).
+ * be played, the comments before it, and the tokens before a
+ * variation's first move if they say more.  Returns the position tracked
+ * on (NULL after a move that could not be played).
  */
 static struct zh_pos *
-jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_token *t,
-    const struct zh_rmove *rm, int d, struct zh_pos *pos)
+jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_game *g,
+    const struct zh_rmove *moves, size_t i, bool first, int d,
+    struct zh_pos *pos)
 {
+	const struct zh_token *t = &g->toks[i];
+	const struct zh_rmove *rm = &moves[i];
+	bool plain;
+	size_t end;
+
 	if (rm->ok) {
 		if (pos != NULL) {
 			char fen[ZH_FENMAX];
@@ -924,6 +956,12 @@ jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_token *t,
 		zh__json_str(b, L->pre.s, L->pre.len);
 		L->pre.len = 0;
 	}
+	if (first && L->var) {
+		end = zh__json_run(g, moves, L->from, false, false, &plain);
+		if (!plain)
+			zh__json_run_list(b, "before", g, moves, L->from, end,
+			    false);
+	}
 	return pos;
 }
 
@@ -940,6 +978,7 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 {
 	struct jlevel *L = &lv->v[lv->n - 1], *up;
 
+	L->m.odd = true;
 	if (!L->m.open)
 		*b = bin;	/* no move to hang it on */
 	else if (L->m.vopen)
@@ -948,7 +987,7 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 		if (c->match == NULL && (c->match = jmatch(c->g)) == NULL)
 			return NULL;
 		L->m.done = jlook(c, &L->m, i, lv->n > 1);
-		jmove_fields(*b, &L->m);
+		jmove_fields(*b, &L->m, c->g, c->r->moves);
 		zh__json_key(*b, "variations");
 		bputc(*b, '[');
 		L->m.vopen = true;
@@ -956,6 +995,8 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 	L->track = *pos != NULL;
 	if ((L = jlevel_push(lv, *b)) == NULL)
 		return NULL;
+	L->var = true;
+	L->from = i + 1;
 	up = L - 1;
 	*pos = NULL;
 	if (up->track && up->have_before) {
@@ -974,19 +1015,21 @@ static ZH_HOT_INLINE size_t
 jmove(struct jlevel *L, struct zh__buf *b, const struct zh_game *g,
     const struct zh_rmove *moves, size_t i, int d, struct zh_pos **pos)
 {
-	const struct zh_token *toks = g->toks, *t = &toks[i - 1];
+	const struct zh_token *toks = g->toks;
 	const struct zh_rmove *rm = &moves[i - 1];
-	size_t ntoks = g->ntoks;
+	size_t ntoks = g->ntoks, last;
+	bool first = L->first;
 
 	/* The common case, the move before had nothing but its SAN and
 	   UCI: its '}' and this move's opening written with the move's
 	   texts, in one reserve. */
 	if (L->m.open && rm->ok &&
-	    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen) &&
+	    !(L->m.clock | L->m.emt | L->m.eval | L->m.vopen | L->m.odd) &&
 	    (L->m.text.len | L->m.nags.len) == 0)
 		jmove_texts(b, rm, d, "},{\"san\":", 9);
 	else {
-		jmove_finish(b, &L->m);
+		L->m.odd |= !rm->ok;	/* its move numbers say more */
+		jmove_finish(b, &L->m, g, moves);
 		if (rm->ok)
 			jmove_texts(b, rm, d, L->first ? "{\"san\":" :
 			    ",{\"san\":", L->first ? 7 : 8);
@@ -996,19 +1039,23 @@ jmove(struct jlevel *L, struct zh__buf *b, const struct zh_game *g,
 	}
 	L->first = false;
 	L->m.open = true;
-	if (!rm->ok || *pos != NULL || L->pre.len > 0)
-		*pos = jmove_more(b, L, t, rm, d, *pos);
+	L->m.odd = !rm->ok;
+	L->m.tok = i - 1;
+	if (!rm->ok || *pos != NULL || L->pre.len > 0 || (first && L->var))
+		*pos = jmove_more(b, L, g, moves, i - 1, first, d, *pos);
 	/* The moves that follow with nothing but move numbers between
 	   them, without FENs: each closes the one before, as the common
 	   case above. */
 	if (*pos != NULL || !rm->ok)
 		return i;
-	for (; i < ntoks; i++) {
-		if (toks[i].kind == ZH_T_MOVE && moves[i].ok)
+	for (last = i - 1; i < ntoks; i++) {
+		if (toks[i].kind == ZH_T_MOVE && moves[i].ok) {
 			jmove_texts(b, &moves[i], d, "},{\"san\":", 9);
-		else if (toks[i].kind != ZH_T_MOVENUM)
+			last = i;
+		} else if (toks[i].kind != ZH_T_MOVENUM)
 			break;
 	}
+	L->m.tok = last;
 	return i;
 }
 
@@ -1056,13 +1103,19 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 				add_comment(lv.n == 1 ? &c->comment : &L->pre,
 				    t);
 			else if (i - 1 >= L->m.done) {
-				add_comment(&L->m.text, t);
+				L->m.odd |= L->m.text.len > 0;
+				L->m.odd |= !add_comment(&L->m.text, t);
 				commands(&L->m, t);
 			}
 			break;
 		case ZH_T_NAG:
-			if (L->m.open && i - 1 >= L->m.done)
+			if (L->m.open && i - 1 >= L->m.done) {
+				L->m.odd = true;
 				jnag(&L->m, t);
+			}
+			break;
+		case ZH_T_RESULT:	/* then a comment: "after" says it */
+			L->m.odd |= i < ntoks;
 			break;
 		case ZH_T_VSTART:
 			if ((L = jvariation(c, &lv, i - 1, &b, &bin, &pos)) ==
@@ -1074,7 +1127,7 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 		case ZH_T_VEND:
 			if (lv.n == 1)
 				break;
-			ok &= jlevel_pop(&lv);
+			ok &= jlevel_pop(&lv, g, moves);
 			L = &lv.v[lv.n - 1];
 			if (b == &bin && L->out != &bin) {
 				ok &= !bin.fail;
@@ -1089,7 +1142,7 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 	}
 out:
 	while (lv.n > 0)	/* the lines left open: the reader closes them */
-		ok &= jlevel_pop(&lv);
+		ok &= jlevel_pop(&lv, g, moves);
 	if (!ok || bin.fail)
 		b0->fail = true;
 	free(bin.s);
@@ -1097,10 +1150,11 @@ out:
 }
 
 /* {"line":L,"col":C,"ply":P,"code":"...","message":"..."
- * [,"variation":true]} */
+ * [,"variation":true]}, or "reader":true for the PGN reader's error
+ * (read back: pgnjson.c) */
 static void
 jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
-    const struct zh_error *e, bool variation)
+    const struct zh_error *e, bool variation, bool reader)
 {
 	zh__json_open(b, '{');
 	zh__json_key(b, "line");
@@ -1115,90 +1169,9 @@ jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
 	zh__json_str(b, e->text, strlen(e->text));
 	if (variation)
 		bputs(b, ",\"variation\":true");
+	else if (reader)
+		bputs(b, ",\"reader\":true");
 	bputc(b, '}');
-}
-
-struct tagref {
-	const char *name;
-	size_t k;		/* its place */
-};
-
-/* By name, then by place. */
-static int
-cmp_tagref(const void *a, const void *b)
-{
-	const struct tagref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c != 0 ? c : x->k < y->k ? -1 : x->k > y->k;
-}
-
-/*
- * Which tags repeat a name before them ('dup'), for a game with many:
- * the indices sorted by name, each run of one name but its first marked.
- * A sort keeps a hostile game with thousands of tags from a quadratic
- * search.  False if out of memory.
- */
-static bool
-tag_repeats(const struct zh_game *g, bool *dup)
-{
-	struct tagref *ix;
-	size_t k;
-
-	if ((ix = malloc(g->ntags * sizeof *ix)) == NULL)
-		return false;
-	for (k = 0; k < g->ntags; k++) {
-		ix[k].name = g->tags[k].name;
-		ix[k].k = k;
-	}
-	qsort(ix, g->ntags, sizeof *ix, cmp_tagref);
-	dup[ix[0].k] = false;
-	for (k = 1; k < g->ntags; k++)
-		dup[ix[k].k] = strcmp(ix[k - 1].name, ix[k].name) == 0;
-	free(ix);
-	return true;
-}
-
-/*
- * The tags as one JSON object; a repeated name keeps its first value.
- * A few tags are checked for repeats one against another, more through
- * tag_repeats().
- */
-#define TAGS_DIRECT 64
-
-static void
-jtags(struct zh__buf *b, const struct zh_game *g)
-{
-	bool *dup = NULL;
-	size_t k, j;
-
-	if (g->ntags > TAGS_DIRECT &&
-	    ((dup = malloc(g->ntags * sizeof *dup)) == NULL ||
-	    !tag_repeats(g, dup))) {
-		free(dup);
-		b->fail = true;
-		return;
-	}
-	zh__json_open(b, '{');
-	for (k = 0; k < g->ntags; k++) {
-		const char *name = g->tags[k].name;
-
-		if (dup != NULL) {
-			if (dup[k])
-				continue;
-		} else {
-			for (j = 0; j < k; j++)
-				if (g->tags[j].name[0] == name[0] &&
-				    strcmp(g->tags[j].name, name) == 0)
-					break;
-			if (j < k)
-				continue;
-		}
-		zh__json_keyn(b, name, strlen(name));
-		zh__json_str(b, g->tags[k].value, strlen(g->tags[k].value));
-	}
-	zh__json_close(b, '}');
-	free(dup);
 }
 
 int
@@ -1214,6 +1187,7 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	const char *res;
 	char fen[ZH_FENMAX];
 	size_t k;
+	bool plain;
 
 	zh__json_open(&b, '{');
 	if (g->file != NULL) {	/* where it came from (the caller's) */
@@ -1225,7 +1199,8 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 		zh__json_int(&b, g->index);
 	}
 	zh__json_key(&b, "tags");
-	jtags(&b, g);
+	if (zh__json_tags(&b, g))
+		zh__json_tag_list(&b, g);
 	zh__json_key(&b, "variant");
 	if (r->v != NULL)
 		zh__json_ascii(&b, r->v->name);
@@ -1246,19 +1221,24 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 		zh__json_str(&b, c.comment.s, c.comment.len);
 	}
 	free(c.comment.s);
+	k = zh__json_run(g, r->moves, 0, false, false, &plain);
+	if (!plain)
+		zh__json_run_list(&b, "before", g, r->moves, 0, k, false);
 	zh__json_key(&b, "result");
 	res = g->result ? g->result : zh_game_tag(g, "Result");
 	zh__json_strz(&b, res);
+	if (g->result == NULL && g->err.code == ZH_OK)
+		bputs(&b, ",\"terminated\":false");
 	zh__json_key(&b, "valid");
 	zh__json_bool(&b, g->err.code == ZH_OK && r->complete);
 	zh__json_key(&b, "errors");
 	zh__json_open(&b, '[');
 	if (g->err.code != ZH_OK)
-		jerror(&b, g, r, &g->err, false);
+		jerror(&b, g, r, &g->err, false, true);
 	if (r->err.code != ZH_OK)
-		jerror(&b, g, r, &r->err, false);
+		jerror(&b, g, r, &r->err, false, false);
 	for (k = 0; k < r->nvarerr; k++)
-		jerror(&b, g, r, &r->varerr[k], true);
+		jerror(&b, g, r, &r->varerr[k], true, false);
 	zh__json_close(&b, ']');
 	zh__json_close(&b, '}');
 	bputc(&b, '\n');

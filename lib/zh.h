@@ -355,6 +355,12 @@ int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
  * blank line, and returns the bad game with the tokens read before the
  * error and its raw bytes (the first max_game of them), so no game is
  * ever dropped silently.
+ *
+ * JSON Lines: a stream whose first non-blank byte opens a JSON object is
+ * read as zhkit-json(5) game objects, one a line (decided once, at its
+ * start): each line a game as the PGN it was written from would read,
+ * its line its raw bytes (g->texts_apart), a line that is not a game
+ * object a game in error.  zhkit-json(5) "Read back" says how.
  */
 
 struct zh_pgn_limits {		/* 0 in a field means the default */
@@ -434,6 +440,9 @@ struct zh_game {
 				   and this one */
 	int dropped;		/* the reader's filter dropped it (its value;
 				   zh_pgn_set_filter): tokens not read */
+	bool texts_apart;	/* read from JSON Lines: raw is its line, the
+				   token texts lie elsewhere (zh_game_dup
+				   copies each) */
 	/* Set by the caller, not the reader, for the JSON writers: the
 	   input's name and the game's 1-based place in the whole run
 	   (across inputs).  NULL, 0: not written. */

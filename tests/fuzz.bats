@@ -19,6 +19,7 @@ corpus() {
 @test "fuzz corpus: PGN reader" { corpus fuzz_pgn; }
 @test "fuzz corpus: replay, check and every writer" { corpus fuzz_game; }
 @test "fuzz corpus: a stream read in pieces, as -j reads it" { corpus fuzz_chunks; }
+@test "fuzz corpus: JSON Lines read back as games" { corpus fuzz_jsonin; }
 @test "fuzz corpus: cleaning on write (strip lists, every strip set)" { corpus fuzz_clean; }
 @test "fuzz corpus: selection tests, and the reader's filter" { corpus fuzz_select; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
