@@ -119,7 +119,7 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
  * --game-offset renumbers (done() sees the reader's number).
  */
 static inline void
-work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
+work_game(struct jobs *j, struct zh_game *g, FILE *out, FILE *err,
     void *st, struct jobs_res *res)
 {
 	struct zh_game renum;
@@ -129,12 +129,16 @@ work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
 	res->route[0] = '\0';
 	if (g->skipped.lines > 0)
 		tell_skip(j, err, &g->skipped);
-	/* the JSON objects' "file" and "index" (zhkit-json(5)) */
-	renum = *g;
-	renum.number += j->offset;
-	renum.file = j->name;
-	renum.index = j->before + renum.number;
-	res->result = j->work(&renum, out, err, j->ctx, st, res);
+	/* the JSON objects' "file" and "index" (zhkit-json(5)): the
+	   game is the reader's, which leaves them alone */
+	g->file = j->name;
+	g->index = j->before + j->offset + g->number;
+	if (j->offset) {
+		renum = *g;
+		renum.number += j->offset;
+		g = &renum;
+	}
+	res->result = j->work(g, out, err, j->ctx, st, res);
 }
 
 /* Every reader made here drops what the tool's filter drops. */
@@ -715,7 +719,7 @@ struct cpool {
 /* Work on game g of chunk s and keep what done() needs; -1 if out of
    memory. */
 static int
-keep_game(struct jobs *j, struct cslot *s, const struct zh_game *g,
+keep_game(struct jobs *j, struct cslot *s, struct zh_game *g,
     FILE *o, FILE *e, void *st)
 {
 	struct cgame *c;

@@ -24,6 +24,22 @@ static const char *const names[W_N] = {
 	[W_NO_GAME] = "no-game",
 };
 
+/* " [-WNAME]" and " [-Werror=NAME]": zhcheck's report() appends them to
+ * a warning per game, often. */
+#define SUFFIX(n) { " [-W" n "]", " [-Werror=" n "]" }
+static const char *const suffix[W_N][2] = {
+	[W_TAG] = SUFFIX("tag"),
+	[W_MISSING_ROUND] = SUFFIX("missing-round"),
+	[W_RESULT] = SUFFIX("result"),
+	[W_PLYCOUNT] = SUFFIX("plycount"),
+	[W_SETUP] = SUFFIX("setup"),
+	[W_VARIATION] = SUFFIX("variation"),
+	[W_NULL_MOVE] = SUFFIX("null-move"),
+	[W_TEXT_BETWEEN] = SUFFIX("text-between-games"),
+	[W_NO_TERMINATION] = SUFFIX("no-termination"),
+	[W_NO_GAME] = SUFFIX("no-game"),
+};
+
 static unsigned off;		/* bit per class: not said */
 static unsigned err;		/* bit per class: said as an error */
 static atomic_long nerr;
@@ -34,7 +50,8 @@ warn_find(const char *name, size_t len)
 	int i;
 
 	for (i = 0; i < W_N; i++)
-		if (strlen(names[i]) == len && memcmp(names[i], name, len) == 0)
+		if (len > 0 && names[i][0] == name[0] &&
+		    strlen(names[i]) == len && memcmp(names[i], name, len) == 0)
 			return i;
 	return -1;
 }
@@ -219,10 +236,24 @@ warn_check_nulls(struct zh_check *c, const struct zh_game *g)
 	}
 }
 
+const char *
+warn_suffix(int cls, bool error)
+{
+	return suffix[cls][error];
+}
+
 int
 warn_code(const char *code)
 {
-	return warn_find(code, strlen(code));
+	/* the codes are libzh's static strings: the last one is kept */
+	static _Thread_local const char *last;
+	static _Thread_local int k;
+
+	if (code != last) {
+		k = warn_find(code, strlen(code));
+		last = code;
+	}
+	return k;
 }
 
 void

@@ -84,5 +84,7 @@ long warn_errors(void);
 void warn_check(struct zh_check *c);
 /* The class of a zh_problem code, or -1 (an error of its own). */
 int warn_code(const char *code);
+/* " [-WNAME]", or " [-Werror=NAME]" if error. */
+const char *warn_suffix(int cls, bool error);
 
 #endif

@@ -99,12 +99,9 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	}
 	put(msg, sizeof msg, &n, ": ", 2);
 	put(msg, sizeof msg, &n, p->text, sizeof p->text);
-	if ((k = warn_code(p->code)) >= 0) {
-		put(msg, sizeof msg, &n, p->severity == ZH_ERROR ? " [-Werror=" :
-		    " [-W", 10);
-		put(msg, sizeof msg, &n, warn_name(k), 40);
-		put(msg, sizeof msg, &n, "]", 1);
-	}
+	if ((k = warn_code(p->code)) >= 0)
+		put(msg, sizeof msg, &n, warn_suffix(k, p->severity == ZH_ERROR),
+		    48);
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
 }

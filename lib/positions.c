@@ -369,26 +369,58 @@ putjstr(struct out *o, const char *s)
 		free(b.s);
 }
 
-/* {"file":F,"game":G,"index":I[,"site":S],"ply":P: where the game is
- * from, when the caller said (zh_game's file). */
+/* {"file":F,"game":G,"index":I[,"site":S],"ply": of the game being
+ * written, made once for all its plies (a game's are in a row). */
+static _Thread_local struct {
+	const char *file;
+	long game, index;
+	size_t len;		/* 0: none made */
+	char txt[1024];
+} from;
+
+/* The members that say where the game is from, when the caller said
+ * (zh_game's file), then "ply":P. */
 static void
 put_from(struct out *o, const struct zh_ply *pl, char *seg)
 {
 	char *q;
 
-	PUTS(o, "{\"file\":");
-	putjstr(o, pl->file);
-	q = QLIT(seg, ",\"game\":");
-	q = qlong(q, pl->game);
-	q = QLIT(q, ",\"index\":");
-	q = qlong(q, pl->index);
-	putn(o, seg, (size_t)(q - seg));
-	if (pl->site != NULL) {
-		PUTS(o, ",\"site\":");
-		putjstr(o, pl->site);
+	if (from.len == 0 || from.file != pl->file || from.game != pl->game ||
+	    from.index != pl->index) {
+		struct out h = { from.txt, sizeof from.txt, 0 };
+
+		PUTS(&h, "{\"file\":");
+		putjstr(&h, pl->file);
+		q = QLIT(seg, ",\"game\":");
+		q = qlong(q, pl->game);
+		q = QLIT(q, ",\"index\":");
+		q = qlong(q, pl->index);
+		putn(&h, seg, (size_t)(q - seg));
+		if (pl->site != NULL) {
+			PUTS(&h, ",\"site\":");
+			putjstr(&h, pl->site);
+		}
+		PUTS(&h, ",\"ply\":");
+		if (h.len >= sizeof from.txt) {	/* too long to keep */
+			from.len = 0;
+			putn(o, "{\"file\":", 8);
+			putjstr(o, pl->file);
+			putn(o, seg, (size_t)(q - seg));
+			if (pl->site != NULL) {
+				PUTS(o, ",\"site\":");
+				putjstr(o, pl->site);
+			}
+			PUTS(o, ",\"ply\":");
+			goto ply;
+		}
+		from.len = h.len;
+		from.file = pl->file;
+		from.game = pl->game;
+		from.index = pl->index;
 	}
-	q = QLIT(seg, ",\"ply\":");
-	q = qlong(q, pl->ply);
+	putn(o, from.txt, from.len);
+ply:
+	q = qlong(seg, pl->ply);
 	putn(o, seg, (size_t)(q - seg));
 }
 

@@ -519,11 +519,21 @@ san_null(const struct zh_pos *p, const struct sanread *t, struct zh_move *m,
 	return 0;
 }
 
-static bool
+static inline bool
 is_null(const char *s)
 {
-	return strcmp(s, "--") == 0 || strcmp(s, "@@@@") == 0 ||
-	    strcmp(s, "Z0") == 0 || strcmp(s, "0000") == 0;
+	switch (s[0]) {	/* no other move starts with '-' or 'Z' */
+	case '-':
+		return strcmp(s, "--") == 0;
+	case 'Z':
+		return strcmp(s, "Z0") == 0;
+	case '@':
+		return strcmp(s, "@@@@") == 0;
+	case '0':
+		return strcmp(s, "0000") == 0;
+	default:
+		return false;
+	}
 }
 
 /* Castling, "O-O" or "O-O-O" in any spelling: 0 or -1 with the reason. */
