@@ -646,7 +646,13 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 
 	if (o == NULL)
 		return NULL;
+	if (pl->file != NULL)
+		json_object_set_new(o, "file", json_string(pl->file));
 	json_object_set_new(o, "game", json_integer(pl->game));
+	if (pl->file != NULL)
+		json_object_set_new(o, "index", json_integer(pl->index));
+	if (pl->file != NULL && pl->site != NULL)
+		json_object_set_new(o, "site", json_string(pl->site));
 	json_object_set_new(o, "ply", json_integer(pl->ply));
 	if (flags & ZH_PLY_VARIATION)
 		json_object_set_new(o, "variation",
@@ -689,8 +695,17 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 		}
 	json_object_set_new(o, "promoted", pr);
 	json_object_set_new(o, "check", json_boolean(ply_check(pl)));
-	if (pl->has_clock)
-		json_object_set_new(o, "clock", json_real(pl->clock));
+	if (pl->has_clock) {	/* seconds to the millisecond, as zhpgn's */
+		long long ms = (long long)(pl->clock * 1000 + 0.5);
+
+		json_object_set_new(o, "clock", ms % 1000 == 0 ?
+		    json_integer(ms / 1000) : json_real((double)ms / 1000));
+	}
+	if (pl->has_eval && pl->mate != 0)
+		json_object_set_new(o, "mate", json_integer(pl->mate));
+	else if (pl->has_eval)
+		json_object_set_new(o, "cp", json_integer((json_int_t)(pl->eval *
+		    100 + (pl->eval < 0 ? -0.5 : 0.5))));
 	if (pl->has_eval)
 		json_object_set_new(o, "eval", pl->mate != 0 ?
 		    json_pack("{s:i}", "mate", pl->mate) : json_real(pl->eval));
