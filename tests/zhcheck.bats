@@ -237,7 +237,7 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -1 --separate-stderr zhcheck --json castle-through-check.pgn
 	assert_equal "${#lines[@]}" 2
 	assert_equal "${lines[0]}" '{"file":"castle-through-check.pgn","game":1,"index":1,"line":1,"white":"Alice","black":"Bob","variant":"crazyhouse","plies":12,"result":"*","valid":false,"errors":[{"line":10,"col":74,"ply":13,"code":"illegal-move","message":"illegal castling '"'O-O'"': the king passes through f1, which Black attacks","severity":"error"}]}'
-	assert_equal "${lines[1]}" '{"file":"castle-through-check.pgn","game":2,"line":12,"white":"Carol","black":"Dave","variant":"crazyhouse","plies":12,"result":"0-1","valid":true,"errors":[]}'
+	assert_equal "${lines[1]}" '{"file":"castle-through-check.pgn","game":2,"index":2,"line":12,"white":"Carol","black":"Dave","variant":"crazyhouse","plies":12,"result":"0-1","valid":true,"errors":[]}'
 	run -1 --separate-stderr zhcheck --json drop-not-in-hand.pgn ambiguous-san.pgn variation-illegal-move.pgn
 	assert_line --index 0 --partial '"code":"illegal-drop"'
 	assert_line --index 2 --partial '"code":"ambiguous"'
