@@ -30,7 +30,7 @@ LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
 CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c \
-           cmd/select.c cmd/clean.c
+           cmd/select.c cmd/clean.c cmd/warn.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
@@ -107,8 +107,9 @@ VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.b
            tests/trust-reader.bats \
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
            tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
-           tests/clean.bats tests/compress.bats tests/jsonin.bats tests/face-opts.bats
-VGFILTER = ^(face-opts|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
+           tests/clean.bats tests/compress.bats tests/jsonin.bats tests/face-opts.bats \
+           tests/warn.bats
+VGFILTER = ^(face-opts|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }
@@ -201,7 +202,8 @@ install: all build/zhkit.pc
 	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	cp lib/zh.h $(DESTDIR)$(INCDIR)/
 	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	cp man/zhkit-game.schema.json $(DESTDIR)$(DATADIR)/
+	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
+	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
 
 uninstall:
@@ -210,7 +212,8 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
-	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json
+	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json \
+	    $(DESTDIR)$(DATADIR)/zhkit-position.schema.json
 
 clean:
 	rm -rf build bin

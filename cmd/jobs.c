@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "jobs.h"
 #include "pieces.h"
+#include "warn.h"
 
 int
 jobs_cores(void)
@@ -106,7 +107,7 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
 {
 	if (s->bytes == 0 && s->lines == 0)
 		return;
-	cli_fdiag(err, "warning", j->name, s->line, s->col,
+	(void)warn_fdiag(err, W_TEXT_BETWEEN, j->name, s->line, s->col,
 	    "text between games: \"%s\"%s skipped (%ld line%s, %zu byte%s)",
 	    s->text, strlen(s->text) + 1 < sizeof s->text ? "" : "...",
 	    s->lines, s->lines == 1 ? "" : "s", s->bytes,
@@ -118,7 +119,7 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
  * --game-offset renumbers (done() sees the reader's number).
  */
 static inline void
-work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
+work_game(struct jobs *j, struct zh_game *g, FILE *out, FILE *err,
     void *st, struct jobs_res *res)
 {
 	struct zh_game renum;
@@ -128,6 +129,10 @@ work_game(struct jobs *j, const struct zh_game *g, FILE *out, FILE *err,
 	res->route[0] = '\0';
 	if (g->skipped.lines > 0)
 		tell_skip(j, err, &g->skipped);
+	/* the JSON objects' "file" and "index" (zhkit-json(5)): the
+	   game is the reader's, which leaves them alone */
+	g->file = j->name;
+	g->index = j->before + j->offset + g->number;
 	if (j->offset) {
 		renum = *g;
 		renum.number += j->offset;
@@ -291,6 +296,7 @@ run_serial(struct jobs *j, struct zh_pgn_reader *r, struct progress *pr)
 	while (!j->stop && (rc = zh_pgn_next(r, &g)) == 1) {
 		work_game(j, &g, out, j->err, st, &res);
 		to = j->done(j->ctx, &g, &res);
+		j->seen = g.number;
 		if (j->route && put_held(j, out, &hold, to) != 0)
 			err = 1;
 		check_outputs(j);
@@ -459,6 +465,7 @@ route_game(struct jobs *j, const struct zh_game *g, const struct jobs_res *res,
 {
 	FILE *to = j->done(j->ctx, g, res);
 
+	j->seen = g->number;
 	/* a game done() drops (NULL) ends the run even when j->out is
 	   NULL too, so that nothing is ever written to NULL */
 	if (to != j->out || to == NULL) {
@@ -712,7 +719,7 @@ struct cpool {
 /* Work on game g of chunk s and keep what done() needs; -1 if out of
    memory. */
 static int
-keep_game(struct jobs *j, struct cslot *s, const struct zh_game *g,
+keep_game(struct jobs *j, struct cslot *s, struct zh_game *g,
     FILE *o, FILE *e, void *st)
 {
 	struct cgame *c;
@@ -1108,5 +1115,7 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 	if (rc != 0)
 		read_error(j, in, name);
 	zh_pgn_close(r);
+	j->before += j->seen;	/* the next input's games number on */
+	j->seen = 0;
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "lines.h"
 #include "jobs.h"
 #include "select.h"
+#include "warn.h"
 
 struct run {
 	const struct zh_variant *force;	/* --variant */
@@ -34,6 +35,8 @@ usage(FILE *f)
 	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
+	    "                     (-Werror=" WARN_STRICT_CLASSES ")\n"
+	    WARN_HELP
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess)\n"
 	    CLI_DEFVAR_HELP
@@ -81,6 +84,7 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
 	char msg[512];
 	size_t n = 0;
+	int k;
 
 	put(msg, sizeof msg, &n, "game ", 5);
 	putnum(msg, sizeof msg, &n, g->number);
@@ -97,6 +101,9 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	}
 	put(msg, sizeof msg, &n, ": ", 2);
 	put(msg, sizeof msg, &n, p->text, sizeof p->text);
+	if ((k = warn_code(p->code)) >= 0)
+		put(msg, sizeof msg, &n, warn_suffix(k, p->severity == ZH_ERROR),
+		    48);
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
 }
@@ -135,8 +142,15 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	if (st == NULL)
 		return -1;
 	c = &st->c;
+	/* --strict is warn_strict(): the classes say what is an error */
+	c->r.null_moves = warn_null_moves;
 	rc = zh_check_game(g, cli_game_variant(g, o->force, o->defvar),
-	    o->flags, c);
+	    o->flags & ~ZH_CHECK_STRICT, c);
+	warn_check_nulls(c, g);
+	if (warn_changed()) {
+		warn_check(c);
+		rc = c->nerrors ? -1 : 0;
+	}
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, &c->r, res->route, sizeof res->route);
 	/* a game not selected is not reported (nor counted as checked) */
@@ -303,11 +317,12 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "strict", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "hJj:m:o:qsv:V", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hJj:m:o:qsv:V" WARN_SHORT, opts, NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
@@ -337,7 +352,14 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			cli_quiet = 1;
 			break;
 		case 's':
-			o->flags |= ZH_CHECK_STRICT;
+			o->flags |= ZH_CHECK_STRICT;	/* --fen: material */
+			warn_strict();
+			break;
+		case 'w':
+		case 'W':
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'v':
 			if ((o->force = cli_variant(optarg)) == NULL)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "warn.h"
 #include "lines.h"
 
 
@@ -41,6 +42,7 @@ usage(FILE *f)
 	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
 	    "  -J, --json        one JSON object per position\n"
 	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
+	    WARN_HELP
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
 
@@ -191,12 +193,13 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		{ "to", required_argument, NULL, 't' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	bool check = false, json = false, moves = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "cf:hJjmo:qst:v:V", longopts,
+	while ((c = getopt_long(argc, argv, "cf:hJjmo:qst:v:V" WARN_SHORT, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'c':
@@ -238,6 +241,12 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		case 'v':
 			if ((o->variant = cli_variant(optarg)) == NULL)
 				return cli_usage();
+			break;
+		case 'w':
+		case 'W':
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "warn.h"
 
 static void
 usage(FILE *f)
@@ -19,6 +20,7 @@ usage(FILE *f)
 	    "      --suite FILE   check a suite of 'id/variant/epd/perft D N' entries\n"
 	    "      --max-nodes N  in a suite, skip counts above N\n"
 	    "  -o, --output FILE  write to FILE\n"
+	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n");
 }
@@ -259,12 +261,13 @@ options(int argc, char **argv, struct opts *o)
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	char *e;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "df:hm:o:qs:v:V", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "df:hm:o:qs:v:V" WARN_SHORT, opts, NULL)) != -1)
 		switch (c) {
 		case 'd':
 			o->div = true;
@@ -303,6 +306,12 @@ options(int argc, char **argv, struct opts *o)
 		case 'v':
 			if ((o->v = cli_variant(optarg)) == NULL)
 				return cli_usage();
+			break;
+		case 'w':
+		case 'W':
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();

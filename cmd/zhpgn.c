@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "jobs.h"
 #include "select.h"
+#include "warn.h"
 
 static void
 usage(FILE *f)
@@ -33,6 +34,7 @@ usage(FILE *f)
 	    "                     place in a split input)\n"
 	    CLEAN_HELP
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
+	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -79,16 +81,40 @@ free_state(void *p)
 	}
 }
 
-/* A game written with a termination marker it did not have: say so. */
-static void
+/*
+ * A game written with a termination marker it did not have: say so; or,
+ * with -Werror=no-termination, that it is rejected (true).
+ */
+static bool
 no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
 {
 	const struct zh_token *t = g->ntoks > 0 ? &g->toks[g->ntoks - 1] : NULL;
+	bool e = warn_is_error(W_NO_TERMINATION);
 
-	cli_fdiag(err, "warning", o->name, t ? t->line : g->line,
-	    t ? t->col : 1, "game %ld: no termination marker; %s written "
-	    "(from the Result tag, or * if it has none)", g->number,
-	    zh_game_result(g));
+	return warn_fdiag(err, W_NO_TERMINATION, o->name, t ? t->line :
+	    g->line, t ? t->col : 1, "game %ld: no termination marker; %s%s%s",
+	    g->number, e ? "game rejected" : "", e ? "" : zh_game_result(g),
+	    e ? "" : " written (from the Result tag, or * if it has none)") > 0;
+}
+
+/* The variations' errors: warnings, or (-Werror=variation) the reason
+ * the game is rejected (true). */
+static bool
+var_errors(const struct opts *o, const struct zh_game *g,
+    const struct zh_replay *r, FILE *err)
+{
+	const char *then = warn_is_error(W_VARIATION) ? "game rejected" :
+	    "the variation is kept as written";
+	bool reject = false;
+	size_t k;
+
+	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK &&
+	    !(o->clean.po.strip & ZH_STRIP_VARIATIONS); k++)
+		reject |= warn_fdiag(err, W_VARIATION, o->name,
+		    r->varerr[k].line, r->varerr[k].col, "game %ld, ply %ld, "
+		    "in a variation: %s; %s", g->number, r->varerr[k].ply,
+		    r->varerr[k].text, then) > 0;
+	return reject;
 }
 
 /* One game: replay, report, write.  Runs on a worker thread. */
@@ -101,7 +127,6 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	struct zh_replay *r;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
-	size_t k;
 	int rc, tagdrop;
 	bool cut;
 
@@ -112,6 +137,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
+	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
@@ -130,12 +156,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		    bad->ply ? ", ply " : "", bad->ply, bad->text,
 		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
 		    cut ? " bytes go to the rejects file)" : "");
-	for (k = 0; k < r->nvarerr && g->err.code == ZH_OK &&
-	    !(o->clean.po.strip & ZH_STRIP_VARIATIONS); k++)
-		cli_fdiag(err, "warning", o->name, r->varerr[k].line,
-		    r->varerr[k].col, "game %ld, ply %ld, in a variation: %s; "
-		    "the variation is kept as written", g->number,
-		    r->varerr[k].ply, r->varerr[k].text);
+	/* a warning said as an error rejects the game as an error does */
+	if (warn_nulls(err, o->name, g, r) && bad == NULL)
+		bad = &r->err;
+	if (var_errors(o, g, r, err) && bad == NULL)
+		bad = &r->err;
+	if (bad == NULL && !o->json && g->result == NULL &&
+	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
+		bad = &r->err;
 	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
 		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
 		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
@@ -152,7 +180,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		return FATAL;
 	}
 	if (!bad && !o->json && g->result == NULL)
-		no_marker(o, g, err);
+		(void)no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
 }
 
@@ -242,11 +270,12 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "to", required_argument, NULL, 't' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:", longopts,
+	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:" WARN_SHORT, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'F':	/* -F is --format in zhreplay */
@@ -264,6 +293,12 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			return cli_exit(EXIT_VALID);
 		case 'J':
 			o->json = true;
+			break;
+		case 'w':
+		case 'W':
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'o':
 			*outpath = optarg;
@@ -354,8 +389,13 @@ main(int argc, char **argv)
 		n = o.sel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
-		else if (o.sel.read == n && !j.stop)
-			cli_fail("%s: warning: no game in it", o.name);
+		else if (o.sel.read == n && !j.stop && warn_on(W_NO_GAME)) {
+			cli_fail("%s: %s: no game in it [-W%sno-game]", o.name,
+			    warn_is_error(W_NO_GAME) ? "error" : "warning",
+			    warn_is_error(W_NO_GAME) ? "error=" : "");
+			if (warn_is_error(W_NO_GAME))
+				rc = EXIT_INVALID;
+		}
 		if (in != stdin)
 			fclose(in);
 	}

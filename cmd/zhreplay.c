@@ -8,6 +8,7 @@
 
 #include "clean.h"
 #include "cli.h"
+#include "warn.h"
 #include "jobs.h"
 #include "select.h"
 
@@ -74,6 +75,7 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    CLEAN_SPLIT_HELP
+	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
 	    SEL_HELP);
@@ -306,6 +308,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
+	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
@@ -348,6 +351,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 			    g->number, r->err.text);
 		bad = true;
 	}
+	if (started && warn_nulls(err, o->name, g, r))
+		bad = true;
 	if (o->variations && started) {
 		for (i = 0; i < r->nvarerr; i++)
 			cli_fdiag(err, "error", o->name, r->varerr[i].line,
@@ -496,11 +501,12 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "variant", required_argument, NULL, 'v' },
 		{ "variations", no_argument, NULL, O_VARIATIONS },
 		{ "version", no_argument, NULL, 'V' },
+		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:F:f:hj:o:p:qt:v:V", lopts,
+	while ((c = getopt_long(argc, argv, "e:F:f:hj:o:p:qt:v:V" WARN_SHORT, lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':
@@ -511,6 +517,12 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			break;
 		case 'q':
 			cli_quiet = 1;
+			break;
+		case 'w':
+		case 'W':
+		case WARN_NULL:
+			if (warn_getopt(c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'V':
 			cli_version();

@@ -39,6 +39,24 @@ _zhkit()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac
+	# warning classes (zhkit(7)): -W NAME, -Wno-NAME, -Werror=NAME
+	local wcls='tag missing-round result plycount setup variation null-move text-between-games no-termination no-game'
+	if [[ $prev == -W || $prev == --warning ]]; then
+		COMPREPLY=($(compgen -W "$wcls error all" -- "$cur"))
+		return
+	fi
+	case $cur in
+	-Werror=*|-Wno-error=*|-Wno-*|-W?*)
+		local pre
+		case $cur in
+		-Werror=*) pre=-Werror= ;;
+		-Wno-error=*) pre=-Wno-error= ;;
+		-Wno-*) pre=-Wno- ;;
+		*) pre=-W ;;
+		esac
+		COMPREPLY=($(compgen -P "$pre" -W "$wcls" -- "${cur#"$pre"}"))
+		return ;;
+	esac
 	if [[ $cur == -* ]]; then
 		words=$("${COMP_WORDS[0]}" --help 2>/dev/null |
 		    grep -oE -- '--[a-z][a-z-]*' | sort -u)

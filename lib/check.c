@@ -72,7 +72,7 @@ find_tag(const struct zh_game *g, const char *name)
 }
 
 /* The first tag of each name the checks read, found in one pass. */
-enum { K_RESULT = 6, K_PLYCOUNT = 7, K_SETUP, K_FEN, K_N };	/* roster: 0-6 */
+enum { K_ROUND = 3, K_RESULT = 6, K_PLYCOUNT = 7, K_SETUP, K_FEN, K_N };	/* roster: 0-6 */
 static const char *const known_names[K_N] = {
 	"Event", "Site", "Date", "Round", "White", "Black", "Result",
 	"PlyCount", "SetUp", "FEN"
@@ -131,6 +131,8 @@ move_code(const struct zh_game *g, const struct zh_error *e)
 	case ZH_ESYNTAX:
 		return "syntax";
 	case ZH_EILLEGAL:
+		if (strncmp(e->text, "null move", 9) == 0)
+			return "null-move";
 		t = token_at(g, e->line, e->col);
 		return t && memchr(t->text, '@', t->len) ? "illegal-drop" :
 		    "illegal-move";
@@ -143,6 +145,28 @@ move_code(const struct zh_game *g, const struct zh_error *e)
 	}
 }
 
+const char *
+zh__fen_error_code(const struct zh_error *e)
+{
+	return e->code == ZH_ESYNTAX ? "syntax" : e->code == ZH_EPOSITION ?
+	    "position" : e->code == ZH_EVARIANT ? "variant" : "error";
+}
+
+const char *
+zh__error_code(const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation)
+{
+	if (variation)
+		return "variation";
+	if (e == &g->err || r == NULL)
+		return "syntax";
+	if (e->ply == 0 && e->code == ZH_EVARIANT)
+		return "variant";
+	if (e->ply == 0 && strncmp(e->text, "FEN tag", 7) == 0)
+		return "fen";
+	return move_code(g, e);
+}
+
 /* The mainline error, or the start position's (variant, FEN tag). */
 static void
 replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
@@ -152,16 +176,16 @@ replay_problems(struct zh_check *c, const struct zh_game *g, int soft)
 	size_t i;
 
 	if (e->code != ZH_OK) {
+		const char *code = zh__error_code(g, r, e, false);
+
 		if (e->ply == 0 && e->code == ZH_EVARIANT) {
 			const struct zh_tag *t = find_tag(g, "Variant");
 
-			add(c, ZH_ERROR, "variant", t ? t->line : g->line,
+			add(c, ZH_ERROR, code, t ? t->line : g->line,
 			    t ? t->col : 1, 0, "%s", e->text);
-		} else if (e->ply == 0 && strncmp(e->text, "FEN tag", 7) == 0)
-			add(c, ZH_ERROR, "fen", e->line, e->col, 0, "%s", e->text);
-		else
-			add(c, ZH_ERROR, move_code(g, e), e->line, e->col,
-			    e->ply, "%s", e->text);
+		} else
+			add(c, ZH_ERROR, code, e->line, e->col,
+			    strcmp(code, "fen") == 0 ? 0 : e->ply, "%s", e->text);
 	}
 	for (i = 0; i < r->nvarerr; i++) {
 		const struct zh_error *v = &r->varerr[i];
@@ -206,8 +230,10 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 	size_t i, n = 0;
 
 	/* the seven names and their separators fit in 'missing' */
+	/* Round apart: its own class, as Lichess exports before 2021 lack
+	   it in every game (a user turns that one off, not the others) */
 	for (i = 0; i <= K_RESULT; i++)
-		if (kt[i] == NULL) {
+		if (kt[i] == NULL && i != K_ROUND) {
 			size_t k = strlen(known_names[i]);
 
 			if (n > 0) {
@@ -221,6 +247,9 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
 		    "missing tags of the Seven Tag Roster: " :
 		    "missing tag of the Seven Tag Roster: ", missing);
+	if (kt[K_ROUND] == NULL)
+		add2(c, soft, "missing-round", g->line, 1,
+		    "missing tag of the Seven Tag Roster: ", "Round");
 	if (res != NULL && !is_result(res->value))
 		add(c, soft, "result", res->line, res->col, 0,
 		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
@@ -380,8 +409,7 @@ zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
 	if (zh_fen_read(&p, fen, v, ZH_AUTO,
 	    (flags & ZH_CHECK_STRICT) ? ZH_FEN_STRICT : 0, &e) == 0)
 		return 0;
-	code = e.code == ZH_ESYNTAX ? "syntax" : e.code == ZH_EPOSITION ?
-	    "position" : e.code == ZH_EVARIANT ? "variant" : "error";
+	code = zh__fen_error_code(&e);
 	add(c, ZH_ERROR, code, line, e.col > 0 ? e.col : 1, 0, "%s", e.text);
 	c->nerrors = 1;
 	return -1;
@@ -431,6 +459,10 @@ zh_check_json(const struct zh_check *c, const struct zh_game *g,
 	zh__json_strz(&b, file);
 	zh__json_key(&b, "game");
 	zh__json_int(&b, g->number);
+	if (g->index > 0) {
+		zh__json_key(&b, "index");
+		zh__json_int(&b, g->index);
+	}
 	zh__json_key(&b, "line");
 	zh__json_int(&b, g->line);
 	zh__json_key(&b, "white");

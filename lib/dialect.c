@@ -26,6 +26,7 @@ const struct zh__dialect zh__dialects[ZH_NDIALECTS] = {
 		.promoted = ZH_PROMO_TILDE, .ep = ZH_EP_ALWAYS,
 		.rank0_10 = true, .pawn_letter = true, .variant_lower = true,
 		.variant_before_fen = true,
+		.null_move = "@@@@",	/* CECP (engine-intf.html) */
 	},
 	[ZH_CHESSCOM] = {
 		.name = "chesscom", .aliases = { "chess.com" },

@@ -437,6 +437,16 @@ move_failed(struct walker *w, const struct zh_pos *pos,
 	note_error(w, t, ply + 1, e, depth);
 }
 
+/* A null move in the mainline, not asked for: e says so (true). */
+static bool
+null_refused(const struct zh_token *t, struct zh_error *e)
+{
+	zh_error_set(e, ZH_EILLEGAL, 1, "null move '%.*s' in the mainline "
+	    "(analysis writes it in variations; --null-moves reads it here)",
+	    (int)t->len, t->text);
+	return true;
+}
+
 /*
  * Make m, read by zh__san_read_n() (ncand candidates) and recorded in
  * rm: its SAN and UCI first unless fast.  Returns rm if it gives check,
@@ -526,7 +536,9 @@ move_slow(struct walker *w, struct zh_pos *pos, const struct zh_token *t,
 	e.code = ZH_OK;
 	e.line = e.col = e.ply = 0;
 	e.text[0] = '\0';
-	if (zh__san_read_n(pos, t->text, t->len, &m, &e, &ncand) != 0) {
+	if (zh__san_read_n(pos, t->text, t->len, &m, &e, &ncand) != 0 ||
+	    ((m.flags & ZH_MNULL) && depth == 0 && !w->r->null_moves &&
+	    null_refused(t, &e))) {
 		move_failed(w, pos, t, ln->ply, depth, &e);
 		ln->dead = true;
 		return;

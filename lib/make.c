@@ -148,12 +148,32 @@ gives_check(const struct zh_pos *p, struct zh_move m, int us)
 	    A_ORTH : A_DIAG));
 }
 
+/*
+ * The null move: the turn passes, nothing else moves.  As python-chess's
+ * Board.push(Move.null()): no en passant square, the halfmove clock one
+ * more, the move number one more after Black's.  The side that passed
+ * was not in check, and the other had just moved: neither is.
+ */
+static void
+make_null(struct zh_pos *p)
+{
+	p->ep = ZH_NOSQ;
+	p->halfmove++;
+	if (p->side == ZH_BLACK)
+		p->fullmove++;
+	p->side = (unsigned char)!p->side;
+	p->check = 1;
+}
+
 void
 zh_make(struct zh_pos *p, struct zh_move m)
 {
 	if ((m.flags & ~ZH_MDOUBLE) == 0 && has_bb(p) && p->sq[m.from] != 0)
 		make_plain8(p, m);
-	else
+	else if (m.flags & ZH_MNULL) {
+		make_null(p);
+		return;
+	} else
 		make_board(p, m);
 	p->check = gives_check(p, m, !p->side) ? 2 : 1;
 }
@@ -163,6 +183,8 @@ zh__make_quiet(struct zh_pos *p, struct zh_move m)
 {
 	if ((m.flags & ~ZH_MDOUBLE) == 0 && has_bb(p) && p->sq[m.from] != 0)
 		make_plain8(p, m);
+	else if (m.flags & ZH_MNULL)
+		make_null(p);
 	else
 		make_board(p, m);
 	p->check = 0;

@@ -682,8 +682,15 @@ jmove_fields(struct zh__buf *b, const struct jmove *m,
 		zh__json_key(b, "mate");
 		zh__json_int(b, m->mate);
 	} else if (m->eval) {
+		long long cp = (long long)(m->pawns * 100 +
+		    (m->pawns < 0 ? -0.5 : 0.5));
+
+		/* "cp": the one name of every tool; "eval" (the same
+		   centipawns here) kept for one release (zhkit-json(5)) */
+		zh__json_key(b, "cp");
+		zh__json_int(b, cp);
 		zh__json_key(b, "eval");
-		zh__json_int(b, (long long)(m->pawns * 100 + (m->pawns < 0 ? -0.5 : 0.5)));
+		zh__json_int(b, cp);
 	}
 	if (!m->odd)
 		return;
@@ -1142,11 +1149,12 @@ out:
 	jlevels_free(&lv);
 }
 
-/* {"line":L,"col":C,"ply":P,"message":"..."[,"variation":true]}, or
- * "reader":true for the PGN reader's error (read back: pgnjson.c) */
+/* {"line":L,"col":C,"ply":P,"code":"...","message":"..."
+ * [,"variation":true]}, or "reader":true for the PGN reader's error
+ * (read back: pgnjson.c) */
 static void
-jerror(struct zh__buf *b, const struct zh_error *e, bool variation,
-    bool reader)
+jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation, bool reader)
 {
 	zh__json_open(b, '{');
 	zh__json_key(b, "line");
@@ -1155,6 +1163,8 @@ jerror(struct zh__buf *b, const struct zh_error *e, bool variation,
 	zh__json_int(b, e->col);
 	zh__json_key(b, "ply");
 	zh__json_int(b, e->ply);
+	zh__json_key(b, "code");
+	zh__json_ascii(b, zh__error_code(g, r, e, variation));
 	zh__json_key(b, "message");
 	zh__json_str(b, e->text, strlen(e->text));
 	if (variation)
@@ -1180,6 +1190,14 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	bool plain;
 
 	zh__json_open(&b, '{');
+	if (g->file != NULL) {	/* where it came from (the caller's) */
+		zh__json_key(&b, "file");
+		zh__json_strz(&b, g->file);
+		zh__json_key(&b, "game");
+		zh__json_int(&b, g->number);
+		zh__json_key(&b, "index");
+		zh__json_int(&b, g->index);
+	}
 	zh__json_key(&b, "tags");
 	if (zh__json_tags(&b, g))
 		zh__json_tag_list(&b, g);
@@ -1216,11 +1234,11 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	zh__json_key(&b, "errors");
 	zh__json_open(&b, '[');
 	if (g->err.code != ZH_OK)
-		jerror(&b, &g->err, false, true);
+		jerror(&b, g, r, &g->err, false, true);
 	if (r->err.code != ZH_OK)
-		jerror(&b, &r->err, false, false);
+		jerror(&b, g, r, &r->err, false, false);
 	for (k = 0; k < r->nvarerr; k++)
-		jerror(&b, &r->varerr[k], true, false);
+		jerror(&b, g, r, &r->varerr[k], true, false);
 	zh__json_close(&b, ']');
 	zh__json_close(&b, '}');
 	bputc(&b, '\n');

@@ -222,6 +222,9 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 		return -1;
 	memset(&pl, 0, sizeof pl);
 	pl.game = g->number;
+	pl.file = g->file;
+	pl.index = g->index;
+	pl.site = zh_game_tag(g, "Site");
 	pl.result = zh_game_result(g);
 	pl.start_ply = r->start_ply;
 	pl.pos = &pos;
@@ -353,6 +356,74 @@ putstr(struct out *o, const char *s, size_t n)
 	put(o, '"');
 }
 
+/* s as a JSON string through the one encoder (a file name, a tag). */
+static void
+putjstr(struct out *o, const char *s)
+{
+	char local[512];
+	struct zh__buf b = ZH_BUF_LOCAL(local);
+
+	zh__json_strz(&b, s);
+	putn(o, b.s, b.len);
+	if (!b.local)
+		free(b.s);
+}
+
+/* {"file":F,"game":G,"index":I[,"site":S],"ply": of the game being
+ * written, made once for all its plies (a game's are in a row). */
+static _Thread_local struct {
+	const char *file;
+	long game, index;
+	size_t len;		/* 0: none made */
+	char txt[1024];
+} from;
+
+/* The members that say where the game is from, when the caller said
+ * (zh_game's file), then "ply":P. */
+static void
+put_from(struct out *o, const struct zh_ply *pl, char *seg)
+{
+	char *q;
+
+	if (from.len == 0 || from.file != pl->file || from.game != pl->game ||
+	    from.index != pl->index) {
+		struct out h = { from.txt, sizeof from.txt, 0 };
+
+		PUTS(&h, "{\"file\":");
+		putjstr(&h, pl->file);
+		q = QLIT(seg, ",\"game\":");
+		q = qlong(q, pl->game);
+		q = QLIT(q, ",\"index\":");
+		q = qlong(q, pl->index);
+		putn(&h, seg, (size_t)(q - seg));
+		if (pl->site != NULL) {
+			PUTS(&h, ",\"site\":");
+			putjstr(&h, pl->site);
+		}
+		PUTS(&h, ",\"ply\":");
+		if (h.len >= sizeof from.txt) {	/* too long to keep */
+			from.len = 0;
+			putn(o, "{\"file\":", 8);
+			putjstr(o, pl->file);
+			putn(o, seg, (size_t)(q - seg));
+			if (pl->site != NULL) {
+				PUTS(o, ",\"site\":");
+				putjstr(o, pl->site);
+			}
+			PUTS(o, ",\"ply\":");
+			goto ply;
+		}
+		from.len = h.len;
+		from.file = pl->file;
+		from.game = pl->game;
+		from.index = pl->index;
+	}
+	putn(o, from.txt, from.len);
+ply:
+	q = qlong(seg, pl->ply);
+	putn(o, seg, (size_t)(q - seg));
+}
+
 static const unsigned char pocket_order[] = {
 	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP,
 	ZH_CHANCELLOR
@@ -471,16 +542,20 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	int f, r;
 	bool any;
 
-	if (head.len == 0 || head.game != pl->game) {	/* a new game */
-		q = QLIT(head.txt, "{\"game\":");
-		q = qlong(q, pl->game);
-		q = QLIT(q, ",\"ply\":");
-		head.len = (unsigned char)(q - head.txt);
-		head.game = pl->game;
+	if (pl->file != NULL)
+		put_from(&o, pl, seg);
+	else {
+		if (head.len == 0 || head.game != pl->game) {	/* a new game */
+			q = QLIT(head.txt, "{\"game\":");
+			q = qlong(q, pl->game);
+			q = QLIT(q, ",\"ply\":");
+			head.len = (unsigned char)(q - head.txt);
+			head.game = pl->game;
+		}
+		memcpy(seg, head.txt, sizeof head.txt);
+		q = qlong(seg + head.len, pl->ply);
+		putn(&o, seg, (size_t)(q - seg));
 	}
-	memcpy(seg, head.txt, sizeof head.txt);
-	q = qlong(seg + head.len, pl->ply);
-	putn(&o, seg, (size_t)(q - seg));
 	if (flags & ZH_PLY_VARIATION) {
 		PUTS(&o, ",\"variation\":");
 		if (pl->path == NULL)
@@ -528,11 +603,22 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		q = QLIT(q, "],\"check\":true");
 	else
 		q = QLIT(q, "],\"check\":false");
-	if (pl->has_clock) {
+	if (pl->has_clock) {	/* seconds, as zhpgn --json writes them */
+		struct zh__buf cb;
+
 		q = QLIT(q, ",\"clock\":");
-		q = zh__json_qreal(q, pl->clock);
+		cb = (struct zh__buf){ q, 0, 32, false, true };
+		zh__json_seconds(&cb, pl->clock);
+		q += cb.len;
 	}
-	if (pl->has_eval) {
+	if (pl->has_eval && pl->mate != 0) {	/* "cp" or "mate": every tool's */
+		q = QLIT(q, ",\"mate\":");
+		q = qlong(q, pl->mate);
+	} else if (pl->has_eval) {
+		q = QLIT(q, ",\"cp\":");
+		q = qlong(q, (long)(pl->eval * 100 + (pl->eval < 0 ? -0.5 : 0.5)));
+	}
+	if (pl->has_eval) {	/* in pawns: kept one release (zhkit-json(5)) */
 		q = QLIT(q, ",\"eval\":");
 		if (pl->mate != 0) {
 			q = QLIT(q, "{\"mate\":");
@@ -560,7 +646,13 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 
 	if (o == NULL)
 		return NULL;
+	if (pl->file != NULL)
+		json_object_set_new(o, "file", json_string(pl->file));
 	json_object_set_new(o, "game", json_integer(pl->game));
+	if (pl->file != NULL)
+		json_object_set_new(o, "index", json_integer(pl->index));
+	if (pl->file != NULL && pl->site != NULL)
+		json_object_set_new(o, "site", json_string(pl->site));
 	json_object_set_new(o, "ply", json_integer(pl->ply));
 	if (flags & ZH_PLY_VARIATION)
 		json_object_set_new(o, "variation",
@@ -603,8 +695,17 @@ zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 		}
 	json_object_set_new(o, "promoted", pr);
 	json_object_set_new(o, "check", json_boolean(ply_check(pl)));
-	if (pl->has_clock)
-		json_object_set_new(o, "clock", json_real(pl->clock));
+	if (pl->has_clock) {	/* seconds to the millisecond, as zhpgn's */
+		long long ms = (long long)(pl->clock * 1000 + 0.5);
+
+		json_object_set_new(o, "clock", ms % 1000 == 0 ?
+		    json_integer(ms / 1000) : json_real((double)ms / 1000));
+	}
+	if (pl->has_eval && pl->mate != 0)
+		json_object_set_new(o, "mate", json_integer(pl->mate));
+	else if (pl->has_eval)
+		json_object_set_new(o, "cp", json_integer((json_int_t)(pl->eval *
+		    100 + (pl->eval < 0 ? -0.5 : 0.5))));
 	if (pl->has_eval)
 		json_object_set_new(o, "eval", pl->mate != 0 ?
 		    json_pack("{s:i}", "mate", pl->mate) : json_real(pl->eval));

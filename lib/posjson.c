@@ -254,6 +254,8 @@ zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
 		zh__json_int(&b, line);
 		zh__json_key(&b, "col");
 		zh__json_int(&b, err->col);
+		zh__json_key(&b, "code");
+		zh__json_ascii(&b, zh__fen_error_code(err));
 		zh__json_key(&b, "message");
 		zh__json_strz(&b, err->text);
 		zh__json_close(&b, '}');

@@ -55,6 +55,10 @@ zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf)
 	size_t n = 0;
 
 	(void)p;
+	if (m.flags & ZH_MNULL) {	/* UCI's null move */
+		memcpy(buf, "0000", 5);
+		return 4;
+	}
 	if (m.flags & ZH_MDROP) {	/* 'P' '@' square: 2 + 4 bytes */
 		buf[n++] = zh__type_letter(m.piece);
 		buf[n++] = '@';
@@ -97,6 +101,13 @@ zh__san_body_n(const struct zh_pos *p, struct zh_move m, int d, char *buf,
 	size_t n = 0;
 	int type;
 
+	if (m.flags & ZH_MNULL) {
+		const char *z = zh__null_san(d);
+
+		n = strlen(z);
+		memcpy(buf, z, n + 1);
+		return n;
+	}
 	if (m.flags & ZH_MDROP) {
 		if (m.piece != ZH_PAWN || zh__dialect(d, ZH_SAN_AUTO)->pawn_letter)
 			buf[n++] = zh__type_letter(m.piece);
@@ -484,13 +495,45 @@ san_core(struct sanread *t, const char *s, size_t n, struct zh_error *err)
 		zh_error_set(err, ZH_ESYNTAX, 1, "'%s' is not a move", t->tok);
 		return -1;
 	}
-	if (strcmp(t->core, "--") == 0 || strcmp(t->core, "@@@@") == 0 ||
-	    strcmp(t->core, "Z0") == 0) {
-		zh_error_set(err, ZH_EILLEGAL, 1, "null move '%s' is not supported",
-		    t->tok);
+	return 0;
+}
+
+/*
+ * The null move in any of its spellings: "--" (PGN as python-chess and
+ * ChessBase write it), "Z0" (ChessBase), "@@@@" (XBoard's engine
+ * protocol), "0000" (UCI).  Not while in check: the king would be taken.
+ */
+static int
+san_null(const struct zh_pos *p, const struct sanread *t, struct zh_move *m,
+    struct zh_error *err)
+{
+	static const struct zh_move null = { ZH_NOSQ, ZH_NOSQ, 0, ZH_MNULL };
+
+	if (zh_in_check(p)) {
+		zh_error_set(err, ZH_EILLEGAL, 1, "illegal null move '%s': "
+		    "%s is in check", t->tok, p->side == ZH_WHITE ? "White" :
+		    "Black");
 		return -1;
 	}
+	*m = null;
 	return 0;
+}
+
+static inline bool
+is_null(const char *s)
+{
+	switch (s[0]) {	/* no other move starts with '-' or 'Z' */
+	case '-':
+		return strcmp(s, "--") == 0;
+	case 'Z':
+		return strcmp(s, "Z0") == 0;
+	case '@':
+		return strcmp(s, "@@@@") == 0;
+	case '0':
+		return strcmp(s, "0000") == 0;
+	default:
+		return false;
+	}
 }
 
 /* Castling, "O-O" or "O-O-O" in any spelling: 0 or -1 with the reason. */
@@ -812,6 +855,8 @@ zh_san_read(const struct zh_pos *p, const char *s, size_t n,
 		return 0;
 	if (san_core(&t, s, n, err) != 0)
 		return -1;
+	if (is_null(t.core))
+		return san_null(p, &t, m, err);
 	if ((c = castle_token(t.core)) != 0)
 		return san_castle(p, &t, c, m, err);
 	if ((at = strchr(t.core, '@')) != NULL)

@@ -936,7 +936,11 @@ make_keyed(const uint64_t *z, struct zh_pos *p, struct zh_move m, uint64_t k, un
 	int us = p->side, t;
 	unsigned char pc, cap, np, nc;
 
-	if (m.flags & ZH_MDROP) {
+	if (m.flags & (ZH_MDROP | ZH_MNULL)) {
+		if (m.flags & ZH_MNULL) {	/* the turn passes, no more */
+			zh__make_quiet(p, m);
+			return k ^ ZSIDE;
+		}
 		np = p->pocket[us][m.piece];
 		zh__make_quiet(p, m);
 		return k ^ ZSIDE ^ ZSQ(z, m.to, p->sq[m.to] & mask) ^

@@ -199,7 +199,9 @@ enum {
 	ZH_MPROMO = 2,		/* 'piece' is the promotion type */
 	ZH_MEP = 4,		/* en passant capture */
 	ZH_MCASTLE = 8,		/* king move of two files; the rook follows */
-	ZH_MDOUBLE = 16		/* pawn double step */
+	ZH_MDOUBLE = 16,	/* pawn double step */
+	ZH_MNULL = 32		/* the null move: the turn passes (from and
+				   to ZH_NOSQ); never while in check */
 };
 
 struct zh_move {
@@ -441,6 +443,11 @@ struct zh_game {
 	bool texts_apart;	/* read from JSON Lines: raw is its line, the
 				   token texts lie elsewhere (zh_game_dup
 				   copies each) */
+	/* Set by the caller, not the reader, for the JSON writers: the
+	   input's name and the game's 1-based place in the whole run
+	   (across inputs).  NULL, 0: not written. */
+	const char *file;
+	long index;
 };
 
 struct zh_pgn_reader;
@@ -542,6 +549,9 @@ struct zh_replay {
 	bool fast;			/* set by the caller: legality only, no
 					   san/uci text (validation) */
 	bool no_uci;			/* set by the caller: san text, no uci */
+	bool null_moves;		/* set by the caller: a null move in
+					   the mainline is played (one in a
+					   variation always is), not an error */
 	bool setup;			/* the start came from a FEN tag */
 	bool complete;			/* every mainline move was legal */
 	long start_ply;			/* plies before the start position */
@@ -691,7 +701,9 @@ struct zh_problem {
 	const char *code;	/* short stable name (static): "syntax",
 				   "variant", "fen", "illegal-move",
 				   "illegal-drop", "ambiguous", "variation",
-				   "tag", "result", "plycount", "setup" */
+				   "tag", "missing-round" (Round apart from
+				   the other roster tags), "result",
+				   "plycount", "setup" */
 	long line, col;		/* 1-based */
 	long ply;		/* 1-based ply of a move, 0 if none */
 	char text[200];		/* message, no trailing newline */
@@ -757,6 +769,9 @@ struct zh_ply {
 	double eval;		/* pawns, White's view, when mate == 0 */
 	int mate;		/* mate in n (negative: Black mates), or 0 */
 	const char *result;	/* "1-0", "0-1", "1/2-1/2" or "*" */
+	const char *file;	/* the game's file and index (its zh_game's) */
+	long index;
+	const char *site;	/* its Site tag, NULL if none */
 };
 
 /* Scratch space of zh_lines_walk: zero it, reuse it, zh_lines_free(). */

@@ -42,6 +42,7 @@ struct zh__dialect {
 	bool nag_glyphs;		/* $1-$6 as "!", "?", ... on the move */
 	bool current_position;		/* a CurrentPosition tag, the final
 					   position */
+	const char *null_move;		/* the null move's SAN; NULL: "--" */
 };
 extern const struct zh__dialect zh__dialects[ZH_NDIALECTS];
 /* What ZH_AUTO writes (zh.h): FEN as fairy, SAN and PGN as Lichess; the
@@ -58,6 +59,15 @@ zh__dialect(int d, int deflt)
 	return &zh__dialects[d > ZH_AUTO && d < ZH_NDIALECTS ? d : deflt];
 }
 
+/* The null move's SAN in dialect d: "--" unless its row says. */
+static inline const char *
+zh__null_san(int d)
+{
+	const char *z = zh__dialect(d, ZH_SAN_AUTO)->null_move;
+
+	return z != NULL ? z : "--";
+}
+
 /*
  * SAN in the Lichess form (what zh_replay keeps) as dialect d writes it:
  * the one place of the pawn-drop rule ("P@e4" or "@e4").  Sets *s to
@@ -67,6 +77,10 @@ static inline size_t
 zh__san_as(const char *san, size_t n, int d, const char **s)
 {
 	*s = san;
+	if (san[0] == '-' && san[1] == '-') {	/* the null move */
+		*s = zh__null_san(d);
+		return strlen(*s);
+	}
 	if (san[0] == 'P' && san[1] == '@' &&
 	    !zh__dialect(d, ZH_SAN_AUTO)->pawn_letter) {
 		(*s)++;
@@ -215,4 +229,15 @@ zh__movelen(const char *s)
 #endif
 	return strlen(s);
 }
+/*
+ * The stable code of an error of game g (check.c): 'e' is g->err (a
+ * reading error: "syntax"), the replay's mainline error, or (variation)
+ * one of its variations' ("variation").  zhcheck's "code" and the JSON
+ * game object's (zhkit-json(5)) are the same names.
+ */
+/* The code of a FEN's error (zhcheck --fen, zhfen --json). */
+const char *zh__fen_error_code(const struct zh_error *e);
+const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
+    const struct zh_error *e, bool variation);
+
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""check-json.py SCHEMA FILE: every line of FILE is a JSON value that fits
-SCHEMA.  A small JSON Schema subset (type, required, properties,
-additionalProperties, items, $ref to #/$defs), enough for
-man/zhkit-game.schema.json, so the tests need no jsonschema module."""
+"""check-json.py SCHEMA FILE [DEF]: every line of FILE is a JSON value that
+fits SCHEMA (or its $defs/DEF).  A small JSON Schema subset (type, enum,
+required, properties, additionalProperties, items, $ref to #/$defs),
+enough for man/zhkit-game.schema.json and man/zhkit-position.schema.json,
+so the tests need no jsonschema module."""
 import json
 import sys
 
@@ -26,6 +27,8 @@ def check(v, s, root, path):
         ts = t if isinstance(t, list) else [t]
         if not any(is_type(v, x) for x in ts):
             raise ValueError(f"{path}: {v!r} is not {t}")
+    if "enum" in s and v not in s["enum"]:
+        raise ValueError(f"{path}: {v!r} is not one of {s['enum']}")
     if isinstance(v, dict):
         for k in s.get("required", []):
             if k not in v:
@@ -45,10 +48,11 @@ def check(v, s, root, path):
 
 def main():
     root = json.load(open(sys.argv[1]))
+    top = root["$defs"][sys.argv[3]] if len(sys.argv) > 3 else root
     n = 0
     for n, line in enumerate(open(sys.argv[2], encoding="utf-8"), 1):
         try:
-            check(json.loads(line), root, root, "$")
+            check(json.loads(line), top, root, "$")
         except ValueError as e:
             sys.exit(f"{sys.argv[2]}:{n}: {e}")
     print(f"{n} objects fit {sys.argv[1]}")

@@ -120,7 +120,7 @@ same_as_ref() {
 	for f in $FILES; do
 		zhpgn -q --json "$f" | jq -c 'del(.. | objects | .after, .before)' >"$T/plain"
 		# a variation left empty goes (none is empty in the input)
-		jq -c 'del(.. | objects | .comment, .comment_before, .clock, .emt, .eval, .mate)
+		jq -c 'del(.. | objects | .comment, .comment_before, .clock, .emt, .eval, .cp, .mate)
 		    | walk(if type == "object" and has("variations") then
 		        .variations |= map(select(length > 0))
 		        | if .variations == [] then del(.variations) else . end
@@ -228,8 +228,10 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 	[ "$(ls | wc -l)" = "$n" ]
 	jq -r '.tags.TimeControl' "$T/all.json" | sort | uniq -c | while read -r k v; do
 		# the games of value v, in input order, are the file's
-		jq -c --arg v "$v" 'select(.tags.TimeControl == $v)' "$T/all.json" >"$T/want"
-		zhpgn -q --json "tc-$(safe "$v").pgn" >"$T/got"
+		# (but where each game is from: file, game, index)
+		jq -c --arg v "$v" 'select(.tags.TimeControl == $v) | del(.file, .game, .index)' \
+		    "$T/all.json" >"$T/want"
+		zhpgn -q --json "tc-$(safe "$v").pgn" | jq -c 'del(.file, .game, .index)' >"$T/got"
 		cmp "$T/want" "$T/got"
 		[ "$(wc -l <"$T/got")" = "$k" ]
 	done

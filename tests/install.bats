@@ -13,7 +13,8 @@ setup_file() {
 	for f in usr/bin/zhperft usr/lib/libzh.a usr/lib/libzh.so usr/lib/libzh.so.0 \
 	    usr/include/zh.h usr/lib/pkgconfig/zhkit.pc usr/share/man/man3/libzh.3 \
 	    usr/share/man/man1/zhperft.1 usr/share/bash-completion/completions/zhperft \
-	    usr/share/zhkit/zhkit-game.schema.json; do
+	    usr/share/zhkit/zhkit-game.schema.json \
+	    usr/share/zhkit/zhkit-position.schema.json; do
 		[ -e "$STAGE/$f" ] || { echo "missing $f"; return 1; }
 	done
 	run objdump -p "$STAGE/usr/lib/libzh.so"

@@ -132,7 +132,10 @@ chunk_games() {
 		# shellcheck disable=SC2086
 		cat "$f" | ZH_FAIL_THREAD=2 LD_PRELOAD=$T/failthread.so $tool -j 2 \
 		    >"$T/3.out" 2>"$T/3.err" || fail "$tool: exit $? from a pipe"
-		cmp "$T/1.out" "$T/3.out" || fail "$tool: stdout differs from a pipe"
+		# but the JSON objects' "file", "<stdin>" from a pipe
+		cmp <(sed 's/"file":"[^"]*",//' "$T/1.out") \
+		    <(sed 's/"file":"[^"]*",//' "$T/3.out") ||
+		    fail "$tool: stdout differs from a pipe"
 		grep -q 'cannot start thread 2 of 2' "$T/3.err" || fail "$tool: nothing said from a pipe"
 	done
 }

@@ -44,8 +44,9 @@ deepmsg() {
 	for j in 1 2; do
 		run --separate-stderr zhcheck -j "$j" --limit depth="$DEPTH" deep.pgn
 		assert_success
-		assert_equal "${stderr_lines[1]}" "zhcheck: $(deepmsg ': in a variation:')"
-		assert_equal "${stderr_lines[2]}" "zhcheck: checked 1 game: 1 valid, 0 invalid (2 warnings)"
+		# [0] and [1]: the missing roster tags, and Round apart
+		assert_equal "${stderr_lines[2]}" "zhcheck: $(deepmsg ': in a variation:') [-Wvariation]"
+		assert_equal "${stderr_lines[3]}" "zhcheck: checked 1 game: 1 valid, 0 invalid (3 warnings)"
 		run --separate-stderr zhcheck --json -j "$j" --limit depth="$DEPTH" deep.pgn
 		assert_success
 		assert_output --partial '"valid":true'
@@ -159,7 +160,7 @@ LIST
 	assert_output "zhcheck: b.pgn:1:1: error: game 1: a WhiteA or BlackA tag: bughouse PGN (BPGN), which zhkit does not read yet"
 	sed -e '/WhiteA\|BlackA/d' -e 's/bughouse//' b.pgn >c.pgn
 	run -1 zhcheck -q c.pgn
-	assert_line --index 1 "zhcheck: c.pgn:6:1: error: game 1, ply 1: '1A.' is a move number of bughouse PGN (BPGN), which zhkit does not read yet"
+	assert_line --index 2 "zhcheck: c.pgn:6:1: error: game 1, ply 1: '1A.' is a move number of bughouse PGN (BPGN), which zhkit does not read yet"
 }
 
 # strict VARIANT FEN: zhfen --strict --check's first diagnostic for FEN.

@@ -171,9 +171,18 @@ warned() {
 	warned setup-without-fen.pgn 9 1 0 'SetUp "1" without a FEN tag'
 }
 
-@test "zhcheck: missing tags of the Seven Tag Roster" {
-	warned missing-roster-tags.pgn 1 1 0 \
-	    "missing tags of the Seven Tag Roster: Site, Date, Round, Result"
+@test "zhcheck: missing tags of the Seven Tag Roster; Round is a class apart" {
+	local f=missing-roster-tags.pgn
+
+	run -0 --separate-stderr zhcheck "$f"
+	assert_equal "$stderr" "zhcheck: $f:1:1: warning: game 1 (Alice - Bob): missing tags of the Seven Tag Roster: Site, Date, Result [-Wtag]
+zhcheck: $f:1:1: warning: game 1 (Alice - Bob): missing tag of the Seven Tag Roster: Round [-Wmissing-round]
+zhcheck: checked 2 games: 2 valid, 0 invalid (2 warnings)"
+	run -0 --separate-stderr zhcheck -Wno-missing-round "$f"
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[1]}" \
+	    "zhcheck: checked 2 games: 2 valid, 0 invalid (1 warning)"
+	broken --strict "$f" 1 1 0 "Site, Date, Result [-Werror=tag]"
 }
 
 @test "zhcheck: an illegal move inside a variation" {
@@ -204,14 +213,14 @@ warned() {
 @test "zhcheck: a PlyCount that matches; a missing Round is a warning" {
 	cd "$TESTDATA/pgn"
 	run -0 --separate-stderr zhcheck python-chess-saturs-jannlee-zh.pgn
-	assert_equal "$stderr" "zhcheck: python-chess-saturs-jannlee-zh.pgn:1:1: warning: game 1 (saturos - JannLee): missing tag of the Seven Tag Roster: Round
+	assert_equal "$stderr" "zhcheck: python-chess-saturs-jannlee-zh.pgn:1:1: warning: game 1 (saturos - JannLee): missing tag of the Seven Tag Roster: Round [-Wmissing-round]
 zhcheck: checked 1 game: 1 valid, 0 invalid (1 warning)"
 }
 
 @test "zhcheck: WinBoard PVs at the wrong ply are warnings at the right place" {
 	cd "$TESTDATA/pgn"
 	run -0 --separate-stderr zhcheck crazyara-zh-50_startpos.pgn
-	assert_equal "$stderr" "zhcheck: crazyara-zh-50_startpos.pgn:621:7: warning: game 47 (- - -), ply 8: in a variation: illegal move 'e7e6': there is no piece on e7
+	assert_equal "$stderr" "zhcheck: crazyara-zh-50_startpos.pgn:621:7: warning: game 47 (- - -), ply 8: in a variation: illegal move 'e7e6': there is no piece on e7 [-Wvariation]
 zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -1 --separate-stderr zhcheck --strict crazyara-zh-50_startpos.pgn
 	assert_equal "${stderr_lines[-1]}" \
@@ -227,8 +236,8 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 @test "zhcheck: --json writes one report per game, valid or not" {
 	run -1 --separate-stderr zhcheck --json castle-through-check.pgn
 	assert_equal "${#lines[@]}" 2
-	assert_equal "${lines[0]}" '{"file":"castle-through-check.pgn","game":1,"line":1,"white":"Alice","black":"Bob","variant":"crazyhouse","plies":12,"result":"*","valid":false,"errors":[{"line":10,"col":74,"ply":13,"code":"illegal-move","message":"illegal castling '"'O-O'"': the king passes through f1, which Black attacks","severity":"error"}]}'
-	assert_equal "${lines[1]}" '{"file":"castle-through-check.pgn","game":2,"line":12,"white":"Carol","black":"Dave","variant":"crazyhouse","plies":12,"result":"0-1","valid":true,"errors":[]}'
+	assert_equal "${lines[0]}" '{"file":"castle-through-check.pgn","game":1,"index":1,"line":1,"white":"Alice","black":"Bob","variant":"crazyhouse","plies":12,"result":"*","valid":false,"errors":[{"line":10,"col":74,"ply":13,"code":"illegal-move","message":"illegal castling '"'O-O'"': the king passes through f1, which Black attacks","severity":"error"}]}'
+	assert_equal "${lines[1]}" '{"file":"castle-through-check.pgn","game":2,"index":2,"line":12,"white":"Carol","black":"Dave","variant":"crazyhouse","plies":12,"result":"0-1","valid":true,"errors":[]}'
 	run -1 --separate-stderr zhcheck --json drop-not-in-hand.pgn ambiguous-san.pgn variation-illegal-move.pgn
 	assert_line --index 0 --partial '"code":"illegal-drop"'
 	assert_line --index 2 --partial '"code":"ambiguous"'
@@ -270,7 +279,7 @@ zhcheck: checked 50 games: 50 valid, 0 invalid (1 warning)"
 	run -0 --separate-stderr zhcheck -q - < chessgi-pawn-drop-first-rank.pgn
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr zhcheck < "$TESTDATA/pgn/fatics-zh.pgn"
-	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>:1:1: warning: game 1 (NegativeNirvana - sharkmeister): missing tag of the Seven Tag Roster: Round"
+	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>:1:1: warning: game 1 (NegativeNirvana - sharkmeister): missing tag of the Seven Tag Roster: Round [-Wmissing-round]"
 }
 
 @test "zhcheck: --fen checks one position per line" {

@@ -273,9 +273,9 @@ roundtrip() {
 	assert_equal "${stderr_lines[3]}" "zhfen: $BATS_TEST_TMPDIR/bin:4:1: error: board: byte 0xff is not a piece of crazyhouse"
 	run --separate-stderr zhfen --json "$BATS_TEST_TMPDIR/bin"
 	assert_failure 1
-	assert_line --index 1 '{"line":2,"input":"r\u0000nbq","valid":false,"error":{"line":2,"col":2,"message":"NUL byte in the input"}}'
+	assert_line --index 1 '{"line":2,"input":"r\u0000nbq","valid":false,"error":{"line":2,"col":2,"code":"syntax","message":"NUL byte in the input"}}'
 	# bytes that are not UTF-8 read as Latin-1 (zhkit-json(5)): U+00FF U+00FE
-	assert_line --index 3 "{\"line\":4,\"input\":\"$(printf '\303\277\303\276') w\",\"valid\":false,\"error\":{\"line\":4,\"col\":1,\"message\":\"board: byte 0xff is not a piece of crazyhouse\"}}"
+	assert_line --index 3 "{\"line\":4,\"input\":\"$(printf '\303\277\303\276') w\",\"valid\":false,\"error\":{\"line\":4,\"col\":1,\"code\":\"syntax\",\"message\":\"board: byte 0xff is not a piece of crazyhouse\"}}"
 	assert_line --index 0 --partial "\"input\":\"$(printf '\303\277%.0s' $(seq 64))\""
 }
 
@@ -343,7 +343,7 @@ roundtrip() {
 	run --separate-stderr zhfen --json -t lichess "$START[] w KQkq - 0 1" "$START[K] w KQkq - 0 1"
 	assert_failure 1
 	assert_line --index 0 '{"line":1,"input":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1","valid":true,"from":"fairy","variant":"crazyhouse","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","board":[["r","n","b","q","k","b","n","r"],["p","p","p","p","p","p","p","p"],[null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],["P","P","P","P","P","P","P","P"],["R","N","B","Q","K","B","N","R"]],"pockets":{"white":{"P":0,"N":0,"B":0,"R":0,"Q":0},"black":{"P":0,"N":0,"B":0,"R":0,"Q":0}},"promoted":[],"side":"white","castling":"KQkq","ep":null,"halfmove":0,"fullmove":1,"in_check":false,"legal_moves":20,"status":"ongoing"}'
-	assert_line --index 1 '{"line":2,"input":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[K] w KQkq - 0 1","valid":false,"error":{"line":2,"col":45,"message":"pocket: '"'"'K'"'"' is not allowed in a pocket"}}'
+	assert_line --index 1 '{"line":2,"input":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[K] w KQkq - 0 1","valid":false,"error":{"line":2,"col":45,"code":"syntax","message":"pocket: '"'"'K'"'"' is not allowed in a pocket"}}'
 	run zhfen --json --moves -v chess '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1'
 	assert_output --partial '"pockets":null,"promoted":[],"side":"black","castling":"-","ep":null,"halfmove":0,"fullmove":1,"in_check":true,"legal_moves":0,"status":"checkmate","moves":[]}'
 	run zhfen --json 'rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3' 'r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1'

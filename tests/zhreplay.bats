@@ -47,9 +47,10 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	assert_line --index 1 'e4 Nf6 e5 d5 exd6 Qxd6 @d5'
 }
 @test "zhreplay: jsonl, with clock and eval from comments" {
-	golden games.jsonl -F jsonl "$G"
-	assert_line --index 0 '{"game":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
-	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60.0,"eval":0.3,"result":"1-0"}'
+	cd "$Z"		# "file" in the JSON is the name as given
+	golden games.jsonl -F jsonl games.pgn
+	assert_line --index 0 '{"file":"games.pgn","game":1,"index":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
+	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60,"cp":30,"eval":0.3,"result":"1-0"}'
 	echo "$output" | grep -qF '"eval":{"mate":3}'
 	echo "$output" | grep -qF '"pockets":{"white":{"P":3},"black":{"P":1}},"promoted":[],"check":true'
 }
@@ -58,8 +59,9 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 	zhreplay -F jsonl --variations "$G" 2>/dev/null | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
 }
 @test "zhreplay: --variations: jsonl paths, fen blocks and uci lines from the start" {
-	golden games.variations.jsonl -F jsonl --variations "$G"
-	echo "$output" | grep -qF '"game":4,"ply":4,"variation":"1.1"'
+	cd "$Z"
+	golden games.variations.jsonl -F jsonl --variations games.pgn
+	echo "$output" | grep -qF '"game":4,"index":4,"ply":4,"variation":"1.1"'
 	golden games.variations.fen --variations "$G"
 	golden games.variations.uci -F uci --variations "$G"
 	assert_line --index 5 'e2e4 c7c5 d2d4 c5d4'
@@ -153,7 +155,8 @@ zhreplay: replayed 1 game: 1 with errors"
 		cmp <(zhreplay -q -F $f -j 1 "$Z/bench20.pgn" "$G" 2>/dev/null) <(zhreplay -q -F $f -j 2 "$Z/bench20.pgn" "$G" 2>/dev/null)
 		cmp <(zhreplay -q -F $f -j 1 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null) <(zhreplay -q -F $f -j 2 "$Z/bench20.pgn" "$G" 2>&1 >/dev/null)
 	done
-	cmp <(zhreplay -q -F jsonl -j 0 "$G" 2>/dev/null) "$Z/games.jsonl"
+	cd "$Z"
+	cmp <(zhreplay -q -F jsonl -j 0 games.pgn 2>/dev/null) "$Z/games.jsonl"
 }
 @test "zhreplay: stdin, -o, --variant" {
 	run zhreplay -F uci - < "$P/python-chess-saturs-jannlee-zh.pgn"

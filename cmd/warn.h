@@ -1,0 +1,90 @@
+/*
+ * warn.h - warning classes and their control, the same in every tool:
+ * -w (none), -W NAME, -Wno-NAME, -Werror, -Werror=NAME, -Wno-error=NAME
+ * (gcc's spellings; NAME may be a comma-separated list, as shellcheck's
+ * --exclude takes).  A class's name is shown at the end of its message,
+ * " [-WNAME]", and is the "code" of its JSON object.  Set up before any
+ * thread starts; read only after.
+ */
+#ifndef WARN_H
+#define WARN_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "zh.h"
+
+enum warn_class {
+	W_TAG,			/* missing Seven Tag Roster tags (not Round) */
+	W_MISSING_ROUND,	/* no Round tag (Lichess before 2021) */
+	W_RESULT,		/* result tag against movetext or position */
+	W_PLYCOUNT,		/* PlyCount against the moves */
+	W_SETUP,		/* SetUp against FEN */
+	W_VARIATION,		/* an illegal move inside a variation */
+	W_NULL_MOVE,		/* a null move in the mainline (--null-moves) */
+	W_TEXT_BETWEEN,		/* text between games, skipped */
+	W_NO_TERMINATION,	/* zhpgn: a game without a result token */
+	W_NO_GAME,		/* zhpgn: an input without a game */
+	W_N
+};
+
+/* The classes zhcheck's --strict makes errors (its expansion). */
+#define WARN_STRICT_CLASSES "tag,missing-round,result,plycount,setup,variation"
+
+enum { WARN_NULL = 0x500 };	/* --null-moves */
+#define WARN_SHORT "wW:"
+#define WARN_OPTS \
+	{ "no-warnings", no_argument, NULL, 'w' }, \
+	{ "warning", required_argument, NULL, 'W' }, \
+	{ "null-moves", no_argument, NULL, WARN_NULL }
+#define WARN_HELP \
+    "  -w, --no-warnings  no warnings;  -W NAME, -Wno-NAME: one class on or\n" \
+    "                     off;  -Werror[=NAME]: as errors (zhkit(7) lists them)\n" \
+    "      --null-moves   read null moves (--, Z0, @@@@) in the mainline too\n"
+
+/* --strict: the classes of WARN_STRICT_CLASSES as errors (not on). */
+void warn_strict(void);
+/* -w (arg NULL) or -W ARG: 0, or -1 after a message. */
+int warn_option(const char *arg);
+/* Option c of WARN_OPTS ('w', 'W', WARN_NULL): 0, or -1 after a message. */
+int warn_getopt(int c, const char *arg);
+/* --null-moves: a null move in the mainline is read (zh_replay's
+ * null_moves), and said as a warning of class null-move. */
+extern bool warn_null_moves;
+/*
+ * zhcheck: each mainline null move of c's replay of g, as a problem of
+ * code "null-move" in its place among the others (before warn_check).
+ */
+void warn_check_nulls(struct zh_check *c, const struct zh_game *g);
+/* zhpgn, zhreplay: each mainline null move of r said (warn_fdiag);
+ * true if one was said as an error. */
+bool warn_nulls(FILE *f, const char *file, const struct zh_game *g,
+    const struct zh_replay *r);
+/* The class named 'name' (len bytes), or -1. */
+int warn_find(const char *name, size_t len);
+const char *warn_name(int cls);
+bool warn_on(int cls);
+bool warn_is_error(int cls);
+/* Any class turned off or made an error (the default is all on). */
+bool warn_changed(void);
+/*
+ * A warning of class cls to f, as cli_fdiag() writes it with " [-WNAME]"
+ * (or " [-Werror=NAME]" and kind "error") after it: 1 said as an error,
+ * 0 as a warning, -1 not said (the class is off).  An error also marks
+ * the run (warn_errors()).
+ */
+int warn_fdiag(FILE *f, int cls, const char *file, long line, long col,
+    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Warnings said as errors so far (any thread). */
+long warn_errors(void);
+/*
+ * A zh_check's problems as the classes say: off ones dropped, error
+ * ones promoted (and the list cut after the first error, as
+ * zh_check_game() does); nerrors and nwarnings recounted.
+ */
+void warn_check(struct zh_check *c);
+/* The class of a zh_problem code, or -1 (an error of its own). */
+int warn_code(const char *code);
+/* " [-WNAME]", or " [-Werror=NAME]" if error. */
+const char *warn_suffix(int cls, bool error);
+
+#endif
