@@ -105,7 +105,7 @@ after_null() {
 	run -0 --separate-stderr zhcheck -q "$T/g1.pgn"
 	assert_equal "$stderr" ""
 	# zhreplay --variations: each position after a null move
-	zhreplay -f jsonl --variations -t xboard "$T/g1.pgn" >"$T/p.jsonl"
+	zhreplay -F jsonl --variations -t xboard "$T/g1.pgn" >"$T/p.jsonl"
 	# xboard writes the ep square after every double step: a null move clears it
 	python3 - "$T/p.jsonl" >"$T/pairs" <<-'PY'
 	import json, sys
@@ -143,12 +143,12 @@ after_null() {
 	[[ ${stderr_lines[0]} == *":10:7: error: game 1 (a - b), ply 2: null move '--' in the mainline"* ]]
 	run -0 zhcheck -q --json "$T/g2.pgn" --null-moves
 	[ "$(jq -r '[.errors[].code] | join(",")' <<<"$output")" = null-move,null-move ]
-	run -0 --separate-stderr zhreplay --null-moves -f uci "$T/g2.pgn"
+	run -0 --separate-stderr zhreplay --null-moves -F uci "$T/g2.pgn"
 	assert_output "e2e4 0000 d2d4 0000 g1f3"
 	[[ ${stderr_lines[1]} == *"ply 4: null move 'Z0' in the mainline [-Wnull-move]" ]]
 	run -1 --separate-stderr zhpgn --null-moves -Werror=null-move -o /dev/null "$T/g2.pgn"
 	# the final position, by the rule from the one before the last null
-	zhreplay --null-moves -w -f fen "$T/g2.pgn" >"$T/f"
+	zhreplay --null-moves -w -F fen "$T/g2.pgn" >"$T/f"
 	assert_equal "$(sed -n 5p "$T/f")" "$(after_null "$(sed -n 4p "$T/f")")"
 	# not while in check (2. Qh5+)
 	sed -n '23,$p' "$W/null-moves.pgn" >"$T/g3.pgn"
@@ -158,7 +158,7 @@ after_null() {
 
 @test "null: the position search and the duplicate key walk through a null move" {
 	sed -n '12,21p' "$W/null-moves.pgn" >"$T/g2.pgn"
-	zhreplay --null-moves -w -f fen "$T/g2.pgn" >"$T/f"
+	zhreplay --null-moves -w -F fen "$T/g2.pgn" >"$T/f"
 	# every position the game passes through is found, and one it does not is not
 	while read -r fen; do
 		[ -n "$fen" ] || continue
@@ -178,7 +178,7 @@ after_null() {
 	local a=lichess-2018-JannLee-CrazyAra.pgn b=fatics-zh.pgn
 	zhpgn -q --json "$a" "$b" "$a" >"$T/g.jsonl" 2>/dev/null
 	zhcheck -q --json "$a" "$b" "$a" >"$T/c.jsonl" 2>/dev/null
-	zhreplay -q -f jsonl "$a" "$b" "$a" >"$T/p.jsonl" 2>/dev/null
+	zhreplay -q -F jsonl "$a" "$b" "$a" >"$T/p.jsonl" 2>/dev/null
 	# index counts on across the files; game restarts; file is the name given
 	python3 - "$T" "$a" "$b" <<-'PY'
 	import json, sys
@@ -219,7 +219,7 @@ after_null() {
 	python3 "$j" "$s/zhkit-game.schema.json" "$T/c" check
 	zhcheck -q --json --fen "$TESTDATA"/fen/*.fen >"$T/cf" 2>/dev/null || true
 	python3 "$j" "$s/zhkit-game.schema.json" "$T/cf" check
-	zhreplay -q -f jsonl --variations ./*.pgn >"$T/p" 2>/dev/null || true
+	zhreplay -q -F jsonl --variations ./*.pgn >"$T/p" 2>/dev/null || true
 	python3 "$j" "$s/zhkit-position.schema.json" "$T/p"
 	zhfen -q --json "$TESTDATA"/fen/*.fen >"$T/f" 2>/dev/null || true
 	python3 "$j" "$s/zhkit-position.schema.json" "$T/f" fen
