@@ -466,21 +466,31 @@ out_open(struct output *o)
 	return 0;
 }
 
-/* Refuse an output that is an input or another output. */
+/* Refuse an output that is one of the inputs (said). */
 static int
-out_same(const struct output *o)
+is_input(const struct output *o)
 {
-	const struct output *p;
 	int i;
 
-	if (!o->reg)
-		return 0;
 	for (i = 0; i < nins; i++)
 		if (ins[i].dev == o->dev && ins[i].ino == o->ino) {
 			cli_fail("%s: cannot write: it is the input %s",
 			    o->name, ins[i].name);
 			return -1;
 		}
+	return 0;
+}
+
+/* Refuse an output that is an input or another output. */
+static int
+out_same(const struct output *o)
+{
+	const struct output *p;
+
+	if (!o->reg)
+		return 0;
+	if (is_input(o) != 0)
+		return -1;
 	for (p = outs; p < o; p++)
 		if (p->reg && p->dev == o->dev && p->ino == o->ino) {
 			cli_fail("%s: cannot write: it is the output %s",
@@ -589,12 +599,8 @@ late_same(const struct output *o)
 
 	if (!o->reg)
 		return 0;
-	for (i = 0; i < nins; i++)
-		if (ins[i].dev == o->dev && ins[i].ino == o->ino) {
-			cli_fail("%s: cannot write: it is the input %s",
-			    o->name, ins[i].name);
-			return -1;
-		}
+	if (is_input(o) != 0)
+		return -1;
 	for (i = 0; i < nouts; i++)
 		if (outs[i].reg && outs[i].dev == o->dev &&
 		    outs[i].ino == o->ino) {
