@@ -221,7 +221,7 @@ warn_check_nulls(struct zh_check *c, const struct zh_game *g)
 	    c->nprobs < ZH_MAXPROBLEMS) {
 		const struct zh_token *t = &g->toks[k];
 		struct zh_problem x = { ZH_WARNING, "null-move", t->line,
-		    t->col, c->r.moves[k].ply, "" };
+		    t->col, c->r.moves[k].ply, -1, "" };
 
 		snprintf(x.text, sizeof x.text, "null move '%.*s' in the "
 		    "mainline", (int)t->len, t->text);

@@ -99,6 +99,11 @@ report(FILE *err, const char *file, const struct zh_game *g,
 		put(msg, sizeof msg, &n, ", ply ", 6);
 		putnum(msg, sizeof msg, &n, p->ply);
 	}
+	if (p->board >= 0) {
+		put(msg, sizeof msg, &n, p->ply > 0 ? " on board " :
+		    ", board ", p->ply > 0 ? 10 : 8);
+		put(msg, sizeof msg, &n, p->board == ZH_BOARD_B ? "B" : "A", 1);
+	}
 	put(msg, sizeof msg, &n, ": ", 2);
 	put(msg, sizeof msg, &n, p->text, sizeof p->text);
 	if ((k = warn_code(p->code)) >= 0)
@@ -233,6 +238,7 @@ too_long(struct zh_check *c, long lineno)
 	p->line = lineno;
 	p->col = LINES_MAX + 1;
 	p->ply = 0;
+	p->board = -1;
 	snprintf(p->text, sizeof p->text,
 	    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)");
 	c->nprobs = c->nerrors = 1;

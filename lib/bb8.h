@@ -220,7 +220,7 @@ take(struct zh_pos *p, unsigned char cap, int s)
 	int us = p->side, them = !us, t = ZH_TYPE(cap);
 
 	p->count[them][t]--;
-	if (p->v->drops)
+	if (p->v->drops && p->v->boards < 2)	/* bughouse: zh_bug's */
 		p->pocket[us][(cap & ZH_PROMOTED) && p->v->demote ?
 		    ZH_PAWN : t]++;
 	if (t == ZH_KING && p->king[them] == s)

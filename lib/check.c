@@ -28,6 +28,7 @@ add(struct zh_check *c, int sev, const char *code, long line, long col,
 	p->line = line;
 	p->col = col;
 	p->ply = ply;
+	p->board = -1;
 	va_start(ap, fmt);
 	vsnprintf(p->text, sizeof p->text, fmt, ap);
 	va_end(ap);
@@ -55,6 +56,7 @@ add2(struct zh_check *c, int sev, const char *code, long line, long col,
 	p->line = line;
 	p->col = col;
 	p->ply = 0;
+	p->board = -1;
 	memcpy(p->text, a, na);
 	memcpy(p->text + na, b, nb + 1);
 }
@@ -333,6 +335,162 @@ final_problems(struct zh_check *c, const struct zh_game *g, int soft,
 		    "draw (1/2-1/2)", side[p->side], result);
 }
 
+/* ======================== bughouse ======================== */
+
+static const char *const bug_side[2] = { "White", "Black" };
+
+/* The BPGN roster: Event, Site, Date, the four players, Result. */
+static void
+bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
+{
+	static const char *const roster[] = { "Event", "Site", "Date",
+	    "WhiteA", "BlackA", "WhiteB", "BlackB", "Result" };
+	const struct zh_tag *res = find_tag(g, "Result");
+	const struct zh_token *term = result_token(g);
+	char missing[80] = "";
+	size_t i, n = 0, k;
+
+	for (i = 0; i < sizeof roster / sizeof roster[0]; i++)
+		if (find_tag(g, roster[i]) == NULL) {
+			k = strlen(roster[i]);
+			if (n > 0) {
+				memcpy(missing + n, ", ", 2);
+				n += 2;
+			}
+			memcpy(missing + n, roster[i], k + 1);
+			n += k;
+		}
+	if (n > 0)
+		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
+		    "missing tags of a bughouse game: " :
+		    "missing tag of a bughouse game: ", missing);
+	if (res != NULL && !is_result(res->value))
+		add(c, soft, "result", res->line, res->col, 0,
+		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
+		    res->value);
+	else if (res != NULL && g->result != NULL &&
+	    strcmp(res->value, g->result) != 0)
+		add(c, soft, "result", term ? term->line : res->line,
+		    term ? term->col : res->col, 0,
+		    "the game ends with %s but its Result tag says %s",
+		    g->result, res->value);
+	if (g->result == NULL) {
+		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
+
+		add(c, soft, "result", last ? last->line : g->line,
+		    last ? last->col : 1, 0,
+		    "the movetext does not end with a result "
+		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
+	}
+}
+
+/*
+ * The result against the ending: the mate on a board, or the comment
+ * or Termination tag that tells who lost.  BPGN files score a game two
+ * ways: the result of the board where it ended, or the team's (1-0:
+ * White A and Black B won); both are read, and c->convention says which.
+ */
+static void
+bug_result(struct zh_check *c, const struct zh_game *g, int soft)
+{
+	const struct zh_bug *b = &c->bug;
+	const struct zh_tag *res = find_tag(g, "Result");
+	const struct zh_token *term = result_token(g);
+	const char *r = g->result ? g->result : res ? res->value : NULL;
+	const char *team, *board;
+	long line = term ? term->line : res ? res->line : g->line;
+	long col = term ? term->col : res ? res->col : 1;
+	int bd, sd;
+
+	if (!b->complete || r == NULL || !is_result(r))
+		return;
+	if (b->mated_board >= 0 && b->end_how != NULL && b->end_board >= 0 &&
+	    (b->end_board != b->mated_board ||
+	    b->loser != b->final[b->mated_board].side))
+		add(c, soft, "result", b->end_line, b->end_col, 0,
+		    "the text says %s on board %c lost, but %s is "
+		    "checkmated on board %c", bug_side[b->loser & 1],
+		    zh_board_letter(b->end_board),
+		    bug_side[b->final[b->mated_board].side],
+		    zh_board_letter(b->mated_board));
+	if (b->mated_board < 0 && b->end_how != NULL && b->end_board >= 0 &&
+	    strcmp(b->end_how, "checkmate") == 0) {
+		const struct zh_pos *p = &b->final[b->end_board];
+
+		add(c, soft, "result", line, col, 0, "the game is scored as "
+		    "a checkmate of %s on board %c, but %s", bug_side[b->loser],
+		    zh_board_letter(b->end_board), p->side == b->loser &&
+		    zh_in_check(p) ? "a drop could block the check: not mate "
+		    "in bughouse" : "that side is not mated there");
+		return;
+	}
+	team = zh_bug_team_result(b);
+	board = zh_bug_board_result(b);
+	if (team == NULL)
+		return;
+	if (strcmp(r, "*") == 0) {
+		if (b->end_how == NULL || strcmp(b->end_how, "abort") != 0)
+			add(c, soft, "result", line, col, 0, "the game ended "
+			    "(%s) but the result is *", b->end_how ?
+			    b->end_how : "checkmate");
+		return;
+	}
+	if (strcmp(team, board) == 0) {
+		if (strcmp(r, team) == 0)
+			c->convention = "either";
+		else
+			add(c, soft, "result", line, col, 0, "the result is "
+			    "%s but the game is %s", r, team);
+		return;
+	}
+	if (strcmp(r, team) == 0)
+		c->convention = "team";
+	else if (strcmp(r, board) == 0)
+		c->convention = "board";
+	else {
+		bd = b->mated_board >= 0 ? b->mated_board : b->end_board;
+		sd = b->mated_board >= 0 ? b->final[bd].side : b->loser;
+		add(c, soft, "result", line, col, 0, "the result is %s but "
+		    "%s on board %c lost: %s for the team, %s for the board",
+		    r, bug_side[sd], zh_board_letter(bd), team, board);
+	}
+}
+
+/* A bughouse game: the two boards replayed, its tags and result. */
+static void
+bug_check(struct zh_check *c, const struct zh_game *g,
+    const struct zh_variant *force, int soft)
+{
+	struct zh_bug *b = &c->bug;
+	struct zh_problem *p;
+	size_t i;
+
+	c->is_bug = true;
+	b->fast = true;
+	zh_bug_replay(g, force, b);
+	c->r.v = b->v;
+	c->r.nplies = (long)b->nmoves;
+	c->r.complete = b->complete;
+	if (g->err.code != ZH_OK)
+		add(c, ZH_ERROR, "syntax", g->err.line, g->err.col, 0, "%s",
+		    g->err.text);
+	if (b->err.code != ZH_OK &&
+	    (p = add(c, ZH_ERROR, b->err_code ? b->err_code : "error",
+	    b->err.line, b->err.col, b->err.ply, "%s", b->err.text)) != NULL)
+		p->board = b->err_board;
+	for (i = 0; i < b->nwarn; i++) {
+		const struct zh_bwarn *w = &b->warn[i];
+
+		if ((p = add(c, soft, w->code, w->line, w->col, w->ply, "%s",
+		    w->text)) != NULL)
+			p->board = w->board;
+	}
+	if (g->err.code == ZH_OK && b->v != NULL) {
+		bug_tags(c, g, soft);
+		bug_result(c, g, soft);
+	}
+}
+
 static int
 cmp_problem(const void *a, const void *b)
 {
@@ -356,13 +514,19 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 	c->nprobs = c->nerrors = c->nwarnings = 0;
 	c->r.fast = true;
 	c->r.v = NULL;
-	zh_replay(g, force, &c->r);
-	if (g->err.code != ZH_OK)
-		add(c, ZH_ERROR, "syntax", g->err.line, g->err.col, 0, "%s",
-		    g->err.text);
-	replay_problems(c, g, soft);
+	c->is_bug = false;
+	c->convention = NULL;
+	if (zh_replay(g, force, &c->r) != 0 && c->r.v != NULL &&
+	    c->r.v->boards >= 2)
+		bug_check(c, g, force, soft);
+	else {
+		if (g->err.code != ZH_OK)
+			add(c, ZH_ERROR, "syntax", g->err.line, g->err.col, 0,
+			    "%s", g->err.text);
+		replay_problems(c, g, soft);
+	}
 	/* A game cut short by a syntax error has no result to check. */
-	if (g->err.code == ZH_OK && c->r.v != NULL) {
+	if (!c->is_bug && g->err.code == ZH_OK && c->r.v != NULL) {
 		const struct zh_tag *kt[K_N];
 
 		known_tags(g, kt);
@@ -393,8 +557,10 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 void
 zh_check_free(struct zh_check *c)
 {
-	if (c != NULL)
+	if (c != NULL) {
 		zh_replay_free(&c->r);
+		zh_bug_free(&c->bug);
+	}
 }
 
 int
@@ -435,6 +601,10 @@ problems_json(struct zh__buf *b, const struct zh_check *c)
 		zh__json_int(b, p->col);
 		zh__json_key(b, "ply");
 		zh__json_int(b, p->ply);
+		if (p->board >= 0) {
+			zh__json_key(b, "board");
+			zh__json_ascii(b, p->board == ZH_BOARD_B ? "B" : "A");
+		}
 		zh__json_key(b, "code");
 		zh__json_ascii(b, p->code);
 		zh__json_key(b, "message");

@@ -72,9 +72,6 @@ event_variant(const char *ev, const struct zh_variant **out,
 	return 0;
 }
 
-/* Bughouse PGN (../shared/spec/bughouse.md), told apart from chess. */
-static const char bpgn_text[] = "bughouse PGN (BPGN), which zhkit does not "
-    "read yet";
 
 /* A BPGN move label, "1A" to "99b" (the board, then its side to move)? */
 static bool
@@ -85,6 +82,33 @@ bpgn_label(const char *s, size_t n)
 	while (k < n && isdigit((unsigned char)s[k]))
 		k++;
 	return k > 0 && k + 1 == n && strchr("AaBb", s[k]) != NULL;
+}
+
+/*
+ * A two-board game (../shared/spec/bughouse.md): the players' tags of
+ * BPGN (WhiteA, BlackA, WhiteB, BlackB) or a board label "1A." as its
+ * first move: the table's first row with two boards; NULL otherwise.
+ */
+static const struct zh_variant *
+two_boards(const struct zh_game *g)
+{
+	static const char *const tags[4] = { "WhiteA", "BlackA", "WhiteB",
+	    "BlackB" };
+	const struct zh_variant *v = NULL;
+	size_t k;
+	int i;
+
+	for (i = 0; i < zh_nvariants && v == NULL; i++)
+		if (zh_variants[i].boards >= 2)
+			v = &zh_variants[i];
+	for (i = 0; i < 4; i++)
+		if (zh_game_tag(g, tags[i]) != NULL)
+			return v;
+	for (k = 0; k < g->ntoks; k++)
+		if (g->toks[k].kind == ZH_T_MOVE)
+			return bpgn_label(g->toks[k].text, g->toks[k].len) ?
+			    v : NULL;
+	return NULL;
 }
 
 /* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */
@@ -130,13 +154,12 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 	const char *tag, *ev, *fen;
 	const struct zh_variant *v = NULL;
 
-	if (zh_game_tag(g, "WhiteA") != NULL || zh_game_tag(g, "BlackA") != NULL) {
-		zh_error_set(err, ZH_EVARIANT, 1, "a WhiteA or BlackA tag: %s",
-		    bpgn_text);
-		return -1;
-	}
 	if (force != NULL) {
 		*out = force;
+		return 0;
+	}
+	if ((v = two_boards(g)) != NULL) {
+		*out = v;
 		return 0;
 	}
 	if ((tag = zh_game_tag(g, "Variant")) != NULL && *tag != '\0') {
@@ -327,7 +350,7 @@ mate_check(struct zh_rmove *pending, const struct zh_pos *pos)
 {
 	size_t n;
 
-	if (pending == NULL || zh_has_legal(pos))
+	if (pending == NULL || !zh__mate_in_check(pos))
 		return;
 	n = strlen(pending->san);
 	if (n > 0 && pending->san[n - 1] == '+')
@@ -425,8 +448,9 @@ move_failed(struct walker *w, const struct zh_pos *pos,
 {
 	if (bpgn_label(t->text, t->len)) {
 		zh_error_clear(e);
-		zh_error_set(e, ZH_EVARIANT, 1, "'%.*s.' is a move number of %s",
-		    (int)t->len, t->text, bpgn_text);
+		zh_error_set(e, ZH_EVARIANT, 1, "'%.*s.' is a move label of "
+		    "bughouse PGN (BPGN); use --variant bughouse",
+		    (int)t->len, t->text);
 	} else if (!pos->v->drops && has_drop_letter(t) &&
 	    zh_game_tag(w->g, "Variant") == NULL) {
 		zh_error_clear(e);
@@ -654,6 +678,16 @@ walk(struct walker *w, struct zh_pos *pos)
 	r->nplies = ln.ply;
 }
 
+/* A two-board game is zh_bug_replay's: r->err says so (true). */
+static bool
+two_board_refused(const struct zh_game *g, struct zh_replay *r)
+{
+	zh_error_set(&r->err, ZH_EVARIANT, 1, "a %s game has two boards: "
+	    "zh_bug_replay() replays it", r->v->name);
+	r->err.line = g->line;
+	return true;
+}
+
 void
 zh_replay_free(struct zh_replay *r)
 {
@@ -695,7 +729,8 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 		r->cap = cap;
 	}
 	/* walk() sets every move token's entry; the early exits clear all. */
-	if (zh_game_variant(g, force, &r->v, &r->err) != 0) {
+	if (zh_game_variant(g, force, &r->v, &r->err) != 0 ||
+	    (r->v->boards >= 2 && two_board_refused(g, r))) {
 		if (r->err.line == 0)
 			r->err.line = g->line;
 		if (g->ntoks > 0)

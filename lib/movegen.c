@@ -456,12 +456,36 @@ zh_is_legal(const struct zh_pos *p, struct zh_move m)
 	return false;
 }
 
+/* A check that a piece dropped between the checker and the king would
+ * block: one checker, a slider with an empty square before the king. */
+static bool
+drop_could_block(const struct zh_pos *p)
+{
+	struct gen gs;
+	struct zh_move buf[1];
+
+	gen_start(&gs, p, buf);
+	scan_king(&gs);
+	return gs.nchecks == 1 && gs.ntsq > 1;
+}
+
+bool
+zh__mate_in_check(const struct zh_pos *p)
+{
+	if (zh_has_legal(p))
+		return false;
+	return !p->v->drop_waits || !drop_could_block(p);
+}
+
 int
 zh_status(const struct zh_pos *p)
 {
 	if (zh_has_legal(p))
 		return ZH_ONGOING;
-	return zh_in_check(p) ? ZH_CHECKMATE : ZH_STALEMATE;
+	if (!zh_in_check(p))	/* a bughouse side waits for a piece */
+		return p->v->drop_waits ? ZH_ONGOING : ZH_STALEMATE;
+	return !p->v->drop_waits || !drop_could_block(p) ? ZH_CHECKMATE :
+	    ZH_ONGOING;
 }
 
 bool

@@ -82,7 +82,7 @@ zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf)
 
 	zh_make(&next, m);
 	if (zh_in_check(&next))
-		buf[n++] = zh_has_legal(&next) ? '+' : '#';
+		buf[n++] = zh__mate_in_check(&next) ? '#' : '+';
 	buf[n] = '\0';
 	return n;
 }

@@ -90,6 +90,18 @@ const struct zh_variant zh_variants[] = {
 		.types = GRAND, .pawn_drop_lo = -1, .pawn_drop_hi = -1,
 		.double_step = 2, .promo_lo = 7, .promo_types = PROMO10,
 		.promo_limited = true, .castling = false,
+	}, {
+		/* One board of bughouse: crazyhouse whose captures go to
+		   the partner on the other board (struct zh_bug), and where
+		   a side with no move waits for one (FICS "help bughouse",
+		   chess.com: a check a drop could block is not mate). */
+		.name = "bughouse", .tag = "Bughouse",
+		.aliases = { "bug", "bughouse chess", "wild/24", NULL },
+		.files = 8, .ranks = 8, .start = START8 "[] w KQkq - 0 1",
+		.types = ORTHODOX, .drops = true, .demote = true,
+		.fairy_tilde = true, .pawn_drop_lo = 1, .pawn_drop_hi = 6,
+		.double_step = 1, .promo_lo = 7, .promo_types = PROMO8,
+		.castling = true, .boards = 2, .drop_waits = true,
 	},
 };
 const int zh_nvariants = sizeof zh_variants / sizeof zh_variants[0];
@@ -163,7 +175,7 @@ zh_variant_chess(void)
  * names ("wild/5", "wild/23") is not one of these.
  */
 static const char *const unplayed[] = {
-	"atomic", "suicide", "losers", "giveaway", "antichess", "bughouse",
+	"atomic", "suicide", "losers", "giveaway", "antichess",
 	"horde", "kingofthehill", "koth", "racingkings", "threecheck",
 	"3check", "chess960", "crazyhouse960", "fischerrandom",
 	"fischerandom", "wild/*", "fogofwar", "duckchess", "4player*",

@@ -135,6 +135,17 @@ struct zh_variant {
 					   a piece the opponent has taken") */
 	bool castling;			/* standard castling from the e-file */
 	bool chess_tags;		/* a PGN without a Variant tag is this game */
+	unsigned char boards;		/* 2: one board of a two-board game
+					   (bughouse): a capture goes to the
+					   holdings of the capturer's partner
+					   on the other board (struct zh_bug
+					   moves it), not to the capturer's */
+	bool drop_waits;		/* a side without a legal move may wait
+					   for a piece from its partner: only
+					   a check that no drop could block is
+					   mate (a knight's or pawn's, a
+					   contact or double check), and no
+					   position is a stalemate */
 };
 
 extern const struct zh_variant zh_variants[];
@@ -585,6 +596,121 @@ bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
 #define ZH_EVAL_MAX	1000000
 bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
 
+/* ======================== bughouse: two boards, one game ======================== */
+
+/*
+ * A bughouse game is two boards of the variant whose row has boards = 2
+ * (zh_game_variant finds it from the WhiteA/BlackA/WhiteB/BlackB tags,
+ * a Variant or Event tag, or a move label "1A."): White on A and Black
+ * on B are one team.  Its BPGN movetext gives every half-move a label
+ * <n><A|a|B|b>, the board's full-move number, upper case for White; the
+ * text's order is the order in time, and it decides which pieces were
+ * in hand at each drop.  The reader leaves a label as a ZH_T_MOVE token
+ * ("12b", without the dot).  A Bughouse game without labels is one
+ * board of a bughouse game (chess.com exports each board apart): its
+ * drops cannot be checked (the partner's captures are not there), and
+ * zh_bug_replay plays it as board A, taking each dropped piece as sent.
+ */
+enum { ZH_BOARD_A = 0, ZH_BOARD_B = 1 };
+
+/* One half-move of a bughouse game, in the text's (time) order. */
+struct zh_bmove {
+	struct zh_rmove rm;	/* on its board: ply counts that board's
+				   half-moves from its start (1: White's
+				   first); san/uci unless fast */
+	size_t tok;		/* its move token in g->toks */
+	long label_tok;		/* its label token, -1 if none */
+	unsigned char board;	/* ZH_BOARD_A or ZH_BOARD_B */
+	unsigned char side;	/* the colour that moved */
+	unsigned char captured;	/* the type sent to the partner, 0 if none */
+	bool has_clock;
+	double clock;		/* the mover's time left, seconds (may be
+				   negative: FICS lag) */
+};
+
+/* A warning found while replaying a bughouse game (check.c reports it). */
+struct zh_bwarn {
+	const char *code;	/* "check-suffix", "clock", "move-label" */
+	long line, col, ply;
+	int board;		/* ZH_BOARD_A or B, -1: none */
+	char text[160];
+};
+
+#define ZH_BUG_MAXWARN 16
+
+/*
+ * A replayed bughouse game.  Zero it before the first use, reuse it,
+ * zh_bug_free() at the end (as struct zh_replay).
+ */
+struct zh_bug {
+	const struct zh_variant *v;	/* its board variant (boards = 2) */
+	bool fast;			/* set by the caller: no san/uci text */
+	bool setup;			/* started from a two-board FEN tag */
+	bool labels;			/* the movetext has board labels (BPGN);
+					   false: one board of a game */
+	bool complete;			/* every half-move was legal */
+	struct zh_pos start[2], final[2];
+	struct zh_bmove *moves;		/* legal half-moves, in order */
+	size_t nmoves, cap;
+	long nplies[2];			/* legal half-moves of each board */
+	struct zh_error err;		/* first error: line, col, and ply on
+					   err_board */
+	int err_board;			/* -1 if the error is on no board */
+	const char *err_code;		/* its zhcheck code ("illegal-move",
+					   "illegal-drop", "move-label",
+					   "syntax", "variant", "fen", ...) */
+	struct zh_bwarn warn[ZH_BUG_MAXWARN];
+	size_t nwarn, nwarn_more;
+	/* How the game ended, as the movetext and positions tell it. */
+	int end_board;			/* board of the ending, -1 if none told */
+	int loser;			/* colour that lost there, -1: a draw
+					   or nothing told */
+	const char *end_how;		/* "checkmate", "resignation", "time",
+					   "disconnection", "draw", "abort",
+					   NULL */
+	long end_line, end_col;		/* the comment or tag that told it */
+	int mated_board;		/* a board whose side to move is mated
+					   at the end, -1 if none */
+};
+
+/* Replay g, a game of a two-board variant ('force' or detected): 0 if
+ * every half-move was legal on its board and labelled so, else -1. */
+int zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_bug *b);
+void zh_bug_free(struct zh_bug *b);
+/* Board letter 'A' or 'B'. */
+static inline char
+zh_board_letter(int board)
+{
+	return board == ZH_BOARD_B ? 'B' : 'A';
+}
+/* "1-0", "0-1", "1/2-1/2" or NULL: the team result (1-0: White on A and
+ * Black on B won) and the result of the board where it ended, from the
+ * ending zh_bug_replay found. */
+const char *zh_bug_team_result(const struct zh_bug *b);
+const char *zh_bug_board_result(const struct zh_bug *b);
+
+/*
+ * A two-board FEN: two FENs of the board variant v (NULL: bughouse)
+ * joined by '|' (spaces around it allowed), each in any dialect's form.
+ * err's column counts from the start of s.
+ */
+int zh_bfen_read(struct zh_pos p[2], const char *s,
+    const struct zh_variant *v, int d, struct zh_error *err);
+/* "fenA | fenB" in dialect d; returns the length (snprintf rules). */
+size_t zh_bfen_write(const struct zh_pos p[2], int d, char *buf, size_t size);
+
+/* Every position of a replayed bughouse game: the start (move NULL),
+ * then after each half-move, both boards. */
+struct zh_bply {
+	long index;			/* half-moves played, 0 at the start */
+	const struct zh_bmove *move;	/* NULL at the start */
+	const struct zh_pos *pos[2];	/* boards A and B */
+	bool last;
+};
+int zh_bug_walk(const struct zh_bug *b,
+    int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
+
 /* ======================== selecting games ======================== */
 
 /*
@@ -706,6 +832,9 @@ struct zh_problem {
 				   "plycount", "setup" */
 	long line, col;		/* 1-based */
 	long ply;		/* 1-based ply of a move, 0 if none */
+	int board;		/* bughouse: the ply's board, ZH_BOARD_A or
+				   ZH_BOARD_B; -1 for none (every other
+				   game) */
 	char text[200];		/* message, no trailing newline */
 };
 
@@ -713,6 +842,13 @@ struct zh_problem {
 
 struct zh_check {
 	struct zh_replay r;	/* the replay; reused from game to game */
+	struct zh_bug bug;	/* a bughouse game's replay; r.v and
+				   r.nplies (all half-moves) set too */
+	bool is_bug;		/* the last game checked was bughouse */
+	const char *convention;	/* bughouse: the Result read as "board"
+				   (of the board where it ended), "team"
+				   (1-0: White A and Black B won), "either"
+				   (the two agree), or NULL (not told) */
 	struct zh_problem probs[ZH_MAXPROBLEMS];
 	size_t nprobs;
 	size_t nerrors, nwarnings;	/* nerrors is 0 or 1 */

@@ -170,6 +170,9 @@ void zh__make_quiet(struct zh_pos *p, struct zh_move m);
 /* The side to move's castling move on the king's or queen's side, if
  * legal: 1 with *m set, else 0. */
 int zh__castle_move(const struct zh_pos *p, bool king_side, struct zh_move *m);
+/* The side to move, in check, is mated: no legal move, and (where the
+ * variant lets a side wait for a piece) no drop could block the check. */
+bool zh__mate_in_check(const struct zh_pos *p);
 /* Is dropping 'type' on 'to' legal? */
 bool zh__drop_ok(const struct zh_pos *p, int type, int to);
 /* SAN of a legal move without the check/mate suffix; returns the length. */

@@ -1,0 +1,774 @@
+/*
+ * bughouse.c - two boards, one game: a BPGN game replayed half-move by
+ * half-move in the order of its text, each capture sent to the
+ * capturer's partner on the other board; the two-board FEN.
+ *
+ * The boards are ordinary positions of the variant whose row has
+ * boards = 2 (variant.c): what differs from crazyhouse on one board
+ * (where a capture goes, when a check is mate) is in that row; what
+ * joins the boards (the partner's holdings, the labels, the clocks,
+ * the ending) is here.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "zh_int.h"
+
+/* ======================== two-board FEN ======================== */
+
+int
+zh_bfen_read(struct zh_pos p[2], const char *s, const struct zh_variant *v,
+    int d, struct zh_error *err)
+{
+	const char *bar = strchr(s, '|'), *sb;
+	char a[ZH_FENMAX], msg[sizeof err->text];
+	size_t n;
+
+	if (v == NULL)
+		v = zh_variant_find("bughouse");
+	if (bar == NULL) {
+		zh_error_set(err, ZH_ESYNTAX, (long)strlen(s) + 1,
+		    "a two-board FEN is two FENs joined by '|'");
+		return -1;
+	}
+	if (strchr(bar + 1, '|') != NULL) {
+		zh_error_set(err, ZH_ESYNTAX,
+		    (long)(strchr(bar + 1, '|') - s) + 1,
+		    "a two-board FEN has one '|'");
+		return -1;
+	}
+	n = (size_t)(bar - s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= sizeof a) {
+		zh_error_set(err, ZH_ESYNTAX, 1, "board A's FEN is too long");
+		return -1;
+	}
+	memcpy(a, s, n);
+	a[n] = '\0';
+	if (zh_fen_read(&p[0], a, v, d, 0, err) != 0) {
+		if (err != NULL) {
+			snprintf(msg, sizeof msg, "board A: %.180s", err->text);
+			memcpy(err->text, msg, sizeof msg);
+		}
+		return -1;
+	}
+	for (sb = bar + 1; isspace((unsigned char)*sb); sb++)
+		;
+	if (zh_fen_read(&p[1], sb, v, d, 0, err) != 0) {
+		if (err != NULL) {
+			snprintf(msg, sizeof msg, "board B: %.180s", err->text);
+			memcpy(err->text, msg, sizeof msg);
+			if (err->col > 0)
+				err->col += (long)(sb - s);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+size_t
+zh_bfen_write(const struct zh_pos p[2], int d, char *buf, size_t size)
+{
+	char a[ZH_FENMAX], b[ZH_FENMAX];
+
+	zh_fen_write(&p[0], d, a, sizeof a);
+	zh_fen_write(&p[1], d, b, sizeof b);
+	return (size_t)snprintf(buf, size, "%s | %s", a, b);
+}
+
+/* ======================== the movetext ======================== */
+
+/* A label "12A" (the reader keeps it without its dot): its number,
+ * board and side; false if t is a move. */
+static bool
+label_of(const struct zh_token *t, long *num, int *board, int *side)
+{
+	size_t k = 0;
+	long n = 0;
+	int c;
+
+	if (t->kind != ZH_T_MOVE || t->len < 2 || t->len > 7)
+		return false;
+	while (k < t->len && isdigit((unsigned char)t->text[k])) {
+		n = n * 10 + (t->text[k] - '0');
+		k++;
+	}
+	if (k == 0 || k + 1 != t->len)
+		return false;
+	c = t->text[k];
+	if (strchr("AaBb", c) == NULL)
+		return false;
+	*num = n;
+	*board = (c == 'A' || c == 'a') ? ZH_BOARD_A : ZH_BOARD_B;
+	*side = isupper(c) ? ZH_WHITE : ZH_BLACK;
+	return true;
+}
+
+/*
+ * A clock comment: "118.585", "180", "-0.576" (BPGN: the mover's time
+ * left, seconds) or "[%clk 0:02:58.3]".
+ */
+static bool
+clock_of(const struct zh_token *t, double *sec)
+{
+	const char *s = t->text, *e = s + t->len;
+	double x = 0, scale = 0.1;
+	bool neg = false, digits = false;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (s < e && *s == '[')
+		return zh_comment_clock(t->text, t->len, "clk", sec);
+	if (s < e && *s == '-') {
+		neg = true;
+		s++;
+	}
+	while (s < e && isdigit((unsigned char)*s)) {
+		x = x * 10 + (*s++ - '0');
+		digits = true;
+	}
+	if (s < e && *s == '.')
+		for (s++; s < e && isdigit((unsigned char)*s); s++) {
+			x += (*s - '0') * scale;
+			scale /= 10;
+			digits = true;
+		}
+	if (s != e || !digits || x > ZH_CLOCK_MAX)
+		return false;
+	*sec = neg ? -x : x;
+	return true;
+}
+
+/* ======================== replay ======================== */
+
+static void
+warn(struct zh_bug *b, const char *code, const struct zh_token *t, long ply,
+    int board, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void
+warn(struct zh_bug *b, const char *code, const struct zh_token *t, long ply,
+    int board, const char *fmt, ...)
+{
+	struct zh_bwarn *w;
+	va_list ap;
+
+	if (b->nwarn >= ZH_BUG_MAXWARN) {
+		b->nwarn_more++;
+		return;
+	}
+	w = &b->warn[b->nwarn++];
+	w->code = code;
+	w->line = t->line;
+	w->col = t->col;
+	w->ply = ply;
+	w->board = board;
+	va_start(ap, fmt);
+	vsnprintf(w->text, sizeof w->text, fmt, ap);
+	va_end(ap);
+}
+
+/* The first error: at token t, ply on board (-1: none). */
+static void
+fail(struct zh_bug *b, const char *code, const struct zh_token *t, long ply,
+    int board, const struct zh_error *e)
+{
+	if (b->err.code != ZH_OK)
+		return;
+	b->err = *e;
+	b->err.line = t->line;
+	b->err.col = t->col;
+	b->err.ply = ply;
+	b->err_board = board;
+	b->err_code = code;
+}
+
+static const char *const side_name[2] = { "White", "Black" };
+
+/* Who may play from here: the state of one board while replaying. */
+struct board {
+	struct zh_pos pos;
+	uint64_t promoted;	/* squares of promoted pieces */
+	double clock[2];	/* last clock of each side, NAN if none */
+	long mated_ply;		/* mated after this ply, 0 if not */
+};
+
+static inline uint64_t
+sqbit(int s)
+{
+	return (uint64_t)1 << (ZH_RANK(s) * 8 + ZH_FILE(s));
+}
+
+/* Increment in seconds of TimeControl "base+inc", 0 if none. */
+static double
+increment(const struct zh_game *g)
+{
+	const char *tc = zh_game_tag(g, "TimeControl"), *plus;
+
+	if (tc == NULL || (plus = strchr(tc, '+')) == NULL)
+		return 0;
+	return strtod(plus + 1, NULL);
+}
+
+static bool
+is_drop_text(const struct zh_token *t)
+{
+	return memchr(t->text, '@', t->len) != NULL;
+}
+
+static const char *
+move_code(const struct zh_error *e, const struct zh_token *t)
+{
+	switch (e->code) {
+	case ZH_EAMBIG:
+		return "ambiguous";
+	case ZH_ESYNTAX:
+		return "syntax";
+	case ZH_EILLEGAL:
+		return is_drop_text(t) ? "illegal-drop" : "illegal-move";
+	default:
+		return "illegal-move";
+	}
+}
+
+/* The record of a half-move, the array grown for it. */
+static struct zh_bmove *
+next_move(struct zh_bug *b)
+{
+	if (b->nmoves == b->cap) {
+		size_t cap = b->cap < 64 ? 128 : b->cap * 2;
+		struct zh_bmove *m = realloc(b->moves, cap * sizeof *m);
+
+		if (m == NULL)
+			return NULL;
+		memset(m + b->cap, 0, (cap - b->cap) * sizeof *m);
+		b->moves = m;
+		b->cap = cap;
+	}
+	return &b->moves[b->nmoves];
+}
+
+/* The label expected next on board bd, into buf[16]. */
+static const char *
+label_text(const struct zh_pos *p, int bd, char *buf)
+{
+	snprintf(buf, 16, "%u%c.", p->fullmove,
+	    p->side == ZH_WHITE ? "AB"[bd] : "ab"[bd]);
+	return buf;
+}
+
+/*
+ * Play move token t on board bd; returns false (b->err set) if it is
+ * not a legal move there.  'sent': one board of a game, a drop's piece
+ * taken as sent by the partner.
+ */
+static bool
+play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
+    size_t tok, long label_tok, bool sent)
+{
+	struct board *B = &bds[bd];
+	struct zh_pos *p = &B->pos;
+	struct zh_bmove *bm = next_move(b);
+	struct zh_error e = { 0 };
+	struct zh_move m;
+	unsigned char cnt[ZH_NTYPES];
+	uint64_t them_bb;
+	int us = p->side, them = !us, ncand, ty;
+	long ply = b->nplies[bd] + 1;
+	size_t n;
+	bool checks;
+
+	if (bm == NULL) {
+		zh_error_set(&e, ZH_ENOMEM, 0, "out of memory");
+		fail(b, "memory", t, ply, bd, &e);
+		return false;
+	}
+	memcpy(cnt, p->count[them], sizeof cnt);
+	them_bb = p->bb_side[them];
+	bm->rm.san[0] = bm->rm.uci[0] = '\0';
+	if (!zh__play_fast(p, t->text, t->len, &m, b->fast ? NULL : bm->rm.san,
+	    b->fast ? NULL : bm->rm.uci)) {
+		if (zh__san_read_n(p, t->text, t->len, &m, &e, &ncand) != 0) {
+			if (!sent || !is_drop_text(t)) {
+				fail(b, move_code(&e, t), t, ply, bd, &e);
+				return false;
+			}
+			/* one board alone: its partner's pieces are not
+			   known, so a dropped one is taken as sent */
+			zh_error_clear(&e);
+			for (ty = ZH_PAWN; ty < ZH_KING; ty++)
+				if (p->pocket[us][ty] == 0)
+					p->pocket[us][ty] = 1;
+			if (zh__san_read_n(p, t->text, t->len, &m, &e,
+			    &ncand) != 0) {
+				fail(b, move_code(&e, t), t, ply, bd, &e);
+				return false;
+			}
+			for (ty = ZH_PAWN; ty < ZH_KING; ty++)
+				if (ty != m.piece)
+					p->pocket[us][ty] = 0;
+		}
+		if (!b->fast) {
+			zh__san_body_n(p, m, ZH_SAN_AUTO, bm->rm.san, ncand);
+			zh_uci_write(p, m, bm->rm.uci);
+		}
+		zh_make(p, m);
+	}
+	bm->rm.ok = true;
+	bm->rm.move = m;
+	bm->rm.ply = ply;
+	bm->rm.depth = 0;
+	bm->tok = tok;
+	bm->label_tok = label_tok;
+	bm->board = (unsigned char)bd;
+	bm->side = (unsigned char)us;
+	bm->captured = 0;
+	bm->has_clock = false;
+	/* the capture, to the partner: the other board's pieces of the
+	   captured piece's colour */
+	if (!(m.flags & ZH_MDROP)) {
+		uint64_t gone = them_bb & ~p->bb_side[them];
+
+		if (gone != 0) {
+			for (ty = ZH_PAWN; ty < ZH_NTYPES; ty++)
+				if (p->count[them][ty] < cnt[ty])
+					break;
+			if ((B->promoted & gone) && b->v->demote)
+				ty = ZH_PAWN;
+			B->promoted &= ~gone;
+			if (ty < ZH_NTYPES) {
+				bm->captured = (unsigned char)ty;
+				if (b->labels)
+					bds[!bd].pos.pocket[them][ty]++;
+			}
+		}
+		if (B->promoted & sqbit(m.from)) {
+			B->promoted &= ~sqbit(m.from);
+			B->promoted |= sqbit(m.to);
+		}
+		if (m.flags & ZH_MPROMO)
+			B->promoted |= sqbit(m.to);
+	}
+	b->nplies[bd] = ply;
+	b->nmoves++;
+	/* check and mate, against the move's suffix */
+	checks = zh_in_check(p);
+	n = t->len;
+	if (checks && zh__mate_in_check(p))
+		B->mated_ply = ply;
+	if (!b->fast && checks) {
+		size_t k = zh__movelen(bm->rm.san);
+
+		bm->rm.san[k++] = B->mated_ply == ply ? '#' : '+';
+		bm->rm.san[k] = '\0';
+	}
+	if (n > 0 && t->text[n - 1] == '#' && B->mated_ply != ply)
+		warn(b, "check-suffix", t, ply, bd, "'%.*s' is marked '#' but "
+		    "%s", (int)n, t->text, !checks ? "gives no check" :
+		    "is not mate in bughouse: a drop could block the check");
+	else if (n > 0 && t->text[n - 1] == '+' && !checks)
+		warn(b, "check-suffix", t, ply, bd,
+		    "'%.*s' is marked '+' but gives no check", (int)n, t->text);
+	return true;
+}
+
+/* The clock comment after half-move bm (comment token t). */
+static void
+clock_after(struct zh_bug *b, struct board *bds, struct zh_bmove *bm,
+    const struct zh_token *t, double inc)
+{
+	struct board *B = &bds[bm->board];
+	double c, prev;
+
+	if (bm->has_clock || !clock_of(t, &c))
+		return;
+	bm->has_clock = true;
+	bm->clock = c;
+	prev = B->clock[bm->side];
+	/* a clock may gain the increment, and FICS prints milliseconds
+	   that lag corrections move by a little */
+	if (!isnan(prev) && c > prev + inc + 0.0005)
+		warn(b, "clock", t, bm->rm.ply, bm->board, "%s's clock on "
+		    "board %c runs backwards: %.3f s left after %.3f s",
+		    side_name[bm->side], zh_board_letter(bm->board), c, prev);
+	B->clock[bm->side] = c;
+}
+
+/* Which player a name is: 0-3 (WhiteA, BlackA, WhiteB, BlackB), -1. */
+static int
+player_of(const struct zh_game *g, const char *s, size_t n)
+{
+	static const char *const tags[4] = { "WhiteA", "BlackA", "WhiteB",
+	    "BlackB" };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		const char *v = zh_game_tag(g, tags[i]);
+
+		if (v != NULL && *v != '\0' && strlen(v) == n &&
+		    strncmp(v, s, n) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The ending a comment tells: "{X checkmated}", "{X resigns}", "{X
+ * forfeits on time}", "{X forfeits by disconnection}", "{Game drawn
+ * ...}", "{Game aborted ...}".
+ */
+static bool
+ending_of(struct zh_bug *b, const struct zh_game *g, const struct zh_token *t)
+{
+	static const struct { const char *words; const char *how; } ends[] = {
+		{ " checkmated", "checkmate" },
+		{ " resigns", "resignation" },
+		{ " resigned", "resignation" },
+		{ " forfeits on time", "time" },
+		{ " ran out of time", "time" },
+		{ " forfeits by disconnection", "disconnection" },
+		{ " lost connection", "disconnection" },
+	};
+	const char *s = t->text, *e = s + t->len, *w;
+	size_t k;
+	int who;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	if (e - s >= 10 && strncasecmp(s, "Game drawn", 10) == 0) {
+		b->end_how = "draw";
+		b->loser = -1;
+		b->end_board = -1;
+		goto told;
+	}
+	if (e - s >= 12 && strncasecmp(s, "Game aborted", 12) == 0) {
+		b->end_how = "abort";
+		b->loser = -1;
+		b->end_board = -1;
+		goto told;
+	}
+	for (w = s; w < e && !isspace((unsigned char)*w); w++)
+		;
+	if ((who = player_of(g, s, (size_t)(w - s))) < 0)
+		return false;
+	for (k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+		size_t n = strlen(ends[k].words);
+
+		if ((size_t)(e - w) >= n && strncmp(w, ends[k].words, n) == 0)
+			break;
+	}
+	if (k == sizeof ends / sizeof ends[0])
+		return false;
+	b->end_how = ends[k].how;
+	b->end_board = who / 2;
+	b->loser = who % 2;
+told:
+	b->end_line = t->line;
+	b->end_col = t->col;
+	return true;
+}
+
+/* chess.com's Termination tag: "X won by checkmate", "X won on time",
+ * "X won by resignation" (X the winner, on X's board). */
+static void
+termination_tag(struct zh_bug *b, const struct zh_game *g)
+{
+	const char *v = zh_game_tag(g, "Termination"), *w;
+	size_t k;
+	int who;
+
+	if (v == NULL || (w = strstr(v, " won ")) == NULL)
+		return;
+	if ((who = player_of(g, v, (size_t)(w - v))) < 0)
+		return;
+	w += 5;
+	b->end_how = strncmp(w, "by checkmate", 12) == 0 ? "checkmate" :
+	    strncmp(w, "on time", 7) == 0 ? "time" :
+	    strncmp(w, "by resignation", 14) == 0 ? "resignation" : NULL;
+	if (b->end_how == NULL)
+		return;
+	b->end_board = who / 2;
+	b->loser = !(who % 2);
+	for (k = 0; k < g->ntags; k++)
+		if (g->tags[k].value == v) {
+			b->end_line = g->tags[k].line;
+			b->end_col = g->tags[k].col;
+		}
+}
+
+/* The start: a two-board FEN tag, one board's FEN (board A), or the
+ * variant's start on both. */
+static int
+start_of(struct zh_bug *b, const struct zh_game *g)
+{
+	const char *fen = zh_game_tag(g, "FEN");
+	struct zh_error e = { 0 };
+	size_t k;
+
+	zh_pos_start(&b->start[0], b->v);
+	b->start[1] = b->start[0];
+	if (fen == NULL || *fen == '\0')
+		return 0;
+	if ((strchr(fen, '|') != NULL ?
+	    zh_bfen_read(b->start, fen, b->v, ZH_AUTO, &e) :
+	    zh_fen_read(&b->start[0], fen, b->v, ZH_AUTO, 0, &e)) == 0) {
+		b->setup = true;
+		return 0;
+	}
+	for (k = 0; k < g->ntags; k++)
+		if (g->tags[k].value == fen)
+			break;
+	b->err = e;
+	snprintf(b->err.text, sizeof b->err.text, "FEN tag: %.180s", e.text);
+	b->err.line = k < g->ntags ? g->tags[k].line : g->line;
+	b->err.col = k < g->ntags ? g->tags[k].col + 6 + e.col - 1 : 1;
+	b->err.ply = 0;
+	b->err_code = "fen";
+	zh_pos_start(&b->start[0], b->v);
+	b->start[1] = b->start[0];
+	return -1;
+}
+
+int
+zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_bug *b)
+{
+	struct board bds[2];
+	const struct zh_token *lab = NULL;
+	long lab_num = 0, lab_tok = -1;
+	int lab_board = 0, lab_side = 0, depth = 0, i;
+	size_t k;
+	double inc = increment(g);
+	struct zh_error e = { 0 };
+	char want[16];
+
+	b->nmoves = 0;
+	b->nplies[0] = b->nplies[1] = 0;
+	b->setup = b->complete = b->labels = false;
+	b->nwarn = b->nwarn_more = 0;
+	b->end_board = b->loser = b->mated_board = -1;
+	b->end_how = NULL;
+	b->end_line = b->end_col = 0;
+	b->err_board = -1;
+	b->err_code = NULL;
+	zh_error_clear(&b->err);
+	if (zh_game_variant(g, force, &b->v, &b->err) != 0) {
+		if (b->err.line == 0)
+			b->err.line = g->line;
+		b->err_code = "variant";
+		b->v = NULL;
+		return -1;
+	}
+	if (b->v->boards < 2) {
+		zh_error_set(&b->err, ZH_EVARIANT, 1, "%s is not a two-board "
+		    "game", b->v->name);
+		b->err.line = g->line;
+		b->err_code = "variant";
+		return -1;
+	}
+	if (start_of(b, g) != 0) {
+		b->final[0] = b->start[0];
+		b->final[1] = b->start[1];
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		bds[i].pos = b->start[i];
+		bds[i].promoted = 0;
+		bds[i].clock[0] = bds[i].clock[1] = NAN;
+		bds[i].mated_ply = 0;
+	}
+	for (k = 0; k < g->ntoks && !b->labels; k++) {
+		long n;
+		int bd, sd;
+
+		b->labels = label_of(&g->toks[k], &n, &bd, &sd);
+	}
+	for (k = 0; k < g->ntoks && b->err.code == ZH_OK; k++) {
+		const struct zh_token *t = &g->toks[k];
+		long n;
+		int bd, sd;
+
+		if (t->kind == ZH_T_VSTART)
+			depth++;
+		else if (t->kind == ZH_T_VEND && depth > 0)
+			depth--;
+		if (depth > 0 || t->kind == ZH_T_VEND)
+			continue;	/* variations: not walked */
+		if (t->kind == ZH_T_COMMENT) {
+			if (b->nmoves > 0 &&
+			    b->moves[b->nmoves - 1].tok + 1 == k)
+				clock_after(b, bds, &b->moves[b->nmoves - 1],
+				    t, inc);
+			else if (b->nmoves > 0 &&
+			    b->moves[b->nmoves - 1].tok + 2 == k &&
+			    g->toks[k - 1].kind == ZH_T_NAG)
+				clock_after(b, bds, &b->moves[b->nmoves - 1],
+				    t, inc);
+			ending_of(b, g, t);
+			continue;
+		}
+		if (t->kind != ZH_T_MOVE)
+			continue;
+		if (b->labels && label_of(t, &n, &bd, &sd)) {
+			if (lab != NULL) {
+				zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' "
+				    "without a move", (int)lab->len, lab->text);
+				fail(b, "syntax", lab, 0, lab_board, &e);
+				break;
+			}
+			lab = t;
+			lab_num = n;
+			lab_board = bd;
+			lab_side = sd;
+			lab_tok = (long)k;
+			continue;
+		}
+		if (b->labels) {
+			const struct zh_pos *p;
+
+			if (lab == NULL) {
+				zh_error_set(&e, ZH_ESYNTAX, 1, "move '%.*s' "
+				    "without a board label (1A. 1a. 1B. 1b.)",
+				    (int)t->len, t->text);
+				fail(b, "move-label", t, 0, -1, &e);
+				break;
+			}
+			bd = lab_board;
+			p = &bds[bd].pos;
+			if (lab_side != p->side || lab_num != (long)p->fullmove) {
+				zh_error_set(&e, ZH_EILLEGAL, 1, "label '%.*s.' "
+				    "out of turn: on board %c %s is to move, "
+				    "label %s", (int)lab->len, lab->text,
+				    zh_board_letter(bd), side_name[p->side],
+				    label_text(p, bd, want));
+				fail(b, "move-label", lab, b->nplies[bd] + 1, bd,
+				    &e);
+				break;
+			}
+		} else
+			bd = ZH_BOARD_A;
+		if (bds[0].mated_ply != 0 || bds[1].mated_ply != 0) {
+			int m = bds[0].mated_ply != 0 ? 0 : 1;
+
+			zh_error_set(&e, ZH_EILLEGAL, 1, "the game is over: "
+			    "%s was checkmated on board %c at ply %ld",
+			    side_name[bds[m].pos.side], zh_board_letter(m),
+			    bds[m].mated_ply);
+			fail(b, "illegal-move", t, b->nplies[bd] + 1, bd, &e);
+			break;
+		}
+		if (!play(b, bds, bd, t, k, lab_tok, !b->labels))
+			break;
+		lab = NULL;
+		lab_tok = -1;
+	}
+	if (b->err.code == ZH_OK && lab != NULL) {
+		zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' without a move",
+		    (int)lab->len, lab->text);
+		fail(b, "syntax", lab, 0, lab_board, &e);
+	}
+	for (i = 0; i < 2; i++) {
+		b->final[i] = bds[i].pos;
+		if (bds[i].mated_ply != 0)
+			b->mated_board = i;
+	}
+	if (b->end_how == NULL)
+		termination_tag(b, g);
+	b->complete = b->err.code == ZH_OK;
+	return b->complete ? 0 : -1;
+}
+
+void
+zh_bug_free(struct zh_bug *b)
+{
+	if (b != NULL) {
+		free(b->moves);
+		b->moves = NULL;
+		b->cap = b->nmoves = 0;
+	}
+}
+
+/* ======================== results ======================== */
+
+/* The board and colour that lost: the mate on the board first, else
+ * what the text told.  false if neither tells. */
+static bool
+lost(const struct zh_bug *b, int *board, int *side)
+{
+	if (b->mated_board >= 0) {
+		*board = b->mated_board;
+		*side = b->final[b->mated_board].side;
+		return true;
+	}
+	if (b->end_board >= 0 && b->loser >= 0) {
+		*board = b->end_board;
+		*side = b->loser;
+		return true;
+	}
+	return false;
+}
+
+const char *
+zh_bug_team_result(const struct zh_bug *b)
+{
+	int bd, sd;
+
+	if (b->end_how != NULL && strcmp(b->end_how, "draw") == 0)
+		return "1/2-1/2";
+	if (!lost(b, &bd, &sd))
+		return NULL;
+	/* White A and Black B are the first team */
+	return (bd == ZH_BOARD_A) == (sd == ZH_WHITE) ? "0-1" : "1-0";
+}
+
+const char *
+zh_bug_board_result(const struct zh_bug *b)
+{
+	int bd, sd;
+
+	if (b->end_how != NULL && strcmp(b->end_how, "draw") == 0)
+		return "1/2-1/2";
+	if (!lost(b, &bd, &sd))
+		return NULL;
+	return sd == ZH_WHITE ? "0-1" : "1-0";
+}
+
+/* ======================== positions ======================== */
+
+int
+zh_bug_walk(const struct zh_bug *b,
+    int (*fn)(void *arg, const struct zh_bply *pl), void *arg)
+{
+	struct zh_pos p[2] = { b->start[0], b->start[1] };
+	struct zh_bply pl;
+	size_t i;
+	int rc;
+
+	pl.pos[0] = &p[0];
+	pl.pos[1] = &p[1];
+	pl.index = 0;
+	pl.move = NULL;
+	pl.last = b->nmoves == 0;
+	if ((rc = fn(arg, &pl)) != 0)
+		return rc;
+	for (i = 0; i < b->nmoves; i++) {
+		const struct zh_bmove *m = &b->moves[i];
+
+		zh_make(&p[m->board], m->rm.move);
+		if (m->captured && b->labels)
+			p[!m->board].pocket[!m->side][m->captured]++;
+		pl.index = (long)i + 1;
+		pl.move = m;
+		pl.last = i + 1 == b->nmoves;
+		if ((rc = fn(arg, &pl)) != 0)
+			return rc;
+	}
+	return 0;
+}
