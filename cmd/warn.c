@@ -22,6 +22,8 @@ static const char *const names[W_N] = {
 	[W_TEXT_BETWEEN] = "text-between-games",
 	[W_NO_TERMINATION] = "no-termination",
 	[W_NO_GAME] = "no-game",
+	[W_CHECK_SUFFIX] = "check-suffix",
+	[W_CLOCK] = "clock",
 };
 
 /* " [-WNAME]" and " [-Werror=NAME]": zhcheck's report() appends them to
@@ -38,6 +40,8 @@ static const char *const suffix[W_N][2] = {
 	[W_TEXT_BETWEEN] = SUFFIX("text-between-games"),
 	[W_NO_TERMINATION] = SUFFIX("no-termination"),
 	[W_NO_GAME] = SUFFIX("no-game"),
+	[W_CHECK_SUFFIX] = SUFFIX("check-suffix"),
+	[W_CLOCK] = SUFFIX("clock"),
 };
 
 static unsigned off;		/* bit per class: not said */

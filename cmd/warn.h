@@ -24,6 +24,8 @@ enum warn_class {
 	W_TEXT_BETWEEN,		/* text between games, skipped */
 	W_NO_TERMINATION,	/* zhpgn: a game without a result token */
 	W_NO_GAME,		/* zhpgn: an input without a game */
+	W_CHECK_SUFFIX,		/* bughouse: a '+' or '#' the position denies */
+	W_CLOCK,		/* bughouse: a player's clock runs backwards */
 	W_N
 };
 

@@ -89,24 +89,24 @@ zh_bfen_write(const struct zh_pos p[2], int d, char *buf, size_t size)
 static bool
 label_of(const struct zh_token *t, long *num, int *board, int *side)
 {
-	size_t k = 0;
-	long n = 0;
+	size_t k, n = t->len;
+	long x = 0;
 	int c;
 
-	if (t->kind != ZH_T_MOVE || t->len < 2 || t->len > 7)
+	if (t->kind != ZH_T_MOVE || n < 2 || n > 7 ||
+	    (unsigned)(t->text[0] - '0') > 9)
 		return false;
-	while (k < t->len && isdigit((unsigned char)t->text[k])) {
-		n = n * 10 + (t->text[k] - '0');
-		k++;
+	c = t->text[n - 1];
+	if ((c | 0x20) != 'a' && (c | 0x20) != 'b')
+		return false;
+	for (k = 0; k < n - 1; k++) {
+		if ((unsigned)(t->text[k] - '0') > 9)
+			return false;
+		x = x * 10 + (t->text[k] - '0');
 	}
-	if (k == 0 || k + 1 != t->len)
-		return false;
-	c = t->text[k];
-	if (strchr("AaBb", c) == NULL)
-		return false;
-	*num = n;
-	*board = (c == 'A' || c == 'a') ? ZH_BOARD_A : ZH_BOARD_B;
-	*side = isupper(c) ? ZH_WHITE : ZH_BLACK;
+	*num = x;
+	*board = (c | 0x20) == 'a' ? ZH_BOARD_A : ZH_BOARD_B;
+	*side = c < 'a' ? ZH_WHITE : ZH_BLACK;
 	return true;
 }
 
@@ -118,12 +118,12 @@ static bool
 clock_of(const struct zh_token *t, double *sec)
 {
 	const char *s = t->text, *e = s + t->len;
-	double x = 0, scale = 0.1;
+	uint64_t x = 0, scale = 1;
 	bool neg = false, digits = false;
 
-	while (s < e && isspace((unsigned char)*s))
+	while (s < e && (*s == ' ' || *s == '\t'))
 		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if (s < e && *s == '[')
 		return zh_comment_clock(t->text, t->len, "clk", sec);
@@ -131,19 +131,23 @@ clock_of(const struct zh_token *t, double *sec)
 		neg = true;
 		s++;
 	}
-	while (s < e && isdigit((unsigned char)*s)) {
-		x = x * 10 + (*s++ - '0');
+	/* digits as one integer, the point's place kept in 'scale' */
+	while (s < e && (unsigned)(*s - '0') <= 9 && x < UINT64_MAX / 100) {
+		x = x * 10 + (uint64_t)(*s++ - '0');
 		digits = true;
 	}
 	if (s < e && *s == '.')
-		for (s++; s < e && isdigit((unsigned char)*s); s++) {
-			x += (*s - '0') * scale;
-			scale /= 10;
+		for (s++; s < e && (unsigned)(*s - '0') <= 9 &&
+		    scale < 1000000000; s++) {
+			x = x * 10 + (uint64_t)(*s - '0');
+			scale *= 10;
 			digits = true;
 		}
-	if (s != e || !digits || x > ZH_CLOCK_MAX)
+	if (s != e || !digits || (double)x / (double)scale > ZH_CLOCK_MAX)
 		return false;
-	*sec = neg ? -x : x;
+	*sec = (double)x / (double)scale;
+	if (neg)
+		*sec = -*sec;
 	return true;
 }
 
@@ -198,6 +202,10 @@ struct board {
 	uint64_t promoted;	/* squares of promoted pieces */
 	double clock[2];	/* last clock of each side, NAN if none */
 	long mated_ply;		/* mated after this ply, 0 if not */
+	long pending;		/* in check after this ply, mate not tested
+				   yet (0: none): a legal move on the board
+				   answers it, a move on the other board or
+				   the end asks it */
 };
 
 static inline uint64_t
@@ -276,7 +284,7 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	struct board *B = &bds[bd];
 	struct zh_pos *p = &B->pos;
 	struct zh_bmove *bm = next_move(b);
-	struct zh_error e = { 0 };
+	struct zh_error e;	/* set in full only on an error */
 	struct zh_move m;
 	unsigned char cnt[ZH_NTYPES];
 	uint64_t them_bb;
@@ -290,6 +298,9 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 		fail(b, "memory", t, ply, bd, &e);
 		return false;
 	}
+	e.code = ZH_OK;
+	e.line = e.col = e.ply = 0;
+	e.text[0] = '\0';
 	memcpy(cnt, p->count[them], sizeof cnt);
 	them_bb = p->bb_side[them];
 	bm->rm.san[0] = bm->rm.uci[0] = '\0';
@@ -361,8 +372,12 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	/* check and mate, against the move's suffix */
 	checks = zh_in_check(p);
 	n = t->len;
-	if (checks && zh__mate_in_check(p))
-		B->mated_ply = ply;
+	B->pending = 0;
+	if (checks && (!b->fast || (n > 0 && t->text[n - 1] == '#'))) {
+		if (zh__mate_in_check(p))
+			B->mated_ply = ply;
+	} else if (checks)
+		B->pending = ply;
 	if (!b->fast && checks) {
 		size_t k = zh__movelen(bm->rm.san);
 
@@ -377,6 +392,15 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 		warn(b, "check-suffix", t, ply, bd,
 		    "'%.*s' is marked '+' but gives no check", (int)n, t->text);
 	return true;
+}
+
+/* A check not yet tested for mate, tested. */
+static void
+mate_asked(struct board *B)
+{
+	if (B->pending != 0 && zh__mate_in_check(&B->pos))
+		B->mated_ply = B->pending;
+	B->pending = 0;
 }
 
 /* The clock comment after half-move bm (comment token t). */
@@ -583,6 +607,7 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 		bds[i].promoted = 0;
 		bds[i].clock[0] = bds[i].clock[1] = NAN;
 		bds[i].mated_ply = 0;
+		bds[i].pending = 0;
 	}
 	for (k = 0; k < g->ntoks && !b->labels; k++) {
 		long n;
@@ -611,7 +636,6 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 			    g->toks[k - 1].kind == ZH_T_NAG)
 				clock_after(b, bds, &b->moves[b->nmoves - 1],
 				    t, inc);
-			ending_of(b, g, t);
 			continue;
 		}
 		if (t->kind != ZH_T_MOVE)
@@ -654,6 +678,7 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 			}
 		} else
 			bd = ZH_BOARD_A;
+		mate_asked(&bds[!bd]);
 		if (bds[0].mated_ply != 0 || bds[1].mated_ply != 0) {
 			int m = bds[0].mated_ply != 0 ? 0 : 1;
 
@@ -664,17 +689,40 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 			fail(b, "illegal-move", t, b->nplies[bd] + 1, bd, &e);
 			break;
 		}
-		if (!play(b, bds, bd, t, k, lab_tok, !b->labels))
+		if (!play(b, bds, bd, t, k, lab_tok, !b->labels)) {
+			mate_asked(&bds[bd]);
+			if (bds[bd].mated_ply != 0) {	/* the better word */
+				zh_error_clear(&b->err);
+				zh_error_set(&e, ZH_EILLEGAL, 1, "the game is "
+				    "over: %s was checkmated on board %c at "
+				    "ply %ld", side_name[bds[bd].pos.side],
+				    zh_board_letter(bd), bds[bd].mated_ply);
+				fail(b, "illegal-move", t, b->nplies[bd] + 1,
+				    bd, &e);
+			}
 			break;
+		}
 		lab = NULL;
 		lab_tok = -1;
+		if (k + 1 < g->ntoks && g->toks[k + 1].kind == ZH_T_COMMENT) {
+			k++;	/* most moves: the clock, right after */
+			clock_after(b, bds, &b->moves[b->nmoves - 1],
+			    &g->toks[k], inc);
+		}
 	}
 	if (b->err.code == ZH_OK && lab != NULL) {
 		zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' without a move",
 		    (int)lab->len, lab->text);
 		fail(b, "syntax", lab, 0, lab_board, &e);
 	}
+	/* the ending: a comment after the last move (or before it, for a
+	   game cut short by an error) */
+	for (k = g->ntoks; k > 0 && g->toks[k - 1].kind != ZH_T_MOVE; k--)
+		if (g->toks[k - 1].kind == ZH_T_COMMENT &&
+		    ending_of(b, g, &g->toks[k - 1]))
+			break;
 	for (i = 0; i < 2; i++) {
+		mate_asked(&bds[i]);
 		b->final[i] = bds[i].pos;
 		if (bds[i].mated_ply != 0)
 			b->mated_board = i;

@@ -678,14 +678,20 @@ walk(struct walker *w, struct zh_pos *pos)
 	r->nplies = ln.ply;
 }
 
-/* A two-board game is zh_bug_replay's: r->err says so (true). */
-static bool
+/* A two-board game is zh_bug_replay's: r->err says so (-1). */
+static int
 two_board_refused(const struct zh_game *g, struct zh_replay *r)
 {
+	size_t k;
+
 	zh_error_set(&r->err, ZH_EVARIANT, 1, "a %s game has two boards: "
 	    "zh_bug_replay() replays it", r->v->name);
 	r->err.line = g->line;
-	return true;
+	zh_pos_start(&r->start, r->v);
+	r->final = r->start;
+	for (k = 0; k < g->ntoks; k++)	/* cheaper than clearing all */
+		r->moves[k].ok = false;
+	return -1;
 }
 
 void
@@ -729,8 +735,10 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 		r->cap = cap;
 	}
 	/* walk() sets every move token's entry; the early exits clear all. */
-	if (zh_game_variant(g, force, &r->v, &r->err) != 0 ||
-	    (r->v->boards >= 2 && two_board_refused(g, r))) {
+	if (zh_game_variant(g, force, &r->v, &r->err) == 0 &&
+	    r->v->boards >= 2)
+		return two_board_refused(g, r);
+	if (r->err.code != ZH_OK) {
 		if (r->err.line == 0)
 			r->err.line = g->line;
 		if (g->ntoks > 0)

@@ -472,9 +472,9 @@ drop_could_block(const struct zh_pos *p)
 bool
 zh__mate_in_check(const struct zh_pos *p)
 {
-	if (zh_has_legal(p))
-		return false;
-	return !p->v->drop_waits || !drop_could_block(p);
+	if (p->v->drop_waits && drop_could_block(p))
+		return false;	/* bughouse: the cheaper test first */
+	return !zh_has_legal(p);
 }
 
 int

@@ -863,6 +863,21 @@ fast(struct zh_pgn_reader *r)
 				    cbase);
 				continue;
 			}
+			if ((fl[c] & F_WORD) && ((c | 0x20) == 'a' ||
+			    (c | 0x20) == 'b') && b[i + 1] == '.' &&
+			    r->depth == 0) {
+				/* a BPGN label "12A.": a move token "12A",
+				   as the general code reads it, its dots
+				   passed */
+				if (left <= 0)
+					break;
+				left--;
+				put_tok(t++, ZH_T_MOVE, b, s, i + 1, line, cbase);
+				i += 2;
+				while (b[i] == '.')
+					i++;
+				continue;
+			}
 			if (fl[c] & F_WORD) {
 				/* a result; castling with zeros is left alone */
 				while (fl[b[i]] & F_WORD)

@@ -101,7 +101,6 @@ FICS rated atomic game|atomic
 FICS unrated suicide game|suicide
 FICS rated losers game|losers
 internet, rated loser's match|loser's
-FICS rated bughouse match|bughouse
 FICS rated wild/fr game|wild/fr
 ICS rated wild/22 match|wild/22
 Rated Antichess game|Antichess
@@ -151,16 +150,25 @@ LIST
 	assert_output --partial "\"wild5\" illegal move 'e4'"
 }
 
-@test "rules: 6: bughouse PGN is named as such, by its tags or its move numbers" {
+@test "rules: 6: bughouse PGN is read as such, by its tags, its Event or its move labels" {
 	printf '%s\n' '[Event "FICS rated bughouse match"]' '[Site "freechess.org"]' \
+	    '[Date "2021-10-05"]' \
 	    '[WhiteA "a"][WhiteAElo "0"]' '[BlackA "b"][BlackAElo "0"]' \
 	    '[WhiteB "c"][WhiteBElo "0"]' '[BlackB "d"][BlackBElo "0"]' \
 	    '[Result "*"]' '1A. e4{118.585} 1B. e4{117.268} 1a. Nf6{118.687} 2A. Nc3{118.485} *' >b.pgn
-	run -1 zhcheck -q b.pgn
-	assert_output "zhcheck: b.pgn:1:1: error: game 1: a WhiteA or BlackA tag: bughouse PGN (BPGN), which zhkit does not read yet"
-	sed -e '/WhiteA\|BlackA/d' -e 's/bughouse//' b.pgn >c.pgn
-	run -1 zhcheck -q c.pgn
-	assert_line --index 2 "zhcheck: c.pgn:6:1: error: game 1, ply 1: '1A.' is a move number of bughouse PGN (BPGN), which zhkit does not read yet"
+	run -0 zhcheck --json b.pgn
+	[ "$(jq -r '"\(.variant) \(.plies) \(.valid)"' <<<"${lines[0]}")" = "bughouse 4 true" ]
+	# without the four players' tags: the Event names it
+	sed -e '/WhiteA\|BlackA/d' b.pgn >c.pgn
+	run -0 zhcheck -q -w --json c.pgn
+	[ "$(jq -r .variant <<<"${lines[0]}")" = bughouse ]
+	# without them and the Event: the labels; forced as chess, a label
+	# is named for what it is
+	sed -e 's/bughouse//' c.pgn >d.pgn
+	run -0 zhcheck -q -w --json d.pgn
+	[ "$(jq -r .variant <<<"${lines[0]}")" = bughouse ]
+	run -1 zhcheck -q -w --variant chess d.pgn
+	assert_line --index 0 "zhcheck: d.pgn:7:1: error: game 1, ply 1: '1A.' is a move label of bughouse PGN (BPGN); use --variant bughouse"
 }
 
 # strict VARIANT FEN: zhfen --strict --check's first diagnostic for FEN.
