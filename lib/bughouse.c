@@ -443,6 +443,27 @@ player_of(const struct zh_game *g, const char *s, size_t n)
 	return -1;
 }
 
+/* Do the bytes [s, e) start with 'words' (" forfeits on time"), any run
+ * of white space (a line end: comments are wrapped) where it has one? */
+static bool
+words_are(const char *s, const char *e, const char *words)
+{
+	while (*words != '\0') {
+		if (*words == ' ') {
+			if (s == e || !isspace((unsigned char)*s))
+				return false;
+			while (s < e && isspace((unsigned char)*s))
+				s++;
+			words++;
+		} else if (s < e && *s == *words) {
+			s++;
+			words++;
+		} else
+			return false;
+	}
+	return true;
+}
+
 /*
  * The ending a comment tells: "{X checkmated}", "{X resigns}", "{X
  * forfeits on time}", "{X forfeits by disconnection}", "{Game drawn
@@ -482,12 +503,9 @@ ending_of(struct zh_bug *b, const struct zh_game *g, const struct zh_token *t)
 		;
 	if ((who = player_of(g, s, (size_t)(w - s))) < 0)
 		return false;
-	for (k = 0; k < sizeof ends / sizeof ends[0]; k++) {
-		size_t n = strlen(ends[k].words);
-
-		if ((size_t)(e - w) >= n && strncmp(w, ends[k].words, n) == 0)
+	for (k = 0; k < sizeof ends / sizeof ends[0]; k++)
+		if (words_are(w, e, ends[k].words))
 			break;
-	}
 	if (k == sizeof ends / sizeof ends[0])
 		return false;
 	b->end_how = ends[k].how;
@@ -668,10 +686,10 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 			p = &bds[bd].pos;
 			if (lab_side != p->side || lab_num != (long)p->fullmove) {
 				zh_error_set(&e, ZH_EILLEGAL, 1, "label '%.*s.' "
-				    "out of turn: on board %c %s is to move, "
-				    "label %s", (int)lab->len, lab->text,
-				    zh_board_letter(bd), side_name[p->side],
-				    label_text(p, bd, want));
+				    "out of turn: board %c is at %s (%s to "
+				    "move)", (int)lab->len, lab->text,
+				    zh_board_letter(bd), label_text(p, bd, want),
+				    side_name[p->side]);
 				fail(b, "move-label", lab, b->nplies[bd] + 1, bd,
 				    &e);
 				break;

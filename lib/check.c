@@ -417,11 +417,16 @@ bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 	    strcmp(b->end_how, "checkmate") == 0) {
 		const struct zh_pos *p = &b->final[b->end_board];
 
-		add(c, soft, "result", line, col, 0, "the game is scored as "
-		    "a checkmate of %s on board %c, but %s", bug_side[b->loser],
-		    zh_board_letter(b->end_board), p->side == b->loser &&
-		    zh_in_check(p) ? "a drop could block the check: not mate "
-		    "in bughouse" : "that side is not mated there");
+		struct zh_problem *q;
+
+		q = add(c, soft, "result", line, col, 0, "the game is scored "
+		    "as a checkmate of %s on board %c, but %s",
+		    bug_side[b->loser], zh_board_letter(b->end_board),
+		    p->side == b->loser && zh_in_check(p) ? "a drop could "
+		    "block the check: not mate in bughouse" :
+		    "that side is not mated there");
+		if (q != NULL)
+			q->board = b->end_board;
 		return;
 	}
 	team = zh_bug_team_result(b);
@@ -448,11 +453,15 @@ bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 	else if (strcmp(r, board) == 0)
 		c->convention = "board";
 	else {
+		struct zh_problem *q;
+
 		bd = b->mated_board >= 0 ? b->mated_board : b->end_board;
 		sd = b->mated_board >= 0 ? b->final[bd].side : b->loser;
-		add(c, soft, "result", line, col, 0, "the result is %s but "
-		    "%s on board %c lost: %s for the team, %s for the board",
-		    r, bug_side[sd], zh_board_letter(bd), team, board);
+		q = add(c, soft, "result", line, col, 0, "the result is %s "
+		    "but %s on board %c lost: %s for the team, %s for the "
+		    "board", r, bug_side[sd], zh_board_letter(bd), team, board);
+		if (q != NULL)
+			q->board = bd;
 	}
 }
 
@@ -616,6 +625,58 @@ problems_json(struct zh__buf *b, const struct zh_check *c)
 	zh__json_close(b, ']');
 }
 
+/* A bughouse game's own keys: the four players, each board's plies,
+ * the ending found and how the Result reads it. */
+static void
+bug_json(struct zh__buf *b, const struct zh_check *c, const struct zh_game *g)
+{
+	static const char *const tags[4] = { "WhiteA", "BlackA", "WhiteB",
+	    "BlackB" };
+	static const char *const keys[4] = { "\"white_a\":", "\"black_a\":",
+	    "\"white_b\":", "\"black_b\":" };
+	const struct zh_bug *u = &c->bug;
+	int i;
+
+	zh__json_key(b, "players");
+	zh__json_open(b, '{');
+	for (i = 0; i < 4; i++) {
+		zh__json_key_(b, keys[i], strlen(keys[i]));
+		zh__json_strz(b, zh_game_tag(g, tags[i]));
+	}
+	zh__json_close(b, '}');
+	zh__json_key(b, "board_plies");
+	zh__json_open(b, '[');
+	zh__json_int(b, u->nplies[0]);
+	zh__json_int(b, u->nplies[1]);
+	zh__json_close(b, ']');
+	zh__json_key(b, "ending");
+	if (u->mated_board >= 0 || u->end_how != NULL) {
+		int bd = u->mated_board >= 0 ? u->mated_board : u->end_board;
+		int sd = u->mated_board >= 0 ? u->final[bd].side : u->loser;
+
+		zh__json_open(b, '{');
+		zh__json_key(b, "how");
+		zh__json_ascii(b, u->mated_board >= 0 ? "checkmate" : u->end_how);
+		zh__json_key(b, "board");
+		if (bd >= 0)
+			zh__json_ascii(b, bd == ZH_BOARD_B ? "B" : "A");
+		else
+			zh__json_null(b);
+		zh__json_key(b, "loser");
+		if (bd >= 0 && sd >= 0)
+			zh__json_ascii(b, sd == ZH_WHITE ? "white" : "black");
+		else
+			zh__json_null(b);
+		zh__json_close(b, '}');
+	} else
+		zh__json_null(b);
+	zh__json_key(b, "result_convention");
+	if (c->convention != NULL)
+		zh__json_ascii(b, c->convention);
+	else
+		zh__json_null(b);
+}
+
 char *
 zh_check_json(const struct zh_check *c, const struct zh_game *g,
     const char *file)
@@ -650,6 +711,8 @@ zh_check_json(const struct zh_check *c, const struct zh_game *g,
 	zh__json_strz(&b, res);
 	zh__json_key(&b, "valid");
 	zh__json_bool(&b, c->nerrors == 0);
+	if (c->is_bug)
+		bug_json(&b, c, g);
 	problems_json(&b, c);
 	zh__json_close(&b, '}');
 	return zh__buf_take(&b);
