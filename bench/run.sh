@@ -26,7 +26,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select
+#                   base big select bughouse
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -43,7 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -490,6 +490,35 @@ select_section() {
 if want select; then
 	select_section
 fi
+
+# ------------------------------------------------------------ bughouse -----
+# Validating bughouse (issue 27): the 300 generated games of
+# testdata/bughouse/gen/bughousedb.bpgn (bughousedb.com's layout: a clock
+# after every half-move, a Lag tag) repeated to 10,200 games, beside
+# zhcheck on zh.pgn in the same run; plies (half-moves) per second, each
+# file's plies counted by zhcheck --json.  The bar: at least half of
+# zhcheck's plies per second on zh.pgn.
+bughouse_section() {
+	local src zh arch n tb tz pb pz
+	src=testdata/bughouse/gen/bughousedb.bpgn
+	[ -f "$src" ] || { note "$src not found: bughouse section skipped"; return; }
+	have_tool zhcheck || { note "bin/zhcheck not built: bughouse section skipped"; return; }
+	zh=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: bughouse section skipped"; return; }
+	arch=$TMP/bughouse-10k.bpgn
+	if [ ! -s "$arch" ]; then
+		for n in $(seq 34); do cat "$src"; done >"$arch"
+	fi
+	pb=$(bin/zhcheck -q -w --json "$arch" | jq -s 'map(.plies)|add')
+	pz=$(bin/zhcheck -q -w --json "$zh" | jq -s 'map(.plies)|add')
+	echo; echo "## Validating bughouse: $(grep -c '^\[Event ' "$arch") games, $pb half-moves, beside zh.pgn ($pz plies)"
+	tz=$(time_cmd bug-zh "$TOOL_RUNS" "bin/zhcheck -q -w $zh") || return
+	row "zhcheck" "zh.pgn" "$tz" "plies/s $(calc "'%.0f' % ($pz / $tz)")"
+	tb=$(time_cmd bug-arch "$TOOL_RUNS" "bin/zhcheck -q -w $arch") || return
+	row "zhcheck (bughouse)" "bughousedb x34" "$tb" \
+	    "plies/s $(calc "'%.0f' % ($pb / $tb)")" \
+	    "x zhcheck's plies/s on zh.pgn $(calc "'%.2f' % (($pb / $tb) / ($pz / $tz))") (bar 0.5)"
+}
+if want bughouse; then bughouse_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

@@ -110,12 +110,42 @@ label_of(const struct zh_token *t, long *num, int *board, int *side)
 	return true;
 }
 
+static bool clock_text(const struct zh_token *t, double *sec);
+
 /*
  * A clock comment: "118.585", "180", "-0.576" (BPGN: the mover's time
  * left, seconds) or "[%clk 0:02:58.3]".
  */
 static bool
 clock_of(const struct zh_token *t, double *sec)
+{
+	const unsigned char *q = (const unsigned char *)t->text;
+	const unsigned char *qe = q + t->len;
+	uint64_t v = 0, sc = 1;
+	unsigned d;
+
+	/* the common "118.585": digits, a point, digits, in one pass */
+	if (t->len > 0 && t->len < 16 && (unsigned)(*q - '0') <= 9) {
+		while (q < qe && (d = *q - '0') <= 9) {
+			v = v * 10 + d;
+			q++;
+		}
+		if (q < qe && *q == '.')
+			for (q++; q < qe && (d = *q - '0') <= 9; q++) {
+				v = v * 10 + d;
+				sc *= 10;
+			}
+		if (q == qe) {
+			*sec = (double)(int64_t)v / (double)(int64_t)sc;
+			return true;
+		}
+	}
+	return clock_text(t, sec);
+}
+
+/* clock_of() for the rest: white space around, a sign, [%clk]. */
+static bool
+clock_text(const struct zh_token *t, double *sec)
 {
 	const char *s = t->text, *e = s + t->len;
 	uint64_t x = 0, scale = 1;
