@@ -24,6 +24,7 @@ suite() {	# suite FILE [VARIANT] [BUDGET]
 @test "perft: shakmaty tricky (chess)" { suite shakmaty-tricky.perft chess; }
 @test "perft: python-chess random positions (chess)" { suite python-chess-random.perft chess 20000; }
 @test "perft: Fairy-Stockfish counts of 1,938 random mid-game positions (six variants)" { suite fs-random.perft crazyhouse 2000000; }
+@test "perft: one bughouse board, Fairy-Stockfish's counts of 60 positions of the generated games" { suite fs-bughouse.perft bughouse 2000000; }
 
 @test "perft: chessgi2 is 32816 at depth 2, the FS count, not Cute Chess's 33032" {
 	run zhperft -v chessgi --fen '5Rp1/2p1Nb2/2B4k/6p1/8/P3PP2/1PPqR3/3R1BKn[QBNPPPPrrrnpp] b - - 1 48' 2
