@@ -21,6 +21,8 @@ struct run {
 	struct jobs *jobs;
 	struct sel sel;
 	long items, valid, invalid, warnings;
+	long conv[3];			/* this input's bughouse Results read
+					   as the board's, the team's, either */
 	bool fail;			/* out of memory */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
@@ -38,7 +40,7 @@ usage(FILE *f)
 	    "                     (-Werror=" WARN_STRICT_CLASSES ")\n"
 	    WARN_HELP
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
-	    "                     grandhouse, upsidedown, wild5, chess)\n"
+	    "                     grandhouse, upsidedown, wild5, chess, bughouse)\n"
 	    CLI_DEFVAR_HELP
 	    "      --max-errors N stop after N errors\n"
 	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
@@ -130,8 +132,22 @@ struct state {
 	struct zh_select_scratch sc;
 };
 
-/* One game, on any thread; returns invalid (bit 0) | warnings << 1,
- * or -1 when out of memory. */
+/* How a bughouse game's Result reads (1 + index in run.conv), 0: none. */
+static int
+convention(const struct zh_check *c)
+{
+	static const char *const names[3] = { "board", "team", "either" };
+	int k;
+
+	for (k = 0; c->is_bug && c->convention != NULL && k < 3; k++)
+		if (strcmp(c->convention, names[k]) == 0)
+			return k + 1;
+	return 0;
+}
+
+/* One game, on any thread; returns invalid (bit 0) | the bughouse
+ * Result's reading << 1 (2 bits) | warnings << 3, or -1 when out of
+ * memory. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -166,7 +182,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		report(err, o->name, g, &c->probs[i]);
 	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
 		return -1;
-	return (c->nerrors ? 1 : 0) | (int)(c->nwarnings << 1);
+	return (c->nerrors ? 1 : 0) | convention(c) << 1 |
+	    (int)(c->nwarnings << 3);
 }
 
 /* On the main thread, in input order: a game's (or a FEN's) result. */
@@ -183,7 +200,9 @@ count(struct run *o, int res)
 		o->invalid++;
 	else
 		o->valid++;
-	o->warnings += res >> 1;
+	if ((res >> 1 & 3) != 0)
+		o->conv[(res >> 1 & 3) - 1]++;
+	o->warnings += res >> 3;
 	if (o->max_errors && o->invalid >= o->max_errors) {
 		o->jobs->stop = 1;
 		o->stopped = true;
@@ -399,16 +418,42 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 	return -1;
 }
 
+/*
+ * BPGN scores a game two ways (zhkit(7), Bughouse): say which one this
+ * input's Results are, where a game ended on board B tells.
+ */
+static void
+conventions(const struct run *o)
+{
+	const long *k = o->conv;
+
+	if (k[0] > 0 && k[1] > 0)
+		cli_fail("%s: note: bughouse Results mixed: %ld the result of "
+		    "the board where the game ended, %ld the team's (1-0: "
+		    "White A and Black B won), %ld either", o->name, k[0],
+		    k[1], k[2]);
+	else
+		cli_fail("%s: note: %ld bughouse Result%s %s %s (%ld more "
+		    "read the same both ways)", o->name, k[0] + k[1],
+		    k[0] + k[1] == 1 ? "" : "s", k[0] + k[1] == 1 ? "is" :
+		    "are", k[0] > 0 ?
+		    "the result of the board where the game ended" :
+		    "the team's, 1-0 when White A and Black B won", k[2]);
+}
+
 /* One input, PGN or FEN; false on a read error. */
 static bool
 check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 {
 	long n = o->items, nread = o->sel.read;
 
+	o->conv[0] = o->conv[1] = o->conv[2] = 0;
 	if (fen)
 		check_fens(in, j->out, o);
 	else if (jobs_run(j, in, o->name) != 0)
 		return false;
+	else if (o->conv[0] + o->conv[1] > 0 && !cli_quiet)
+		conventions(o);
 	else if (o->items == n && o->sel.read == nread && !j->stop) {
 		cli_fail("%s: error: no game in it", o->name);
 		o->nogame = true;

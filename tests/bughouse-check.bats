@@ -32,8 +32,20 @@ setup() {
 	local f
 	for f in bughousedb bughousedb-org chesscom pychess; do
 		run -0 --separate-stderr zhcheck "$B/gen/$f.bpgn"
-		[ "$stderr" = "zhcheck: checked 300 games: 300 valid, 0 invalid (0 warnings)" ]
+		[ "${stderr_lines[1]}" = "zhcheck: checked 300 games: 300 valid, 0 invalid (0 warnings)" ]
 	done
+}
+
+@test "bughouse: zhcheck says which result convention a file uses" {
+	run -0 --separate-stderr zhcheck "$B/gen/bughousedb.bpgn"
+	[ "${stderr_lines[0]}" = "zhcheck: $B/gen/bughousedb.bpgn: note: 148 bughouse Results are the result of the board where the game ended (152 more read the same both ways)" ]
+	run -0 --separate-stderr zhcheck "$B/gen/chesscom.bpgn"
+	[ "${stderr_lines[0]}" = "zhcheck: $B/gen/chesscom.bpgn: note: 148 bughouse Results are the team's, 1-0 when White A and Black B won (152 more read the same both ways)" ]
+	cat "$B/gen/chesscom.bpgn" "$B/gen/bughousedb.bpgn" >mixed.bpgn
+	run -0 --separate-stderr zhcheck mixed.bpgn
+	[ "${stderr_lines[0]}" = "zhcheck: mixed.bpgn: note: bughouse Results mixed: 148 the result of the board where the game ended, 148 the team's (1-0: White A and Black B won), 304 either" ]
+	run -0 --separate-stderr zhcheck -q "$B/gen/chesscom.bpgn"
+	[ -z "$stderr" ]
 }
 
 @test "bughouse: every generated game has the half-moves of its answers, board by board" {
