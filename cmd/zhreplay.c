@@ -373,9 +373,9 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		return 0;
 	st->g = g;
 	st->bad = rc != 0 || g->err.code != ZH_OK;
-	/* a FEN tag error leaves nothing to replay */
-	started = b->v != NULL && (b->err.code == ZH_OK || b->err.ply > 0 ||
-	    b->nmoves > 0);
+	/* a variant or FEN tag error leaves nothing to replay */
+	started = b->v != NULL && (b->err_code == NULL ||
+	    strcmp(b->err_code, "fen") != 0);
 	if (o->fmt == F_UCIPOS) {
 		/* an engine given one board's moves could not play its
 		   drops: their pieces come from the other board */

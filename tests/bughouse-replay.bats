@@ -378,3 +378,19 @@ PY
 	assert_line --index 0 --regexp "^zhfen: .*/f:3:62: error: board B: "
 	assert_line --index 1 'zhfen: checked 2 positions: 1 valid, 1 invalid'
 }
+
+@test "bughouse replay: a two-board FEN tag: the labels go on from its move numbers, a capture fills the partner's holdings" {
+	# board A: White holds a knight, drops it, takes e5 with it: the pawn
+	# goes to Black on B (White A's partner), not to White on A
+	f=$TESTDATA/bughouse/replay-setup.bpgn
+	run zhreplay -F uci "$f"
+	assert_success
+	assert_output '5A.N@f3 7b.e7e5 5a.b8c6 8B.e2e4 6A.f3e5'
+	run zhreplay -F fen -t fairy --start-only "$f"
+	assert_output 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[N] w KQkq - 0 5 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 7'
+	run zhreplay -F fen -t fairy --final-only "$f"
+	assert_output 'r1bqkbnr/pppp1ppp/2n5/4N3/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 6 | rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[p] b KQkq - 0 8'
+	run zhreplay -F jsonl --final-only "$f"
+	[ "$(jq -c '[.ply, .move.label, .boards[1].pockets, .boards[0].pockets]' <<<"$output")" = \
+	    '[5,"6A",{"white":{},"black":{"P":1}},{"white":{},"black":{}}]' ]
+}
