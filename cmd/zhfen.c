@@ -36,10 +36,12 @@ usage(FILE *f)
 	    "  -t, --to D        output dialect (default: the input's dialect,\n"
 	    "                    fairy when nothing tells)\n"
 	    "  -v, --variant V   crazyhouse (default; grandhouse for 10 ranks), loop,\n"
-	    "                    chessgi, grandhouse, upsidedown, wild5, chess, grand\n"
+	    "                    chessgi, grandhouse, upsidedown, wild5, chess, grand,\n"
+	    "                    bughouse (a line \"fenA | fenB\" is two boards)\n"
 	    "  -c, --check       validate only: no output, exit status and diagnostics\n"
 	    "  -s, --strict      also check material against the start position\n"
 	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
+	    "                    (two boards: A's moves | B's moves)\n"
 	    "  -J, --json        one JSON object per position\n"
 	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
 	    WARN_HELP
@@ -54,6 +56,71 @@ put_json(FILE *out, char *s)
 	    "{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
 	putc('\n', out);
 	free(s);
+}
+
+/*
+ * A two-board FEN (a bughouse position, "fenA | fenB"): read by
+ * zh_bfen_read, written as two FENs, two move lists or one object with
+ * both boards.  Errors count columns from the start of the line.
+ */
+static void
+brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
+    const char *line, size_t n)
+{
+	const struct zh_variant *v = o->variant;
+	struct zh_error err = { 0 };
+	struct zh_pos pos[2];
+	char a[ZH_FENMAX];
+	size_t k = strcspn(line, "|");
+	int d, from;
+
+	if (v != NULL && v->boards < 2)
+		zh_error_set(&err, ZH_EVARIANT, (long)k + 1, "a two-board FEN "
+		    "is of a two-board variant, not %s", v->name);
+	else
+		zh_bfen_read(pos, line, v, o->from, &err);
+	if (err.code != ZH_OK) {
+		t->invalid++;
+		if (!cli_quiet)
+			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		if (o->mode == OUT_JSON)
+			put_json(o->out, zh_bfen_json(line, n, lineno, NULL,
+			    ZH_AUTO, ZH_AUTO, false, &err));
+		return;
+	}
+	t->valid++;
+	/* the dialect board A's FEN is written in tells the output's */
+	snprintf(a, sizeof a, "%.*s", (int)(k < sizeof a ? k : sizeof a - 1),
+	    line);
+	from = o->from != ZH_AUTO ? o->from : zh_fen_dialect(a, pos[0].v);
+	d = o->to != ZH_AUTO ? o->to : from != ZH_AUTO ? from : ZH_FAIRY;
+	switch (o->mode) {
+	case OUT_CHECK:
+		break;
+	case OUT_MOVES: {
+		static char buf[ZH_MAXMOVES * ZH_MOVEMAX];
+
+		/* board A's moves, " | ", board B's: the FEN's shape */
+		zh_moves_write(&pos[0], buf, sizeof buf);
+		fputs(buf, o->out);
+		fputs(" | ", o->out);
+		zh_moves_write(&pos[1], buf, sizeof buf);
+		fputs(buf, o->out);
+		putc('\n', o->out);
+		break;
+	}
+	case OUT_JSON:
+		put_json(o->out, zh_bfen_json(line, n, lineno, pos, from, d,
+		    o->moves, NULL));
+		break;
+	default: {
+		char buf[2 * ZH_FENMAX + 8];
+
+		k = zh_bfen_write(pos, d, buf, sizeof buf);
+		fwrite(buf, 1, k < sizeof buf ? k : sizeof buf - 1, o->out);
+		putc('\n', o->out);
+	}
+	}
 }
 
 /*
@@ -79,7 +146,10 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 	else if (nul != NULL)
 		zh_error_set(&err, ZH_ESYNTAX, nul - line + 1,
 		    "NUL byte in the input");
-	else
+	else if (strchr(line, '|') != NULL) {
+		brecord(o, t, file, lineno, line, n);
+		return;
+	} else
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;

@@ -37,6 +37,8 @@ struct opts {
 /* Per worker: the replay, the lines, and the game's output buffer. */
 struct state {
 	struct zh_replay r;
+	struct zh_bug bug;		/* a two-board game's replay */
+	const struct zh_game *g;	/* the game being written */
 	struct zh_lines lines;
 	struct zh_select_scratch sc;
 	char *buf;
@@ -259,6 +261,161 @@ on_ply(void *arg, const struct zh_ply *pl)
 	return st->fail ? -1 : 0;
 }
 
+/* ======================== a bughouse position ======================== */
+
+/* A position of a two-board game: both boards (zh_bug_walk). */
+static int
+on_bply(void *arg, const struct zh_bply *pl)
+{
+	struct state *st = arg;
+	const struct opts *o = st->o;
+	bool take = zh_bply_match(&o->sel, pl);
+	char *p;
+	size_t n, room;
+
+	switch (o->fmt) {
+	case F_FEN:
+	case F_EPD:
+		if (!take)
+			break;
+		room = 2 * ZH_FENMAX + 8;
+		if ((p = reserve(st, room)) == NULL)
+			return -1;
+		n = zh_bply_fen(pl, o->dialect, o->fmt == F_EPD, p, room);
+		if (n >= room)
+			n = room - 1;
+		p[n] = '\n';
+		st->len += n + 1;
+		break;
+	case F_UCI:
+	case F_SAN:
+		if (take && pl->move != NULL) {
+			char m[ZH_BLABELMAX + ZH_MOVEMAX + 2];
+
+			n = zh_bply_move(pl, o->fmt == F_SAN, o->dialect, m,
+			    sizeof m);
+			if (st->len > 0 && st->buf[st->len - 1] != '\n')
+				emit(st, " ", 1);
+			emit(st, m, n < sizeof m ? n : sizeof m - 1);
+		}
+		if (pl->last)
+			emit(st, "\n", 1);
+		break;
+	case F_JSONL:
+		if (!take)
+			break;
+		for (room = 4096;;) {
+			if ((p = reserve(st, room)) == NULL)
+				return -1;
+			if ((n = zh_bply_json(pl, st->g, o->dialect, p,
+			    room)) == 0)
+				return -1;
+			if (n + 1 + BADLEN < room)
+				break;
+			room = n + 2 + BADLEN;
+		}
+		if (st->bad && p[n - 1] == '}') {
+			memcpy(p + n - 1, BADMEMBER "}", BADLEN + 1);
+			n += BADLEN;
+		}
+		p[n] = '\n';
+		st->len += n + 1;
+		break;
+	case F_BOARD: {
+		char head[160], lbl[ZH_BLABELMAX + ZH_MOVEMAX + 2] = "start";
+		char fen[2 * ZH_FENMAX + 8];
+
+		if (!take)
+			break;
+		if (pl->move != NULL)
+			zh_bply_move(pl, true, o->dialect, lbl, sizeof lbl);
+		n = (size_t)snprintf(head, sizeof head,
+		    "game %ld, half-move %ld: %s%s%c\n", st->g->number,
+		    pl->index, lbl, pl->move ? ", board " : "",
+		    pl->move ? zh_board_letter(pl->move->board) : ' ');
+		emit(st, head, n < sizeof head ? n : sizeof head - 1);
+		if ((p = reserve(st, ZH_BDIAGMAX)) == NULL)
+			return -1;
+		n = zh_bdiagram_write(pl, o->diag, p, ZH_BDIAGMAX);
+		st->len += n < ZH_BDIAGMAX ? n : ZH_BDIAGMAX - 1;
+		n = zh_bply_fen(pl, o->dialect, false, fen, sizeof fen);
+		emit(st, fen, n < sizeof fen ? n : sizeof fen - 1);
+		emit(st, "\n\n", 2);
+		break;
+	}
+	case F_UCIPOS:
+		break;		/* refused by bug_game() */
+	}
+	return st->fail ? -1 : 0;
+}
+
+/*
+ * A two-board game (its variant's row has boards >= 2): replayed by
+ * zh_bug_replay, written by on_bply; errors as for one board, with the
+ * board named.  Returns work()'s value.
+ */
+static int
+bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
+    struct jobs_res *res, int tagdrop)
+{
+	const struct opts *o = st->o;
+	struct zh_bug *b = &st->bug;
+	bool bad = false, started;
+	int rc;
+
+	b->fast = o->fmt == F_FEN || o->fmt == F_EPD;
+	rc = zh_bug_replay(g, cli_game_variant(g, o->force, o->defvar), b);
+	if (o->clean.by != NULL)
+		clean_route(&o->clean, g, &st->r, res->route,
+		    sizeof res->route);
+	if (o->gsel.on && sel_game(&o->gsel, g, &st->r,
+	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
+		return 0;
+	st->g = g;
+	st->bad = rc != 0 || g->err.code != ZH_OK;
+	/* a variant or FEN tag error leaves nothing to replay */
+	started = b->v != NULL && (b->err_code == NULL ||
+	    strcmp(b->err_code, "fen") != 0);
+	if (o->fmt == F_UCIPOS) {
+		/* an engine given one board's moves could not play its
+		   drops: their pieces come from the other board */
+		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: -F "
+		    "ucipos: a bughouse board cannot be replayed alone (its "
+		    "drops come from the partner's captures); use -F fen",
+		    g->number);
+		return 1;
+	}
+	if (started && zh_bug_walk(b, on_bply, st) != 0) {
+		cli_fdiag(err, "error", o->name, g->line, 1,
+		    "game %ld: out of memory", g->number);
+		return 1;
+	}
+	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
+		emit(st, "\n", 1);		/* one line per game, always */
+	if (o->fmt == F_FEN || o->fmt == F_EPD)
+		emit(st, "\n", 1);		/* each game's block ends here */
+	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
+		return 0;
+	if (g->err.code != ZH_OK) {
+		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
+		    "game %ld: %s", g->number, g->err.text);
+		bad = true;
+	}
+	if (b->err.code != ZH_OK) {
+		if (b->err.ply > 0 && b->err_board >= 0)
+			cli_fdiag(err, "error", o->name, b->err.line,
+			    b->err.col, "game %ld, ply %ld on board %c: %s",
+			    g->number, b->err.ply,
+			    zh_board_letter(b->err_board), b->err.text);
+		else
+			cli_fdiag(err, "error", o->name, b->err.line,
+			    b->err.col > 0 ? b->err.col : 1, "game %ld: %s",
+			    g->number, b->err.text);
+		bad = true;
+	}
+	return bad ? 1 : 0;
+}
+
 /* ======================== one game ======================== */
 
 static void *
@@ -278,6 +435,7 @@ free_state(void *p)
 
 	if (st != NULL) {
 		zh_replay_free(&st->r);
+		zh_bug_free(&st->bug);
 		zh_lines_free(&st->lines);
 		zh_select_scratch_free(&st->sc);
 		free(st->buf);
@@ -310,6 +468,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
+	st->len = 0;
+	if (rc != 0 && r->v != NULL && r->v->boards >= 2)
+		return bug_game(g, out, err, st, res, tagdrop);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (o->gsel.on && sel_game(&o->gsel, g, r,

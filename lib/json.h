@@ -125,6 +125,11 @@ void zh__json_real(struct zh__buf *b, double x);
 #define ZH_JSON_REALMAX	64
 char *zh__json_qreal(char *q, double x);
 
+/* The members of position p's object (zh_pos_json: posjson.c), without
+ * its braces: also each board's of a two-board FEN (bugpos.c). */
+void zh__pos_members(struct zh__buf *b, const struct zh_pos *p, int d,
+    bool moves);
+
 /* A comment the JSON reads back the same from its trimmed text, as
  * Lichess writes them: " text " (isspace() of the C locale, inline: this
  * runs for every move with a comment). */

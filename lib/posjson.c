@@ -4,7 +4,7 @@
  *
  * Written with json.c's calls, keys in a fixed order, so that the
  * output can be compared byte for byte.  To add a member, append it to
- * pos_members() and document it in zhkit-json(5).
+ * zh__pos_members() and document it in zhkit-json(5).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -169,12 +169,13 @@ rights_json(struct zh__buf *b, const struct zh_pos *p, const char *fen)
 }
 
 /*
- * The members of p's object (zh_pos_json), appended to b: variant, fen,
+ * The members of p's object (zh_pos_json), appended to b (also per
+ * board of a two-board FEN, bugpos.c): variant, fen,
  * board, pockets, promoted, side, castling, ep, halfmove, fullmove,
  * in_check, legal_moves, status and with 'moves' the moves.
  */
-static void
-pos_members(struct zh__buf *b, const struct zh_pos *p, int d, bool moves)
+void
+zh__pos_members(struct zh__buf *b, const struct zh_pos *p, int d, bool moves)
 {
 	static const char *const status[] = { "ongoing", "checkmate", "stalemate" };
 	char fen[ZH_FENMAX];
@@ -225,7 +226,7 @@ zh_pos_json(const struct zh_pos *p, int d, bool moves)
 	json_t *o;
 
 	zh__json_open(&b, '{');
-	pos_members(&b, p, d, moves);
+	zh__pos_members(&b, p, d, moves);
 	zh__json_close(&b, '}');
 	o = b.fail ? NULL : json_loadb(b.s, b.len, 0, NULL);
 	if (!b.local)
@@ -265,7 +266,7 @@ zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
 			zh__json_null(&b);
 		else
 			zh__json_ascii(&b, zh_dialect_name(from));
-		pos_members(&b, p, d, moves);
+		zh__pos_members(&b, p, d, moves);
 	}
 	zh__json_close(&b, '}');
 	return zh__buf_take(&b);

@@ -711,6 +711,50 @@ struct zh_bply {
 int zh_bug_walk(const struct zh_bug *b,
     int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
 
+/*
+ * A position of zh_bug_walk as zhreplay writes it (bugpos.c).  The
+ * half-moves are the game's "plies": a selection (zh_plysel) counts
+ * them over both boards, 0 being the start.
+ */
+struct zh_plysel;
+bool zh_bply_match(const struct zh_plysel *s, const struct zh_bply *pl);
+/* "fenA | fenB" in dialect d, or each board's EPD; snprintf rules. */
+size_t zh_bply_fen(const struct zh_bply *pl, int d, bool epd, char *buf,
+    size_t size);
+/* The label of the half-move that led here, as BPGN writes it without
+ * its dot ("12A", "12a": board letter, lower case for Black) into
+ * buf[ZH_BLABELMAX]; "" at the start.  Returns the length. */
+#define ZH_BLABELMAX 16
+size_t zh_bply_label(const struct zh_bply *pl, char *buf);
+/* The half-move as "12A.e2e4" (san false) or "12A.e4" (SAN of dialect
+ * d): the label, a dot, the move; "" at the start.  snprintf rules. */
+size_t zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
+    size_t size);
+/*
+ * The position as one compact JSON object of game g (zhkit-json(5)):
+ * [file,] game, [index, site,] ply (half-moves played), fen ("fenA |
+ * fenB"), move ({board, side, label, uci, san} or null), boards (A and
+ * B: {board, fen, side, pockets, promoted, check}), [clock (the
+ * mover's),] result.  Returns the length needed (0: out of memory);
+ * cut and NUL-terminated as zh_ply_json.
+ */
+size_t zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
+    char *buf, size_t size);
+/* Both boards' zh_diagram_write side by side, A on the left, the last
+ * move marked on its board; returns the length (cut at size). */
+#define ZH_BDIAGMAX (2 * 8192 + 1024)
+size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
+    size_t size);
+/*
+ * One line of zhfen --json for a two-board FEN (malloc'd, NULL if out
+ * of memory): as zh_fen_json, but a valid one has line, input, valid,
+ * from, variant, fen ("fenA | fenB") and boards (two zh_pos_json
+ * objects: A, B).
+ */
+char *zh_bfen_json(const char *in, size_t n, long line,
+    const struct zh_pos p[2], int from, int d, bool moves,
+    const struct zh_error *err);
+
 /* ======================== selecting games ======================== */
 
 /*

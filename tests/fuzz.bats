@@ -15,6 +15,7 @@ corpus() {
 }
 
 @test "fuzz corpus: FEN reader and writers" { corpus fuzz_fen; }
+@test "fuzz corpus: two-board FEN reader and writers (bughouse)" { corpus fuzz_bfen; }
 @test "fuzz corpus: SAN and UCI readers" { corpus fuzz_san; }
 @test "fuzz corpus: PGN reader" { corpus fuzz_pgn; }
 @test "fuzz corpus: replay, check and every writer" { corpus fuzz_game; }
