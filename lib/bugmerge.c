@@ -165,8 +165,9 @@ board_replay(struct side_moves *sm, const struct zh_game *g, int bd,
 	}
 	if (zh_bug_replay(g, v, &sm->bug) != 0) {
 		*err = sm->bug.err;
-		snprintf(err->text, sizeof err->text, "board %c: %.180s",
-		    zh_board_letter(bd), sm->bug.err.text);
+		if (err->ply == 0)	/* else the caller names the board */
+			snprintf(err->text, sizeof err->text, "board %c: "
+			    "%.180s", zh_board_letter(bd), sm->bug.err.text);
 		return -1;
 	}
 	if (sm->bug.labels) {
@@ -469,7 +470,7 @@ blame(const struct merge *mg, struct zh_bug_merge_report *rep,
 {
 	const size_t *at = mg->deep_i;
 	int k, why = OK, bk = -1;
-	char lab[12], piece;
+	char lab[12], lab2[12], piece;
 
 	for (k = 0; k < 2 && why != NO_PIECE; k++)
 		if (at[k] < mg->sm[k].n) {
@@ -496,14 +497,29 @@ blame(const struct merge *mg, struct zh_bug_merge_report *rep,
 			    lab, m->rm.san, zh_board_letter(bk),
 			    (double)sm->t[at[bk]] / 1000, zh_board_letter(!bk),
 			    mg->sm[!bk].n - at[!bk]);
-		else
+		else {
+			const struct side_moves *o = &mg->sm[!bk];
+			size_t j = at[!bk];
+			char from[96] = "none is sent later";
+
+			/* the partner's capture that sends one, if any */
+			while (j < o->n && PX(o->sent, j + 1, m->side,
+			    m->rm.move.piece) == PX(o->sent, j, m->side,
+			    m->rm.move.piece))
+				j++;
+			if (j < o->n) {
+				label(o, !bk, j, lab2);
+				snprintf(from, sizeof from, "the next comes with "
+				    "%s. %s at %.3f s", lab2,
+				    o->bug.moves[j].rm.san,
+				    (double)o->t[j] / 1e3);
+			}
 			zh_error_set(err, ZH_EILLEGAL, t->col, "%s. %s at %.3f s:"
 			    " %s on board %c holds no %c in any order the "
-			    "clocks allow (%zu captured on board %c by then)",
-			    lab, m->rm.san, (double)sm->t[at[bk]] / 1000,
-			    side_name[m->side], zh_board_letter(bk), piece,
-			    (size_t)PX(mg->sm[!bk].sent, at[!bk], m->side,
-			    m->rm.move.piece), zh_board_letter(!bk));
+			    "clocks allow (%s)", lab, m->rm.san,
+			    (double)sm->t[at[bk]] / 1000, side_name[m->side],
+			    zh_board_letter(bk), piece, from);
+		}
 		err->line = t->line;
 		err->col = t->col;
 		err->ply = m->rm.ply;
