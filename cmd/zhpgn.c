@@ -345,9 +345,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		return cli_usage();
 	}
 	if (o->merge && (o->json || clean_splits(&o->clean) ||
-	    o->clean.po.strip != 0 || o->sel.on)) {
+	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL)) {
 		cli_fail("--merge-boards writes BPGN: not with --json, cleaning, "
-		    "splitting or selecting");
+		    "splitting, selecting or --rejects");
 		return cli_usage();
 	}
 	if (clean_setup(&o->clean, *outpath) != 0)
