@@ -74,13 +74,16 @@ partner_tag(const struct zh_game *g)
 	return v != NULL && *v != '\0' ? v : NULL;
 }
 
-/* Does the partner tag value v name game g? */
-static bool
+/* Does the partner tag value v name game g?  1 yes, 0 no, -1 g has no
+ * GameId or Link tag to tell (a Site tag only ever says yes: many
+ * games share one). */
+static int
 names(const char *v, const struct zh_game *g)
 {
 	static const char *const ids[] = { "GameId", "Link", "Site" };
 	const char *lv = last_part(v);
 	size_t k;
+	int told = -1;
 
 	for (k = 0; k < sizeof ids / sizeof ids[0]; k++) {
 		const char *id = zh_game_tag(g, ids[k]);
@@ -89,9 +92,11 @@ names(const char *v, const struct zh_game *g)
 			continue;
 		if (strcmp(id, v) == 0 ||
 		    (*lv != '\0' && strcmp(last_part(id), lv) == 0))
-			return true;
+			return 1;
+		if (k < 2)
+			told = 0;
 	}
-	return false;
+	return told;
 }
 
 /* 'A', 'B' or 0: the Board tag. */
@@ -114,7 +119,8 @@ zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
 
 	if (pa == NULL && pb == NULL && ba == 0 && bb == 0)
 		return ZH_PAIR_UNTAGGED;
-	if ((pa != NULL && !names(pa, b)) || (pb != NULL && !names(pb, a)))
+	if ((pa != NULL && names(pa, b) == 0) ||
+	    (pb != NULL && names(pb, a) == 0))
 		return ZH_PAIR_NO;
 	if (ba != 0 && ba == bb)
 		return ZH_PAIR_NO;

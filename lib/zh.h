@@ -730,7 +730,8 @@ int zh_bug_walk(const struct zh_bug *b,
 /* Do two consecutive games of a stream make one bughouse game?  From
  * their tags: Board "A"/"B", and a partner tag (PartnerGame or
  * PartnerGameId) naming the other game (its GameId, or the last part
- * of its Link or Site). */
+ * of its Link or Site; a game with neither GameId nor Link cannot be
+ * told apart, and is taken as named). */
 enum {
 	ZH_PAIR_NO = 0,		/* tags say they are not partners */
 	ZH_PAIR_AB,		/* partners, the first is board A */
