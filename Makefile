@@ -29,7 +29,7 @@ SOVER    = $(SOMAJOR).1.0
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/pieces.c \
+CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/merge.c cmd/pieces.c \
            cmd/select.c cmd/clean.c cmd/warn.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
@@ -108,8 +108,8 @@ VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.b
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
            tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
            tests/clean.bats tests/compress.bats tests/jsonin.bats tests/face-opts.bats \
-           tests/warn.bats tests/bughouse-replay.bats
-VGFILTER = ^(face-opts|bughouse replay|zhfen bughouse|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
+           tests/warn.bats tests/bughouse-replay.bats tests/bughouse-merge.bats
+VGFILTER = ^(bughouse-merge|face-opts|bughouse replay|zhfen bughouse|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

@@ -6,6 +6,7 @@
 #include "clean.h"
 #include "cli.h"
 #include "jobs.h"
+#include "merge.h"
 #include "select.h"
 #include "warn.h"
 
@@ -16,7 +17,7 @@ usage(FILE *f)
 	    "usage: zhpgn [-Jq] [--fens] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
 	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
 	    "             [--game-offset N] [--strip LIST] [--keep-tags LIST]\n"
-	    "             [--split N | --split-by TAG] [FILE ...]\n"
+	    "             [--split N | --split-by TAG] [--merge-boards] [FILE ...]\n"
 	    "Convert PGN games between dialects, or to JSON Lines.\n"
 	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
 	    "                     chesscom, fairy\n"
@@ -34,6 +35,7 @@ usage(FILE *f)
 	    "                     place in a split input)\n"
 	    CLEAN_HELP
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
+	    MERGE_HELP
 	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
@@ -55,6 +57,7 @@ struct opts {
 	long games, written, rejected;
 	bool fatal;
 	struct clean clean;		/* --strip, --keep-tags, --split */
+	bool merge;			/* --merge-boards */
 };
 
 struct state {
@@ -245,7 +248,7 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
-enum { O_FENS = 256, O_DEFVAR };
+enum { O_FENS = 256, O_DEFVAR, O_MERGE };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -264,6 +267,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
 		{ "json", no_argument, NULL, 'J' },
+		{ "merge-boards", no_argument, NULL, O_MERGE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, 'r' },
@@ -313,6 +317,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			if ((o->to = dialect(optarg, false)) < 0)
 				return cli_usage();
 			break;
+		case O_MERGE:
+			o->merge = true;
+			break;
 		case O_DEFVAR:
 			if ((o->defvar = cli_variant(optarg)) == NULL)
 				return cli_usage();
@@ -337,9 +344,33 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		cli_fail("--fens needs --json");
 		return cli_usage();
 	}
+	if (o->merge && (o->json || clean_splits(&o->clean) ||
+	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL)) {
+		cli_fail("--merge-boards writes BPGN: not with --json, cleaning, "
+		    "splitting, selecting or --rejects");
+		return cli_usage();
+	}
 	if (clean_setup(&o->clean, *outpath) != 0)
 		return cli_usage();
 	return -1;
+}
+
+/* --merge-boards on one input (merge.c); the exit status so far. */
+static int
+merge_file(struct opts *o, struct jobs *j, FILE *in, int rc)
+{
+	struct merge_run m = { .to = o->to, .limits = j->limits,
+	    .offset = j->offset };
+
+	if (merge_boards(&m, in, o->name, j->out) != 0) {
+		o->fatal = true;
+		rc = EXIT_USAGE;
+	}
+	o->games += m.games;
+	o->written += m.merged;
+	o->rejected += m.failed;
+	o->sel.read += m.games;
+	return rc;
 }
 
 int
@@ -387,7 +418,9 @@ main(int argc, char **argv)
 			continue;
 		}
 		n = o.sel.read;
-		if (jobs_run(&j, in, o.name) != 0)
+		if (o.merge)
+			rc = merge_file(&o, &j, in, rc);
+		else if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
 		else if (o.sel.read == n && !j.stop && warn_on(W_NO_GAME)) {
 			cli_fail("%s: %s: no game in it [-W%sno-game]", o.name,

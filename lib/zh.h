@@ -754,6 +754,83 @@ size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
 char *zh_bfen_json(const char *in, size_t n, long line,
     const struct zh_pos p[2], int from, int d, bool moves,
     const struct zh_error *err);
+/* ======================== bughouse: two board files merged ======================== */
+
+/*
+ * chess.com exports each board of a bughouse game as a game of its own
+ * (Variant "Bughouse", White and Black of that board, a [%clk] after
+ * every move, a tag naming the partner game).  Two such board games
+ * are merged back into one BPGN game whose text order is the order in
+ * time, each half-move's time from the start being the time both
+ * players of its board have used by then (TimeControl's base, less the
+ * clock, plus the increments; without TimeControl, the largest first
+ * clock is the base).  Where the clocks do not decide (equal times, or
+ * times one clock resolution apart), legality does: a drop needs its
+ * piece in hand, which depends on the captures of the other board, and
+ * a mate ends both boards.
+ */
+
+/* Do two consecutive games of a stream make one bughouse game?  From
+ * their tags: Board "A"/"B", and a partner tag (PartnerGame or
+ * PartnerGameId) naming the other game (its GameId, or the last part
+ * of its Link or Site; a game with neither GameId nor Link cannot be
+ * told apart, and is taken as named). */
+enum {
+	ZH_PAIR_NO = 0,		/* tags say they are not partners */
+	ZH_PAIR_AB,		/* partners, the first is board A */
+	ZH_PAIR_BA,		/* partners, the second is board A */
+	ZH_PAIR_UNTAGGED	/* no tag tells: the caller decides */
+};
+int zh_bug_pair(const struct zh_game *a, const struct zh_game *b);
+
+/* Two half-moves of the two boards whose clocks did not decide their
+ * order, next to each other in the merged game. */
+struct zh_bug_tie {
+	size_t index;		/* the first's place in the merged game, 0-based */
+	int first;		/* board of the one written first */
+	long line[2], col[2];	/* the moves' tokens on boards A and B */
+	long ply[2];		/* their plies on their boards */
+	char label[2][12];	/* "12A", "7b" */
+	char san[2][ZH_MOVEMAX];
+	double time[2];		/* seconds from the start of the game */
+	bool mattered;		/* the other order is not legal */
+	bool against;		/* written against the clocks' order */
+};
+
+#define ZH_BUG_MAXTIES	32
+
+struct zh_bug_merge_report {
+	size_t nmoves[2];	/* half-moves of boards A and B */
+	size_t ties;		/* adjacent pairs of the two boards that the
+				   clocks did not order */
+	size_t mattered;	/* of them, pairs whose other order is illegal */
+	size_t against;		/* pairs written against the clocks' order */
+	long states;		/* orders' prefixes searched */
+	double base, inc;	/* the time control used, seconds */
+	const char *result;	/* the team result written */
+	bool result_conflict;	/* the boards' Result tags disagree */
+	int err_board;		/* board of the error, -1 if none */
+	struct zh_bug_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
+				   mattered or went against the clocks first */
+	size_t ntie;
+};
+
+/* How many prefixes of orders zh_bug_merge searches before it gives up
+ * (an error): a bound on its time whatever the input. */
+#define ZH_BUG_MERGE_MAXSTATES	2000000
+
+/*
+ * Merge board game a (board A) and board game b (board B) into one
+ * BPGN game written to out in dialect d (labels 1A. 1a. 1B. 1b., each
+ * move's clock as "{secs}" or as the dialect's row says, the team
+ * result: a's Result, else b's read for the other team).  The game is
+ * read back and replayed before it is written.  0, or -1 with err
+ * (line and column of the move at fault; rep->err_board its board);
+ * nothing is written then.  rep may be NULL.  An error in writing is
+ * ZH_EIO.
+ */
+int zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
+    int d, struct zh_bug_merge_report *rep, struct zh_error *err);
 
 /* ======================== selecting games ======================== */
 

@@ -24,3 +24,4 @@ corpus() {
 @test "fuzz corpus: cleaning on write (strip lists, every strip set)" { corpus fuzz_clean; }
 @test "fuzz corpus: selection tests, and the reader's filter" { corpus fuzz_select; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
+@test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }

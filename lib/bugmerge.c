@@ -1,0 +1,915 @@
+/*
+ * bugmerge.c - two board files of one bughouse game (chess.com exports
+ * each board apart) merged back into one BPGN game, in the order of
+ * time that the clocks give and, where they do not, that legality does.
+ *
+ * Each board is first replayed alone (zh_bug_replay plays a game
+ * without labels as one board, its drops taken as sent): that settles
+ * every move but the drops, whose pieces come from the other board.
+ * What is in a hand after board A's first i half-moves and board B's
+ * first j is then a sum of prefix counts (the captures of the other
+ * board, less the drops of this one), whatever the interleaving: so
+ * whether the next move of a board is legal depends on (i, j) alone,
+ * and the search for a legal order is a walk on that grid, each point
+ * visited once, bounded by ZH_BUG_MERGE_MAXSTATES.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "zh_int.h"
+
+static const char *const side_name[2] = { "White", "Black" };
+
+/* One board's half-moves as the merge needs them. */
+struct side_moves {
+	const struct zh_game *g;
+	struct zh_bug bug;		/* its replay as one board */
+	size_t n;
+	int64_t *t;			/* time from the start, ms, per move */
+	int *sent;			/* (n + 1) x 2 x ZH_NTYPES: captures of
+					   the first j moves, by the colour
+					   of the piece sent */
+	int *dropped;			/* (n + 1) x 2 x ZH_NTYPES: drops of the
+					   first i moves, by the dropper */
+	bool mates;			/* its last move mates: both boards end */
+	struct zh_pos start;
+};
+
+#define PX(a, i, s, ty)	((a)[((size_t)(i) * 2 + (size_t)(s)) * ZH_NTYPES + (size_t)(ty)])
+
+/* The two-board row of the variant table. */
+static const struct zh_variant *
+two_boards(void)
+{
+	int k;
+
+	for (k = 0; k < zh_nvariants; k++)
+		if (zh_variants[k].boards >= 2)
+			return &zh_variants[k];
+	return NULL;
+}
+
+/* ======================== pairing ======================== */
+
+/* The last '/'-separated part of s (a URL's game number). */
+static const char *
+last_part(const char *s)
+{
+	const char *p = strrchr(s, '/');
+
+	return p != NULL ? p + 1 : s;
+}
+
+static const char *
+partner_tag(const struct zh_game *g)
+{
+	const char *v = zh_game_tag(g, "PartnerGame");
+
+	if (v == NULL)
+		v = zh_game_tag(g, "PartnerGameId");
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/* Does the partner tag value v name game g?  1 yes, 0 no, -1 g has no
+ * GameId or Link tag to tell (a Site tag only ever says yes: many
+ * games share one). */
+static int
+names(const char *v, const struct zh_game *g)
+{
+	static const char *const ids[] = { "GameId", "Link", "Site" };
+	const char *lv = last_part(v);
+	size_t k;
+	int told = -1;
+
+	for (k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+		const char *id = zh_game_tag(g, ids[k]);
+
+		if (id == NULL || *id == '\0')
+			continue;
+		if (strcmp(id, v) == 0 ||
+		    (*lv != '\0' && strcmp(last_part(id), lv) == 0))
+			return 1;
+		if (k < 2)
+			told = 0;
+	}
+	return told;
+}
+
+/* 'A', 'B' or 0: the Board tag. */
+static int
+board_tag(const struct zh_game *g)
+{
+	const char *v = zh_game_tag(g, "Board");
+
+	if (v == NULL || v[0] == '\0' || v[1] != '\0')
+		return 0;
+	return toupper((unsigned char)v[0]) == 'A' ? 'A' :
+	    toupper((unsigned char)v[0]) == 'B' ? 'B' : 0;
+}
+
+int
+zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
+{
+	const char *pa = partner_tag(a), *pb = partner_tag(b);
+	int ba = board_tag(a), bb = board_tag(b);
+
+	if (pa == NULL && pb == NULL && ba == 0 && bb == 0)
+		return ZH_PAIR_UNTAGGED;
+	if ((pa != NULL && names(pa, b) == 0) ||
+	    (pb != NULL && names(pb, a) == 0))
+		return ZH_PAIR_NO;
+	if (ba != 0 && ba == bb)
+		return ZH_PAIR_NO;
+	return ba == 'B' || bb == 'A' ? ZH_PAIR_BA : ZH_PAIR_AB;
+}
+
+/* ======================== the boards alone ======================== */
+
+/* Seconds in a TimeControl "180" or "180+2"; false if not that form. */
+static bool
+time_control(const char *tc, double *base, double *inc)
+{
+	char *end;
+
+	if (tc == NULL || !isdigit((unsigned char)*tc))
+		return false;
+	*base = strtod(tc, &end);
+	*inc = 0;
+	if (*end == '+') {
+		if (!isdigit((unsigned char)end[1]))
+			return false;
+		*inc = strtod(end + 1, &end);
+	}
+	return *end == '\0' && *base <= ZH_CLOCK_MAX && *inc <= ZH_CLOCK_MAX;
+}
+
+static int64_t
+ms_of(double sec)
+{
+	/* no libm: clocks are at most ZH_CLOCK_MAX either way */
+	return (int64_t)(sec * 1000 + (sec < 0 ? -0.5 : 0.5));
+}
+
+/* Replay g as one board; its error as board bd's. */
+static int
+board_replay(struct side_moves *sm, const struct zh_game *g, int bd,
+    const struct zh_variant *v, struct zh_error *err)
+{
+	const char *fen = zh_game_tag(g, "FEN");
+
+	sm->g = g;
+	sm->bug.fast = false;
+	if (g->err.code != ZH_OK) {
+		*err = g->err;
+		snprintf(err->text, sizeof err->text, "board %c: %.180s",
+		    zh_board_letter(bd), g->err.text);
+		return -1;
+	}
+	if (zh_bug_replay(g, v, &sm->bug) != 0) {
+		*err = sm->bug.err;
+		if (err->ply == 0)	/* else the caller names the board */
+			snprintf(err->text, sizeof err->text, "board %c: "
+			    "%.180s", zh_board_letter(bd), sm->bug.err.text);
+		return -1;
+	}
+	if (sm->bug.labels) {
+		zh_error_set(err, ZH_EVARIANT, 1, "board %c: game %ld is a "
+		    "two-board game (BPGN labels), not one board's",
+		    zh_board_letter(bd), g->number);
+		err->line = g->line;
+		return -1;
+	}
+	sm->n = sm->bug.nmoves;
+	sm->mates = sm->bug.mated_board >= 0 && sm->n > 0;
+	/* a two-board FEN in a board file: this board's half of it */
+	sm->start = sm->bug.start[fen != NULL && strchr(fen, '|') != NULL ?
+	    bd : 0];
+	return 0;
+}
+
+/* The prefix counts of what each board sends and drops. */
+static int
+counts(struct side_moves *sm)
+{
+	size_t i, row = 2 * ZH_NTYPES;
+
+	sm->sent = calloc((sm->n + 1) * row, sizeof *sm->sent);
+	sm->dropped = calloc((sm->n + 1) * row, sizeof *sm->dropped);
+	sm->t = calloc(sm->n + 1, sizeof *sm->t);
+	if (sm->sent == NULL || sm->dropped == NULL || sm->t == NULL)
+		return -1;
+	for (i = 0; i < sm->n; i++) {
+		const struct zh_bmove *m = &sm->bug.moves[i];
+
+		memcpy(&sm->sent[(i + 1) * row], &sm->sent[i * row],
+		    row * sizeof *sm->sent);
+		memcpy(&sm->dropped[(i + 1) * row], &sm->dropped[i * row],
+		    row * sizeof *sm->dropped);
+		if (m->captured)	/* the piece keeps its colour */
+			PX(sm->sent, i + 1, !m->side, m->captured)++;
+		if (m->rm.move.flags & ZH_MDROP)
+			PX(sm->dropped, i + 1, m->side, m->rm.move.piece)++;
+	}
+	return 0;
+}
+
+/*
+ * Each move's time from the start in ms: what both players of its
+ * board have used by then.  A move without a clock keeps the time
+ * before it; the times of a board never go back.
+ */
+static void
+times(struct side_moves *sm, double base, double inc)
+{
+	int64_t used[2] = { 0, 0 }, last = 0, b = ms_of(base), in = ms_of(inc);
+	long made[2] = { 0, 0 };
+	size_t i;
+
+	for (i = 0; i < sm->n; i++) {
+		const struct zh_bmove *m = &sm->bug.moves[i];
+		int64_t t;
+
+		made[m->side]++;
+		if (m->has_clock)
+			used[m->side] = b - ms_of(m->clock) + in * made[m->side];
+		t = used[0] + used[1];
+		sm->t[i] = t > last ? t : last;
+		last = sm->t[i];
+	}
+}
+
+/* The clocks' resolution in ms: 1000, 100, 10 or 1. */
+static int64_t
+resolution(const struct side_moves sm[2])
+{
+	int64_t res = 1000;
+	size_t i;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sm[k].n; i++) {
+			const struct zh_bmove *m = &sm[k].bug.moves[i];
+			int64_t c = ms_of(m->clock);
+
+			while (m->has_clock && res > 1 && c % res != 0)
+				res /= 10;
+		}
+	return res;
+}
+
+/* The base: TimeControl's (a's, else b's), else the largest first clock. */
+static void
+clock_base(const struct side_moves sm[2], double *base, double *inc)
+{
+	double hi = 0;
+	size_t i;
+	int k, seen;
+
+	for (k = 0; k < 2; k++)
+		if (time_control(zh_game_tag(sm[k].g, "TimeControl"), base,
+		    inc))
+			return;
+	*inc = 0;
+	for (k = 0; k < 2; k++)
+		for (seen = 0, i = 0; i < sm[k].n && seen != 3; i++) {
+			const struct zh_bmove *m = &sm[k].bug.moves[i];
+
+			if (!m->has_clock || (seen & (1 << m->side)))
+				continue;
+			seen |= 1 << m->side;
+			if (m->clock > hi)
+				hi = m->clock;
+		}
+	*base = hi;
+}
+
+/* ======================== the order ======================== */
+
+struct merge {
+	struct side_moves sm[2];
+	int64_t window;			/* ms: times this close are undecided */
+	unsigned char *order;		/* board of each merged half-move */
+	size_t total;
+	/* visited points (i, j) of the grid: an open hash set */
+	uint64_t *seen;
+	size_t seen_cap, seen_n;
+	long states;
+	/* the deepest point reached, for the error */
+	size_t deep, deep_i[2];
+};
+
+/* Mark (i, j) visited; false if it was (or memory ran out: *oom). */
+static bool
+visit(struct merge *mg, size_t i, size_t j, bool *oom)
+{
+	uint64_t key = ((uint64_t)i << 32 | (uint64_t)j) + 1, h;
+	size_t k;
+
+	if (mg->seen_n * 2 >= mg->seen_cap) {
+		size_t cap = mg->seen_cap ? mg->seen_cap * 2 : 1024;
+		uint64_t *s = calloc(cap, sizeof *s);
+
+		if (s == NULL) {
+			*oom = true;
+			return false;
+		}
+		for (k = 0; k < mg->seen_cap; k++)
+			if (mg->seen[k] != 0) {
+				h = mg->seen[k] * 0x9E3779B97F4A7C15u;
+				for (h &= cap - 1; s[h] != 0; h = (h + 1) & (cap - 1))
+					;
+				s[h] = mg->seen[k];
+			}
+		free(mg->seen);
+		mg->seen = s;
+		mg->seen_cap = cap;
+	}
+	h = (key * 0x9E3779B97F4A7C15u) & (mg->seen_cap - 1);
+	for (; mg->seen[h] != 0; h = (h + 1) & (mg->seen_cap - 1))
+		if (mg->seen[h] == key)
+			return false;
+	mg->seen[h] = key;
+	mg->seen_n++;
+	return true;
+}
+
+/* May board k's next move come now, as the clocks say?  Not if the
+ * other board's next move is earlier by more than the window. */
+static bool
+allowed(const struct merge *mg, const size_t at[2], int k)
+{
+	const struct side_moves *me = &mg->sm[k], *o = &mg->sm[!k];
+
+	if (at[k] >= me->n)
+		return false;
+	return at[!k] >= o->n || o->t[at[!k]] >= me->t[at[k]] - mg->window;
+}
+
+/* Pieces of type ty in the hand of side s on board k at point at. */
+static int
+in_hand(const struct merge *mg, const size_t at[2], int k, int s, int ty)
+{
+	const struct side_moves *me = &mg->sm[k], *o = &mg->sm[!k];
+
+	return me->start.pocket[s][ty] + PX(o->sent, at[!k], s, ty) -
+	    PX(me->dropped, at[k], s, ty);
+}
+
+enum { OK, NO_PIECE, NOT_LAST };
+
+/* Is board k's next move legal at point at? */
+static int
+legal(const struct merge *mg, const size_t at[2], int k)
+{
+	const struct side_moves *me = &mg->sm[k];
+	const struct zh_bmove *m = &me->bug.moves[at[k]];
+
+	if ((m->rm.move.flags & ZH_MDROP) &&
+	    in_hand(mg, at, k, m->side, m->rm.move.piece) <= 0)
+		return NO_PIECE;
+	if (me->mates && at[k] + 1 == me->n && at[!k] < mg->sm[!k].n)
+		return NOT_LAST;
+	return OK;
+}
+
+/* The board whose move the clocks put first at point at (board A on
+ * equal times). */
+static int
+earlier(const struct merge *mg, const size_t at[2])
+{
+	if (at[0] >= mg->sm[0].n)
+		return 1;
+	if (at[1] >= mg->sm[1].n)
+		return 0;
+	return mg->sm[1].t[at[1]] < mg->sm[0].t[at[0]] ? 1 : 0;
+}
+
+/*
+ * Find a legal order, the clocks' own if it is legal, else the one
+ * closest to it (a depth-first walk that tries the earlier move
+ * first).  0, or -1 with err.
+ */
+static int
+search(struct merge *mg, struct zh_error *err)
+{
+	size_t at[2] = { 0, 0 }, depth = 0;
+	unsigned char *tried = calloc(mg->total + 1, 1);
+	bool oom = false;
+
+	if (tried == NULL || mg->order == NULL) {
+		free(tried);
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	visit(mg, 0, 0, &oom);
+	mg->states = 1;
+	while (depth < mg->total) {
+		int first = earlier(mg, at), c, k = -1;
+
+		for (c = 0; c < 2 && k < 0; c++) {
+			int cand = c == 0 ? first : !first;
+			size_t nx[2] = { at[0], at[1] };
+
+			if (tried[depth] & (1 << cand))
+				continue;
+			tried[depth] |= (unsigned char)(1 << cand);
+			if (!allowed(mg, at, cand) || legal(mg, at, cand) != OK)
+				continue;
+			nx[cand]++;
+			if (!visit(mg, nx[0], nx[1], &oom))
+				continue;
+			k = cand;
+		}
+		if (oom || ++mg->states > ZH_BUG_MERGE_MAXSTATES) {
+			free(tried);
+			zh_error_set(err, oom ? ZH_ENOMEM : ZH_ELIMIT, 0, oom ?
+			    "out of memory" : "no legal order found in %d "
+			    "steps of the search", ZH_BUG_MERGE_MAXSTATES);
+			return -1;
+		}
+		if (k >= 0) {
+			mg->order[depth++] = (unsigned char)k;
+			at[k]++;
+			tried[depth] = 0;
+			if (depth > mg->deep) {
+				mg->deep = depth;
+				mg->deep_i[0] = at[0];
+				mg->deep_i[1] = at[1];
+			}
+			continue;
+		}
+		if (depth == 0)
+			break;		/* every order tried */
+		at[mg->order[--depth]]--;
+	}
+	free(tried);
+	return depth == mg->total ? 0 : -1;
+}
+
+/* Label "12A" of board k's move i, into buf[12]. */
+static void
+label(const struct side_moves *sm, int k, size_t i, char *buf)
+{
+	const struct zh_bmove *m = &sm->bug.moves[i];
+	long ply = m->rm.ply - 1 + (sm->start.side == ZH_BLACK);
+
+	snprintf(buf, 12, "%u%c", (unsigned)(sm->start.fullmove + ply / 2),
+	    m->side == ZH_WHITE ? "AB"[k] : "ab"[k]);
+}
+
+static const struct zh_token *
+tok_of(const struct side_moves *sm, size_t i)
+{
+	return &sm->g->toks[sm->bug.moves[i].tok];
+}
+
+/* Why no order works: at the deepest point the walk reached, the
+ * move that could not come (a drop without its piece, a mate with moves
+ * of the other board after it). */
+static void
+blame(const struct merge *mg, struct zh_bug_merge_report *rep,
+    struct zh_error *err)
+{
+	const size_t *at = mg->deep_i;
+	int k, why = OK, bk = -1;
+	char lab[12], lab2[12], piece;
+
+	for (k = 0; k < 2 && why != NO_PIECE; k++)
+		if (at[k] < mg->sm[k].n) {
+			int w = legal(mg, at, k);
+
+			if (w != OK && (bk < 0 || w == NO_PIECE)) {
+				bk = k;
+				why = w;
+			}
+		}
+	if (bk < 0)	/* cannot be: the clocks' order always goes on */
+		bk = at[0] < mg->sm[0].n ? 0 : 1;
+	{
+		const struct side_moves *sm = &mg->sm[bk];
+		const struct zh_bmove *m = &sm->bug.moves[at[bk]];
+		const struct zh_token *t = tok_of(sm, at[bk]);
+
+		label(sm, bk, at[bk], lab);
+		piece = zh_type_letter(m->rm.move.piece);
+		if (why == NOT_LAST)
+			zh_error_set(err, ZH_EILLEGAL, t->col, "%s. %s mates on "
+			    "board %c at %.3f s, but board %c has %zu half-"
+			    "move(s) after it in every order the clocks allow",
+			    lab, m->rm.san, zh_board_letter(bk),
+			    (double)sm->t[at[bk]] / 1000, zh_board_letter(!bk),
+			    mg->sm[!bk].n - at[!bk]);
+		else {
+			const struct side_moves *o = &mg->sm[!bk];
+			size_t j = at[!bk];
+			char from[96] = "none is sent later";
+
+			/* the partner's capture that sends one, if any */
+			while (j < o->n && PX(o->sent, j + 1, m->side,
+			    m->rm.move.piece) == PX(o->sent, j, m->side,
+			    m->rm.move.piece))
+				j++;
+			if (j < o->n) {
+				label(o, !bk, j, lab2);
+				snprintf(from, sizeof from, "the next comes with "
+				    "%s. %s at %.3f s", lab2,
+				    o->bug.moves[j].rm.san,
+				    (double)o->t[j] / 1e3);
+			}
+			zh_error_set(err, ZH_EILLEGAL, t->col, "%s. %s at %.3f s:"
+			    " %s on board %c holds no %c in any order the "
+			    "clocks allow (%s)", lab, m->rm.san,
+			    (double)sm->t[at[bk]] / 1000, side_name[m->side],
+			    zh_board_letter(bk), piece, from);
+		}
+		err->line = t->line;
+		err->col = t->col;
+		err->ply = m->rm.ply;
+		if (rep != NULL)
+			rep->err_board = bk;
+	}
+}
+
+/* The pairs of adjacent moves of the two boards that the clocks did not
+ * order, into rep: those that mattered (or went against the clocks)
+ * first. */
+static void
+ties(const struct merge *mg, struct zh_bug_merge_report *rep)
+{
+	size_t at[2] = { 0, 0 }, p;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		at[0] = at[1] = 0;
+		for (p = 0; p + 1 < mg->total; p++) {
+			int x = mg->order[p], y = mg->order[p + 1];
+			int64_t tx, ty;
+			size_t sw[2];
+			bool mattered, against;
+
+			if (x == y) {
+				at[x]++;
+				continue;
+			}
+			tx = mg->sm[x].t[at[x]];
+			ty = mg->sm[y].t[at[y]];
+			if (llabs(ty - tx) >= mg->window && ty >= tx) {
+				at[x]++;
+				continue;
+			}
+			/* the other order: y first, then x */
+			sw[0] = at[0];
+			sw[1] = at[1];
+			mattered = legal(mg, sw, y) != OK;
+			sw[y]++;
+			mattered = mattered || legal(mg, sw, x) != OK;
+			against = ty < tx;
+			if (pass == 0) {
+				rep->ties++;
+				rep->mattered += mattered;
+				rep->against += against;
+			}
+			if ((pass == 0) == (mattered || against) &&
+			    rep->ntie < ZH_BUG_MAXTIES) {
+				struct zh_bug_tie *e = &rep->tie[rep->ntie++];
+				int k;
+
+				e->index = p;
+				e->first = x;
+				e->mattered = mattered;
+				e->against = against;
+				for (k = 0; k < 2; k++) {
+					const struct zh_token *t =
+					    tok_of(&mg->sm[k], at[k]);
+					const struct zh_bmove *m =
+					    &mg->sm[k].bug.moves[at[k]];
+
+					e->line[k] = t->line;
+					e->col[k] = t->col;
+					e->ply[k] = m->rm.ply;
+					label(&mg->sm[k], k, at[k], e->label[k]);
+					memcpy(e->san[k], m->rm.san,
+					    sizeof e->san[k]);
+					e->time[k] = (double)mg->sm[k].t[at[k]] /
+					    1000;
+				}
+			}
+			at[x]++;
+		}
+	}
+}
+
+/* ======================== writing ======================== */
+
+static void
+put_tag(FILE *f, const char *name, const char *v, bool nl)
+{
+	fprintf(f, "[%s \"", name);
+	for (; *v != '\0'; v++) {
+		if (*v == '"' || *v == '\\')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+	fputs(nl ? "\"]\n" : "\"]", f);
+}
+
+/* The result of board game g as the team result ('flip': board B's,
+ * where White is on the other team); NULL if not decisive or drawn. */
+static const char *
+team_result(const struct zh_game *g, bool flip)
+{
+	const char *r = zh_game_tag(g, "Result");
+
+	if (r == NULL || strcmp(r, "*") == 0)
+		r = g->result;
+	if (r == NULL)
+		return NULL;
+	if (strcmp(r, "1/2-1/2") == 0)
+		return "1/2-1/2";
+	if (strcmp(r, "1-0") == 0)
+		return flip ? "0-1" : "1-0";
+	if (strcmp(r, "0-1") == 0)
+		return flip ? "1-0" : "0-1";
+	return NULL;
+}
+
+/* A clock of ms milliseconds as "{secs}" or "{[%clk H:MM:SS.s]}". */
+static int
+clock_text(int64_t ms, int d, char *buf, size_t size)
+{
+	int64_t a = ms < 0 ? -ms : ms;
+	char frac[8] = "";
+	int n;
+
+	if (a % 1000 != 0) {
+		snprintf(frac, sizeof frac, ".%03d", (int)(a % 1000));
+		for (n = (int)strlen(frac); frac[n - 1] == '0'; n--)
+			frac[n - 1] = '\0';
+	}
+	if (!zh__dialect(d, ZH_SAN_AUTO)->bug_clk)
+		return snprintf(buf, size, "{%s%lld%s}", ms < 0 ? "-" : "",
+		    (long long)(a / 1000), frac);
+	if (ms < 0)	/* a [%clk] cannot be negative */
+		return snprintf(buf, size, "{[%%clk 0:00:00]}");
+	return snprintf(buf, size, "{[%%clk %lld:%02d:%02d%s]}",
+	    (long long)(a / 3600000), (int)(a / 60000 % 60),
+	    (int)(a / 1000 % 60), frac);
+}
+
+/* Text of at most 79 columns a line. */
+struct lines {
+	FILE *f;
+	int col;
+};
+
+static void
+word(struct lines *l, const char *s, size_t n)
+{
+	if (l->col > 0 && l->col + 1 + (int)n > 79) {
+		fputc('\n', l->f);
+		l->col = 0;
+	} else if (l->col > 0) {
+		fputc(' ', l->f);
+		l->col++;
+	}
+	fwrite(s, 1, n, l->f);
+	l->col += (int)n;
+}
+
+static void
+write_game(const struct merge *mg, FILE *f, int d, const char *result)
+{
+	static const char *const copied[] = { "Event", "Site", "Date" };
+	static const char *const seats[2][2] = { { "White", "Black" },
+	    { "WhiteB", "BlackB" } };
+	const struct zh_game *a = mg->sm[0].g, *b = mg->sm[1].g;
+	const char *v;
+	struct lines l = { f, 0 };
+	size_t at[2] = { 0, 0 }, p, k;
+	char buf[64], name[16];
+	int bd, s;
+
+	for (k = 0; k < sizeof copied / sizeof copied[0]; k++)
+		if ((v = zh_game_tag(a, copied[k])) != NULL ||
+		    (v = zh_game_tag(b, copied[k])) != NULL)
+			put_tag(f, copied[k], v, true);
+	for (bd = 0; bd < 2; bd++)
+		for (s = 0; s < 2; s++) {
+			const struct zh_game *g = bd ? b : a;
+
+			snprintf(name, sizeof name, "%s%c", side_name[s],
+			    zh_board_letter(bd));
+			v = zh_game_tag(g, seats[0][s]);
+			put_tag(f, name, v != NULL ? v : "?", false);
+			snprintf(buf, sizeof buf, "%sElo", seats[0][s]);
+			if ((v = zh_game_tag(g, buf)) != NULL) {
+				snprintf(name, sizeof name, "%s%cElo",
+				    side_name[s], zh_board_letter(bd));
+				put_tag(f, name, v, false);
+			}
+			fputc('\n', f);
+		}
+	if ((v = zh_game_tag(a, "TimeControl")) != NULL ||
+	    (v = zh_game_tag(b, "TimeControl")) != NULL)
+		put_tag(f, "TimeControl", v, true);
+	if ((v = zh_game_tag(a, "Termination")) != NULL ||
+	    (v = zh_game_tag(b, "Termination")) != NULL)
+		put_tag(f, "Termination", v, true);
+	if (mg->sm[0].bug.setup || mg->sm[1].bug.setup) {
+		struct zh_pos two[2] = { mg->sm[0].start, mg->sm[1].start };
+		char fen[2 * ZH_FENMAX + 4];
+
+		zh_bfen_write(two, d, fen, sizeof fen);
+		put_tag(f, "SetUp", "1", true);
+		put_tag(f, "FEN", fen, true);
+	}
+	put_tag(f, "Result", result, true);
+	fputc('\n', f);
+	for (p = 0; p < mg->total; p++) {
+		int kb = mg->order[p];
+		const struct side_moves *sm = &mg->sm[kb];
+		const struct zh_bmove *m = &sm->bug.moves[at[kb]];
+		const char *san;
+		size_t n;
+
+		label(sm, kb, at[kb], name);
+		n = strlen(name);
+		name[n++] = '.';
+		word(&l, name, n);
+		n = zh__san_as(m->rm.san, strlen(m->rm.san), d, &san);
+		word(&l, san, n);
+		if (m->has_clock) {
+			n = (size_t)clock_text(ms_of(m->clock), d, buf,
+			    sizeof buf);
+			word(&l, buf, n);
+		}
+		at[kb]++;
+	}
+	word(&l, result, strlen(result));
+	fputs("\n\n", f);
+}
+
+/* Read the written game back and replay it: the same half-moves in
+ * the same order, every one legal. */
+static int
+check_back(const struct merge *mg, const char *buf, size_t len,
+    const struct zh_variant *v, struct zh_error *err)
+{
+	FILE *f = fmemopen((void *)(uintptr_t)buf, len, "r");
+	struct zh_pgn_reader *r = f != NULL ? zh_pgn_open(f, NULL) : NULL;
+	struct zh_game g;
+	struct zh_bug bug;
+	size_t at[2] = { 0, 0 }, p;
+	int rc = -1;
+
+	memset(&bug, 0, sizeof bug);
+	memset(&g, 0, sizeof g);
+	bug.fast = true;
+	if (r == NULL)
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+	else if (zh_pgn_next(r, &g) != 1 || g.err.code != ZH_OK)
+		zh_error_set(err, ZH_ESYNTAX, 0, "the merged game does not "
+		    "read back: %.150s", g.err.text);
+	else if (zh_bug_replay(&g, v, &bug) != 0 || !bug.labels ||
+	    bug.nmoves != mg->total)
+		zh_error_set(err, ZH_EILLEGAL, 0, "the merged game does not "
+		    "replay: %.150s", bug.err.text);
+	else {
+		for (p = 0; p < mg->total; p++) {
+			int k = mg->order[p];
+			const struct zh_bmove *m = &bug.moves[p];
+
+			if (m->board != k || !zh_move_eq(m->rm.move,
+			    mg->sm[k].bug.moves[at[k]++].rm.move))
+				break;
+		}
+		if (p == mg->total)
+			rc = 0;
+		else
+			zh_error_set(err, ZH_EILLEGAL, 0, "the merged game "
+			    "replays to other moves at half-move %zu", p + 1);
+	}
+	zh_bug_free(&bug);
+	zh_pgn_close(r);
+	if (f != NULL)
+		fclose(f);
+	return rc;
+}
+
+/* ======================== the merge ======================== */
+
+static void
+merge_free(struct merge *mg)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		zh_bug_free(&mg->sm[k].bug);
+		free(mg->sm[k].t);
+		free(mg->sm[k].sent);
+		free(mg->sm[k].dropped);
+	}
+	free(mg->order);
+	free(mg->seen);
+	free(mg);
+}
+
+/* The boards' variant: the two-board row, unless a Variant tag names
+ * a one-board game. */
+static const struct zh_variant *
+variant_of(const struct zh_game *g, int bd, struct zh_error *err)
+{
+	const struct zh_variant *v = two_boards(), *tv = NULL;
+
+	if (zh_game_tag(g, "Variant") != NULL &&
+	    (zh_game_variant(g, NULL, &tv, NULL) != 0 || tv->boards < 2)) {
+		zh_error_set(err, ZH_EVARIANT, 1, "board %c: game %ld is not "
+		    "a bughouse board (Variant \"%.60s\")", zh_board_letter(bd),
+		    g->number, zh_game_tag(g, "Variant"));
+		err->line = g->line;
+		return NULL;
+	}
+	return v;
+}
+
+int
+zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
+    int d, struct zh_bug_merge_report *rep, struct zh_error *err)
+{
+	struct zh_bug_merge_report dummy;
+	struct merge *mg = calloc(1, sizeof *mg);
+	const struct zh_variant *v;
+	const char *ra, *rb;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int k, rc = -1;
+
+	if (rep == NULL)
+		rep = &dummy;
+	memset(rep, 0, sizeof *rep);
+	rep->err_board = -1;
+	zh_error_clear(err);
+	if (mg == NULL) {
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	for (k = 0; k < 2; k++) {
+		const struct zh_game *g = k ? b : a;
+
+		if ((v = variant_of(g, k, err)) == NULL ||
+		    board_replay(&mg->sm[k], g, k, v, err) != 0) {
+			rep->err_board = k;
+			goto done;
+		}
+		if (counts(&mg->sm[k]) != 0) {
+			zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+			goto done;
+		}
+		rep->nmoves[k] = mg->sm[k].n;
+	}
+	clock_base(mg->sm, &rep->base, &rep->inc);
+	for (k = 0; k < 2; k++)
+		times(&mg->sm[k], rep->base, rep->inc);
+	mg->window = resolution(mg->sm);
+	mg->total = mg->sm[0].n + mg->sm[1].n;
+	mg->order = malloc(mg->total + 1);
+	if (search(mg, err) != 0) {
+		if (err->code == ZH_OK)
+			blame(mg, rep, err);
+		rep->states = mg->states;
+		goto done;
+	}
+	rep->states = mg->states;
+	ties(mg, rep);
+	ra = team_result(a, false);
+	rb = team_result(b, true);
+	rep->result_conflict = ra != NULL && rb != NULL && strcmp(ra, rb) != 0;
+	rep->result = ra != NULL ? ra : rb != NULL ? rb : "*";
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	write_game(mg, mem, d, rep->result);
+	if (fclose(mem) != 0 || buf == NULL) {
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	if (check_back(mg, buf, len, v, err) != 0) {
+		err->line = a->line;
+		goto done;
+	}
+	if (fwrite(buf, 1, len, out) != len) {
+		zh_error_set(err, ZH_EIO, 0, "write error");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(buf);
+	merge_free(mg);
+	return rc;
+}
