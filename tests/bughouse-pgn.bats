@@ -201,7 +201,8 @@ schema_ok() {
 	assert_output --partial '8B. Bxh4 {-0.576}'
 	run zhpgn -q -t chesscom "$BATS_TEST_TMPDIR/neg.bpgn"
 	assert_output --partial '8B. Bxh4 {[%clk 0:00:00.0]}'
-	run bash -c "zhpgn -q --json '$BATS_TEST_TMPDIR/neg.bpgn' | head -1 | jq '.moves[] | select(.label == "8B") | .clock'"
+	zhpgn -q --json "$BATS_TEST_TMPDIR/neg.bpgn" | head -1 >"$BATS_TEST_TMPDIR/neg.json"
+	run jq '.moves[] | select(.label == "8B") | .clock' "$BATS_TEST_TMPDIR/neg.json"
 	assert_output '-0.576'
 }
 
