@@ -741,6 +741,38 @@ add_comment(struct zh__buf *c, const struct zh_token *t)
 	bput(c, s, (size_t)(e - s));
 }
 
+/*
+ * "after": the comments and NAGs after a half-move as written, from
+ * token i to the next move (its clock's comment 'clk' and the result
+ * left out), when "comment" alone would join them into one: the reader
+ * reads this list back instead (zhkit-json(5) "Read back").
+ */
+static void
+bjson_after(struct zh__buf *b, const struct zh_game *g, size_t i, size_t clk)
+{
+	struct zh__buf c = { 0 };
+
+	zh__json_key(b, "after");
+	zh__json_open(b, '[');
+	for (; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE &&
+	    g->toks[i].kind != ZH_T_VSTART; i++) {
+		const struct zh_token *t = &g->toks[i];
+
+		if (t->kind == ZH_T_NAG)
+			zh__json_str(b, t->text, t->len);
+		else if (t->kind == ZH_T_COMMENT && i != clk) {
+			c.len = 0;	/* "{text": jsontoks.c's form */
+			bputc(&c, '{');
+			bput(&c, t->text, t->len);
+			zh__json_str(b, c.s, c.len);
+		}
+	}
+	zh__json_close(b, ']');
+	if (c.fail)
+		b->fail = true;
+	free(c.s);
+}
+
 /* One half-move's object, with both boards' holdings after it. */
 static int
 bjson_move(void *arg, const struct zh_bply *pl)
@@ -781,14 +813,20 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
 		clk = SIZE_MAX;
 	j->text.len = 0;
-	for (i = m->tok + 1; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE &&
-	    g->toks[i].kind != ZH_T_VSTART; i++)
-		if (g->toks[i].kind == ZH_T_COMMENT && i != clk)
+	for (i = m->tok + 1, n = 0; i < g->ntoks &&
+	    g->toks[i].kind != ZH_T_MOVE && g->toks[i].kind != ZH_T_VSTART;
+	    i++)
+		if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
 			add_comment(&j->text, &g->toks[i]);
+			n++;
+		} else if (g->toks[i].kind == ZH_T_NAG)
+			n += 2;
 	if (j->text.len > 0) {
 		zh__json_key(b, "comment");
 		zh__json_str(b, j->text.s, j->text.len);
 	}
+	if (n > 1)	/* "comment" joins them: the tokens apart */
+		bjson_after(b, g, m->tok + 1, clk);
 	zh__json_key(b, "pockets");
 	zh__json_open(b, '{');
 	zh__json_key(b, "A");

@@ -101,6 +101,21 @@ roundtrip_dialects() {
 	done
 }
 
+# json_roundtrip FILE: FILE -> JSON -> BPGN is FILE -> BPGN, the
+# same text but for the blanks of comments (the JSON keeps a comment's
+# trimmed text, and the reader gives it back as "{ text }") and so where
+# lines break.
+json_roundtrip() {
+	local t=$BATS_TEST_TMPDIR d
+	for d in lichess chesscom; do
+		zhpgn -q -t "$d" "$1" | tr -s ' \n' ' ' >"$t/want"
+		zhpgn -q --json -t "$d" "$1" | zhpgn -q -t "$d" | tr -s ' \n' ' ' |
+		    sed 's/{ /{/g; s/ }/}/g' >"$t/got"
+		[ "$(wc -c <"$t/want")" -gt 200 ]
+		diff "$t/want" "$t/got"
+	done
+}
+
 # boards_match FILE: --boards writes two one-board games per game, each
 # valid for zhcheck, whose moves and clocks are that board's in FILE.
 boards_match() {
@@ -204,6 +219,19 @@ schema_ok() {
 	zhpgn -q --json "$BATS_TEST_TMPDIR/neg.bpgn" | head -1 >"$BATS_TEST_TMPDIR/neg.json"
 	run jq '.moves[] | select(.label == "8B") | .clock' "$BATS_TEST_TMPDIR/neg.json"
 	assert_output '-0.576'
+}
+
+@test "bughouse-pgn: BPGN -> JSON -> BPGN gives the same game back (labels, moves, clocks, comments, tags, result)" {
+	local f
+	for f in $(files); do
+		run json_roundtrip "$f"
+		assert_success
+	done
+	# a label that is none is an error of that line, not a crash
+	run bash -c "zhpgn -q --json '$B/hand/fairy.bpgn' | head -1 |
+	    jq -c '.moves[2].label = \"x1\"' | zhpgn -q"
+	assert_failure 1
+	assert_output --partial 'move 3: "label" is not a board label'
 }
 
 @test "bughouse-pgn: --boards writes each board as a one-board PGN that zhcheck validates, with that board's moves and clocks" {
