@@ -8,7 +8,7 @@ _zhkit()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
 	-v|--variant|--default-variant|--game-variant)
-		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand' -- "$cur"))
+		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand bughouse' -- "$cur"))
 		return ;;
 	-f|--from)
 		COMPREPLY=($(compgen -W 'auto lichess xboard chesscom fairy' -- "$cur"))
