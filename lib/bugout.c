@@ -637,7 +637,9 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 		word(&w, mw, n + sn);
 		force = false;
 		clk = clock_token(g, m);
-		if (m->has_clock) {
+		if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
+			clk = SIZE_MAX;	/* [%clk] and more: kept as written */
+		else if (m->has_clock) {
 			mw[0] = '{';
 			n = 1 + clk_text(mw + 1, sizeof mw - 2, m->clock);
 			mw[n++] = '}';

@@ -345,3 +345,21 @@ EOF
 	run grep -c -- 'boards' "$ZH_TOP/man/zhpgn.1"
 	assert_output --regexp '^[1-9]'
 }
+
+@test "bughouse-pgn: a stream of crazyhouse and bughouse games: each written its way, --boards leaves the others as they were" {
+	local t=$BATS_TEST_TMPDIR p=$TESTDATA/pgn/lichess-2018-JannLee-CrazyAra.pgn
+	cat "$p" "$B/hand/xboard.bpgn" >"$t/mixed.pgn"
+	zhpgn -q --json "$t/mixed.pgn" >"$t/mixed.json"
+	run jq -c '[.variant, .boards]' "$t/mixed.json"
+	assert_output - <<'EOF'
+["crazyhouse",null]
+["bughouse",2]
+["bughouse",2]
+EOF
+	run python3 "$ZH_TOP/tests/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" "$t/mixed.json"
+	assert_success
+	run bash -c "zhpgn -q --boards '$p' | cmp - <(zhpgn -q '$p')"
+	assert_success
+	run bash -c "zhpgn -q --boards '$t/mixed.pgn' | grep -c '^\[Board '"
+	assert_output 4
+}
