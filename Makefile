@@ -108,8 +108,9 @@ VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.b
            tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
            tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
            tests/clean.bats tests/compress.bats tests/jsonin.bats tests/face-opts.bats \
-           tests/warn.bats tests/bughouse-replay.bats tests/bughouse-merge.bats
-VGFILTER = ^(bughouse-merge|face-opts|bughouse replay|zhfen bughouse|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
+           tests/warn.bats tests/bughouse-replay.bats tests/bughouse-merge.bats \
+           tests/bughouse-pgn.bats
+VGFILTER = ^(bughouse-merge|bughouse-pgn: [^-]|face-opts|bughouse replay|zhfen bughouse|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }

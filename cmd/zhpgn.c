@@ -17,7 +17,8 @@ usage(FILE *f)
 	    "usage: zhpgn [-Jq] [--fens] [-f DIALECT] [-t DIALECT] [-v VARIANT] [-r FILE]\n"
 	    "             [-j N] [-o FILE] [--limit NAME=N] [--progress]\n"
 	    "             [--game-offset N] [--strip LIST] [--keep-tags LIST]\n"
-	    "             [--split N | --split-by TAG] [--merge-boards] [FILE ...]\n"
+	    "             [--split N | --split-by TAG] [--boards] [--merge-boards]\n"
+	    "             [FILE ...]\n"
 	    "Convert PGN games between dialects, or to JSON Lines.\n"
 	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
 	    "                     chesscom, fairy\n"
@@ -25,6 +26,7 @@ usage(FILE *f)
 	    "                     chesscom, fairy\n"
 	    "  -J, --json         one JSON object per game per line (zhkit-json(5))\n"
 	    "      --fens         with --json, the position after every move\n"
+	    "      --boards       a bughouse game as its two boards' PGNs (A, then B)\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
@@ -47,6 +49,7 @@ enum { WRITTEN, REJECTED, UNWRITTEN, DROPPED, FATAL = -1 };
 struct opts {
 	int to;
 	bool json;
+	bool boards;			/* --boards */
 	unsigned flags;
 	const struct zh_variant *variant;
 	const struct zh_variant *defvar;	/* --default-variant */
@@ -62,6 +65,7 @@ struct opts {
 
 struct state {
 	struct zh_replay r;
+	struct zh_bug bug;		/* a bughouse game's two boards */
 	struct zh_select_scratch sc;
 };
 
@@ -79,6 +83,7 @@ free_state(void *p)
 
 	if (st != NULL) {
 		zh_replay_free(&st->r);
+		zh_bug_free(&st->bug);
 		zh_select_scratch_free(&st->sc);
 		free(st);
 	}
@@ -120,6 +125,65 @@ var_errors(const struct opts *o, const struct zh_game *g,
 	return reject;
 }
 
+/*
+ * A game of a two-board variant (bughouse), which zh_replay leaves to
+ * zh_bug_replay: its diagnostics name the board; written as BPGN, as
+ * JSON, or (--boards) as the PGN of each board.
+ */
+static int
+work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
+    struct state *s, struct jobs_res *res, int tagdrop)
+{
+	struct zh_bug *b = &s->bug;
+	struct zh_error e = { 0 };
+	const struct zh_error *bad = NULL;
+	char on[16] = "";
+	int rc;
+
+	b->fast = false;
+	rc = zh_bug_replay(g, cli_game_variant(g, o->variant, o->defvar), b);
+	if (g->err.code != ZH_OK)
+		bad = &g->err;
+	else if (rc != 0) {
+		bad = &b->err;
+		if (b->err_board >= 0)
+			snprintf(on, sizeof on, " on board %c",
+			    zh_board_letter(b->err_board));
+	}
+	if (o->sel.on && sel_game(&o->sel, g, &s->r, bad ? -1 : 0, tagdrop,
+	    &s->sc, res) != 0)
+		return DROPPED;
+	if (bad != NULL)
+		cli_fdiag(err, "error", o->name, bad->line, bad->col,
+		    "game %ld%s%.0ld%s: %s; game rejected", g->number,
+		    bad->ply ? ", ply " : "", bad->ply, bad->ply ? on : "",
+		    bad->text);
+	if (bad == NULL && !o->json && g->result == NULL &&
+	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
+		bad = &b->err;
+	if (o->json)
+		rc = zh_bug_json(out, g, b, o->to, o->flags, &e);
+	else if (bad != NULL)
+		rc = 0;
+	else if (o->boards) {
+		rc = zh_bug_board_write(out, g, b, ZH_BOARD_A, o->to, &e);
+		if (rc == 0 && b->labels)
+			rc = zh_bug_board_write(out, g, b, ZH_BOARD_B, o->to,
+			    &e);
+	} else
+		rc = zh_bug_write(out, g, b, o->to, &e);
+	if (rc != 0 && e.code == ZH_EIO)
+		return UNWRITTEN;
+	if (rc != 0) {
+		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
+		    g->number, e.text);
+		return FATAL;
+	}
+	if (!bad && !o->json && g->result == NULL)
+		(void)no_marker(o, g, err);
+	return bad ? REJECTED : WRITTEN;
+}
+
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
@@ -144,6 +208,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
+	if (rc != 0 && r->v != NULL && r->v->boards >= 2)
+		return work_bug(o, g, out, err, s, res, tagdrop);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)
@@ -248,7 +314,7 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
-enum { O_FENS = 256, O_DEFVAR, O_MERGE };
+enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -261,6 +327,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
 		CLEAN_OPTS,
+		{ "boards", no_argument, NULL, O_BOARDS },
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "fens", no_argument, NULL, O_FENS },
 		{ "from", required_argument, NULL, 'f' },
@@ -320,6 +387,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		case O_MERGE:
 			o->merge = true;
 			break;
+		case O_BOARDS:
+			o->boards = true;
+			break;
 		case O_DEFVAR:
 			if ((o->defvar = cli_variant(optarg)) == NULL)
 				return cli_usage();
@@ -345,9 +415,14 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		return cli_usage();
 	}
 	if (o->merge && (o->json || clean_splits(&o->clean) ||
-	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL)) {
-		cli_fail("--merge-boards writes BPGN: not with --json, cleaning, "
-		    "splitting, selecting or --rejects");
+	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL ||
+	    o->boards)) {
+		cli_fail("--merge-boards writes BPGN: not with --json, --boards, "
+		    "cleaning, splitting, selecting or --rejects");
+		return cli_usage();
+	}
+	if (o->boards && o->json) {
+		cli_fail("--boards writes PGN, not --json");
 		return cli_usage();
 	}
 	if (clean_setup(&o->clean, *outpath) != 0)

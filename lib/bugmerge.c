@@ -650,7 +650,7 @@ clock_text(int64_t ms, int d, char *buf, size_t size)
 		for (n = (int)strlen(frac); frac[n - 1] == '0'; n--)
 			frac[n - 1] = '\0';
 	}
-	if (!zh__dialect(d, ZH_SAN_AUTO)->bug_clk)
+	if (!zh__dialect(d, ZH_SAN_AUTO)->bpgn_clk)
 		return snprintf(buf, size, "{%s%lld%s}", ms < 0 ? "-" : "",
 		    (long long)(a / 1000), frac);
 	if (ms < 0)	/* a [%clk] cannot be negative */

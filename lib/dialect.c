@@ -32,7 +32,7 @@ const struct zh__dialect zh__dialects[ZH_NDIALECTS] = {
 		.name = "chesscom", .aliases = { "chess.com" },
 		.pocket = ZH_POCKET_FIELD, .qrbnp = true, .empty_dash = true,
 		.promoted = ZH_PROMO_SQUARES, .ep = ZH_EP_LEGAL,
-		.current_position = true, .bug_clk = true,
+		.current_position = true, .bpgn_clk = true,
 	},
 	[ZH_FAIRY] = {
 		.name = "fairy", .aliases = { "fairy-stockfish", "pychess" },

@@ -360,6 +360,50 @@ jcolumn(struct zh_pgn_reader *r, const char *san, size_t n)
 	r->jpos = (size_t)(p - r->jline);
 }
 
+/*
+ * A bughouse half-move's label ("12b", zhkit-json(5) "Bughouse games"),
+ * a token before its move as the BPGN reader leaves it; and its
+ * "clock", the comment right after it in BPGN's seconds.
+ */
+static int
+jlabel(struct zh_pgn_reader *r, json_t *m, size_t k)
+{
+	json_t *v = json_object_get(m, "label");
+	const char *s = json_string_value(v);
+	size_t n, i;
+
+	if (v == NULL)
+		return 0;
+	n = s != NULL ? strlen(s) : 0;
+	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == 0 || i + 1 != n || n > 7 || strchr("AaBb", s[i]) == NULL)
+		return jerr(r, "move %zu: \"label\" is not a board label", k + 1);
+	return jtok(r, ZH_T_MOVE, s, n, NOOFF);
+}
+
+static int
+jclock(struct zh_pgn_reader *r, json_t *m)
+{
+	json_t *v = json_object_get(m, "clock");
+	double x = json_number_value(v);
+	size_t off;
+	int n;
+
+	if (v == NULL || json_object_get(m, "label") == NULL)
+		return 0;	/* one board's clock is in its comment */
+	if (!json_is_number(v) || x > ZH_CLOCK_MAX || x < -ZH_CLOCK_MAX)
+		return jerr(r, "\"clock\" is not a number of seconds");
+	if ((off = zh__pgn_salloc(r, 32)) == NOOFF)
+		return -1;
+	n = snprintf(r->strs + off, 32, "%.3f", x);
+	while (n > 1 && r->strs[off + n - 1] == '0')
+		n--;
+	if (r->strs[off + n - 1] == '.')
+		n--;
+	return jtok(r, ZH_T_COMMENT, NULL, (size_t)n, off);
+}
+
 /* A line of play: its moves, each with what follows it. */
 static int
 jline(struct zh_pgn_reader *r, json_t *moves, int depth)
@@ -397,8 +441,9 @@ jline(struct zh_pgn_reader *r, json_t *moves, int depth)
 			return -1;
 		}
 		jcolumn(r, san, n);
-		if (jtok(r, ZH_T_MOVE, san, n, NOOFF) < 0 ||
-		    jafter(r, m, depth) < 0)
+		if ((depth == 0 && jlabel(r, m, k) < 0) ||
+		    jtok(r, ZH_T_MOVE, san, n, NOOFF) < 0 ||
+		    (depth == 0 && jclock(r, m) < 0) || jafter(r, m, depth) < 0)
 			return -1;
 	}
 	return 0;

@@ -712,6 +712,42 @@ int zh_bug_walk(const struct zh_bug *b,
     int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
 
 /*
+ * A bughouse game out (bugout.c), from g replayed by zh_bug_replay()
+ * into b (not fast).  Each builds the game in memory and writes it with
+ * one fwrite; -1 (err set) when b has no start position (unknown
+ * variant, bad FEN tag), when out of memory or on a write error.
+ *
+ * zh_bug_write: BPGN in dialect d (ZH_AUTO: Lichess).  Tags Event,
+ * Site, Date, WhiteA, BlackA, WhiteB, BlackB (each with its Elo tag on
+ * its line, "[WhiteA "x"][WhiteAElo "n"]"), the others in input
+ * order, Result as given; a FEN tag as a two-board FEN of d.  Each
+ * half-move as its label and SAN ("12b. N@f3", pawn drops as d writes
+ * them), its clock as d's row says ({118.585} or {[%clk 0:01:58.585]}),
+ * other comments as written, the result as given (never scored again);
+ * the moves past an error as written; lines of at most 80 columns.  A
+ * game without labels (one board of a game) is written as one board,
+ * as zh_bug_board_write(board A) writes it.
+ *
+ * zh_bug_json: one line of JSON (zhkit-json(5) "Bughouse games"): the
+ * game object's keys, "boards", and one object per half-move in text
+ * order (board, side, label, ply, san, uci, clock, comment, the
+ * holdings of both boards after it, with ZH_JSON_FENS the two-board
+ * FEN).
+ *
+ * zh_bug_board_write: board 'board' (ZH_BOARD_A or B) alone, as
+ * chess.com exports it: a one-board PGN of that board's players with
+ * Variant "Bughouse", Board and PartnerGame tags, the board's own
+ * result (A's is the team's, B's its mirror), a Termination tag, a
+ * [%clk] after every move and ordinary move numbers.
+ */
+int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
+    int d, struct zh_error *err);
+int zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b,
+    int d, unsigned flags, struct zh_error *err);
+int zh_bug_board_write(FILE *f, const struct zh_game *g,
+    const struct zh_bug *b, int board, int d, struct zh_error *err);
+
+/*
  * A position of zh_bug_walk as zhreplay writes it (bugpos.c).  The
  * half-moves are the game's "plies": a selection (zh_plysel) counts
  * them over both boards, 0 being the start.

@@ -43,8 +43,8 @@ struct zh__dialect {
 	bool current_position;		/* a CurrentPosition tag, the final
 					   position */
 	const char *null_move;		/* the null move's SAN; NULL: "--" */
-	bool bug_clk;			/* a BPGN move's clock as "{[%clk
-					   H:MM:SS.s]}" (else "{secs}") */
+	bool bpgn_clk;			/* BPGN clocks as {[%clk H:MM:SS.s]}
+					   (else BPGN's {seconds}) */
 };
 extern const struct zh__dialect zh__dialects[ZH_NDIALECTS];
 /* What ZH_AUTO writes (zh.h): FEN as fairy, SAN and PGN as Lichess; the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check-json.py SCHEMA FILE [DEF]: every line of FILE is a JSON value that
 fits SCHEMA (or its $defs/DEF).  A small JSON Schema subset (type, enum,
-required, properties, additionalProperties, items, $ref to #/$defs),
+anyOf, required, properties, additionalProperties, items, $ref to #/$defs),
 enough for man/zhkit-game.schema.json and man/zhkit-position.schema.json,
 so the tests need no jsonschema module."""
 import json
@@ -22,6 +22,16 @@ def is_type(v, t):
 def check(v, s, root, path):
     if "$ref" in s:
         s = root["$defs"][s["$ref"].rsplit("/", 1)[1]]
+    if "anyOf" in s:
+        errs = []
+        for alt in s["anyOf"]:
+            try:
+                check(v, alt, root, path)
+                break
+            except ValueError as e:
+                errs.append(str(e))
+        else:
+            raise ValueError(f"{path}: fits none of anyOf: " + "; ".join(errs))
     t = s.get("type")
     if t is not None:
         ts = t if isinstance(t, list) else [t]

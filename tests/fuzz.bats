@@ -23,5 +23,6 @@ corpus() {
 @test "fuzz corpus: JSON Lines read back as games" { corpus fuzz_jsonin; }
 @test "fuzz corpus: cleaning on write (strip lists, every strip set)" { corpus fuzz_clean; }
 @test "fuzz corpus: selection tests, and the reader's filter" { corpus fuzz_select; }
+@test "fuzz corpus: bughouse games replayed and written three ways" { corpus fuzz_bughouse; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
