@@ -345,19 +345,25 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 {
 	static const char *const roster[] = { "Event", "Site", "Date",
 	    "WhiteA", "BlackA", "WhiteB", "BlackB", "Result" };
+	/* one board alone (chess.com's export): its own two players */
+	static const char *const one[] = { "Event", "Site", "Date",
+	    "White", "Black", "Result" };
+	const char *const *names = c->bug.labels ? roster : one;
+	size_t nnames = c->bug.labels ? sizeof roster / sizeof roster[0] :
+	    sizeof one / sizeof one[0];
 	const struct zh_tag *res = find_tag(g, "Result");
 	const struct zh_token *term = result_token(g);
 	char missing[80] = "";
 	size_t i, n = 0, k;
 
-	for (i = 0; i < sizeof roster / sizeof roster[0]; i++)
-		if (find_tag(g, roster[i]) == NULL) {
-			k = strlen(roster[i]);
+	for (i = 0; i < nnames; i++)
+		if (find_tag(g, names[i]) == NULL) {
+			k = strlen(names[i]);
 			if (n > 0) {
 				memcpy(missing + n, ", ", 2);
 				n += 2;
 			}
-			memcpy(missing + n, roster[i], k + 1);
+			memcpy(missing + n, names[i], k + 1);
 			n += k;
 		}
 	if (n > 0)
