@@ -241,7 +241,9 @@ struct board {
 static inline uint64_t
 sqbit(int s)
 {
-	return (uint64_t)1 << (ZH_RANK(s) * 8 + ZH_FILE(s));
+	unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+
+	return f < 8 && r < 8 ? (uint64_t)1 << (r * 8 + f) : 0;
 }
 
 /* Increment in seconds of TimeControl "base+inc", 0 if none. */
@@ -355,6 +357,12 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 			for (ty = ZH_PAWN; ty < ZH_KING; ty++)
 				if (ty != m.piece)
 					p->pocket[us][ty] = 0;
+		}
+		if (m.flags & ZH_MNULL) {	/* analysis: not a bughouse move */
+			zh_error_set(&e, ZH_EILLEGAL, 1, "null move '%.*s' in a "
+			    "bughouse game", (int)t->len, t->text);
+			fail(b, "illegal-move", t, ply, bd, &e);
+			return false;
 		}
 		if (!b->fast) {
 			zh__san_body_n(p, m, ZH_SAN_AUTO, bm->rm.san, ncand);
