@@ -16,6 +16,10 @@ notes(const struct merge_run *m, const char *name, long na, long nb,
 {
 	size_t k;
 
+	if (rep->stamps_illegal)
+		cli_fdiag(stderr, "note", name, a->line, 1, "games %ld and %ld: "
+		    "the moves' time stamps ([%%ts]) give no legal order; "
+		    "merged by the clocks", na, nb);
 	for (k = 0; k < rep->ntie; k++) {
 		const struct zh_bug_tie *t = &rep->tie[k];
 		int x = t->first, y = !x;

@@ -1,7 +1,8 @@
 /*
  * bugmerge.c - two board files of one bughouse game (chess.com exports
  * each board apart) merged back into one BPGN game, in the order of
- * time that the clocks give and, where they do not, that legality does.
+ * time that the moves' time stamps ([%ts], from zhpgn --boards) or the
+ * clocks give and, where they do not, that legality does.
  *
  * Each board is first replayed alone (zh_bug_replay plays a game
  * without labels as one board, its drops taken as sent): that settles
@@ -240,6 +241,99 @@ times(struct side_moves *sm, double base, double inc)
 		sm->t[i] = t > last ? t : last;
 		last = sm->t[i];
 	}
+}
+
+void
+zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
+{
+	int64_t used[2][2] = { { 0, 0 }, { 0, 0 } }, last[2] = { 0, 0 };
+	int64_t prev = -1, base, in;
+	long made[2][2] = { { 0, 0 }, { 0, 0 } };
+	double bs = 0, ic = 0;
+	size_t i;
+	int seen = 0;
+
+	/* the base as clock_base() takes it: TimeControl, else the
+	   largest first clock of the four players */
+	if (!time_control(zh_game_tag(g, "TimeControl"), &bs, &ic))
+		for (ic = 0, i = 0; i < b->nmoves; i++) {
+			const struct zh_bmove *m = &b->moves[i];
+			int bit = 1 << (2 * m->board + m->side);
+
+			if (!m->has_clock || (seen & bit))
+				continue;
+			seen |= bit;
+			if (m->clock > bs)
+				bs = m->clock;
+		}
+	base = ms_of(bs);
+	in = ms_of(ic);
+	for (i = 0; i < b->nmoves; i++) {
+		const struct zh_bmove *m = &b->moves[i];
+		int bd = m->board != 0, s = m->side;
+		int64_t t;
+
+		made[bd][s]++;
+		if (m->has_clock)
+			used[bd][s] = base - ms_of(m->clock) + in * made[bd][s];
+		t = used[bd][0] + used[bd][1];
+		if (t < last[bd])
+			t = last[bd];	/* a board's times never go back */
+		last[bd] = t;
+		ts[i] = prev = t > prev ? t : prev + 1;
+	}
+}
+
+/* A time stamp in comment t: "[%ts 12.345]" (zhpgn --boards) or
+ * bughouse.pro's "[ts=12.345]"; false if none. */
+static bool
+stamp_of(const struct zh_token *t, int64_t *ms)
+{
+	const char *p = t->text, *e = t->text + t->len;
+	double sec = 0, scale = 0.1;
+
+	if (zh_comment_clock(t->text, t->len, "ts", &sec)) {
+		*ms = ms_of(sec);
+		return true;
+	}
+	for (; e - p >= 5; p++)
+		if (memcmp(p, "[ts=", 4) == 0 && isdigit((unsigned char)p[4]))
+			break;
+	if (e - p < 5)
+		return false;
+	for (p += 4; p < e && isdigit((unsigned char)*p) && sec < ZH_CLOCK_MAX;
+	    p++)
+		sec = sec * 10 + (*p - '0');
+	if (p < e && *p == '.')
+		for (p++; p < e && isdigit((unsigned char)*p); p++) {
+			sec += (*p - '0') * scale;
+			scale /= 10;
+		}
+	if (p >= e || *p != ']' || sec >= ZH_CLOCK_MAX)
+		return false;
+	*ms = ms_of(sec);
+	return true;
+}
+
+/* Each move's time stamp, from the comments after it, into sm->t;
+ * false unless every move has one. */
+static bool
+stamps(struct side_moves *sm)
+{
+	const struct zh_game *g = sm->g;
+	size_t i, k;
+
+	for (i = 0; i < sm->n; i++) {
+		for (k = sm->bug.moves[i].tok + 1; k < g->ntoks &&
+		    g->toks[k].kind != ZH_T_MOVE &&
+		    g->toks[k].kind != ZH_T_VSTART; k++)
+			if (g->toks[k].kind == ZH_T_COMMENT &&
+			    stamp_of(&g->toks[k], &sm->t[i]))
+				break;
+		if (k >= g->ntoks || g->toks[k].kind != ZH_T_COMMENT)
+			return false;
+	}
+	return true;
 }
 
 /* The clocks' resolution in ms: 1000, 100, 10 or 1. */
@@ -557,7 +651,7 @@ ties(const struct merge *mg, struct zh_bug_merge_report *rep)
 			}
 			tx = mg->sm[x].t[at[x]];
 			ty = mg->sm[y].t[at[y]];
-			if (llabs(ty - tx) >= mg->window && ty >= tx) {
+			if (ty - tx >= (mg->window > 0 ? mg->window : 1)) {
 				at[x]++;
 				continue;
 			}
@@ -873,17 +967,35 @@ zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
 		rep->nmoves[k] = mg->sm[k].n;
 	}
 	clock_base(mg->sm, &rep->base, &rep->inc);
+	mg->total = mg->sm[0].n + mg->sm[1].n;
+	mg->order = malloc(mg->total + 1);
+	/* the boards' time stamps, when every move has one: the order
+	   the BPGN they were split from had, exact (window 0: only equal
+	   stamps are open); if that order is illegal, the clocks' */
+	if (stamps(&mg->sm[0]) && stamps(&mg->sm[1])) {
+		rep->stamped = true;
+		if (search(mg, err) == 0)
+			goto found;
+		if (err->code != ZH_OK)
+			goto failed;
+		rep->stamped = false;
+		rep->stamps_illegal = true;
+		free(mg->seen);
+		mg->seen = NULL;
+		mg->seen_cap = mg->seen_n = 0;
+		mg->deep = 0;
+	}
 	for (k = 0; k < 2; k++)
 		times(&mg->sm[k], rep->base, rep->inc);
 	mg->window = resolution(mg->sm);
-	mg->total = mg->sm[0].n + mg->sm[1].n;
-	mg->order = malloc(mg->total + 1);
 	if (search(mg, err) != 0) {
+failed:
 		if (err->code == ZH_OK)
 			blame(mg, rep, err);
 		rep->states = mg->states;
 		goto done;
 	}
+found:
 	rep->states = mg->states;
 	ties(mg, rep);
 	ra = team_result(a, false);

@@ -605,16 +605,30 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 		put_tag(out, "Termination", term, true);
 }
 
-/* Board bd's half-moves with move numbers, a [%clk] after each, the
- * comments after them and before the first move. */
+/* "[%ts 12.345]" (sp: after a space) for time stamp ms (never
+ * negative) into buf[32]. */
+static size_t
+ts_text(char *buf, int64_t ms, bool sp)
+{
+	int n = snprintf(buf, 32, "%s[%%ts %lld.%03lld]", sp ? " " : "",
+	    (long long)(ms / 1000), (long long)(ms % 1000));
+
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Board bd's half-moves with move numbers, a [%clk] after each (and
+ * with ts, each one's time stamp from it: in the clock's comment, or
+ * in one of its own), the comments after them and before the first
+ * move. */
 static void
 board_movetext(struct zh__buf *out, const struct zh_game *g,
-    const struct zh_bug *b, int bd, int d, const char *result)
+    const struct zh_bug *b, int bd, int d, const char *result,
+    const int64_t *ts)
 {
 	const struct zh_pos *s = &b->start[bd];
 	struct wr w = { out, 0 };
 	size_t i, k, clk;
-	bool force = true;
+	bool force = true, stamp;
 
 	for (i = 0; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE; i++)
 		if (g->toks[i].kind == ZH_T_COMMENT)
@@ -636,23 +650,38 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 		memcpy(mw + n, san, sn);
 		word(&w, mw, n + sn);
 		force = false;
+		stamp = ts != NULL;
 		clk = clock_token(g, m);
 		if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
 			clk = SIZE_MAX;	/* [%clk] and more: kept as written */
-		else if (m->has_clock) {
-			mw[0] = '{';
-			n = 1 + clk_text(mw + 1, sizeof mw - 2, m->clock);
+		else if (m->has_clock || stamp) {
+			/* a move without a clock gets its stamp so too: no
+			   clock is read from it */
+			n = 0;
+			mw[n++] = '{';
+			if (m->has_clock)
+				n += clk_text(mw + n, 30, m->clock);
+			if (stamp)
+				n += ts_text(mw + n, ts[k], m->has_clock);
 			mw[n++] = '}';
 			word(&w, mw, n);
+			stamp = false;
 		}
-		/* its other comments: up to the next move or label */
+		/* its other comments: up to the next move or label (a
+		   clock kept as written numbers no move, as one rewritten) */
 		for (i = m->tok + 1; i < g->ntoks &&
 		    g->toks[i].kind != ZH_T_MOVE &&
 		    g->toks[i].kind != ZH_T_VSTART; i++)
 			if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
 				comment(&w, &g->toks[i]);
-				force = true;
+				force = force || i != clock_token(g, m);
 			}
+		if (stamp) {	/* after a clock comment kept as written */
+			mw[0] = '{';
+			n = 1 + ts_text(mw + 1, ts[k], false);
+			mw[n++] = '}';
+			word(&w, mw, n);
+		}
 	}
 	word(&w, result, strlen(result));
 	bputc(out, '\n');
@@ -665,6 +694,7 @@ zh_bug_board_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
 	char local[LOCALBUF];
 	struct zh__buf out = ZH_BUF_LOCAL(local);
 	const char *result, *team = team_result(g, b);
+	int64_t *ts = NULL;
 
 	if (!have_start(b, err))
 		return -1;
@@ -674,12 +704,21 @@ zh_bug_board_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
 	}
 	if (d == ZH_AUTO)
 		d = ZH_SAN_AUTO;
-	/* one board of a game: its result is its own, as given */
+	/* one board of a game: its result is its own, as given; the
+	   stamps of a two-board game's moves (a board alone keeps its
+	   comments, stamps and all) */
 	result = b->labels ? board_result(team, board) : given_result(g);
+	if (b->labels && (ts = malloc((b->nmoves + 1) * sizeof *ts)) == NULL) {
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	if (ts != NULL)
+		zh__bug_stamps(g, b, ts);
 	board_tags(&out, g, b, board, d, result, team);
 	bputc(&out, '\n');
-	board_movetext(&out, g, b, board, d, result);
+	board_movetext(&out, g, b, board, d, result, ts);
 	bputc(&out, '\n');
+	free(ts);
 	return zh__buf_flush(&out, f, err);
 }
 

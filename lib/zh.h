@@ -738,7 +738,10 @@ int zh_bug_walk(const struct zh_bug *b,
  * chess.com exports it: a one-board PGN of that board's players with
  * Variant "Bughouse", Board and PartnerGame tags, the board's own
  * result (A's is the team's, B's its mirror), a Termination tag, a
- * [%clk] after every move and ordinary move numbers.
+ * [%clk] after every move and ordinary move numbers.  Each half-move of
+ * a two-board game also gets its time stamp, "{[%clk 0:02:58.3] [%ts
+ * 1.700]}" (seconds from the start of the game, strictly increasing in
+ * the BPGN's order: zh_bug_merge gives that order back by them).
  */
 int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
     int d, struct zh_error *err);
@@ -849,6 +852,9 @@ struct zh_bug_merge_report {
 	struct zh_bug_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
 				   mattered or went against the clocks first */
 	size_t ntie;
+	bool stamped;		/* ordered by the moves' time stamps ([%ts]) */
+	bool stamps_illegal;	/* they were there, but gave no legal order:
+				   ordered by the clocks */
 };
 
 /* How many prefixes of orders zh_bug_merge searches before it gives up
@@ -860,7 +866,12 @@ struct zh_bug_merge_report {
  * BPGN game written to out in dialect d (labels 1A. 1a. 1B. 1b., each
  * move's clock as "{secs}" or as the dialect's row says, the team
  * result: a's Result, else b's read for the other team).  The game is
- * read back and replayed before it is written.  0, or -1 with err
+ * read back and replayed before it is written.  When every half-move
+ * of both boards has a time stamp after it ("[%ts 12.345]", as
+ * zh_bug_board_write writes them, or bughouse.pro's "[ts=12.345]"),
+ * the stamps order the moves instead of the clocks (equal ones by
+ * legality); a stamp order that is illegal falls back to the clocks'
+ * (rep->stamps_illegal).  0, or -1 with err
  * (line and column of the move at fault; rep->err_board its board);
  * nothing is written then.  rep may be NULL.  An error in writing is
  * ZH_EIO.

@@ -245,4 +245,14 @@ const char *zh__fen_error_code(const struct zh_error *e);
 const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
     const struct zh_error *e, bool variation);
 
+/*
+ * The time stamp of each half-move of bughouse game b (read as g), in
+ * ms from the start, into ts[b->nmoves] (bugmerge.c): the time both
+ * players of its board have used, made strictly increasing in the
+ * game's text order; 0, 1, 2... ms without clocks.  The board writer's
+ * [%ts], that a merge orders the boards by.
+ */
+void zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b,
+    int64_t *ts);
+
 #endif

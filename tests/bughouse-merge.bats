@@ -208,3 +208,124 @@ PY
 	run zhpgn -q --merge-boards -o /dev/full "$D/tie-legal.pgn"
 	assert_failure 2
 }
+
+# Per game, one line: its half-moves' label, UCI and clock, in text order.
+seq_of() {
+	zhpgn -q --json "$1" | jq -c '[.moves[] | [.label, .uci, .clock]]'
+}
+
+# Per game, one line: board $2's half-moves alone.
+board_seq() {
+	zhpgn -q --json "$1" | jq -c --arg b "$2" \
+	    '[.moves[] | select(.board == $b) | [.label, .uci, .clock]]'
+}
+
+@test "bughouse-merge: --boards then --merge-boards gives every game back, its moves in their order and its clocks ([%ts])" {
+	local f n=0
+	# whole seconds (604 ties), tenths, milliseconds, no clocks at all,
+	# and FICS's lag-corrected clocks that run against the text order
+	for f in "$TESTDATA"/bughouse/gen/{bughousedb,bughousedb-org,chesscom,pychess}.bpgn \
+	    "$TESTDATA"/bughouse/real/*.bpgn; do
+		zhpgn -q --boards "$f" >"$T/b.pgn"
+		run --separate-stderr zhpgn -q --merge-boards -o "$T/m.bpgn" "$T/b.pgn"
+		assert_success
+		[ -z "$stderr" ]	# no tie left to legality, no note
+		seq_of "$f" >"$T/want"
+		seq_of "$T/m.bpgn" >"$T/got"
+		[ "$(wc -l <"$T/want")" -gt 0 ]
+		run diff "$T/want" "$T/got"
+		assert_success
+		# the stamps stay in the board files
+		run grep -c '%ts' "$T/m.bpgn"
+		assert_output 0
+		n=$((n + $(wc -l <"$T/want")))
+	done
+	[ "$n" -eq 1203 ]
+}
+
+@test "bughouse-merge: [%ts] is the time both players of the board used, strictly increasing in the BPGN's order" {
+	local f=$TESTDATA/bughouse/gen/bughousedb-org.bpgn
+	zhpgn -q --boards "$f" >"$T/b.pgn"
+	# game 1's board A: Houzu's 1. c3 at 4:51 of 5:00 (9 s used), Wnelbug's
+	# 1... d5 at 4:59 (1 s more); 2. e4 at 4:51 again: 10 s, but it comes
+	# after 1... d5 in the BPGN: 1 ms later
+	run bash -c "sed -n '/^1\. c3/p' '$T/b.pgn' | head -1"
+	assert_output --partial '1. c3 {[%clk 0:04:51.0] [%ts 9.000]} d5 {[%clk 0:04:59.0] [%ts 10.000]} 2. e4'
+	run bash -c "grep -A1 -m1 '^1\. c3' '$T/b.pgn' | tr '\n' ' '"
+	assert_output --partial '{[%clk 0:04:51.0] [%ts 10.001]}'
+	# no clocks: the order alone, a millisecond a half-move
+	zhpgn -q --boards "$TESTDATA/bughouse/gen/pychess.bpgn" | head -20 >"$T/p.pgn"
+	run grep -c '1. c3 {\[%ts 0.003\]} d5 {\[%ts 0.004\]}' "$T/p.pgn"
+	assert_output 1
+	# the stamps of every game, both boards merged, strictly increase
+	zhpgn -q --boards "$f" | python3 -c '
+import re, sys
+games = sys.stdin.read().split("\n[Event ")
+for a, b in zip(games[0::2], games[1::2]):
+    ts = sorted(float(x) for x in re.findall(r"\[%ts ([0-9.]+)\]", a + b))
+    assert len(ts) == len(set(ts)) > 0, "equal stamps"
+print("ok", len(games) // 2)
+'
+}
+
+@test "bughouse-merge: bughouse.pro's [ts=x] orders the moves as [%ts x] does" {
+	local f=$TESTDATA/bughouse/gen/bughousedb-org.bpgn
+	zhpgn -q --boards "$f" | sed -E 's/\[%ts ([0-9.]+)\]/[ts=\1]/g' >"$T/b.pgn"
+	run grep -c '%ts' "$T/b.pgn"
+	assert_output 0
+	run --separate-stderr zhpgn -q --merge-boards -o "$T/m.bpgn" "$T/b.pgn"
+	assert_success
+	[ -z "$stderr" ]
+	run diff <(seq_of "$f") <(seq_of "$T/m.bpgn")
+	assert_success
+}
+
+@test "bughouse-merge: board files without [%ts] still merge by the clocks and legality, each board's moves kept" {
+	local f b
+	# not gen/chesscom.bpgn: its generated clocks give no legal order
+	# for some games without the stamps (the two boards' times disagree)
+	for f in "$TESTDATA"/bughouse/gen/{bughousedb,bughousedb-org,pychess}.bpgn \
+	    "$TESTDATA"/bughouse/real/*.bpgn; do
+		zhpgn -q --boards "$f" | sed -E 's/ ?\[%ts [0-9.]+\]//g; s/ ?\{\}//g' >"$T/b.pgn"
+		run grep -c '%ts' "$T/b.pgn"
+		assert_output 0
+		run zhpgn -q --merge-boards -o "$T/m.bpgn" "$T/b.pgn"
+		assert_success
+		run zhcheck -q "$T/m.bpgn"
+		assert_success
+		for b in A B; do
+			run diff <(board_seq "$f" "$b") <(board_seq "$T/m.bpgn" "$b")
+			assert_success
+		done
+	done
+	# and whole seconds lose the order where both are legal
+	f=$TESTDATA/bughouse/gen/bughousedb-org.bpgn
+	zhpgn -q --boards "$f" | sed -E 's/ ?\[%ts [0-9.]+\]//g' >"$T/b.pgn"
+	zhpgn -q --merge-boards -o "$T/m.bpgn" "$T/b.pgn" 2>/dev/null
+	run diff <(seq_of "$f") <(seq_of "$T/m.bpgn")
+	assert_failure
+}
+
+@test "bughouse-merge: stamps in an illegal order: merged by the clocks, with a note" {
+	local f=$TESTDATA/bughouse/gen/bughousedb-org.bpgn
+	# game 1's boards, board B's stamps all 1000 s late: every move of A
+	# first, and 5a. dxc4 ... 10a. N@e6 needs B's captures
+	zhpgn -q --boards "$f" | awk 'BEGIN { RS = ""; ORS = "\n\n" } NR <= 4' |
+	    python3 -c '
+import re, sys
+s = sys.stdin.read()
+i = s.index("[Event", 1)
+late = re.sub(r"\[%ts ([0-9.]+)\]",
+    lambda m: "[%%ts %.3f]" % (float(m.group(1)) + 1000), s[i:])
+sys.stdout.write(s[:i] + late)
+' >"$T/b.pgn"
+	run zhpgn -q --merge-boards -o "$T/m.bpgn" "$T/b.pgn"
+	assert_success
+	assert_output --partial "games 1 and 2: the moves' time stamps ([%ts]) give no legal order; merged by the clocks"
+	run zhcheck -q "$T/m.bpgn"
+	assert_success
+	for b in A B; do
+		run diff <(board_seq "$f" "$b" | head -1) <(board_seq "$T/m.bpgn" "$b")
+		assert_success
+	done
+}

@@ -264,9 +264,12 @@ schema_ok() {
 [Termination "Giomaxxim won by checkmate"]
 EOF
 	run bash -c "tr '\n' ' ' <'$t/b.pgn'"
-	assert_output --partial '1. e4 {[%clk 0:04:56.208]} e5 {[%clk 0:04:57.924]} 2. Nf3'
-	assert_output --partial '23. B@g7# {[%clk 0:01:12.284]} {BobBughouse checkmated} 1-0'
-	assert_output --partial '19. Q@e6+ {[%clk 0:01:34.205]} Kxg7 {[%clk 0:03:19.869]}'
+	# [%ts]: what both players of the board used, 300 s each (on B
+	# at 23. B@g7#: 300 - 72.284 + 300 - 178.996 s)
+	assert_output --partial '1. e4 {[%clk 0:04:56.208] [%ts 3.792]} e5 {[%clk 0:04:57.924] [%ts 5.868]} 2. Nf3'
+	assert_output --partial '23. B@g7# {[%clk 0:01:12.284] [%ts 348.720]} {BobBughouse checkmated} 1-0'
+	assert_output --partial '19. Q@e6+ {[%clk 0:01:34.205] [%ts 303.459]} Kxg7 {[%clk 0:03:19.869] [%ts 305.926]}'
+	assert_output --partial '1. d4 {[%clk 0:04:58.210] [%ts 1.790]} Nf6'
 	# muggg (White on B) forfeits: White A and Black B won
 	run bash -c "zhpgn -q --boards -t chesscom '$B/real/1934660.bpgn' | grep -E '^\[(Result|Termination) '"
 	assert_output - <<'EOF'
