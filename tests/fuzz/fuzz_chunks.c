@@ -101,6 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n, start, i;
 	long ng = 0, k = 0, line = 0, games = 0;
 	unsigned pick;
+	int rc0 = 0;
 	FILE *f;
 	bool clean = true;
 
@@ -113,11 +114,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((f = fmemopen((void *)(uintptr_t)in, n, "r")) == NULL)
 		return 0;
 	r = zh_pgn_open(f, lim);
-	while (ng < MAXG && zh_pgn_next(r, &g) == 1)
+	while (ng < MAXG && (rc0 = zh_pgn_next(r, &g)) == 1)
 		record(&whole[ng++], &g);
 	zh_pgn_close(r);
 	fclose(f);
-	if (ng == MAXG)
+	/* a stream the reader refuses (compressed: its first bytes are a
+	   codec's magic) has no games to compare the pieces' with */
+	if (ng == MAXG || rc0 < 0)
 		goto out;
 
 	/* The pieces, each copied with its padding, read in turn. */
