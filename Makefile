@@ -114,7 +114,7 @@ VGFILTER = ^(bughouse-merge|bughouse-pgn: [^-]|face-opts|bughouse replay|zhfen b
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }
-	VALGRIND=1 bats --filter '$(VGFILTER)' $(VGSUITES)
+	VALGRIND=1 bats $$(sh tests/bats-jobs) --filter '$(VGFILTER)' $(VGSUITES)
 
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
