@@ -473,8 +473,7 @@ bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 
 /* A bughouse game: the two boards replayed, its tags and result. */
 static void
-bug_check(struct zh_check *c, const struct zh_game *g,
-    const struct zh_variant *force, int soft)
+bug_check(struct zh_check *c, const struct zh_game *g, int soft)
 {
 	struct zh_bug *b = &c->bug;
 	struct zh_problem *p;
@@ -482,7 +481,7 @@ bug_check(struct zh_check *c, const struct zh_game *g,
 
 	c->is_bug = true;
 	b->fast = true;
-	zh_bug_replay(g, force, b);
+	zh_bug_replay(g, c->r.v, b);	/* the variant zh_replay found */
 	c->r.v = b->v;
 	c->r.nplies = (long)b->nmoves;
 	c->r.complete = b->complete;
@@ -533,7 +532,7 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 	c->convention = NULL;
 	if (zh_replay(g, force, &c->r) != 0 && c->r.v != NULL &&
 	    c->r.v->boards >= 2)
-		bug_check(c, g, force, soft);
+		bug_check(c, g, soft);
 	else {
 		if (g->err.code != ZH_OK)
 			add(c, ZH_ERROR, "syntax", g->err.line, g->err.col, 0,

@@ -687,6 +687,8 @@ two_board_refused(const struct zh_game *g, struct zh_replay *r)
 	zh_error_set(&r->err, ZH_EVARIANT, 1, "a %s game has two boards: "
 	    "zh_bug_replay() replays it", r->v->name);
 	r->err.line = g->line;
+	if (r->fast)	/* validation (zh_check_game) reads v and err only */
+		return -1;
 	zh_pos_start(&r->start, r->v);
 	r->final = r->start;
 	for (k = 0; k < g->ntoks; k++)	/* cheaper than clearing all */

@@ -574,7 +574,9 @@ struct zh_replay {
 	size_t cap;
 };
 
-/* Replay g; 0 if every mainline move was legal, else -1 (see r->err). */
+/* Replay g; 0 if every mainline move was legal, else -1 (see r->err).
+ * A game of a two-board variant is refused (ZH_EVARIANT, r->v its
+ * variant): zh_bug_replay() replays it. */
 int zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r);
 void zh_replay_free(struct zh_replay *r);
