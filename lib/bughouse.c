@@ -676,12 +676,15 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 		long n;
 		int bd, sd;
 
-		if (t->kind == ZH_T_VSTART)
-			depth++;
-		else if (t->kind == ZH_T_VEND && depth > 0)
-			depth--;
-		if (depth > 0 || t->kind == ZH_T_VEND)
+		if (t->kind != ZH_T_MOVE && t->kind != ZH_T_COMMENT) {
+			if (t->kind == ZH_T_VSTART)
+				depth++;
+			else if (t->kind == ZH_T_VEND && depth > 0)
+				depth--;
 			continue;	/* variations: not walked */
+		}
+		if (depth > 0)
+			continue;
 		if (t->kind == ZH_T_COMMENT) {
 			if (b->nmoves > 0 &&
 			    b->moves[b->nmoves - 1].tok + 1 == k)
@@ -708,7 +711,14 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 			lab_board = bd;
 			lab_side = sd;
 			lab_tok = (long)k;
-			continue;
+			/* most labels: the move right after */
+			if (k + 1 >= g->ntoks || g->toks[k + 1].kind != ZH_T_MOVE)
+				continue;
+			t = &g->toks[++k];
+			if (label_of(t, &n, &bd, &sd)) {
+				k--;	/* a second label: said above */
+				continue;
+			}
 		}
 		if (b->labels) {
 			const struct zh_pos *p;
