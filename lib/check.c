@@ -221,13 +221,39 @@ result_token(const struct zh_game *g)
 	return NULL;
 }
 
+/* The Result tag against the result token, and a movetext without one. */
+static void
+result_tag(struct zh_check *c, const struct zh_game *g, int soft,
+    const struct zh_tag *res)
+{
+	const struct zh_token *term = result_token(g);
+
+	if (res != NULL && !is_result(res->value))
+		add(c, soft, "result", res->line, res->col, 0,
+		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
+		    res->value);
+	else if (res != NULL && g->result != NULL &&
+	    strcmp(res->value, g->result) != 0)
+		add(c, soft, "result", term ? term->line : res->line,
+		    term ? term->col : res->col, 0,
+		    "the game ends with %s but its Result tag says %s",
+		    g->result, res->value);
+	if (g->result == NULL) {
+		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
+
+		add(c, soft, "result", last ? last->line : g->line,
+		    last ? last->col : 1, 0,
+		    "the movetext does not end with a result "
+		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
+	}
+}
+
 /* Seven Tag Roster, Result, PlyCount, SetUp/FEN; kt from known_tags. */
 static void
 tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
     const struct zh_tag *const *kt)
 {
 	const struct zh_tag *res = kt[K_RESULT], *t;
-	const struct zh_token *term = result_token(g);
 	char missing[80] = "";
 	size_t i, n = 0;
 
@@ -252,24 +278,7 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 	if (kt[K_ROUND] == NULL)
 		add2(c, soft, "missing-round", g->line, 1,
 		    "missing tag of the Seven Tag Roster: ", "Round");
-	if (res != NULL && !is_result(res->value))
-		add(c, soft, "result", res->line, res->col, 0,
-		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
-		    res->value);
-	else if (res != NULL && g->result != NULL &&
-	    strcmp(res->value, g->result) != 0)
-		add(c, soft, "result", term ? term->line : res->line,
-		    term ? term->col : res->col, 0,
-		    "the game ends with %s but its Result tag says %s",
-		    g->result, res->value);
-	if (g->result == NULL) {
-		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
-
-		add(c, soft, "result", last ? last->line : g->line,
-		    last ? last->col : 1, 0,
-		    "the movetext does not end with a result "
-		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
-	}
+	result_tag(c, g, soft, res);
 	if ((t = kt[K_PLYCOUNT]) != NULL && c->r.complete) {
 		char *e;
 		long k = strtol(t->value, &e, 10);
@@ -352,7 +361,6 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 	size_t nnames = c->bug.labels ? sizeof roster / sizeof roster[0] :
 	    sizeof one / sizeof one[0];
 	const struct zh_tag *res = find_tag(g, "Result");
-	const struct zh_token *term = result_token(g);
 	char missing[80] = "";
 	size_t i, n = 0, k;
 
@@ -370,24 +378,7 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
 		    "missing tags of a bughouse game: " :
 		    "missing tag of a bughouse game: ", missing);
-	if (res != NULL && !is_result(res->value))
-		add(c, soft, "result", res->line, res->col, 0,
-		    "Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *",
-		    res->value);
-	else if (res != NULL && g->result != NULL &&
-	    strcmp(res->value, g->result) != 0)
-		add(c, soft, "result", term ? term->line : res->line,
-		    term ? term->col : res->col, 0,
-		    "the game ends with %s but its Result tag says %s",
-		    g->result, res->value);
-	if (g->result == NULL) {
-		const struct zh_token *last = g->ntoks ? &g->toks[g->ntoks - 1] : NULL;
-
-		add(c, soft, "result", last ? last->line : g->line,
-		    last ? last->col : 1, 0,
-		    "the movetext does not end with a result "
-		    "(1-0, 0-1, 1/2-1/2 or *) after its last token");
-	}
+	result_tag(c, g, soft, res);
 }
 
 /*
