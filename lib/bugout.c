@@ -922,22 +922,7 @@ zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 	size_t k;
 
 	zh__json_open(&out, '{');
-	if (g->file != NULL) {
-		zh__json_key(&out, "file");
-		zh__json_strz(&out, g->file);
-		zh__json_key(&out, "game");
-		zh__json_int(&out, g->number);
-		zh__json_key(&out, "index");
-		zh__json_int(&out, g->index);
-	}
-	zh__json_key(&out, "tags");
-	if (zh__json_tags(&out, g))
-		zh__json_tag_list(&out, g);
-	zh__json_key(&out, "variant");
-	if (b->v != NULL)
-		zh__json_ascii(&out, b->v->name);
-	else
-		zh__json_null(&out);
+	zh__json_game_head(&out, g, b->v);
 	zh__json_key(&out, "boards");
 	zh__json_int(&out, b->labels ? 2 : 1);
 	zh__json_key(&out, "start");

@@ -161,5 +161,9 @@ void zh__json_run_list(struct zh__buf *b, const char *key,
  * repeats: then tag_list writes "tag_list", every pair in order. */
 bool zh__json_tags(struct zh__buf *b, const struct zh_game *g);
 void zh__json_tag_list(struct zh__buf *b, const struct zh_game *g);
+/* The keys every game object starts with: file, game and index (when
+ * the caller set g->file), tags (and tag_list), variant (v's name). */
+void zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
+    const struct zh_variant *v);
 
 #endif

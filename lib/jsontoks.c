@@ -238,3 +238,25 @@ zh__json_tag_list(struct zh__buf *b, const struct zh_game *g)
 	}
 	zh__json_close(b, ']');
 }
+
+void
+zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
+    const struct zh_variant *v)
+{
+	if (g->file != NULL) {	/* where it came from (the caller's) */
+		zh__json_key(b, "file");
+		zh__json_strz(b, g->file);
+		zh__json_key(b, "game");
+		zh__json_int(b, g->number);
+		zh__json_key(b, "index");
+		zh__json_int(b, g->index);
+	}
+	zh__json_key(b, "tags");
+	if (zh__json_tags(b, g))
+		zh__json_tag_list(b, g);
+	zh__json_key(b, "variant");
+	if (v != NULL)
+		zh__json_ascii(b, v->name);
+	else
+		zh__json_null(b);
+}

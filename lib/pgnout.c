@@ -1190,22 +1190,7 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	bool plain;
 
 	zh__json_open(&b, '{');
-	if (g->file != NULL) {	/* where it came from (the caller's) */
-		zh__json_key(&b, "file");
-		zh__json_strz(&b, g->file);
-		zh__json_key(&b, "game");
-		zh__json_int(&b, g->number);
-		zh__json_key(&b, "index");
-		zh__json_int(&b, g->index);
-	}
-	zh__json_key(&b, "tags");
-	if (zh__json_tags(&b, g))
-		zh__json_tag_list(&b, g);
-	zh__json_key(&b, "variant");
-	if (r->v != NULL)
-		zh__json_ascii(&b, r->v->name);
-	else
-		zh__json_null(&b);
+	zh__json_game_head(&b, g, r->v);
 	zh__json_key(&b, "start");
 	if (start) {
 		zh_fen_write(&r->start, c.d, fen, sizeof fen);
