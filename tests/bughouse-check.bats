@@ -136,3 +136,15 @@ setup() {
 	sed -i 's/N@f6/N@e7/' one.pgn
 	run -1 zhcheck -q one.pgn
 }
+
+@test "bughouse: zhreplay's board before every generated half-move is Fairy-Stockfish's, in each dialect's file" {
+	local f
+	# the answers' FENs and moves are the engine's (with the generator's
+	# promoted marks): 21,361 half-moves, SAN and UCI too, and the
+	# final positions
+	for f in bughousedb bughousedb-org chesscom pychess; do
+		zhreplay -F jsonl --to fairy "$B/gen/$f.bpgn" >pos.jsonl
+		run -0 python3 "$ZH_TOP/tests/check-bughouse-fens.py" "$B/gen/answers.jsonl" <pos.jsonl
+		assert_output "ok 21361"
+	done
+}
