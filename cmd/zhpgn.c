@@ -142,6 +142,7 @@ work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
 
 	b->fast = false;
 	rc = zh_bug_replay(g, cli_game_variant(g, o->variant, o->defvar), b);
+	s->r.bug = b;		/* the selection's tests read it */
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0) {

@@ -365,6 +365,7 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 
 	b->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	rc = zh_bug_replay(g, cli_game_variant(g, o->force, o->defvar), b);
+	st->r.bug = b;		/* the selection's tests read it */
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, &st->r, res->route,
 		    sizeof res->route);

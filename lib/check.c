@@ -473,6 +473,7 @@ bug_check(struct zh_check *c, const struct zh_game *g, int soft)
 	c->is_bug = true;
 	b->fast = true;
 	zh_bug_replay(g, c->r.v, b);	/* the variant zh_replay found */
+	c->r.bug = b;			/* for the selection */
 	c->r.v = b->v;
 	c->r.nplies = (long)b->nmoves;
 	c->r.complete = b->complete;

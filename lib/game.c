@@ -716,6 +716,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	size_t cap, k;
 
 	r->v = NULL;
+	r->bug = NULL;
 	r->complete = false;
 	r->nplies = 0;
 	r->nvarerr = 0;

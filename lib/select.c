@@ -1033,6 +1033,36 @@ search(const struct zh_select *s, const struct zh_game *g,
 /* ==================== game tests ==================== */
 
 /* Did the replay find the game's start (its variant, its FEN tag)? */
+/* The position search on a bughouse game: either board, at the start
+ * and after every half-move (a capture changes the other board's
+ * holdings too), each key made whole. */
+struct bug_search {
+	const struct zh_select *s;
+	bool *hit;
+	int left;
+};
+
+static int
+bug_hits(void *arg, const struct zh_bply *pl)
+{
+	struct bug_search *x = arg;
+	int i;
+
+	for (i = 0; i < 2 && x->left > 0; i++)
+		x->left = pos_hits(x->s, pl->pos[i], poskey(x->s->z, pl->pos[i],
+		    0x3f), 0x3f, x->hit, x->left);
+	return x->left == 0;
+}
+
+static void
+bug_search(const struct zh_select *s, const struct zh_bug *b, bool *hit)
+{
+	struct bug_search x = { s, hit, s->npos };
+
+	if (b->v != NULL)
+		zh_bug_walk(b, bug_hits, &x);
+}
+
 static bool
 started(const struct zh_game *g, const struct zh_replay *r)
 {
@@ -1041,16 +1071,29 @@ started(const struct zh_game *g, const struct zh_replay *r)
 	return r->v != NULL && (fen == NULL || *fen == '\0' || r->setup);
 }
 
+/* A bughouse game's ending on the board: a mate, or none (a side with
+ * no move waits: there is no stalemate). */
+static int
+bug_status(const struct zh_bug *b)
+{
+	return b->mated_board >= 0 ? ZH_CHECKMATE : ZH_ONGOING;
+}
+
 static bool
 test_game(const struct test *t, const struct zh_game *g,
     const struct zh_replay *r, int rc, const bool *hit, int i)
 {
+	long n = r->bug != NULL ? (long)r->bug->nmoves : r->nplies;
+
 	switch (t->kind) {
 	case ZH_SEL_VARIANT:
 		return r->v == t->v;
-	case ZH_SEL_PLIES:
-		return r->nplies >= t->lo && (t->hi < 0 || r->nplies <= t->hi);
+	case ZH_SEL_PLIES:		/* half-moves of both boards */
+		return n >= t->lo && (t->hi < 0 || n <= t->hi);
 	case ZH_SEL_ENDING:
+		if (r->bug != NULL)
+			return r->bug->v != NULL &&
+			    bug_status(r->bug) == t->ending;
 		return started(g, r) && zh_status(&r->final) == t->ending;
 	case ZH_SEL_VALID:
 		return (rc == 0 && g->err.code == ZH_OK) == t->valid;
@@ -1080,7 +1123,9 @@ zh_select_game(const struct zh_select *s, const struct zh_game *g,
 		}
 		hit = scratch->p;
 		memset(hit, 0, need);
-		if (started(g, r))
+		if (r->bug != NULL)
+			bug_search(s, r->bug, hit);
+		else if (started(g, r))
 			search(s, g, r, hit);
 	}
 	for (i = 0; i < s->n; i++) {
@@ -1128,6 +1173,54 @@ absorb(struct lanes *h, uint64_t w)
 	h->b ^= h->b >> 32;
 }
 
+/* A bughouse game's key: its variant, both starts (board, holdings,
+ * side, castling), its half-moves in order with their boards. */
+static struct zh_key
+bug_key(const struct zh_bug *b)
+{
+	struct lanes h = { 0x243f6a8885a308d3u, 0x13198a2e03707344u };
+	struct zh_key key;
+	uint64_t w;
+	size_t j, s;
+	int i;
+
+	if (b->v == NULL) {
+		key.hi = key.lo = 0;
+		return key;
+	}
+	absorb(&h, (uint64_t)(b->v - zh_variants) + 1);
+	for (i = 0; i < 2; i++) {
+		const struct zh_pos *p = &b->start[i];
+
+		for (s = 0; s < ZH_NSQ; s += 8) {
+			memcpy(&w, p->sq + s, 8);
+			absorb(&h, w);
+		}
+		for (s = 0; s < sizeof p->pocket; s += 8) {
+			size_t n = sizeof p->pocket - s;
+
+			w = 0;
+			memcpy(&w, (const unsigned char *)p->pocket + s,
+			    n < 8 ? n : 8);
+			absorb(&h, w);
+		}
+		absorb(&h, (uint64_t)p->side << 8 | p->castle);
+	}
+	for (j = 0; j < b->nmoves; j++) {
+		const struct zh_bmove *m = &b->moves[j];
+
+		absorb(&h, (uint64_t)m->rm.move.from |
+		    (uint64_t)m->rm.move.to << 8 |
+		    (uint64_t)m->rm.move.piece << 16 |
+		    (uint64_t)(m->rm.move.flags & ZH_MDROP) << 24 |
+		    (uint64_t)m->board << 32);
+	}
+	absorb(&h, (uint64_t)b->nmoves << 1 | b->complete);
+	key.hi = mix64(h.a);
+	key.lo = mix64(h.b ^ (h.a >> 17));
+	return key;
+}
+
 struct zh_key
 zh_game_key(const struct zh_game *g, const struct zh_replay *r)
 {
@@ -1140,6 +1233,8 @@ zh_game_key(const struct zh_game *g, const struct zh_replay *r)
 		key.hi = key.lo = 0;
 		return key;
 	}
+	if (r->bug != NULL)
+		return bug_key(r->bug);
 	absorb(&h, (uint64_t)(r->v - zh_variants) + 1);
 	/* the start: board, pockets, side, castling rights (the
 	   clocks and the en-passant square, written differently by

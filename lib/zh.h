@@ -572,6 +572,11 @@ struct zh_replay {
 	size_t nvarerr, nvarerr_more;
 	struct zh_rmove *moves;		/* one per token of the game */
 	size_t cap;
+	const struct zh_bug *bug;	/* set by the caller: a two-board
+					   game's replay (zh_bug_replay),
+					   which the selection and the game
+					   key then read; zh_replay clears
+					   it */
 };
 
 /* Replay g; 0 if every mainline move was legal, else -1 (see r->err).

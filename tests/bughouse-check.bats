@@ -148,3 +148,22 @@ setup() {
 		assert_output "ok 21361"
 	done
 }
+
+@test "bughouse: the selection reads a bughouse game whole (answers from the generator)" {
+	local G=$B/gen want fen
+	# --ply-count counts both boards' half-moves
+	want=$(jq -r 'select((.moves|length) >= 100)|.game' "$G/answers.jsonl" | wc -l)
+	[ "$(zhpgn -q --ply-count 100- "$G/pychess.bpgn" | grep -c '^\[Event ')" -eq "$want" ]
+	# --ending checkmate: the games the generator ended by a mate
+	want=$(jq -r 'select(.end == "mate")|.game' "$G/answers.jsonl" | paste -sd' ')
+	[ "$(zhcheck -q --json --ending checkmate "$G/bughousedb.bpgn" | jq -r .game | paste -sd' ')" = "$want" ]
+	# --position: a board's FEN with its holdings, from the answers
+	fen=$(jq -r 'select(.game == 7)|.moves[30].fen_before' "$G/answers.jsonl")
+	want=$(jq -r --arg f "$fen" 'select([.moves[].fen_before]|index($f))|.game' "$G/answers.jsonl" | paste -sd' ')
+	[ "$(zhcheck -q --json --position "$fen" "$G/chesscom.bpgn" | jq -r .game | paste -sd' ')" = "$want" ]
+	# --dedupe: the same 300 games in two dialects are 300 games
+	[ "$(zhpgn -q --dedupe "$G/pychess.bpgn" "$G/chesscom.bpgn" | grep -c '^\[Event ')" -eq 300 ]
+	# --only-invalid keeps the broken ones
+	run -1 --separate-stderr zhcheck --only-invalid "$B/broken/drop-not-held.bpgn" "$G/pychess.bpgn"
+	[ "${stderr_lines[-1]}" = "zhcheck: selection: 315 read, 15 selected, 300 dropped by --only-invalid" ]
+}
