@@ -381,6 +381,22 @@ def wrap(tokens, width=80):
     return "\n".join(lines)
 
 
+def fics_head(g, event, site, datesep):
+    """The tags both FICS layouts start with, up to TimeControl: they
+    differ in Event, Site and the Date's separator."""
+    n, e = g["names"], g["elo"]
+    y, mo, d = g["date"]
+    hh, mi, ss = g["time"]
+    head = ['[Event "%s"]' % event,
+            '[Site "%s"]' % site,
+            '[Date "%04d%s%02d%s%02d"]' % (y, datesep, mo, datesep, d),
+            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
+    for p in PLAYERS:
+        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
+    head.append('[TimeControl "%d+0"]' % g["base"])
+    return head
+
+
 def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
                     extra_tags=()):
     """bughousedb.com 2021-22 layout.  -> (text, pos) where pos has, per
@@ -391,16 +407,7 @@ def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
     loser = loser if loser is not None else g["loser"]
     if result is None:
         result = board_result(loser) if kind != "unfinished" else "*"
-    n, e = g["names"], g["elo"]
-    y, mo, d = g["date"]
-    hh, mi, ss = g["time"]
-    head = ['[Event "FICS rated bughouse match"]',
-            '[Site "freechess.org"]',
-            '[Date "%04d-%02d-%02d"]' % (y, mo, d),
-            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
-    for p in PLAYERS:
-        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
-    head.append('[TimeControl "%d+0"]' % g["base"])
+    head = fics_head(g, "FICS rated bughouse match", "freechess.org", "-")
     head.extend(extra_tags)
     head.append('[Lag "%s"]' % " ".join(str(m["lag"]) for m in moves))
     head.append('[Result "%s"]' % result)
@@ -422,16 +429,7 @@ def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
 
 
 def org_game(g):
-    n, e = g["names"], g["elo"]
-    y, mo, d = g["date"]
-    hh, mi, ss = g["time"]
-    head = ['[Event "FICS rated bughouse game"]',
-            '[Site "FICS freechess.org"]',
-            '[Date "%04d.%02d.%02d"]' % (y, mo, d),
-            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
-    for p in PLAYERS:
-        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
-    head.append('[TimeControl "%d+0"]' % g["base"])
+    head = fics_head(g, "FICS rated bughouse game", "FICS freechess.org", ".")
     res = team_result(g["loser"])
     head.append('[Result "%s"]' % res)
     toks = ["%s. %s {%d}" % (m["label"], m["san"], m["ms"] // 1000)
