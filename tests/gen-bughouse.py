@@ -182,30 +182,17 @@ def apply_move(eng, fen, uci):
     return join_fen(b2, promoted, h2, rest2), captured, checkers, legal
 
 
-def find_false_mate(eng, fen, legal):
-    """A legal move after which the opponent is in a check a drop could
-    block but has no legal move (holdings empty or useless)."""
+def find_mate(eng, fen, legal, blockable):
+    """A legal move after which the opponent is in check with no legal
+    move, the check one a drop could block (blockable: a false mate, the
+    holdings empty or useless) or not (a bughouse mate); or None."""
     board, _, hold, rest = split_fen(fen)
     opp = "b" if rest[0] == "w" else "w"
     for uci in legal:
         _, checkers, legal_after = eng.query(fen, uci)
         if checkers and not legal_after:
             after = split_fen(apply_move(eng, fen, uci)[0])[0]
-            if check_blockable(after, checkers, opp):
-                return uci
-    return None
-
-
-def find_true_mate(eng, fen, legal):
-    """A legal move giving a bughouse mate (no reply, check no drop can
-    block), or None."""
-    board, _, hold, rest = split_fen(fen)
-    opp = "b" if rest[0] == "w" else "w"
-    for uci in legal:
-        _, checkers, legal_after = eng.query(fen, uci)
-        if checkers and not legal_after:
-            after = split_fen(apply_move(eng, fen, uci)[0])[0]
-            if not check_blockable(after, checkers, opp):
+            if check_blockable(after, checkers, opp) == blockable:
                 return uci
     return None
 
@@ -256,12 +243,12 @@ def play_game(eng, rng, gno, stats, hunt=False):
                    for m in legal]
         uci = rng.choices(legal, weights)[0]
         if rng.random() < 0.25:
-            tm = find_true_mate(eng, fen, legal)
+            tm = find_mate(eng, fen, legal, False)
             if tm:
                 uci = tm
         if hunt:
             opp_hold = [c for c in hold if c.islower() == (side == "w")]
-            fm = None if opp_hold else find_false_mate(eng, fen, legal)
+            fm = None if opp_hold else find_mate(eng, fen, legal, True)
             if fm:
                 uci = fm
         assert uci in legal
