@@ -105,6 +105,28 @@ no_marker(const struct opts *o, const struct zh_game *g, FILE *err)
 	    e ? "" : " written (from the Result tag, or * if it has none)") > 0;
 }
 
+/*
+ * What became of a game its writer returned rc for (e its error; 'bad':
+ * a game rejected, not written): work()'s value.  A write error is the
+ * output layer's to say (it stops); a game written with no termination
+ * marker gets its warning.
+ */
+static int
+written(const struct opts *o, const struct zh_game *g, FILE *err, int rc,
+    const struct zh_error *e, bool bad)
+{
+	if (rc != 0 && e->code == ZH_EIO)
+		return UNWRITTEN;
+	if (rc != 0) {
+		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
+		    g->number, e->text);
+		return FATAL;
+	}
+	if (!bad && !o->json && g->result == NULL)
+		(void)no_marker(o, g, err);
+	return bad ? REJECTED : WRITTEN;
+}
+
 /* The variations' errors: warnings, or (-Werror=variation) the reason
  * the game is rejected (true). */
 static bool
@@ -173,16 +195,7 @@ work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
 			    &e);
 	} else
 		rc = zh_bug_write(out, g, b, o->to, &e);
-	if (rc != 0 && e.code == ZH_EIO)
-		return UNWRITTEN;
-	if (rc != 0) {
-		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
-		    g->number, e.text);
-		return FATAL;
-	}
-	if (!bad && !o->json && g->result == NULL)
-		(void)no_marker(o, g, err);
-	return bad ? REJECTED : WRITTEN;
+	return written(o, g, err, rc, &e, bad != NULL);
 }
 
 /* One game: replay, report, write.  Runs on a worker thread. */
@@ -242,16 +255,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
 	else
 		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
-	if (rc != 0 && e.code == ZH_EIO)
-		return UNWRITTEN;	/* the output layer says it, and stops */
-	if (rc != 0) {
-		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: %s",
-		    g->number, e.text);
-		return FATAL;
-	}
-	if (!bad && !o->json && g->result == NULL)
-		(void)no_marker(o, g, err);
-	return bad ? REJECTED : WRITTEN;
+	return written(o, g, err, rc, &e, bad != NULL);
 }
 
 /* The split file of a game with output (PGN: written; JSON: any). */

@@ -168,6 +168,20 @@ uci_position(struct state *st, const struct zh_ply *pl)
 #define BADMEMBER	",\"valid\":false"
 #define BADLEN		(sizeof BADMEMBER - 1)
 
+/* A position's JSON line of n bytes at p (reserved with room for
+ * BADMEMBER and the newline) taken into the game's output; a position
+ * of a game with an error says so. */
+static inline void
+json_line(struct state *st, char *p, size_t n)
+{
+	if (st->bad && n > 0 && p[n - 1] == '}') {
+		memcpy(p + n - 1, BADMEMBER "}", BADLEN + 1);
+		n += BADLEN;
+	}
+	p[n] = '\n';
+	st->len += n + 1;
+}
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -226,13 +240,7 @@ on_ply(void *arg, const struct zh_ply *pl)
 				break;
 			room = n + 2 + BADLEN;
 		}
-		if (st->bad && n > 0 && p[n - 1] == '}') {
-			/* a position of a game with an error: say so */
-			memcpy(p + n - 1, BADMEMBER "}", BADLEN + 1);
-			n += BADLEN;
-		}
-		p[n] = '\n';
-		st->len += n + 1;
+		json_line(st, p, n);
 		break;
 	}
 	case F_BOARD: {
@@ -259,6 +267,45 @@ on_ply(void *arg, const struct zh_ply *pl)
 	}
 	}
 	return st->fail ? -1 : 0;
+}
+
+/*
+ * A game's end, one board's or two: its output written (-F fen and epd:
+ * the block's blank line first), then the reader's error and the
+ * replay's 're', with its ply if 'at_ply' (and 'board', of a two-board
+ * game, if >= 0).  Returns 1 if there was an error, -1 if the write
+ * failed (the output layer's to say, not a bad game), else 0.
+ */
+static int
+game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
+    const struct zh_error *re, bool at_ply, int board)
+{
+	const struct opts *o = st->o;
+	char on[16] = "";
+	int bad = 0;
+
+	if (o->fmt == F_FEN || o->fmt == F_EPD)
+		emit(st, "\n", 1);	/* each game's block ends here */
+	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
+		return -1;
+	if (g->err.code != ZH_OK) {
+		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
+		    "game %ld: %s", g->number, g->err.text);
+		bad = 1;
+	}
+	if (re->code == ZH_OK)
+		return bad;
+	if (at_ply && board >= 0)
+		snprintf(on, sizeof on, " on board %c", zh_board_letter(board));
+	if (at_ply)
+		cli_fdiag(err, "error", o->name, re->line, re->col,
+		    "game %ld, ply %ld%s: %s", g->number, re->ply, on,
+		    re->text);
+	else
+		cli_fdiag(err, "error", o->name, re->line,
+		    re->col > 0 ? re->col : 1, "game %ld: %s", g->number,
+		    re->text);
+	return 1;
 }
 
 /* ======================== a bughouse position ======================== */
@@ -314,12 +361,7 @@ on_bply(void *arg, const struct zh_bply *pl)
 				break;
 			room = n + 2 + BADLEN;
 		}
-		if (st->bad && p[n - 1] == '}') {
-			memcpy(p + n - 1, BADMEMBER "}", BADLEN + 1);
-			n += BADLEN;
-		}
-		p[n] = '\n';
-		st->len += n + 1;
+		json_line(st, p, n);
 		break;
 	case F_BOARD: {
 		char head[160], lbl[ZH_BLABELMAX + ZH_MOVEMAX + 2] = "start";
@@ -360,7 +402,7 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 {
 	const struct opts *o = st->o;
 	struct zh_bug *b = &st->bug;
-	bool bad = false, started;
+	bool started;
 	int rc;
 
 	b->fast = o->fmt == F_FEN || o->fmt == F_EPD;
@@ -393,28 +435,9 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 	}
 	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
 		emit(st, "\n", 1);		/* one line per game, always */
-	if (o->fmt == F_FEN || o->fmt == F_EPD)
-		emit(st, "\n", 1);		/* each game's block ends here */
-	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
-		return 0;
-	if (g->err.code != ZH_OK) {
-		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
-		    "game %ld: %s", g->number, g->err.text);
-		bad = true;
-	}
-	if (b->err.code != ZH_OK) {
-		if (b->err.ply > 0 && b->err_board >= 0)
-			cli_fdiag(err, "error", o->name, b->err.line,
-			    b->err.col, "game %ld, ply %ld on board %c: %s",
-			    g->number, b->err.ply,
-			    zh_board_letter(b->err_board), b->err.text);
-		else
-			cli_fdiag(err, "error", o->name, b->err.line,
-			    b->err.col > 0 ? b->err.col : 1, "game %ld: %s",
-			    g->number, b->err.text);
-		bad = true;
-	}
-	return bad ? 1 : 0;
+	/* a ply of an error's board: named */
+	return game_end(st, g, out, err, &b->err, b->err.ply > 0 &&
+	    b->err_board >= 0, b->err_board) > 0;
 }
 
 /* ======================== one game ======================== */
@@ -492,27 +515,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		}
 	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
 		emit(st, "\n", 1);		/* one line per game, always */
-	if (o->fmt == F_FEN || o->fmt == F_EPD)
-		emit(st, "\n", 1);		/* each game's block ends here */
-	/* a failed write is the output layer's to say, not a bad game */
-	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
+	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
 		return 0;
-	if (g->err.code != ZH_OK) {
-		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
-		    "game %ld: %s", g->number, g->err.text);
-		bad = true;
-	}
-	if (r->err.code != ZH_OK) {
-		if (r->err.ply > 0)
-			cli_fdiag(err, "error", o->name, r->err.line, r->err.col,
-			    "game %ld, ply %ld: %s", g->number, r->err.ply,
-			    r->err.text);
-		else
-			cli_fdiag(err, "error", o->name, r->err.line,
-			    r->err.col > 0 ? r->err.col : 1, "game %ld: %s",
-			    g->number, r->err.text);
-		bad = true;
-	}
+	bad = rc > 0;
 	if (started && warn_nulls(err, o->name, g, r))
 		bad = true;
 	if (o->variations && started) {

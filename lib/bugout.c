@@ -22,7 +22,6 @@
 #define bputc		zh__bputc
 #define bputs		zh__bputs
 #define LOCALBUF	16384
-#define WRAP		80
 
 static const char *const players[4] = { "WhiteA", "BlackA", "WhiteB",
     "BlackB" };
@@ -202,31 +201,11 @@ struct wr {
 	size_t col;
 };
 
-/* A word (a comment may hold line ends), wrapped at WRAP columns. */
+/* A word (a comment may hold line ends), wrapped as pgnout.c wraps. */
 static void
 word(struct wr *w, const char *s, size_t n)
 {
-	const char *nl = memchr(s, '\n', n);
-	size_t first = nl ? (size_t)(nl - s) : n;
-
-	if (w->col > 0) {
-		if (w->col + 1 + first > WRAP) {
-			bputc(w->b, '\n');
-			w->col = 0;
-		} else {
-			bputc(w->b, ' ');
-			w->col++;
-		}
-	}
-	bput(w->b, s, n);
-	if (nl != NULL) {
-		const char *last = s + n;
-
-		while (last[-1] != '\n')
-			last--;
-		w->col = (size_t)(s + n - last);
-	} else
-		w->col += n;
+	zh__pgn_word(w->b, &w->col, s, n, 0, 0);
 }
 
 /* A comment as written, in braces (CR LF as LF); one holding '}' (it
@@ -733,55 +712,6 @@ struct bjson {
 	struct zh__buf text;	/* a move's comments */
 };
 
-static const unsigned char pocket_order[] = {
-	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN
-};
-
-/* {"white":{"P":2},"black":{}}: the pieces in hand, none left out but
- * those of no piece (zhreplay's "pockets"). */
-static void
-pockets(struct zh__buf *b, const struct zh_pos *p)
-{
-	size_t k;
-	int c;
-
-	zh__json_open(b, '{');
-	for (c = 0; c < 2; c++) {
-		if (c == ZH_WHITE)
-			zh__json_key(b, "white");
-		else
-			zh__json_key(b, "black");
-		zh__json_open(b, '{');
-		for (k = 0; k < sizeof pocket_order; k++) {
-			char l[2] = { zh__type_letter(pocket_order[k]), 0 };
-
-			if (p->pocket[c][pocket_order[k]] == 0)
-				continue;
-			zh__json_keyn(b, l, 1);
-			zh__json_int(b, p->pocket[c][pocket_order[k]]);
-		}
-		zh__json_close(b, '}');
-	}
-	zh__json_close(b, '}');
-}
-
-/* Trimmed comment text appended to c, space-separated. */
-static void
-add_comment(struct zh__buf *c, const struct zh_token *t)
-{
-	const char *s = t->text, *e = t->text + t->len;
-
-	while (s < e && isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	if (s == e)
-		return;
-	if (c->len > 0)
-		bputc(c, ' ');
-	bput(c, s, (size_t)(e - s));
-}
-
 /*
  * "after": the comments and NAGs after a half-move as written, from
  * token i to the next move (its clock's comment 'clk' and the result
@@ -858,7 +788,7 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	    g->toks[i].kind != ZH_T_MOVE && g->toks[i].kind != ZH_T_VSTART;
 	    i++)
 		if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
-			add_comment(&j->text, &g->toks[i]);
+			zh__json_comment_add(&j->text, &g->toks[i]);
 			n++;
 		} else if (g->toks[i].kind == ZH_T_NAG)
 			n += 2;
@@ -871,9 +801,9 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	zh__json_key(b, "pockets");
 	zh__json_open(b, '{');
 	zh__json_key(b, "A");
-	pockets(b, pl->pos[ZH_BOARD_A]);
+	zh__json_hands(b, pl->pos[ZH_BOARD_A], false);
 	zh__json_key(b, "B");
-	pockets(b, pl->pos[ZH_BOARD_B]);
+	zh__json_hands(b, pl->pos[ZH_BOARD_B], false);
 	zh__json_close(b, '}');
 	if (j->flags & ZH_JSON_FENS) {
 		zh_bfen_write(*pl->pos, j->d, s, sizeof s);
@@ -889,17 +819,7 @@ static void
 bjson_error(struct zh__buf *b, const struct zh_error *e, const char *code,
     int board, bool reader)
 {
-	zh__json_open(b, '{');
-	zh__json_key(b, "line");
-	zh__json_int(b, e->line);
-	zh__json_key(b, "col");
-	zh__json_int(b, e->col);
-	zh__json_key(b, "ply");
-	zh__json_int(b, e->ply);
-	zh__json_key(b, "code");
-	zh__json_ascii(b, code);
-	zh__json_key(b, "message");
-	zh__json_str(b, e->text, strlen(e->text));
+	zh__json_error_open(b, e, code);
 	if (board >= 0) {
 		zh__json_key(b, "board");
 		zh__json_ascii(b, board == ZH_BOARD_B ? "B" : "A");
@@ -918,7 +838,6 @@ zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 	struct bjson j = { &out, g, b, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags,
 	    { 0 } };
 	bool start = have_start(b, NULL);
-	const char *res;
 	size_t k;
 
 	zh__json_open(&out, '{');
@@ -942,18 +861,12 @@ zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 	/* the comments before the first move */
 	for (k = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
 		if (g->toks[k].kind == ZH_T_COMMENT)
-			add_comment(&pre, &g->toks[k]);
+			zh__json_comment_add(&pre, &g->toks[k]);
 	if (pre.len > 0) {
 		zh__json_key(&out, "comment");
 		zh__json_str(&out, pre.s, pre.len);
 	}
-	zh__json_key(&out, "result");
-	res = g->result ? g->result : zh_game_tag(g, "Result");
-	zh__json_strz(&out, res);
-	if (g->result == NULL && g->err.code == ZH_OK)
-		bputs(&out, ",\"terminated\":false");
-	zh__json_key(&out, "valid");
-	zh__json_bool(&out, g->err.code == ZH_OK && b->complete);
+	zh__json_game_result(&out, g, b->complete);
 	zh__json_key(&out, "errors");
 	zh__json_open(&out, '[');
 	if (g->err.code != ZH_OK)

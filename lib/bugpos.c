@@ -84,40 +84,6 @@ zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
 
 /* ======================== JSON ======================== */
 
-static const unsigned char hand_order[] = {
-	ZH_PAWN, ZH_KNIGHT, ZH_BISHOP, ZH_ROOK, ZH_QUEEN, ZH_ARCHBISHOP,
-	ZH_CHANCELLOR
-};
-
-/* "pockets": {"white": {"P": 2}, "black": {}} as zh_ply_json writes
- * them (the types held, in PNBRQ order). */
-static void
-hands(struct zh__buf *b, const struct zh_pos *p)
-{
-	int c, k;
-
-	zh__json_key(b, "pockets");
-	zh__json_open(b, '{');
-	for (c = 0; c < 2; c++) {
-		if (c == ZH_WHITE)
-			zh__json_key(b, "white");
-		else
-			zh__json_key(b, "black");
-		zh__json_open(b, '{');
-		for (k = 0; k < (int)sizeof hand_order; k++) {
-			int t = hand_order[k];
-			char key[2] = { zh__type_letter(t), '\0' };
-
-			if (p->pocket[c][t] == 0)
-				continue;
-			zh__json_keyn(b, key, 1);
-			zh__json_int(b, p->pocket[c][t]);
-		}
-		zh__json_close(b, '}');
-	}
-	zh__json_close(b, '}');
-}
-
 /* One board: {"board": "A", "fen", "side", "pockets", "promoted",
  * "check"}. */
 static void
@@ -134,7 +100,8 @@ board_object(struct zh__buf *b, const struct zh_pos *p, int bd, int d)
 	zh__json_ascii(b, fen);
 	zh__json_key(b, "side");
 	zh__json_ascii(b, p->side == ZH_WHITE ? "white" : "black");
-	hands(b, p);
+	zh__json_key(b, "pockets");	/* zh_ply_json's: those held */
+	zh__json_hands(b, p, false);
 	zh__json_key(b, "promoted");
 	zh__json_open(b, '[');
 	for (r = 0; r < p->v->ranks; r++)
@@ -300,18 +267,7 @@ zh_bfen_json(const char *in, size_t n, long line, const struct zh_pos p[2],
 
 	if (p == NULL)		/* the error object is the one-board one */
 		return zh_fen_json(in, n, line, NULL, from, d, moves, err);
-	zh__json_open(&b, '{');
-	zh__json_key(&b, "line");
-	zh__json_int(&b, line);
-	zh__json_key(&b, "input");
-	zh__json_str(&b, in, n);
-	zh__json_key(&b, "valid");
-	zh__json_bool(&b, true);
-	zh__json_key(&b, "from");
-	if (from == ZH_AUTO)
-		zh__json_null(&b);
-	else
-		zh__json_ascii(&b, zh_dialect_name(from));
+	zh__fen_json_head(&b, in, n, line, true, from);
 	zh__json_key(&b, "variant");
 	zh__json_ascii(&b, p[0].v->name);
 	zh_bfen_write(p, d, fen, sizeof fen);

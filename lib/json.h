@@ -16,6 +16,7 @@
  */
 #ifndef ZH_JSON_H
 #define ZH_JSON_H
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,18 @@ char *zh__json_qreal(char *q, double x);
  * its braces: also each board's of a two-board FEN (bugpos.c). */
 void zh__pos_members(struct zh__buf *b, const struct zh_pos *p, int d,
     bool moves);
+/* A position's pieces in hand as an object, {"white":{"P":2,...},
+ * "black":{...}}, in PNBRQ(AC) order: with 'zeros' every type its
+ * variant has but the king (zhfen's "pockets", posjson.c), else the
+ * types held only (as zhreplay's "pockets": bugpos.c, and bughouse
+ * moves' in zhpgn's JSON, bugout.c). */
+void zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros);
+/* The start of zhfen's object for input line 'line' (in, n bytes):
+ * '{"line":L,"input":"...","valid":V' and, if valid, "from" (the
+ * dialect read, null for auto): zh_fen_json's (posjson.c), also
+ * zh_bfen_json's of a two-board FEN (bugpos.c). */
+void zh__fen_json_head(struct zh__buf *b, const char *in, size_t n,
+    long line, bool valid, int from);
 
 /* A comment the JSON reads back the same from its trimmed text, as
  * Lichess writes them: " text " (isspace() of the C locale, inline: this
@@ -141,6 +154,31 @@ zh__json_plain_comment(const struct zh_token *t)
 	return t->len >= 3 && s[0] == ' ' && s[t->len - 1] == ' ' &&
 	    s[1] != ' ' && (s[1] < '\t' || s[1] > '\r') &&
 	    s[t->len - 2] != ' ' && (s[t->len - 2] < '\t' || s[t->len - 2] > '\r');
+}
+
+/*
+ * A comment's text trimmed (isspace()) and appended to b, after a space
+ * if b has text: the "comment" of a move or a game, every comment of it
+ * joined (pgnout.c, bugout.c).  True if the comment was " text ", which
+ * the reader makes of the trimmed text.  Inline: the JSON writer calls
+ * it for every move with a comment.
+ */
+static inline bool
+zh__json_comment_add(struct zh__buf *b, const struct zh_token *t)
+{
+	const char *s = t->text, *e = t->text + t->len;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (s == e)
+		return false;
+	if (b->len > 0)
+		zh__bputc(b, ' ');
+	zh__bput(b, s, (size_t)(e - s));
+	return s == t->text + 1 && e == t->text + t->len - 1 &&
+	    t->text[0] == ' ' && *e == ' ';
 }
 
 /*
@@ -165,5 +203,15 @@ void zh__json_tag_list(struct zh__buf *b, const struct zh_game *g);
  * the caller set g->file), tags (and tag_list), variant (v's name). */
 void zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
     const struct zh_variant *v);
+/* The keys after a game object's moves and comments: "result" (the
+ * token's, else the tag's), "terminated":false when the reader found no
+ * result token, "valid" (no reader error and 'complete'). */
+void zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
+    bool complete);
+/* An error object of "errors" opened, its common members written:
+ * '{"line":L,"col":C,"ply":P,"code":"code","message":"..."'; the caller
+ * adds its own and the '}'. */
+void zh__json_error_open(struct zh__buf *b, const struct zh_error *e,
+    const char *code);
 
 #endif

@@ -231,36 +231,52 @@ struct pgnw {
 	int opens;		/* '(' to glue to the next word */
 };
 
-/*
- * Add a word (it may hold newlines: a comment), wrapping at WRAP; 'trail'
- * closing parentheses will be glued to it, so they must fit too.
- */
-static void
-tword(struct pgnw *w, const char *s, size_t n, size_t trail)
+/* A word, wrapping at WRAP; its '(' and glued ')' must fit too.  Inline
+ * in tword, which calls it as its own copy did (no call more in the PGN
+ * writer), and in zh__pgn_word. */
+static inline void
+pgn_word(struct zh__buf *b, size_t *col, const char *s, size_t n,
+    size_t trail, int opens)
 {
 	const char *nl = memchr(s, '\n', n);
-	size_t first = (nl ? (size_t)(nl - s) : n + trail) + (size_t)w->opens;
+	size_t first = (nl ? (size_t)(nl - s) : n + trail) + (size_t)opens;
 
-	if (w->col > 0) {
-		if (w->col + 1 + first > WRAP) {
-			bputc(w->b, '\n');
-			w->col = 0;
+	if (*col > 0) {
+		if (*col + 1 + first > WRAP) {
+			bputc(b, '\n');
+			*col = 0;
 		} else {
-			bputc(w->b, ' ');
-			w->col++;
+			bputc(b, ' ');
+			(*col)++;
 		}
 	}
-	for (; w->opens > 0; w->opens--, w->col++)
-		bputc(w->b, '(');
-	bput(w->b, s, n);
+	for (; opens > 0; opens--, (*col)++)
+		bputc(b, '(');
+	bput(b, s, n);
 	if (nl != NULL) {
 		const char *last = s + n;
 
 		while (last[-1] != '\n')
 			last--;
-		w->col = (size_t)(s + n - last);
+		*col = (size_t)(s + n - last);
 	} else
-		w->col += n;
+		*col += n;
+}
+
+/* The same for bugout.c's writers (zh_int.h). */
+void
+zh__pgn_word(struct zh__buf *b, size_t *col, const char *s, size_t n,
+    size_t trail, int opens)
+{
+	pgn_word(b, col, s, n, trail, opens);
+}
+
+/* A word of the movetext, with the '(' waiting for it. */
+static void
+tword(struct pgnw *w, const char *s, size_t n, size_t trail)
+{
+	pgn_word(w->b, &w->col, s, n, trail, w->opens);
+	w->opens = 0;
 }
 
 /*
@@ -614,26 +630,6 @@ struct jctx {
 	struct zh__buf comment;	/* comments outside any move */
 };
 
-/* Trimmed comment text appended to b, space-separated; true if the
- * comment was " text ", which the reader makes of the trimmed text. */
-static bool
-add_comment(struct zh__buf *b, const struct zh_token *t)
-{
-	const char *s = t->text, *e = t->text + t->len;
-
-	while (s < e && isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	if (s == e)
-		return false;
-	if (b->len > 0)
-		bputc(b, ' ');
-	bput(b, s, (size_t)(e - s));
-	return s == t->text + 1 && e == t->text + t->len - 1 &&
-	    t->text[0] == ' ' && *e == ' ';
-}
-
 /* The move being built: its fields until the next move ends it. */
 struct jmove {
 	bool open;
@@ -832,7 +828,7 @@ jlook(const struct jctx *c, struct jmove *m, size_t i, bool nested)
 		if (t->kind == ZH_T_VSTART)
 			i = c->match[i] - 1;
 		else if (t->kind == ZH_T_COMMENT) {
-			add_comment(&m->text, t);
+			zh__json_comment_add(&m->text, t);
 			commands(m, t);
 		} else if (t->kind == ZH_T_NAG)
 			jnag(m, t);
@@ -1100,11 +1096,12 @@ jline(struct jctx *c, struct zh__buf *b0, struct zh_pos *pos0)
 			break;
 		case ZH_T_COMMENT:
 			if (!L->m.open)
-				add_comment(lv.n == 1 ? &c->comment : &L->pre,
-				    t);
+				zh__json_comment_add(lv.n == 1 ? &c->comment :
+				    &L->pre, t);
 			else if (i - 1 >= L->m.done) {
 				L->m.odd |= L->m.text.len > 0;
-				L->m.odd |= !add_comment(&L->m.text, t);
+				L->m.odd |= !zh__json_comment_add(&L->m.text,
+				    t);
 				commands(&L->m, t);
 			}
 			break;
@@ -1156,17 +1153,7 @@ static void
 jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
     const struct zh_error *e, bool variation, bool reader)
 {
-	zh__json_open(b, '{');
-	zh__json_key(b, "line");
-	zh__json_int(b, e->line);
-	zh__json_key(b, "col");
-	zh__json_int(b, e->col);
-	zh__json_key(b, "ply");
-	zh__json_int(b, e->ply);
-	zh__json_key(b, "code");
-	zh__json_ascii(b, zh__error_code(g, r, e, variation));
-	zh__json_key(b, "message");
-	zh__json_str(b, e->text, strlen(e->text));
+	zh__json_error_open(b, e, zh__error_code(g, r, e, variation));
 	if (variation)
 		bputs(b, ",\"variation\":true");
 	else if (reader)
@@ -1184,7 +1171,6 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	struct zh__buf b = BUF_LOCAL(local);
 	struct zh_pos pos;
 	bool start = have_start(r);
-	const char *res;
 	char fen[ZH_FENMAX];
 	size_t k;
 	bool plain;
@@ -1209,13 +1195,7 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	k = zh__json_run(g, r->moves, 0, false, false, &plain);
 	if (!plain)
 		zh__json_run_list(&b, "before", g, r->moves, 0, k, false);
-	zh__json_key(&b, "result");
-	res = g->result ? g->result : zh_game_tag(g, "Result");
-	zh__json_strz(&b, res);
-	if (g->result == NULL && g->err.code == ZH_OK)
-		bputs(&b, ",\"terminated\":false");
-	zh__json_key(&b, "valid");
-	zh__json_bool(&b, g->err.code == ZH_OK && r->complete);
+	zh__json_game_result(&b, g, r->complete);
 	zh__json_key(&b, "errors");
 	zh__json_open(&b, '[');
 	if (g->err.code != ZH_OK)

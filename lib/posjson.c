@@ -90,18 +90,11 @@ board_json(struct zh__buf *b, const struct zh_pos *p)
 	zh__json_close(b, ']');
 }
 
-/* "pockets": every type that can be in hand, zeros too; null without
- * drops. */
-static void
-pockets_json(struct zh__buf *b, const struct zh_pos *p)
+void
+zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros)
 {
 	int c, t;
 
-	zh__json_key(b, "pockets");
-	if (!p->v->drops) {
-		zh__json_null(b);
-		return;
-	}
 	zh__json_open(b, '{');
 	for (c = 0; c < 2; c++) {
 		if (c == ZH_WHITE)
@@ -109,10 +102,12 @@ pockets_json(struct zh__buf *b, const struct zh_pos *p)
 		else
 			zh__json_key(b, "black");
 		zh__json_open(b, '{');
-		for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
+		for (t = ZH_PAWN; t < ZH_NTYPES; t++) {	/* PNBRQ, A, C */
 			char l[2] = { zh__type_letter(t), 0 };
 
-			if (t == ZH_KING || !(p->v->types & ZH_TYPEBIT(t)))
+			if (t == ZH_KING || (zeros ?
+			    !(p->v->types & ZH_TYPEBIT(t)) :
+			    p->pocket[c][t] == 0))
 				continue;
 			zh__json_keyn(b, l, 1);
 			zh__json_int(b, p->pocket[c][t]);
@@ -120,6 +115,18 @@ pockets_json(struct zh__buf *b, const struct zh_pos *p)
 		zh__json_close(b, '}');
 	}
 	zh__json_close(b, '}');
+}
+
+/* "pockets": every type that can be in hand, zeros too; null without
+ * drops. */
+static void
+pockets_json(struct zh__buf *b, const struct zh_pos *p)
+{
+	zh__json_key(b, "pockets");
+	if (!p->v->drops)
+		zh__json_null(b);
+	else
+		zh__json_hands(b, p, true);
 }
 
 static void
@@ -234,6 +241,26 @@ zh_pos_json(const struct zh_pos *p, int d, bool moves)
 	return o;
 }
 
+void
+zh__fen_json_head(struct zh__buf *b, const char *in, size_t n, long line,
+    bool valid, int from)
+{
+	zh__json_open(b, '{');
+	zh__json_key(b, "line");
+	zh__json_int(b, line);
+	zh__json_key(b, "input");
+	zh__json_str(b, in, n);
+	zh__json_key(b, "valid");
+	zh__json_bool(b, valid);
+	if (!valid)
+		return;
+	zh__json_key(b, "from");
+	if (from == ZH_AUTO)
+		zh__json_null(b);
+	else
+		zh__json_ascii(b, zh_dialect_name(from));
+}
+
 char *
 zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
     int from, int d, bool moves, const struct zh_error *err)
@@ -241,13 +268,7 @@ zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
 	char local[4096];
 	struct zh__buf b = ZH_BUF_LOCAL(local);
 
-	zh__json_open(&b, '{');
-	zh__json_key(&b, "line");
-	zh__json_int(&b, line);
-	zh__json_key(&b, "input");
-	zh__json_str(&b, in, n);
-	zh__json_key(&b, "valid");
-	zh__json_bool(&b, p != NULL);
+	zh__fen_json_head(&b, in, n, line, p != NULL, from);
 	if (p == NULL) {
 		zh__json_key(&b, "error");
 		zh__json_open(&b, '{');
@@ -260,14 +281,8 @@ zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
 		zh__json_key(&b, "message");
 		zh__json_strz(&b, err->text);
 		zh__json_close(&b, '}');
-	} else {
-		zh__json_key(&b, "from");
-		if (from == ZH_AUTO)
-			zh__json_null(&b);
-		else
-			zh__json_ascii(&b, zh_dialect_name(from));
+	} else
 		zh__pos_members(&b, p, d, moves);
-	}
 	zh__json_close(&b, '}');
 	return zh__buf_take(&b);
 }

@@ -255,4 +255,14 @@ const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
 void zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b,
     int64_t *ts);
 
+/*
+ * A word of PGN movetext (a comment's may hold line ends) appended to b
+ * at column *col, wrapped at 80 columns: after a blank, or after a line
+ * end if it would not fit with 'trail' bytes glued after it and 'opens'
+ * '(' written before it (pgnout.c; bugout.c's BPGN and board writers).
+ */
+struct zh__buf;
+void zh__pgn_word(struct zh__buf *b, size_t *col, const char *s, size_t n,
+    size_t trail, int opens);
+
 #endif

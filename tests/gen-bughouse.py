@@ -182,30 +182,17 @@ def apply_move(eng, fen, uci):
     return join_fen(b2, promoted, h2, rest2), captured, checkers, legal
 
 
-def find_false_mate(eng, fen, legal):
-    """A legal move after which the opponent is in a check a drop could
-    block but has no legal move (holdings empty or useless)."""
+def find_mate(eng, fen, legal, blockable):
+    """A legal move after which the opponent is in check with no legal
+    move, the check one a drop could block (blockable: a false mate, the
+    holdings empty or useless) or not (a bughouse mate); or None."""
     board, _, hold, rest = split_fen(fen)
     opp = "b" if rest[0] == "w" else "w"
     for uci in legal:
         _, checkers, legal_after = eng.query(fen, uci)
         if checkers and not legal_after:
             after = split_fen(apply_move(eng, fen, uci)[0])[0]
-            if check_blockable(after, checkers, opp):
-                return uci
-    return None
-
-
-def find_true_mate(eng, fen, legal):
-    """A legal move giving a bughouse mate (no reply, check no drop can
-    block), or None."""
-    board, _, hold, rest = split_fen(fen)
-    opp = "b" if rest[0] == "w" else "w"
-    for uci in legal:
-        _, checkers, legal_after = eng.query(fen, uci)
-        if checkers and not legal_after:
-            after = split_fen(apply_move(eng, fen, uci)[0])[0]
-            if not check_blockable(after, checkers, opp):
+            if check_blockable(after, checkers, opp) == blockable:
                 return uci
     return None
 
@@ -256,12 +243,12 @@ def play_game(eng, rng, gno, stats, hunt=False):
                    for m in legal]
         uci = rng.choices(legal, weights)[0]
         if rng.random() < 0.25:
-            tm = find_true_mate(eng, fen, legal)
+            tm = find_mate(eng, fen, legal, False)
             if tm:
                 uci = tm
         if hunt:
             opp_hold = [c for c in hold if c.islower() == (side == "w")]
-            fm = None if opp_hold else find_false_mate(eng, fen, legal)
+            fm = None if opp_hold else find_mate(eng, fen, legal, True)
             if fm:
                 uci = fm
         assert uci in legal
@@ -381,6 +368,22 @@ def wrap(tokens, width=80):
     return "\n".join(lines)
 
 
+def fics_head(g, event, site, datesep):
+    """The tags both FICS layouts start with, up to TimeControl: they
+    differ in Event, Site and the Date's separator."""
+    n, e = g["names"], g["elo"]
+    y, mo, d = g["date"]
+    hh, mi, ss = g["time"]
+    head = ['[Event "%s"]' % event,
+            '[Site "%s"]' % site,
+            '[Date "%04d%s%02d%s%02d"]' % (y, datesep, mo, datesep, d),
+            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
+    for p in PLAYERS:
+        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
+    head.append('[TimeControl "%d+0"]' % g["base"])
+    return head
+
+
 def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
                     extra_tags=()):
     """bughousedb.com 2021-22 layout.  -> (text, pos) where pos has, per
@@ -391,16 +394,7 @@ def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
     loser = loser if loser is not None else g["loser"]
     if result is None:
         result = board_result(loser) if kind != "unfinished" else "*"
-    n, e = g["names"], g["elo"]
-    y, mo, d = g["date"]
-    hh, mi, ss = g["time"]
-    head = ['[Event "FICS rated bughouse match"]',
-            '[Site "freechess.org"]',
-            '[Date "%04d-%02d-%02d"]' % (y, mo, d),
-            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
-    for p in PLAYERS:
-        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
-    head.append('[TimeControl "%d+0"]' % g["base"])
+    head = fics_head(g, "FICS rated bughouse match", "freechess.org", "-")
     head.extend(extra_tags)
     head.append('[Lag "%s"]' % " ".join(str(m["lag"]) for m in moves))
     head.append('[Result "%s"]' % result)
@@ -422,16 +416,7 @@ def bughousedb_game(g, moves=None, kind=None, loser=None, result=None,
 
 
 def org_game(g):
-    n, e = g["names"], g["elo"]
-    y, mo, d = g["date"]
-    hh, mi, ss = g["time"]
-    head = ['[Event "FICS rated bughouse game"]',
-            '[Site "FICS freechess.org"]',
-            '[Date "%04d.%02d.%02d"]' % (y, mo, d),
-            '[Time "%02d:%02d:%02d"]' % (hh, mi, ss)]
-    for p in PLAYERS:
-        head.append('[%s "%s"][%sElo "%d"]' % (p, n[p], p, e[p]))
-    head.append('[TimeControl "%d+0"]' % g["base"])
+    head = fics_head(g, "FICS rated bughouse game", "FICS freechess.org", ".")
     res = team_result(g["loser"])
     head.append('[Result "%s"]' % res)
     toks = ["%s. %s {%d}" % (m["label"], m["san"], m["ms"] // 1000)
