@@ -92,23 +92,33 @@ bpgn_label(const char *s, size_t n)
 static const struct zh_variant *
 two_boards(const struct zh_game *g)
 {
-	static const char *const tags[4] = { "WhiteA", "BlackA", "WhiteB",
-	    "BlackB" };
 	const struct zh_variant *v = NULL;
 	size_t k;
 	int i;
 
+	/* one pass over the tags for WhiteA, BlackA, WhiteB, BlackB: a
+	   test per tag, as every game goes through it */
+	for (k = 0; k < g->ntags; k++) {
+		const char *n = g->tags[k].name;
+
+		if ((n[0] == 'W' || n[0] == 'B') && n[1] != '\0' &&
+		    n[2] != '\0' && n[3] != '\0' && n[4] != '\0' &&
+		    (n[5] == 'A' || n[5] == 'B') && n[6] == '\0' &&
+		    (memcmp(n, "White", 5) == 0 || memcmp(n, "Black", 5) == 0))
+			break;
+	}
+	if (k == g->ntags) {
+		for (k = 0; k < g->ntoks; k++)
+			if (g->toks[k].kind == ZH_T_MOVE)
+				break;
+		if (k == g->ntoks ||
+		    !bpgn_label(g->toks[k].text, g->toks[k].len))
+			return NULL;
+	}
 	for (i = 0; i < zh_nvariants && v == NULL; i++)
 		if (zh_variants[i].boards >= 2)
 			v = &zh_variants[i];
-	for (i = 0; i < 4; i++)
-		if (zh_game_tag(g, tags[i]) != NULL)
-			return v;
-	for (k = 0; k < g->ntoks; k++)
-		if (g->toks[k].kind == ZH_T_MOVE)
-			return bpgn_label(g->toks[k].text, g->toks[k].len) ?
-			    v : NULL;
-	return NULL;
+	return v;
 }
 
 /* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */
