@@ -231,10 +231,13 @@ read_drop(const struct zh_pos *p, int type, int to, const char *tok,
 		return -1;
 	}
 	if (p->pocket[us][type] == 0) {
+		/* bughouse's word: the pieces come from the partner */
+		const char *hand = p->v->boards >= 2 ? "holdings" : "pocket";
+
 		pocket_string(p, us, pocket);
 		zh_error_set(err, ZH_EILLEGAL, 1,
-		    "illegal drop '%s': no %s in %s's pocket (pocket: %s)", tok,
-		    type_name[type], side_name[us], pocket);
+		    "illegal drop '%s': no %s in %s's %s (%s: %s)", tok,
+		    type_name[type], side_name[us], hand, hand, pocket);
 		return -1;
 	}
 	if (p->sq[to] != 0) {

@@ -84,7 +84,7 @@ setup() {
 
 @test "bughouse: a diagnostic names the board and that board's ply, exit 1" {
 	run -1 --separate-stderr zhcheck "$B/broken/drop-not-held.bpgn"
-	[[ ${stderr_lines[0]} == "zhcheck: $B/broken/drop-not-held.bpgn:13:713: error: game 1, ply 18 on board B: illegal drop 'R@f5': no rook in Black's pocket (pocket: QP)" ]]
+	[[ ${stderr_lines[0]} == "zhcheck: $B/broken/drop-not-held.bpgn:13:713: error: game 1, ply 18 on board B: illegal drop 'R@f5': no rook in Black's holdings (holdings: QP)" ]]
 	run -1 --separate-stderr zhcheck "$B/broken/out-of-turn.bpgn"
 	[[ ${stderr_lines[0]} == *":13:68: error: game 1, ply 4 on board B: label '3B.' out of turn: board B is at 2b. (Black to move)" ]]
 	run -0 --separate-stderr zhcheck "$B/broken/false-mate.bpgn"

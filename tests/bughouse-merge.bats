@@ -118,7 +118,7 @@ roundtrip() {
 	run zhcheck "$D/tie-legal-clockorder.bpgn"
 	assert_failure 1
 	assert_output --partial 'P@e6'
-	assert_output --partial "illegal drop 'P@e6': no pawn in Black's pocket"
+	assert_output --partial "illegal drop 'P@e6': no pawn in Black's holdings"
 }
 
 @test "bughouse-merge: no order makes the drop legal: an error at the drop, nothing written, exit 1" {

@@ -315,7 +315,7 @@ EOF
 	col=$(awk -v l="$line" 'NR == l { print index($0, "N@e4") }' "$f")
 	run --separate-stderr zhpgn -r "$t/rej.pgn" "$f"
 	assert_failure 1
-	assert_equal "${stderr_lines[0]}" "zhpgn: $f:$line:$col: error: game 1, ply 4 on board B: illegal drop 'N@e4': no knight in Black's pocket (pocket: P); game rejected"
+	assert_equal "${stderr_lines[0]}" "zhpgn: $f:$line:$col: error: game 1, ply 4 on board B: illegal drop 'N@e4': no knight in Black's holdings (holdings: P); game rejected"
 	assert_output --partial 'Hand-made bughouse game from a two-board FEN'
 	refute_output --partial '[Event "Hand-made bughouse game"]'
 	run grep -c 'N@e4' "$t/rej.pgn"
