@@ -30,7 +30,7 @@ zh_bfen_read(struct zh_pos p[2], const char *s, const struct zh_variant *v,
 	size_t n;
 
 	if (v == NULL)
-		v = zh_variant_find("bughouse");
+		v = zh__variant_two_boards();
 	if (bar == NULL) {
 		zh_error_set(err, ZH_ESYNTAX, (long)strlen(s) + 1,
 		    "a two-board FEN is two FENs joined by '|'");

@@ -42,18 +42,6 @@ struct side_moves {
 
 #define PX(a, i, s, ty)	((a)[((size_t)(i) * 2 + (size_t)(s)) * ZH_NTYPES + (size_t)(ty)])
 
-/* The two-board row of the variant table. */
-static const struct zh_variant *
-two_boards(void)
-{
-	int k;
-
-	for (k = 0; k < zh_nvariants; k++)
-		if (zh_variants[k].boards >= 2)
-			return &zh_variants[k];
-	return NULL;
-}
-
 /* ======================== pairing ======================== */
 
 /* The last '/'-separated part of s (a URL's game number). */
@@ -917,7 +905,7 @@ merge_free(struct merge *mg)
 static const struct zh_variant *
 variant_of(const struct zh_game *g, int bd, struct zh_error *err)
 {
-	const struct zh_variant *v = two_boards(), *tv = NULL;
+	const struct zh_variant *v = zh__variant_two_boards(), *tv = NULL;
 
 	if (zh_game_tag(g, "Variant") != NULL &&
 	    (zh_game_variant(g, NULL, &tv, NULL) != 0 || tv->boards < 2)) {

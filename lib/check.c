@@ -221,6 +221,22 @@ result_token(const struct zh_game *g)
 	return NULL;
 }
 
+/* Tag name 'name' added to the list of n bytes at buf ("Site, Date");
+ * returns the new length.  The caller's buffer holds every name of its
+ * roster and the separators. */
+static inline size_t
+name_add(char *buf, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	if (n > 0) {
+		memcpy(buf + n, ", ", 2);
+		n += 2;
+	}
+	memcpy(buf + n, name, k + 1);
+	return n + k;
+}
+
 /* The Result tag against the result token, and a movetext without one. */
 static void
 result_tag(struct zh_check *c, const struct zh_game *g, int soft,
@@ -261,16 +277,8 @@ tag_problems(struct zh_check *c, const struct zh_game *g, int soft,
 	/* Round apart: its own class, as Lichess exports before 2021 lack
 	   it in every game (a user turns that one off, not the others) */
 	for (i = 0; i <= K_RESULT; i++)
-		if (kt[i] == NULL && i != K_ROUND) {
-			size_t k = strlen(known_names[i]);
-
-			if (n > 0) {
-				memcpy(missing + n, ", ", 2);
-				n += 2;
-			}
-			memcpy(missing + n, known_names[i], k + 1);
-			n += k;
-		}
+		if (kt[i] == NULL && i != K_ROUND)
+			n = name_add(missing, n, known_names[i]);
 	if (n > 0)
 		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
 		    "missing tags of the Seven Tag Roster: " :
@@ -362,18 +370,11 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 	    sizeof one / sizeof one[0];
 	const struct zh_tag *res = find_tag(g, "Result");
 	char missing[80] = "";
-	size_t i, n = 0, k;
+	size_t i, n = 0;
 
 	for (i = 0; i < nnames; i++)
-		if (find_tag(g, names[i]) == NULL) {
-			k = strlen(names[i]);
-			if (n > 0) {
-				memcpy(missing + n, ", ", 2);
-				n += 2;
-			}
-			memcpy(missing + n, names[i], k + 1);
-			n += k;
-		}
+		if (find_tag(g, names[i]) == NULL)
+			n = name_add(missing, n, names[i]);
 	if (n > 0)
 		add2(c, soft, "tag", g->line, 1, strchr(missing, ',') ?
 		    "missing tags of a bughouse game: " :

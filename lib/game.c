@@ -92,9 +92,7 @@ bpgn_label(const char *s, size_t n)
 static const struct zh_variant *
 two_boards(const struct zh_game *g)
 {
-	const struct zh_variant *v = NULL;
 	size_t k;
-	int i;
 
 	/* one pass over the tags for WhiteA, BlackA, WhiteB, BlackB: a
 	   test per tag, as every game goes through it */
@@ -115,10 +113,7 @@ two_boards(const struct zh_game *g)
 		    !bpgn_label(g->toks[k].text, g->toks[k].len))
 			return NULL;
 	}
-	for (i = 0; i < zh_nvariants && v == NULL; i++)
-		if (zh_variants[i].boards >= 2)
-			v = &zh_variants[i];
-	return v;
+	return zh__variant_two_boards();
 }
 
 /* Shape of a FEN tag: a pocket means drops, ten ranks mean Grand. */

@@ -159,6 +159,17 @@ zh_variant_default(void)
 }
 
 const struct zh_variant *
+zh__variant_two_boards(void)
+{
+	int i;
+
+	for (i = 0; i < zh_nvariants; i++)	/* the first such row */
+		if (zh_variants[i].boards >= 2)
+			return &zh_variants[i];
+	return NULL;
+}
+
+const struct zh_variant *
 zh_variant_chess(void)
 {
 	return zh_variant_find("chess");

@@ -96,6 +96,8 @@ zh__san_as(const char *san, size_t n, int d, const char **s)
 /* Length of the name of a game zhkit does not play at s, the start of a
  * word of an Event tag ("atomic", "King of the Hill"), or 0. */
 size_t zh__variant_unplayed(const char *s);
+/* The table's first row with two boards (bughouse), or NULL. */
+const struct zh_variant *zh__variant_two_boards(void);
 
 extern const char zh__letters[ZH_NTYPES];
 extern const unsigned char zh__types[256];
