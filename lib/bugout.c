@@ -842,7 +842,7 @@ zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 
 	zh__json_open(&out, '{');
 	zh__json_game_head(&out, g, b->v);
-	zh__json_key(&out, "boards");
+	zh__json_key(&out, "board_count");
 	zh__json_int(&out, b->labels ? 2 : 1);
 	zh__json_key(&out, "start");
 	if (start && b->labels) {

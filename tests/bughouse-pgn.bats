@@ -173,7 +173,7 @@ schema_ok() {
 	assert_line --index 0 '["4b",{"N":1}]'
 	assert_line --index 1 '["4A",{}]'
 	# the clocks as numbers, the comment of 4A, the game's first comment
-	run jq -c '[.moves[0].clock, .moves[14].comment, .comment, .boards]' <<<"$j"
+	run jq -c '[.moves[0].clock, .moves[14].comment, .comment, .board_count]' <<<"$j"
 	assert_output '[179.5,"A: a knight from board B","C: written by hand for tests/bughouse-pgn.bats",2]'
 	# a two-board FEN start, and with --fens the two boards after each
 	run bash -c "zhpgn -q --json --fens '$B/hand/fairy.bpgn' | tail -1 | jq -r '.start, .moves[0].fen'"
@@ -353,7 +353,7 @@ EOF
 	local t=$BATS_TEST_TMPDIR p=$TESTDATA/pgn/lichess-2018-JannLee-CrazyAra.pgn
 	cat "$p" "$B/hand/xboard.bpgn" >"$t/mixed.pgn"
 	zhpgn -q --json "$t/mixed.pgn" >"$t/mixed.json"
-	run jq -c '[.variant, .boards]' "$t/mixed.json"
+	run jq -c '[.variant, .board_count]' "$t/mixed.json"
 	assert_output - <<'EOF'
 ["crazyhouse",null]
 ["bughouse",2]
