@@ -1,0 +1,76 @@
+#!/bin/sh
+# bench/samebytes.sh - every tool's output on testdata and the bench
+# archives, from a given commit's build and from this tree's, compared.
+# A refactoring must leave every byte the same; a fix changes only what
+# it says it changes.  Usage:
+#
+#   bench/samebytes.sh REV            # REV's build against this tree's bin/
+#   ZH_SAME_BIG=0 bench/samebytes.sh REV   # testdata only, no bench archives
+#
+# REV is built in bench/tmp/same-REV (a git worktree, kept for the next
+# run).  Each case is one command line run by both builds; stdout, stderr
+# (with the tools' paths made the same) and the exit status are compared.
+# Prints one line per case that differs and the count; exits 1 if any.
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/.." || exit 2
+[ $# -ge 1 ] || { echo "usage: bench/samebytes.sh REV" >&2; exit 2; }
+rev=$(git rev-parse --short "$1") || exit 2
+base=bench/tmp/same-$rev
+out=bench/tmp/same-out
+DATA=${ZH_BENCH_DATA:-../shared/bench}
+make -s all >/dev/null || exit 2
+if [ ! -x "$base/bin/zhreplay" ]; then
+	git worktree add -f --detach "$base" "$rev" >/dev/null 2>&1 || exit 2
+	make -s -C "$base" all >/dev/null 2>&1 ||
+	    { echo "samebytes: cannot build $rev" >&2; exit 2; }
+fi
+rm -rf "$out"; mkdir -p "$out/a" "$out/b" || exit 2
+
+# The cases: one command line each, TOOL standing for the tool's path.
+cases() {
+	for f in $(find testdata -name '*.pgn' -o -name '*.bpgn' | sort); do
+		echo "zhcheck $f"
+		echo "zhcheck --json $f"
+		echo "zhpgn $f"
+		echo "zhpgn --json --fens $f"
+		for d in xboard chesscom fairy; do echo "zhpgn -t $d $f"; done
+		for fmt in fen epd uci ucipos san jsonl board; do
+			echo "zhreplay -F $fmt --color never $f"
+		done
+	done
+	for f in $(find testdata/fen -name '*.fen' | sort); do
+		echo "zhfen $f"
+		echo "zhfen --json $f"
+		echo "zhfen -m $f"
+		echo "zhcheck --fen $f"
+	done
+	[ "${ZH_SAME_BIG:-1}" = 1 ] || return 0
+	for f in "$DATA/zh.pgn" "$DATA/zh-tags.pgn.zst" "$DATA/chess-tags.pgn"; do
+		[ -f "$f" ] || continue
+		echo "zhcheck $f"
+		echo "zhpgn --json $f"
+		echo "zhreplay -F fen $f"
+		echo "zhpgn -j 2 --tag WhiteElo>=1800 --dedupe $f"
+	done
+}
+
+n=0 bad=0
+cases >"$out/cases"
+while IFS= read -r line; do
+	n=$((n + 1))
+	tool=${line%% *} args=${line#* }
+	for side in a b; do
+		if [ $side = a ]; then bin=$base/bin; else bin=bin; fi
+		# shellcheck disable=SC2086
+		"$bin/$tool" $args >"$out/$side/$n.out" 2>"$out/$side/$n.err"
+		echo $? >"$out/$side/$n.rc"
+		sed -i "s|$bin/||g" "$out/$side/$n.err"
+	done
+	for k in out err rc; do
+		cmp -s "$out/a/$n.$k" "$out/b/$n.$k" || {
+			bad=$((bad + 1)); echo "differs ($k): $line"; break; }
+	done
+done <"$out/cases"
+echo "samebytes: $n cases, $bad differ (outputs in $out)"
+[ "$bad" -eq 0 ]
