@@ -211,8 +211,8 @@ draw_parts(int type, struct draw_part part[2])
 		return 1;
 	}
 	part[0] = (struct draw_part){ type_glyph[type == ZH_ARCHBISHOP ?
-	    ZH_BISHOP : ZH_ROOK], 330, 40, 680 };
-	part[1] = (struct draw_part){ type_glyph[ZH_KNIGHT], -30, 270, 730 };
+	    ZH_BISHOP : ZH_ROOK], 300, 20, 720 };
+	part[1] = (struct draw_part){ type_glyph[ZH_KNIGHT], -40, 170, 820 };
 	return 2;
 }
 
@@ -222,6 +222,7 @@ struct geo {
 	int S, bar, pocket, margin;
 	int x, y;			/* the board column's top left */
 	int files, ranks;
+	unsigned flags;
 };
 
 static void
@@ -344,7 +345,7 @@ bar(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 
 	cell(sc, g->x, y, w, B);
 	rect(sc, DC_BAR, g->x, y, w, B);
-	if (b->pos->side == c)
+	if (b->pos->side == c && !(g->flags & DRAW_NO_TURN))
 		circle(sc, DC_TURN, g->x + B / 2, y + B / 2, B / 4);
 	text(sc, DC_TEXT, b->name[c] != NULL ? b->name[c] : c == ZH_WHITE ?
 	    "White" : "Black", g->x + B, y + B / 2 + size * 36 / 100, size, 0);
@@ -380,9 +381,9 @@ board(struct draw_scene *sc, struct geo *g, const struct draw_board *b)
 
 int
 draw_layout(struct draw_scene *sc, const struct draw_board *b, int nboards,
-    int square_px)
+    int square_px, unsigned flags)
 {
-	struct geo g = { 0 };
+	struct geo g = { .flags = flags };
 	int i, files = b[0].pos->v->files, ranks = b[0].pos->v->ranks;
 
 	sc->nitems = sc->ncells = sc->ntext = 0;

@@ -85,9 +85,12 @@ struct draw_board {
 
 /* Lay out one board or two side by side (a bughouse pair: the caller
  * turns board B).  The scene is reused: its arrays grow.  0, or -1 if
- * out of memory. */
+ * out of memory.  DRAW_NO_TURN: no dot at the side to move (a GIF's
+ * frames: the last move tells it, and a frame then changes in one
+ * player's half only). */
+enum { DRAW_NO_TURN = 1 };
 int draw_layout(struct draw_scene *sc, const struct draw_board *b,
-    int nboards, int square);
+    int nboards, int square, unsigned flags);
 void draw_scene_free(struct draw_scene *sc);
 
 /* A growable byte buffer. */

@@ -138,7 +138,8 @@ pic_draw(struct pic *p, const struct draw_board *b, int nboards)
 {
 	p->buf.len = 0;
 	p->buf.fail = false;
-	if (draw_layout(&p->sc, b, nboards, p->o->square) != 0)
+	if (draw_layout(&p->sc, b, nboards, p->o->square,
+	    p->o->fmt == PIC_GIF ? DRAW_NO_TURN : 0) != 0)
 		return -1;
 	switch (p->o->fmt) {
 	case PIC_SVG:

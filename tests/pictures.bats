@@ -128,3 +128,75 @@ PYEOF
 	run -0 "$PY" "$ZH_TOP/tests/pictures-check.py" bad.svg \
 	    'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2'
 }
+
+@test "pictures: zhfen -F png decodes to librsvg's rendering of the SVG (every case)" {
+	need_pil
+	need_rsvg
+	cd "$BATS_TEST_TMPDIR"
+	while IFS='	' read -r name v opt fen; do
+		[ "$opt" = - ] && opt=
+		# shellcheck disable=SC2086
+		run -0 zhfen -v "$v" $opt -F png -o "$name.png" "$fen"
+		[ "$(head -c 8 "$name.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+		rsvg-convert "$PICS/$name.svg" -o "$name.rsvg.png"
+		read -r mean far < <(picture_diff "$name.png" "$name.rsvg.png")
+		# antialiasing apart, the same picture: a mean difference under 1
+		# (of 255) and under 0.2% of pixels far apart
+		"$PY" -c "import sys; sys.exit(not ($mean < 1.0 and $far < 0.002))" || {
+			echo "$name: mean $mean, far $far"; return 1; }
+	done < <(cases)
+}
+
+@test "pictures: a PNG is not like another position's (the comparison can fail)" {
+	need_pil
+	need_rsvg
+	cd "$BATS_TEST_TMPDIR"
+	zhfen -F png -o a.png 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+	rsvg-convert "$PICS/zh-flip.svg" -o b.png
+	read -r mean far < <(picture_diff a.png b.png)
+	"$PY" -c "import sys; sys.exit(not ($mean > 1.0 and $far > 0.002))"
+}
+
+@test "pictures: zhreplay -F gif: a frame per position, the last one the final SVG's" {
+	need_pil
+	need_rsvg
+	cd "$BATS_TEST_TMPDIR"
+	run -0 zhreplay -F gif --delay 40 --last-delay 250 -o 'g%d.gif' "$PICS/drop.pgn"
+	[ "$(head -c 6 g1.gif)" = GIF89a ]
+	"$PY" - g1.gif <<'PYEOF'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+assert im.n_frames == 8, im.n_frames          # the start and 7 plies
+delays = []
+for i in range(im.n_frames):
+    im.seek(i)
+    delays.append(im.info.get("duration"))
+assert delays[:-1] == [400] * 7 and delays[-1] == 2500, delays
+im.convert("RGB").save("last.png")
+im.seek(0)
+im.convert("RGB").save("first.png")
+PYEOF
+	# the last frame: the final position (no dot for the side to move:
+	# a GIF's frames leave it out), as librsvg draws the SVG of it
+	zhreplay -F svg --final-only "$PICS/drop.pgn" | sed 's|<circle cx="24" cy="24" r="8" fill="#5cc04e"/>||' > final.svg
+	rsvg-convert final.svg -o final.png
+	read -r mean far < <(picture_diff last.png final.png)
+	"$PY" -c "import sys; sys.exit(not ($mean < 1.5 and $far < 0.003))" || {
+		echo "mean $mean far $far"; return 1; }
+	# and the first frame the start position, not the last
+	read -r mean far < <(picture_diff first.png final.png)
+	"$PY" -c "import sys; sys.exit(not ($mean > 1.0))"
+}
+
+@test "pictures: a bughouse game as a GIF: both boards in every frame" {
+	need_pil
+	cd "$BATS_TEST_TMPDIR"
+	run -0 zhreplay -F gif -o 'b.gif' "$TESTDATA/bughouse/real/1934301.bpgn"
+	n=$(zhreplay -F fen "$TESTDATA/bughouse/real/1934301.bpgn" | grep -c .)
+	"$PY" -c "
+from PIL import Image
+im = Image.open('b.gif')
+assert im.size == (1072, 720), im.size
+assert im.n_frames == $n, (im.n_frames, $n)"
+}
