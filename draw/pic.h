@@ -43,7 +43,7 @@ struct pic {
 #define PIC_GIF_HELP \
     "      --delay CS     GIF: hundredths of a second a frame (80)\n" \
     "      --last-delay CS  GIF: the last frame's (300)\n"
-enum { PIC_O_SIZE = 0x500, PIC_O_FLIP, PIC_O_DELAY, PIC_O_LAST };
+enum { PIC_O_SIZE = 0x600, PIC_O_FLIP, PIC_O_DELAY, PIC_O_LAST };
 #define PIC_OPTS \
 	{ "size", required_argument, NULL, PIC_O_SIZE }, \
 	{ "flip", no_argument, NULL, PIC_O_FLIP }, \

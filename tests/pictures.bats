@@ -200,3 +200,32 @@ im = Image.open('b.gif')
 assert im.size == (1072, 720), im.size
 assert im.n_frames == $n, (im.n_frames, $n)"
 }
+
+@test "pictures: an SVG in headless Chromium looks as librsvg draws it" {
+	need_pil
+	need_rsvg
+	command -v chromium >/dev/null || skip "chromium not installed"
+	cd "$BATS_TEST_TMPDIR"
+	for name in zh-full-check bughouse; do
+		cp "$PICS/$name.svg" p.svg
+		read -r w h < <(sed -n 's/^<svg [^>]* width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' p.svg)
+		printf '<!DOCTYPE html><html><head><style>html,body{margin:0;padding:0;overflow:hidden}img{display:block}</style></head><body><img src="p.svg" width="%s" height="%s"></body></html>\n' "$w" "$h" > p.html
+		rm -f shot.png
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		    --no-first-run --disable-background-networking --disable-component-update \
+		    --disable-sync --hide-scrollbars --user-data-dir="$(mktemp -d)" \
+		    --screenshot="$PWD/shot.png" --window-size="$w,$h" p.html >/dev/null 2>&1 || true
+		[ -s shot.png ] || { echo "chromium made no screenshot"; return 1; }
+		rsvg-convert p.svg -o rsvg.png
+		read -r mean far < <(picture_diff shot.png rsvg.png)
+		"$PY" -c "import sys; sys.exit(not ($mean < 1.0 and $far < 0.002))" || {
+			echo "$name: mean $mean far $far"; return 1; }
+	done
+}
+
+@test "pictures: --size sets the square: the picture's size follows" {
+	run -0 zhfen --size 40 -F svg '8/8/8/8/8/8/8/K6k[] w - - 0 1'
+	# 8 squares of 40, margins of 5, bars of 20, pockets of 40
+	[[ $output == '<svg '*' width="330" height="450" '* ]]
+	run -2 zhfen --size 8 -F svg '8/8/8/8/8/8/8/K6k[] w - - 0 1'
+}
