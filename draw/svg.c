@@ -4,35 +4,79 @@
  * diagram is a few microseconds.  One line: the document ends in its
  * only newline, so a stream of them is one picture a line.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "draw.h"
 
-#define LIT(b, s)	draw_buf_put((b), (s), sizeof(s) - 1)
+/*
+ * The document is written through a bare pointer into room reserved
+ * once (svg_bound() bytes at most): no check per piece of text.
+ */
+struct w {
+	char *p;
+};
+
+static inline void
+put(struct w *b, const void *s, size_t n)
+{
+	memcpy(b->p, s, n);
+	b->p += n;
+}
+
+#define LIT(b, s)	put((b), (s), sizeof(s) - 1)
+
+/* The glyphs' path lengths, measured once. */
+static size_t piece_len[2][6], text_len[95];
+static pthread_once_t len_once = PTHREAD_ONCE_INIT;
 
 static void
-str(struct draw_buf *b, const char *s)
+measure(void)
 {
-	draw_buf_put(b, s, strlen(s));
+	int c, t;
+
+	for (c = 0; c < 2; c++)
+		for (t = 0; t < 6; t++)
+			piece_len[c][t] = strlen(draw_piece_glyph[c][t].d);
+	for (c = 0; c < 95; c++)
+		text_len[c] = strlen(draw_text_glyph[c].d);
 }
 
 static void
-num(struct draw_buf *b, long v)
+num(struct w *b, long v)
 {
 	char t[24], *p = t + sizeof t;
-	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	unsigned long u;
 
+	if (v >= 0 && v < 10) {
+		*b->p++ = (char)('0' + v);
+		return;
+	}
+	if (v >= 10 && v < 100) {
+		b->p[0] = (char)('0' + v / 10);
+		b->p[1] = (char)('0' + v % 10);
+		b->p += 2;
+		return;
+	}
+	if (v >= 100 && v < 1000) {
+		b->p[0] = (char)('0' + v / 100);
+		b->p[1] = (char)('0' + v / 10 % 10);
+		b->p[2] = (char)('0' + v % 10);
+		b->p += 3;
+		return;
+	}
+	u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
 	do
 		*--p = (char)('0' + u % 10);
 	while ((u /= 10) != 0);
 	if (v < 0)
 		*--p = '-';
-	draw_buf_put(b, p, (size_t)(t + sizeof t - p));
+	put(b, p, (size_t)(t + sizeof t - p));
 }
 
 /* v / 1000 as a decimal: "0.064", "1", "0.5". */
 static void
-milli(struct draw_buf *b, long v)
+milli(struct w *b, long v)
 {
 	char t[8];
 	int n = 0;
@@ -47,12 +91,12 @@ milli(struct draw_buf *b, long v)
 	t[n++] = (char)('0' + frac % 10);
 	while (t[n - 1] == '0')
 		n--;
-	draw_buf_put(b, t, (size_t)n);
+	put(b, t, (size_t)n);
 }
 
 /* ' fill="#rrggbb"' */
 static void
-fill(struct draw_buf *b, int colour)
+fill(struct w *b, int colour)
 {
 	static const char hex[] = "0123456789abcdef";
 	char t[17] = " fill=\"#";
@@ -63,7 +107,7 @@ fill(struct draw_buf *b, int colour)
 		t[9 + 2 * i] = hex[draw_rgb[colour][i] & 15];
 	}
 	t[14] = '"';
-	draw_buf_put(b, t, 15);
+	put(b, t, 15);
 }
 
 /* The glyphs the scene uses: pieces by colour and type, characters. */
@@ -100,31 +144,30 @@ find_used(const struct draw_scene *sc, struct used *u)
 static const char glyph_id[] = "kqrbnp";
 
 static void
-defs(struct draw_buf *b, const struct draw_scene *sc)
+defs(struct w *b, const struct used *up)
 {
 	static const char kind[] = "PNBRQKAC";
 	struct draw_part part[2];
-	struct used u;
+	const struct used u = *up;
 	int c, t, k, n;
 
-	find_used(sc, &u);
 	LIT(b, "<defs>");
 	for (c = 0; c < 2; c++)
 		for (t = 0; t < 6; t++) {
 			if (!u.glyph[c][t])
 				continue;
 			LIT(b, "<g id=\"g");
-			draw_buf_put(b, c ? "b" : "w", 1);
-			draw_buf_put(b, &glyph_id[t], 1);
+			put(b, c ? "b" : "w", 1);
+			put(b, &glyph_id[t], 1);
 			LIT(b, "\">");
 			if (c == ZH_WHITE) {
 				/* the filled glyph in white under the outline */
 				LIT(b, "<path fill=\"#fff\" d=\"");
-				str(b, draw_piece_glyph[1][t].d);
+				put(b, draw_piece_glyph[1][t].d, piece_len[1][t]);
 				LIT(b, "\"/>");
 			}
 			LIT(b, "<path d=\"");
-			str(b, draw_piece_glyph[c][t].d);
+			put(b, draw_piece_glyph[c][t].d, piece_len[c][t]);
 			LIT(b, "\"/></g>");
 		}
 	for (c = 0; c < 2; c++)
@@ -132,13 +175,13 @@ defs(struct draw_buf *b, const struct draw_scene *sc)
 			if (!u.piece[c][t] || (n = draw_parts(t, part)) != 2)
 				continue;
 			LIT(b, "<g id=\"");
-			draw_buf_put(b, c ? "b" : "w", 1);
-			draw_buf_put(b, &kind[t - 1], 1);
+			put(b, c ? "b" : "w", 1);
+			put(b, &kind[t - 1], 1);
 			LIT(b, "\">");
 			for (k = 0; k < n; k++) {
 				LIT(b, "<use xlink:href=\"#g");
-				draw_buf_put(b, c ? "b" : "w", 1);
-				draw_buf_put(b, &glyph_id[part[k].glyph], 1);
+				put(b, c ? "b" : "w", 1);
+				put(b, &glyph_id[part[k].glyph], 1);
 				LIT(b, "\" transform=\"translate(");
 				num(b, part[k].x);
 				LIT(b, " ");
@@ -155,7 +198,7 @@ defs(struct draw_buf *b, const struct draw_scene *sc)
 		LIT(b, "<path id=\"c");
 		num(b, c + 32);
 		LIT(b, "\" d=\"");
-		str(b, draw_text_glyph[c].d);
+		put(b, draw_text_glyph[c].d, text_len[c]);
 		LIT(b, "\"/>");
 	}
 	LIT(b, "</defs>");
@@ -163,7 +206,7 @@ defs(struct draw_buf *b, const struct draw_scene *sc)
 
 /* ' transform="translate(x y) scale(k/1000)"' */
 static void
-place(struct draw_buf *b, int x, int y, long k)
+place(struct w *b, int x, int y, long k)
 {
 	LIT(b, " transform=\"translate(");
 	num(b, x);
@@ -175,7 +218,7 @@ place(struct draw_buf *b, int x, int y, long k)
 }
 
 static void
-piece_use(struct draw_buf *b, const struct draw_item *it)
+piece_use(struct w *b, const struct draw_item *it)
 {
 	static const char kind[] = "PNBRQKAC";
 	int t = ZH_TYPE(it->piece);
@@ -183,17 +226,17 @@ piece_use(struct draw_buf *b, const struct draw_item *it)
 
 	LIT(b, "<use xlink:href=\"#");
 	if (draw_parts(t, part) == 1)
-		draw_buf_put(b, "g", 1);
-	draw_buf_put(b, ZH_COLOR(it->piece) ? "b" : "w", 1);
-	draw_buf_put(b, draw_parts(t, part) == 1 ? &glyph_id[part[0].glyph] :
+		put(b, "g", 1);
+	put(b, ZH_COLOR(it->piece) ? "b" : "w", 1);
+	put(b, draw_parts(t, part) == 1 ? &glyph_id[part[0].glyph] :
 	    &kind[t - 1], 1);
-	draw_buf_put(b, "\"", 1);
+	put(b, "\"", 1);
 	place(b, it->x, it->y, it->w);
 	LIT(b, "/>");
 }
 
 static void
-text_uses(struct draw_buf *b, const struct draw_scene *sc,
+text_uses(struct w *b, const struct draw_scene *sc,
     const struct draw_item *it)
 {
 	long x = 0;
@@ -221,7 +264,7 @@ text_uses(struct draw_buf *b, const struct draw_scene *sc,
 }
 
 static void
-one(struct draw_buf *b, const struct draw_scene *sc, const struct draw_item *it)
+one(struct w *b, const struct draw_scene *sc, const struct draw_item *it)
 {
 	switch (it->kind) {
 	case DK_RECT:
@@ -233,7 +276,7 @@ one(struct draw_buf *b, const struct draw_scene *sc, const struct draw_item *it)
 		num(b, it->w);
 		LIT(b, "\" height=\"");
 		num(b, it->h);
-		draw_buf_put(b, "\"", 1);
+		put(b, "\"", 1);
 		fill(b, it->colour);
 		LIT(b, "/>");
 		break;
@@ -244,7 +287,7 @@ one(struct draw_buf *b, const struct draw_scene *sc, const struct draw_item *it)
 		num(b, it->y);
 		LIT(b, "\" r=\"");
 		num(b, it->w);
-		draw_buf_put(b, "\"", 1);
+		put(b, "\"", 1);
 		fill(b, it->colour);
 		LIT(b, "/>");
 		break;
@@ -257,11 +300,36 @@ one(struct draw_buf *b, const struct draw_scene *sc, const struct draw_item *it)
 	}
 }
 
-void
-draw_svg(const struct draw_scene *sc, struct draw_buf *b)
+/* Room enough for the document: the glyphs it defines, and a bound per
+ * item (a <use> a character). */
+static size_t
+svg_bound(const struct draw_scene *sc, const struct used *u)
 {
+	size_t n = 1024 + 160 * sc->nitems + 48 * sc->ntext;
+	int c, t;
+
+	for (c = 0; c < 2; c++)
+		for (t = 0; t < 6; t++)
+			if (u->glyph[c][t])
+				n += 256 + piece_len[c][t] + piece_len[1][t];
+	n += 2 * 256 * ZH_NTYPES;	/* the pieces made of two */
+	for (c = 0; c < 95; c++)
+		if (u->ch[c])
+			n += 64 + text_len[c];
+	return n;
+}
+
+void
+draw_svg(const struct draw_scene *sc, struct draw_buf *out)
+{
+	struct used u;
+	struct w w, *b = &w;
 	size_t i;
 
+	pthread_once(&len_once, measure);
+	find_used(sc, &u);
+	if ((w.p = (char *)draw_buf_reserve(out, svg_bound(sc, &u))) == NULL)
+		return;
 	LIT(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"");
 	num(b, sc->w);
@@ -272,8 +340,9 @@ draw_svg(const struct draw_scene *sc, struct draw_buf *b)
 	LIT(b, " ");
 	num(b, sc->h);
 	LIT(b, "\">");
-	defs(b, sc);
+	defs(b, &u);
 	for (i = 0; i < sc->nitems; i++)
 		one(b, sc, &sc->items[i]);
 	LIT(b, "</svg>\n");
+	out->len = (size_t)((unsigned char *)w.p - out->p);
 }
