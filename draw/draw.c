@@ -49,9 +49,11 @@ draw_buf_reserve(struct draw_buf *b, size_t n)
 void
 draw_buf_put(struct draw_buf *b, const void *s, size_t n)
 {
-	unsigned char *p = draw_buf_reserve(b, n);
+	unsigned char *p;
 
-	if (p != NULL) {
+	if (n == 0)
+		return;
+	if ((p = draw_buf_reserve(b, n)) != NULL) {
 		memcpy(p, s, n);
 		b->len += n;
 	}
