@@ -167,7 +167,7 @@ pgo:
 	bin/zhreplay -f jsonl build/pgo-train.pgn >/dev/null
 	bin/zhreplay -f fen build/pgo-train.pgn | bin/zhfen --to xboard >/dev/null
 	bin/zhperft --variant crazyhouse 4 >/dev/null
-	rm -rf bin build/libzh.a build/lib/*.o build/cmd/*.o
+	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd/*.o build/draw/*.o
 	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" all
 
 demo: deps
