@@ -61,9 +61,26 @@ build/zhkit.pc: Makefile
 	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson' \
 	    'Cflags: -I$${includedir}' > $@
 
-build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h)
+build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h) $(wildcard draw/*.h)
 	@mkdir -p build/cmd
-	$(CC) $(CFLAGS_ALL) -Icmd -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Icmd -Idraw -c -o $@ $<
+
+# The pictures (draw/): the tools that draw link them, libzh does not.
+DRAWSRC  = $(sort $(wildcard draw/*.c))
+DRAWOBJ  = $(DRAWSRC:draw/%.c=build/draw/%.o)
+DRAWTOOLS = bin/zhfen bin/zhreplay
+
+build/draw/%.o: draw/%.c draw/draw.h draw/pic.h $(LIBHDR) cmd/cli.h
+	@mkdir -p build/draw
+	$(CC) $(CFLAGS_ALL) -Icmd -Idraw -c -o $@ $<
+
+build/libzhdraw.a: $(DRAWOBJ)
+	rm -f $@
+	$(AR) -rc $@ $(DRAWOBJ)
+
+$(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzhdraw.a build/libzh.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
 bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a
 	@mkdir -p bin
@@ -150,7 +167,7 @@ pgo:
 	bin/zhreplay -f jsonl build/pgo-train.pgn >/dev/null
 	bin/zhreplay -f fen build/pgo-train.pgn | bin/zhfen --to xboard >/dev/null
 	bin/zhperft --variant crazyhouse 4 >/dev/null
-	rm -rf bin build/libzh.a build/lib/*.o build/cmd/*.o
+	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd/*.o build/draw/*.o
 	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" all
 
 demo: deps

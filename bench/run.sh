@@ -26,7 +26,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse
+#                   base big select bughouse pictures
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -43,7 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -519,6 +519,36 @@ bughouse_section() {
 	    "x zhcheck's plies/s on zh.pgn $(calc "'%.2f' % (($pb / $tb) / ($pz / $tz))") (bar 0.5)"
 }
 if want bughouse; then bughouse_section; fi
+
+# ------------------------------------------------------------ pictures -----
+# Pictures (issue 35): a 93-ply crazyhouse game with clocks (the first of
+# zh-clk.pgn, else zh.pgn) to an animated GIF (bar: 60 ms, 400 KiB, as
+# lila-gif's published figure for a chess game of 720x840 frames; ours
+# are 528x720); one SVG diagram (zhfen, the whole process); and SVGs of
+# every position of zh.pgn on one core (bar: 50,000 a second), written
+# to /dev/null one a line.
+pictures_section() {
+	local zh src g93 t n size
+	have_tool zhreplay || { note "bin/zhreplay not built: pictures section skipped"; return; }
+	zh=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: pictures section skipped"; return; }
+	src=$(pgn_path zh-clk.pgn) || src=$zh
+	g93=$TMP/g93.pgn
+	[ -s "$g93" ] || bin/zhpgn --ply-count 93 --max 1 "$src" >"$g93" 2>/dev/null
+	[ -s "$g93" ] || { note "no 93-ply game in $src: GIF row skipped"; }
+	echo; echo "## Pictures"
+	if [ -s "$g93" ]; then
+		t=$(time_cmd pic-gif "$TOOL_RUNS" "bin/zhreplay -F gif -o $TMP/g93.gif $g93") || return
+		size=$(wc -c <"$TMP/g93.gif")
+		row "zhreplay -F gif" "93 plies" "$t" "$(calc "'%.0f KiB' % ($size / 1024.0)")" \
+		    "bar 0.060 s, 400 KiB"
+	fi
+	t=$(time_cmd pic-svg1 "$TOOL_RUNS" "bin/zhfen -F svg 'r1bq1rk1/ppp2ppp/2n2n2/3pp3/1bPP4/2N1PN2/PP1B1PPP/R2QKB1R[Pb] w KQ - 0 7'") || return
+	row "zhfen -F svg" "one diagram" "$t" "the whole process" "bar 0.001 s a diagram"
+	n=$(bin/zhreplay -F fen "$zh" | grep -c .)
+	t=$(time_cmd pic-svg "$TOOL_RUNS" "bin/zhreplay -F svg $zh" null) || return
+	row "zhreplay -F svg" "zh.pgn" "$t" "svgs/s $(calc "'%.0f' % ($n / $t)")" "bar 50000"
+}
+if want pictures; then pictures_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

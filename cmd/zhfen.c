@@ -6,9 +6,10 @@
 #include "cli.h"
 #include "warn.h"
 #include "lines.h"
+#include "pic.h"
 
 
-enum mode { OUT_FEN, OUT_CHECK, OUT_MOVES, OUT_JSON };
+enum mode { OUT_FEN, OUT_CHECK, OUT_MOVES, OUT_JSON, OUT_PICTURE };
 
 struct opts {
 	const struct zh_variant *variant;	/* NULL: by rank count */
@@ -17,7 +18,10 @@ struct opts {
 	enum mode mode;
 	bool moves;				/* --moves with --json */
 	FILE *out;
+	struct pic_opts pic;			/* -F svg|png */
 };
+
+static struct pic pic;
 
 struct tally {
 	long valid, invalid;
@@ -43,6 +47,9 @@ usage(FILE *f)
 	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
 	    "                    (two boards: A's moves | B's moves)\n"
 	    "  -J, --json        one JSON object per position\n"
+	    "  -F, --format F    fen (default), or a picture: svg (one a line),\n"
+	    "                    png; -o FILE or a pattern with %%d (the number)\n"
+	    PIC_HELP
 	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
 	    WARN_HELP
 	    "  -h, --help        this help;      -V, --version  the version\n");
@@ -56,6 +63,19 @@ put_json(FILE *out, char *s)
 	    "{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
 	putc('\n', out);
 	free(s);
+}
+
+/* The picture just drawn (rc of pic_draw) to its file or the output. */
+static void
+draw_out(int rc, struct tally *t, const char *file, long lineno, FILE *out)
+{
+	if (rc != 0) {
+		cli_diag("error", file, lineno, 1, "out of memory");
+		t->ioerr = true;
+		return;
+	}
+	if (pic_save(&pic, t->valid + t->invalid, 0, out, stderr) != 0)
+		t->ioerr = true;
 }
 
 /*
@@ -113,6 +133,12 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		put_json(o->out, zh_bfen_json(line, n, lineno, pos, from, d,
 		    o->moves, NULL));
 		break;
+	case OUT_PICTURE: {
+		struct zh_bply pl = { .pos = { &pos[0], &pos[1] }, .last = true };
+
+		draw_out(pic_draw_bply(&pic, &pl, NULL), t, file, lineno, o->out);
+		break;
+	}
 	default: {
 		char buf[2 * ZH_FENMAX + 8];
 
@@ -175,6 +201,12 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_moves_write(&pos, buf, sizeof buf);
 		fputs(buf, o->out);
 		putc('\n', o->out);
+		break;
+	}
+	case OUT_PICTURE: {
+		struct draw_board b = { .pos = &pos, .black_bottom = o->pic.flip };
+
+		draw_out(pic_draw(&pic, &b, 1), t, file, lineno, o->out);
 		break;
 	}
 	case OUT_JSON: {
@@ -253,6 +285,8 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 {
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'F' },
+		PIC_OPTS,
 		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'J' },
@@ -269,7 +303,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 	bool check = false, json = false, moves = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "cf:hJjmo:qst:v:V" WARN_SHORT, longopts,
+	while ((c = getopt_long(argc, argv, "cF:f:hJjmo:qst:v:V" WARN_SHORT, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'c':
@@ -278,6 +312,16 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		case 'f':
 			if ((o->from = dialect(optarg, "--from")) < 0)
 				return cli_usage();
+			break;
+		case 'F':
+			if (strcmp(optarg, "fen") == 0)
+				o->pic.fmt = PIC_NONE;
+			else if ((o->pic.fmt = pic_format(optarg)) == PIC_NONE ||
+			    o->pic.fmt == PIC_GIF) {
+				cli_fail("unknown format '%s' (try fen, svg, png)",
+				    optarg);
+				return cli_usage();
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -322,10 +366,12 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			cli_version();
 			return cli_exit(EXIT_VALID);
 		default:
+			if ((c = pic_option(&o->pic, c, optarg)) > 0)
+				break;
 			return cli_usage();
 		}
 	o->mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES :
-	    OUT_FEN;
+	    o->pic.fmt != PIC_NONE ? OUT_PICTURE : OUT_FEN;
 	o->moves = moves;
 	return -1;
 }
@@ -333,7 +379,8 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL };
+	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL,
+	    { 0 } };
 	struct tally t = { 0, 0, false };
 	const char *outpath = NULL;
 	long nfen = 0;
@@ -342,6 +389,13 @@ main(int argc, char **argv)
 	cli_prog = "zhfen";
 	if ((rc = options(argc, argv, &o, &outpath)) >= 0)
 		return rc;
+	if (o.mode == OUT_PICTURE) {
+		/* the pictures' files are written whole, one by one */
+		if (pic_setup(&o.pic, outpath, 1) != 0)
+			return cli_usage();
+		pic.o = &o.pic;
+		outpath = NULL;
+	}
 	cli_output(outpath, &o.out);
 	for (i = optind; i < argc; i++)
 		if (!is_fen(argv[i]))
@@ -362,6 +416,7 @@ main(int argc, char **argv)
 		}
 	if (nfen == 0 && nfiles == 0)
 		file(&o, &t, "-");
+	pic_free(&pic);
 	if (cli_outputs_close() != 0)
 		return cli_exit(EXIT_USAGE);
 

@@ -11,12 +11,16 @@
 #include "warn.h"
 #include "jobs.h"
 #include "select.h"
+#include "pic.h"
 
-enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS };
+enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS, F_SVG,
+	F_PNG, F_GIF };
 
 static const char *const fmt_names[] = {
-	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", NULL
+	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", "svg", "png",
+	"gif", NULL
 };
+#define PICTURE(f)	((f) >= F_SVG)
 
 struct opts {
 	enum fmt fmt;
@@ -32,6 +36,7 @@ struct opts {
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (select.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
+	struct pic_opts pic;		/* -F svg, png, gif (pic.h) */
 };
 
 /* Per worker: the replay, the lines, and the game's output buffer. */
@@ -47,6 +52,7 @@ struct state {
 	bool fail;			/* out of memory */
 	bool moves;			/* ucipos: " moves" written */
 	bool bad;			/* the game has an error */
+	struct pic pic;			/* -F svg, png, gif */
 };
 
 static void
@@ -58,7 +64,9 @@ usage(FILE *f)
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
-	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board\n"
+	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board;\n"
+	    "                     pictures: svg, png (one a position), gif (one a\n"
+	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
@@ -77,6 +85,8 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
 	    CLEAN_SPLIT_HELP
+	    PIC_HELP
+	    PIC_GIF_HELP
 	    WARN_HELP
 	    "  -q, --quiet        no summary line\n"
 	    "  -h, --help         this help;  -V, --version  the version\n"
@@ -182,6 +192,106 @@ json_line(struct state *st, char *p, size_t n)
 	st->len += n + 1;
 }
 
+/* ======================== pictures ======================== */
+
+/* The picture just drawn (rc of pic_draw) written, or the GIF's frame
+ * kept; -1 if out of memory.  A picture that cannot be written is said
+ * (pic_failed(): exit 2), and the game's others are not drawn. */
+static int
+pic_out(struct state *st, int rc, long ply)
+{
+	struct pic *p = &st->pic;
+
+	if (rc != 0)
+		return -1;
+	if (st->o->fmt == F_GIF || p->stop)
+		return 0;
+	if (++p->count > 1 && st->o->pic.pattern != NULL &&
+	    st->o->pic.nconv == 1) {
+		fprintf(stderr, "zhreplay: -o '%s': game %ld has more than one "
+		    "picture: give a second %%d (the ply)\n", st->o->pic.pattern,
+		    st->g->number);
+		pic_set_failed();
+		p->stop = true;
+	} else if (st->o->pic.pattern == NULL)	/* SVG, one a line */
+		emit(st, (const char *)p->buf.p, p->buf.len);
+	else if (pic_save(p, st->g->number, ply, NULL, stderr) != 0)
+		p->stop = true;
+	return 0;
+}
+
+/* A position of one board as a picture (the mainline's only). */
+static int
+on_ply_picture(struct state *st, const struct zh_ply *pl)
+{
+	struct pic *p = &st->pic;
+	struct draw_board b = { .pos = pl->pos, .black_bottom = st->o->pic.flip };
+	int c = !pl->pos->side;		/* the side that moved */
+
+	if (pl->line > 0 || pl->prefix)
+		return 0;
+	if (pl->ply == 0)
+		memset(p->has_clock, 0, sizeof p->has_clock);
+	else if (pl->has_clock) {
+		p->has_clock[0][c] = true;
+		p->clock[0][c] = pl->clock;
+	}
+	if (!zh_plysel_match(&st->o->sel, pl))
+		return 0;
+	b.name[0] = zh_game_tag(st->g, "White");
+	b.name[1] = zh_game_tag(st->g, "Black");
+	memcpy(b.has_clock, p->has_clock[0], sizeof b.has_clock);
+	memcpy(b.clock, p->clock[0], sizeof b.clock);
+	if (pl->move != NULL) {
+		b.has_last = true;
+		b.last = pl->move->move;
+	}
+	return pic_out(st, pic_draw(p, &b, 1), pl->ply);
+}
+
+/* A bughouse position as a picture of both boards. */
+static int
+on_bply_picture(struct state *st, const struct zh_bply *pl)
+{
+	static const char *const tags[2][2] = {
+		{ "WhiteA", "BlackA" }, { "WhiteB", "BlackB" }
+	};
+	const char *name[2][2];
+	int i, c;
+
+	for (i = 0; i < 2; i++)
+		for (c = 0; c < 2; c++)
+			name[i][c] = zh_game_tag(st->g, tags[i][c]);
+	if (!zh_bply_match(&st->o->sel, pl)) {
+		if (pl->move != NULL && pl->move->has_clock) {
+			st->pic.has_clock[pl->move->board][pl->move->side] = true;
+			st->pic.clock[pl->move->board][pl->move->side] =
+			    pl->move->clock;
+		}
+		return 0;
+	}
+	return pic_out(st, pic_draw_bply(&st->pic, pl, name), pl->index);
+}
+
+/* A game's GIF written (if it has frames); 1 if it could not be. */
+static int
+pic_game_end(struct state *st)
+{
+	struct pic *p = &st->pic;
+
+	p->count = 0;
+	p->stop = false;
+	if (st->o->fmt != F_GIF || p->gif == NULL)
+		return 0;
+	p->buf.len = 0;
+	draw_gif_end(p->gif, &p->buf);
+	if (p->buf.len == 0)
+		return 0;
+	if (p->buf.fail)
+		return -1;
+	return pic_save(p, st->g->number, 0, NULL, stderr) != 0;
+}
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -190,6 +300,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 	char *p;
 	size_t n;
 
+	if (PICTURE(o->fmt))
+		return on_ply_picture(st, pl);
 	if (pl->ply == 0 && pl->line > 0 && o->fmt != F_JSONL && o->fmt != F_UCI &&
 	    o->fmt != F_SAN && o->fmt != F_UCIPOS)
 		emit(st, "\n", 1);		/* a variation's block */
@@ -225,6 +337,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 		break;
 	case F_UCIPOS:
 		uci_position(st, pl);
+		break;
+	default:
 		break;
 	case F_JSONL: {
 		unsigned fl = o->variations ? ZH_PLY_VARIATION : 0;
@@ -320,6 +434,8 @@ on_bply(void *arg, const struct zh_bply *pl)
 	char *p;
 	size_t n, room;
 
+	if (PICTURE(o->fmt))
+		return on_bply_picture(st, pl);
 	switch (o->fmt) {
 	case F_FEN:
 	case F_EPD:
@@ -386,6 +502,7 @@ on_bply(void *arg, const struct zh_bply *pl)
 		break;
 	}
 	case F_UCIPOS:
+	default:
 		break;		/* refused by bug_game() */
 	}
 	return st->fail ? -1 : 0;
@@ -435,6 +552,8 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 	}
 	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
 		emit(st, "\n", 1);		/* one line per game, always */
+	if (pic_game_end(st) != 0)
+		return 1;
 	/* a ply of an error's board: named */
 	return game_end(st, g, out, err, &b->err, b->err.ply > 0 &&
 	    b->err_board >= 0, b->err_board) > 0;
@@ -447,8 +566,10 @@ make_state(void *ctx)
 {
 	struct state *st = calloc(1, sizeof *st);
 
-	if (st != NULL)
+	if (st != NULL) {
 		st->o = ctx;
+		st->pic.o = &st->o->pic;
+	}
 	return st;
 }
 
@@ -462,6 +583,7 @@ free_state(void *p)
 		zh_bug_free(&st->bug);
 		zh_lines_free(&st->lines);
 		zh_select_scratch_free(&st->sc);
+		pic_free(&st->pic);
 		free(st->buf);
 		free(st);
 	}
@@ -490,6 +612,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
+	st->g = g;
 	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	st->len = 0;
@@ -505,7 +628,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	st->bad = rc != 0 || g->err.code != ZH_OK;
 	if (started) {
 		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
-		    (o->fmt == F_JSONL ? ZH_WALK_COMMENTS : 0);
+		    (o->fmt == F_JSONL || PICTURE(o->fmt) ? ZH_WALK_COMMENTS : 0);
 
 		if (zh_lines_walk(&st->lines, g, r, fl, on_ply, st) != 0 || st->fail) {
 			cli_fdiag(err, "error", o->name, g->line, 1,
@@ -515,6 +638,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		}
 	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
 		emit(st, "\n", 1);		/* one line per game, always */
+	if (pic_game_end(st) != 0)
+		bad = true;
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
 		return 0;
 	bad = rc > 0;
@@ -590,10 +715,11 @@ option(struct opts *o, int c, const char *arg, int *color)
 	case 'F':
 		if ((i = find_name(fmt_names, arg)) < 0) {
 			cli_fail("unknown format '%s' (try fen, epd, uci, ucipos, "
-			    "san, jsonl, board)", arg);
+			    "san, jsonl, board, svg, png, gif)", arg);
 			return -1;
 		}
 		o->fmt = (enum fmt)i;
+		o->pic.fmt = PICTURE(o->fmt) ? pic_format(arg) : PIC_NONE;
 		break;
 	case 'p':
 		if (zh_plysel_range(&o->sel, arg) != 0) {
@@ -635,7 +761,7 @@ option(struct opts *o, int c, const char *arg, int *color)
 		}
 		break;
 	default:
-		return 0;
+		return pic_option(&o->pic, c, arg);
 	}
 	return 1;
 }
@@ -669,6 +795,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "variations", no_argument, NULL, O_VARIATIONS },
 		{ "version", no_argument, NULL, 'V' },
 		WARN_OPTS,
+		PIC_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k;
@@ -734,7 +861,16 @@ main(int argc, char **argv)
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0 ||
+	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) < 0 &&
+	    PICTURE(o.fmt) && (pic_setup(&o.pic, outpath, 2) != 0 ||
+	    (clean_splits(&o.clean) && (cli_fail("--split: not with -F %s",
+	    fmt_names[o.fmt]), 1)))) {
+		sel_free(&o.gsel);
+		return cli_usage();
+	}
+	if (PICTURE(o.fmt) && outpath != NULL)
+		outpath = NULL;		/* the pictures' files, written whole */
+	if (rc >= 0 ||
 	    clean_setup(&o.clean, outpath) != 0 || (clean_splits(&o.clean) &&
 	    (j.out = clean_sink(&o.clean)) == NULL)) {
 		sel_free(&o.gsel);
@@ -789,5 +925,7 @@ main(int argc, char **argv)
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (rc == EXIT_VALID && o.bad > 0)
 		rc = EXIT_INVALID;
+	if (pic_failed())
+		rc = EXIT_USAGE;
 	return cli_exit(rc);
 }

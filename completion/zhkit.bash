@@ -17,7 +17,11 @@ _zhkit()
 		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
 	-F|--format)
-		COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board' -- "$cur"))
+		if [[ ${COMP_WORDS[0]##*/} == zhfen ]]; then
+			COMPREPLY=($(compgen -W 'fen svg png' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board svg png gif' -- "$cur"))
+		fi
 		return ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))

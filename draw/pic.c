@@ -1,0 +1,271 @@
+/* pic.c - pictures for the tools: options, file names, whole writes. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "pic.h"
+
+static atomic_int failed;		/* a picture could not be written */
+static atomic_long singles;		/* pictures into a -o without %d */
+
+int
+pic_format(const char *s)
+{
+	static const char *const names[] = { "svg", "png", "gif" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, names[i]) == 0)
+			return PIC_SVG + i;
+	return PIC_NONE;
+}
+
+int
+pic_option(struct pic_opts *o, int c, const char *arg)
+{
+	long n;
+
+	switch (c) {
+	case PIC_O_SIZE:
+		if ((n = cli_number(arg, DRAW_SQUARE_MIN, DRAW_SQUARE_MAX,
+		    "--size")) < 0)
+			return -1;
+		o->square = (int)n;
+		return 1;
+	case PIC_O_FLIP:
+		o->flip = true;
+		return 1;
+	case PIC_O_DELAY:
+	case PIC_O_LAST:
+		if ((n = cli_number(arg, 1, 65535, c == PIC_O_DELAY ?
+		    "--delay" : "--last-delay")) < 0)
+			return -1;
+		*(c == PIC_O_DELAY ? &o->delay : &o->last_delay) = (int)n;
+		return 1;
+	}
+	return 0;
+}
+
+/* The length of an integer conversion at s (after its '%'): "d",
+ * "05d", "3d"; 0 if it is not one. */
+static size_t
+conversion(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9' && n < 3)
+		n++;
+	return s[n] == 'd' ? n + 1 : 0;
+}
+
+int
+pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
+{
+	const char *s;
+	size_t n;
+
+	if (o->square == 0)
+		o->square = DRAW_SQUARE;
+	if (o->delay == 0)
+		o->delay = 80;
+	if (o->last_delay == 0)
+		o->last_delay = 300;
+	o->pattern = outpath;
+	o->nconv = 0;
+	if (outpath == NULL) {
+		if (o->fmt == PIC_SVG)
+			return 0;
+		cli_fail("-F %s needs -o FILE (a picture is not text)",
+		    o->fmt == PIC_PNG ? "png" : "gif");
+		return -1;
+	}
+	for (s = outpath; *s != '\0'; s++) {
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		if ((n = conversion(s + 1)) == 0 || ++o->nconv > maxconv) {
+			cli_fail("-o '%s': %ld: %s", outpath, (long)(s - outpath) + 1,
+			    n == 0 ? "not an integer conversion (%d, %03d, ...)" :
+			    maxconv == 1 ? "one %d at most (the number)" :
+			    "two %d at most (the game, the ply)");
+			return -1;
+		}
+		s += n;
+	}
+	return 0;
+}
+
+/* -o's pattern with n1 and n2 into buf; false if too long. */
+static bool
+file_name(const char *pat, long n1, long n2, char *buf, size_t size)
+{
+	size_t len = 0, n;
+	int k = 0, w;
+
+	for (; *pat != '\0' && len + 1 < size; pat++) {
+		if (*pat != '%') {
+			buf[len++] = *pat;
+			continue;
+		}
+		if (pat[1] == '%') {
+			buf[len++] = '%';
+			pat++;
+			continue;
+		}
+		n = conversion(pat + 1);
+		w = snprintf(buf + len, size - len, pat[1] == '0' ? "%0*ld" :
+		    "%*ld", atoi(pat + 1), k++ == 0 ? n1 : n2);
+		if (w < 0 || (size_t)w >= size - len)
+			return false;
+		len += (size_t)w;
+		pat += n;
+	}
+	if (*pat != '\0')
+		return false;
+	buf[len] = '\0';
+	return true;
+}
+
+int
+pic_draw(struct pic *p, const struct draw_board *b, int nboards)
+{
+	p->buf.len = 0;
+	p->buf.fail = false;
+	if (draw_layout(&p->sc, b, nboards, p->o->square,
+	    p->o->fmt == PIC_GIF ? DRAW_NO_TURN : 0) != 0)
+		return -1;
+	switch (p->o->fmt) {
+	case PIC_SVG:
+		draw_svg(&p->sc, &p->buf);
+		break;
+	case PIC_PNG:
+		draw_png(&p->sc, &p->buf);
+		break;
+	case PIC_GIF:
+		if (p->gif == NULL && (p->gif = draw_gif_new(p->o->delay,
+		    p->o->last_delay)) == NULL)
+			return -1;
+		return draw_gif_frame(p->gif, &p->sc);
+	}
+	return p->buf.fail ? -1 : 0;
+}
+
+/*
+ * The one door of two-board positions: board A with White at the
+ * bottom (Black with --flip), board B turned, so that White on A and
+ * Black on B, partners, sit side by side.
+ */
+int
+pic_draw_bply(struct pic *p, const struct zh_bply *pl,
+    const char *name[2][2])
+{
+	struct draw_board b[2];
+	int i, c;
+
+	if (pl->move == NULL)
+		memset(p->has_clock, 0, sizeof p->has_clock);
+	else if (pl->move->has_clock) {
+		p->has_clock[pl->move->board][pl->move->side] = true;
+		p->clock[pl->move->board][pl->move->side] = pl->move->clock;
+	}
+	memset(b, 0, sizeof b);
+	for (i = 0; i < 2; i++) {
+		b[i].pos = pl->pos[i];
+		b[i].black_bottom = (i == ZH_BOARD_B) != p->o->flip;
+		for (c = 0; c < 2; c++) {
+			b[i].name[c] = name != NULL ? name[i][c] : NULL;
+			b[i].has_clock[c] = p->has_clock[i][c];
+			b[i].clock[c] = p->clock[i][c];
+		}
+		if (pl->move != NULL && pl->move->board == i) {
+			b[i].has_last = true;
+			b[i].last = pl->move->rm.move;
+		}
+	}
+	return pic_draw(p, b, 2);
+}
+
+/* buf to path whole; a failed write removes it.  0, or errno. */
+static int
+write_whole(const char *path, const struct draw_buf *buf)
+{
+	FILE *f = fopen(path, "wb");
+	int e;
+
+	if (f == NULL)
+		return errno;
+	if (fwrite(buf->p, 1, buf->len, f) != buf->len) {
+		e = errno;
+		fclose(f);
+		unlink(path);
+		return e ? e : EIO;
+	}
+	if (fclose(f) != 0) {
+		e = errno;
+		unlink(path);
+		return e;
+	}
+	return 0;
+}
+
+int
+pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
+{
+	char path[4096];
+	int e;
+
+	if (p->o->pattern == NULL) {
+		if (fwrite(p->buf.p, 1, p->buf.len, out) == p->buf.len)
+			return 0;
+		fprintf(err, "%s: write error: %s\n", cli_prog, strerror(errno));
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	if (p->o->nconv == 0 && atomic_fetch_add(&singles, 1) > 0) {
+		fprintf(err, "%s: -o '%s' names one picture, and there are more: "
+		    "give it a %%d\n", cli_prog, p->o->pattern);
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	if (!file_name(p->o->pattern, n1, n2, path, sizeof path)) {
+		fprintf(err, "%s: -o '%s': the name is too long\n", cli_prog,
+		    p->o->pattern);
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	if ((e = write_whole(path, &p->buf)) != 0) {
+		fprintf(err, "%s: %s: write error: %s\n", cli_prog, path,
+		    strerror(e));
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	return 0;
+}
+
+bool
+pic_failed(void)
+{
+	return atomic_load(&failed) != 0;
+}
+
+void
+pic_set_failed(void)
+{
+	atomic_store(&failed, 1);
+}
+
+void
+pic_free(struct pic *p)
+{
+	draw_scene_free(&p->sc);
+	draw_buf_free(&p->buf);
+	draw_gif_free(p->gif);
+	p->gif = NULL;
+}
