@@ -17,7 +17,7 @@ _zhkit()
 		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
 	-F|--format)
-		COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board' -- "$cur"))
+		COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy' -- "$cur"))
 		return ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))

@@ -186,12 +186,12 @@ for n in a.dtype.names:
     print(n, f.base.str, f.shape, sep="\t")' "$T/a/$t.npy"
 		assert_success
 		# each field has its row in the man page's table of that file:
-		# name, dtype, shape, separated by tabs
+		# ".It name Ta dtype Ta shape Ta meaning"
 		while IFS=$'\t' read -r name type shape; do
 			awk -v t="$t" -v n="$name" -v ty="$type" -v sh="$shape" '
-			    /^\.SS / { sec = $0; sub(/^\.SS /, "", sec) }
-			    sec == t ".npy" && $1 == n && $2 == ty && $3 == sh { ok = 1 }
-			    END { exit !ok }' FS='\t' "$ZH_TOP/man/zhkit-arrays.5" ||
+			    /^\.Ss / { sec = $0; sub(/^\.Ss /, "", sec) }
+			    sec == t ".npy" && $1 == ".It " n && $2 == ty && $3 == sh { ok = 1 }
+			    END { exit !ok }' FS=' Ta ' "$ZH_TOP/man/zhkit-arrays.5" ||
 			    fail "$t.npy: $name $type $shape is not in zhkit-arrays(5)"
 		done <<<"$output"
 	done
