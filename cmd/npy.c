@@ -209,6 +209,11 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 
 	w->len = 0;
 	w->nseen = 0;
+	if (++w->gen == 0) {	/* the stamps are old again */
+		if (w->slot != NULL)
+			memset(w->slot, 0, w->nslot * sizeof *w->slot);
+		w->gen = 1;
+	}
 	w->last = -1;
 	w->records = 0;
 	w->plies = 0;
@@ -252,37 +257,105 @@ npy_rec_free(struct npy_rec *w)
 {
 	free(w->buf);
 	free(w->seen);
+	free(w->keys);
+	free(w->slot);
 	memset(w, 0, sizeof *w);
 }
 
 /* ======================== a position's record ======================== */
 
-/* The position(s) kept; how many times they were seen before. */
+/* Room for n more positions kept; false if out of memory. */
+static bool
+seen_room(struct npy_rec *w, size_t n)
+{
+	size_t cap = w->seencap ? w->seencap * 2 : 256;
+	struct zh_posrec *s;
+	uint64_t *k;
+
+	if (w->nseen + n <= w->seencap)
+		return true;
+	if ((s = realloc(w->seen, cap * sizeof *s)) != NULL)
+		w->seen = s;
+	if (s == NULL || (k = realloc(w->keys, cap / n * sizeof *k)) == NULL) {
+		w->fail = true;
+		return false;
+	}
+	w->keys = k;
+	w->seencap = cap;
+	return true;
+}
+
+/* The slot of position 'pos' of the game (n boards, its key 'key'), or
+   of the empty slot it would take. */
+static struct npy_slot *
+find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
+    size_t n)
+{
+	size_t i = (size_t)key & (w->nslot - 1), k;
+	struct npy_slot *s;
+
+	for (;; i = (i + 1) & (w->nslot - 1)) {
+		s = &w->slot[i];
+		if (s->gen != w->gen)
+			return s;
+		if (w->keys[s->pos] != key)
+			continue;
+		for (k = 0; k < n && zh_posrec_same(&w->seen[s->pos * n + k],
+		    &r[k]); k++)
+			;
+		if (k == n)
+			return s;
+	}
+}
+
+/* Room for 'at' + 1 positions in the table, which is kept at most half
+   full: false if out of memory. */
+static bool
+slot_room(struct npy_rec *w, size_t at, size_t n)
+{
+	struct npy_slot *old = w->slot, *s;
+	size_t i, nold = w->nslot, cap = nold ? nold : 512;
+
+	while (2 * (at + 1) > cap)
+		cap *= 2;
+	if (cap == nold)
+		return true;
+	if ((w->slot = calloc(cap, sizeof *w->slot)) == NULL) {
+		w->slot = old;
+		w->fail = true;
+		return false;
+	}
+	w->nslot = cap;
+	for (i = 0; i < nold; i++)	/* the game's positions again */
+		if (old[i].gen == w->gen) {
+			s = find_slot(w, w->keys[old[i].pos],
+			    &w->seen[old[i].pos * n], n);
+			*s = old[i];
+		}
+	free(old);
+	return true;
+}
+
+/* The position (n boards) kept; how many times it was seen before in
+   the game: found by its key (board A's), the boards compared. */
 static int
 repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n)
 {
-	size_t i, k;
-	int count = 0;
+	size_t at = w->nseen / n;
+	struct npy_slot *s;
+	uint32_t count;
 
-	if (w->nseen + n > w->seencap) {
-		size_t cap = w->seencap ? w->seencap * 2 : 256;
-		struct zh_posrec *s = realloc(w->seen, cap * sizeof *s);
-
-		if (s == NULL) {
-			w->fail = true;
-			return 0;
-		}
-		w->seen = s;
-		w->seencap = cap;
-	}
-	for (i = 0; i + n <= w->nseen; i += n) {
-		for (k = 0; k < n && zh_posrec_same(&w->seen[i + k], &r[k]); k++)
-			;
-		count += k == n;
-	}
+	if (!seen_room(w, n) || !slot_room(w, at, n))
+		return 0;
 	memcpy(w->seen + w->nseen, r, n * sizeof *r);
+	w->keys[at] = r[0].key;
 	w->nseen += n;
-	return count > 255 ? 255 : count;
+	s = find_slot(w, r[0].key, r, n);
+	if (s->gen != w->gen) {
+		*s = (struct npy_slot){ w->gen, (uint32_t)at, 0 };
+	}
+	count = s->count++;
+	return count > 255 ? 255 : (int)count;
 }
 
 /* The move m (its UCI text uci) into the fields at q: from, to, drop,

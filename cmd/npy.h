@@ -23,7 +23,15 @@ struct npy_rec {
 	struct zh_posrec *seen;		/* every position of the game
 					   (two a half-move in bughouse),
 					   for the repetitions */
+	uint64_t *keys;			/* their keys, one a position */
 	size_t nseen, seencap;
+	struct npy_slot {		/* the positions by key: open
+					   addressing, a slot of another
+					   game (gen) is empty */
+		uint32_t gen, pos, count;
+	} *slot;
+	size_t nslot;			/* a power of two */
+	uint32_t gen;			/* the game's */
 	long last;			/* offset of the last record
 					   written (its move is the next
 					   position's), -1 if none */

@@ -18,9 +18,17 @@ zh_posrec_square(int s)
 	return ZH_RANK(s) * 10 + ZH_FILE(s);
 }
 
-/* The squares, the pockets and the state, 8 bytes at a time: the key. */
 static uint64_t
-rec_key(const struct zh_posrec *r)
+mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+/* A board of any size: its squares, the pockets and the state, 8 bytes
+   at a time. */
+static uint64_t
+bytes_key(const struct zh_posrec *r)
 {
 	const unsigned char *b = r->board;
 	uint64_t h = 0x9e3779b97f4a7c15ULL, w;
@@ -28,21 +36,20 @@ rec_key(const struct zh_posrec *r)
 
 	for (i = 0; i + 8 <= n; i += 8) {
 		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
+		h = mix(h, w);
 	}
 	for (; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
+		h = mix(h, b[i]);
 	return h ^ (h >> 32);
 }
 
-void
-zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
+/* Any board: square by square. */
+static void
+fill_squares(struct zh_posrec *r, const struct zh_pos *p)
 {
 	const struct zh_variant *v = p->v;
-	int f, rk, c, t;
+	int f, rk;
 
-	memset(r, 0, sizeof *r);
 	for (rk = 0; rk < v->ranks; rk++)
 		for (f = 0; f < v->files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, rk)];
@@ -53,6 +60,43 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
 			    (ZH_COLOR(pc) == ZH_BLACK ? ZH_REC_BLACK : 0));
 			r->promoted[rk * 10 + f] = (pc & ZH_PROMOTED) != 0;
 		}
+}
+
+#define BYTES(x)	((x) * 0x0101010101010101ULL)
+
+/* An 8x8 board: each rank's eight squares at once (a rank is eight
+   bytes of p->sq), the piece codes and promoted flags byte by byte;
+   the key from the ranks as they are. */
+static uint64_t
+fill_ranks8(struct zh_posrec *r, const struct zh_pos *p)
+{
+	uint64_t w, code, promo, h = 0x9e3779b97f4a7c15ULL;
+	int rk;
+
+	for (rk = 0; rk < 8; rk++) {
+		memcpy(&w, &p->sq[ZH_SQ(0, rk)], sizeof w);
+		h = mix(h, w);
+		/* type + 8 for Black: no byte carries into the next */
+		code = (w & BYTES(ZH_TYPEMASK)) + ((w >> 1) & BYTES(ZH_BLACKBIT >> 1));
+		promo = (w >> 5) & BYTES(ZH_PROMOTED >> 5);
+		memcpy(r->board + rk * 10, &code, sizeof code);
+		memcpy(r->promoted + rk * 10, &promo, sizeof promo);
+	}
+	return h;
+}
+
+void
+zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
+{
+	uint64_t h = 0, w[2];
+	int c, t;
+	bool b8 = p->v->files == 8 && p->v->ranks == 8;
+
+	memset(r, 0, sizeof *r);
+	if (b8)
+		h = fill_ranks8(r, p);
+	else
+		fill_squares(r, p);
 	for (c = 0; c < 2; c++)
 		for (t = ZH_PAWN; t < ZH_NTYPES; t++)
 			r->pocket[c][t - 1] = p->pocket[c][t];
@@ -63,7 +107,15 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
 	r->check = p->check ? p->check == 2 : zh_in_check(p);
 	r->halfmove = p->halfmove;
 	r->fullmove = p->fullmove;
-	r->key = rec_key(r);
+	if (!b8) {
+		r->key = bytes_key(r);
+		return;
+	}
+	/* what zh_posrec_same compares, as words */
+	memcpy(w, r->pocket, sizeof w);
+	h = mix(mix(mix(h, w[0]), w[1]), (uint64_t)r->side |
+	    (uint64_t)r->castle << 8 | (uint64_t)r->ep << 16);
+	r->key = h ^ (h >> 32);
 }
 
 bool
