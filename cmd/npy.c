@@ -397,6 +397,19 @@ msec(double s)
 	return ms >= INT32_MAX || ms <= INT32_MIN ? UNKNOWN32 : (int32_t)ms;
 }
 
+/* Check, as the suffix of the SAN of the move that led here says; -1 if
+   there is none. */
+static int
+san_check(const struct zh_rmove *m)
+{
+	size_t n;
+
+	if (m == NULL || m->san[0] == '\0')
+		return -1;
+	n = strnlen(m->san, sizeof m->san);
+	return m->san[n - 1] == '+' || m->san[n - 1] == '#';
+}
+
 int
 npy_ply(struct npy_rec *w, const struct zh_ply *pl,
     const struct zh_plysel *sel)
@@ -407,7 +420,7 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 
 	if (pl->line != 0 || pl->prefix || w->fail)
 		return w->fail ? -1 : 0;
-	zh_posrec_fill(&r, pl->pos);
+	zh_posrec_fill(&r, pl->pos, san_check(pl->move));
 	rep = repeats(w, &r, 1);
 	w->plies = pl->ply;
 	if (pl->move != NULL && w->last >= 0)	/* the move from there */
@@ -478,8 +491,8 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 
 	if (w->fail)
 		return -1;
-	zh_posrec_fill(&r[0], pl->pos[0]);
-	zh_posrec_fill(&r[1], pl->pos[1]);
+	zh_posrec_fill(&r[0], pl->pos[0], -1);
+	zh_posrec_fill(&r[1], pl->pos[1], -1);
 	rep = repeats(w, r, 2);
 	w->plies = pl->index;
 	if (m != NULL && w->last >= 0) {
@@ -508,8 +521,12 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 
 #define SHAPEW	20	/* digits kept for N in a header */
 
+#define TBUF	(1 << 20)	/* records kept before a write */
+
 struct table {
 	FILE *f;
+	unsigned char *buf;	/* TBUF bytes */
+	size_t len;
 	uint64_t n;		/* records written */
 	const struct field *fields;
 	const char *name;
@@ -621,15 +638,33 @@ create(const struct npy *n, const char *name)
 	return f;
 }
 
-/* A record received whole: numbered, sent to its table. */
+/* A table's buffered records written out. */
 static void
-dispatch(struct npy *n)
+flush_table(struct npy *n, struct table *t)
 {
-	unsigned char *q = n->stage + 1;
-	int k;
+	if (t->len > 0 && fwrite(t->buf, 1, t->len, t->f) != t->len &&
+	    !n->failed) {
+		n->failed = true;
+		n->err = errno;
+	}
+	t->len = 0;
+}
 
-	for (k = 0; k < NTABLES && tags[k] != (char)n->stage[0]; k++)
-		;
+/* The record at src of table k: into its table's buffer, numbered there
+   (a game gets the next game's row, its input and its first record; a
+   position its game's row). */
+static void
+put(struct npy *n, int k, const unsigned char *src)
+{
+	struct table *t = &n->t[k];
+	unsigned char *q;
+
+	if (t->len + recsize[k] > TBUF)
+		flush_table(n, t);
+	q = t->buf + t->len;
+	memcpy(q, src, recsize[k]);
+	t->len += recsize[k];
+	t->n++;
 	if (k == T_GAME) {
 		le32(q, (uint32_t)n->game++);
 		le16(q + 8, n->nfiles > 0 ? (unsigned)(n->nfiles - 1) : 0);
@@ -637,38 +672,49 @@ dispatch(struct npy *n)
 		    zh_variants[q[10]].boards >= 2 ? T_BUG : T_POS].n);
 	} else
 		le32(q, (uint32_t)(n->game - 1));
-	if (fwrite(q, 1, recsize[k], n->t[k].f) != recsize[k] && !n->failed) {
-		n->failed = true;
-		n->err = errno;
-	}
-	n->t[k].n++;
 }
 
-/* The games' output, in input order: records cut into tagged pieces. */
+static int
+table_of(char tag)
+{
+	int k;
+
+	for (k = 0; k < NTABLES && tags[k] != tag; k++)
+		;
+	return k;
+}
+
+/* The games' output, in input order: records, each after its table's
+   tag byte; one cut between two writes is kept in 'stage'. */
 static ssize_t
 sink_write(void *cookie, const char *buf, size_t size)
 {
 	struct npy *n = cookie;
+	const unsigned char *p = (const unsigned char *)buf;
 	size_t left = size, take;
 	int k;
 
 	while (left > 0) {
 		if (n->have == 0) {
-			for (k = 0; k < NTABLES && tags[k] != *buf; k++)
-				;
-			if (k == NTABLES) {	/* cannot be: a bug */
-				errno = EINVAL;
+			if ((k = table_of((char)*p)) == NTABLES) {
+				errno = EINVAL;		/* cannot be: a bug */
 				return -1;
 			}
 			n->need = 1 + recsize[k];
+			if (left >= n->need) {		/* whole: no copy */
+				put(n, k, p + 1);
+				p += n->need;
+				left -= n->need;
+				continue;
+			}
 		}
 		take = n->need - n->have < left ? n->need - n->have : left;
-		memcpy(n->stage + n->have, buf, take);
+		memcpy(n->stage + n->have, p, take);
 		n->have += take;
-		buf += take;
+		p += take;
 		left -= take;
 		if (n->have == n->need) {
-			dispatch(n);
+			put(n, table_of((char)n->stage[0]), n->stage + 1);
 			n->have = 0;
 		}
 	}
@@ -703,6 +749,10 @@ npy_open(const char *dir)
 		}
 		n->t[k].name = names[k];
 		n->t[k].fields = fields[k];
+		if ((n->t[k].buf = malloc(TBUF)) == NULL) {
+			cli_fail("out of memory");
+			goto fail;
+		}
 		if ((n->t[k].f = create(n, names[k])) == NULL)
 			goto fail;
 		if (put_header(&n->t[k]) != 0) {
@@ -717,9 +767,11 @@ npy_open(const char *dir)
 	setvbuf(n->sink, NULL, _IOFBF, 1 << 18);
 	return n;
 fail:
-	for (k = 0; k < NTABLES; k++)
+	for (k = 0; k < NTABLES; k++) {
 		if (n->t[k].f != NULL)
 			fclose(n->t[k].f);
+		free(n->t[k].buf);
+	}
 	free(n->dir);
 	free(n);
 	return NULL;
@@ -802,11 +854,14 @@ npy_close(struct npy *n)
 
 	if (fclose(n->sink) != 0 || n->have != 0)
 		rc = -1;
-	for (k = 0; k < NTABLES; k++)
+	for (k = 0; k < NTABLES; k++) {
+		flush_table(n, &n->t[k]);
 		if (finish(&n->t[k]) != 0 && rc == 0) {
 			rc = -1;
 			n->err = errno;
 		}
+		free(n->t[k].buf);
+	}
 	if (rc == 0 && !n->failed && write_files(n) != 0) {
 		rc = -1;
 		n->err = errno;

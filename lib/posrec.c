@@ -86,7 +86,7 @@ fill_ranks8(struct zh_posrec *r, const struct zh_pos *p)
 }
 
 void
-zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
+zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 {
 	uint64_t h = 0, w[2];
 	int c, t;
@@ -104,7 +104,8 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p)
 	r->castle = p->castle;
 	r->ep = (unsigned char)(p->ep != ZH_NOSQ && zh_ep_legal(p) ?
 	    zh_posrec_square(p->ep) : ZH_REC_NOSQ);
-	r->check = p->check ? p->check == 2 : zh_in_check(p);
+	r->check = check >= 0 ? check != 0 : p->check ? p->check == 2 :
+	    zh_in_check(p);
 	r->halfmove = p->halfmove;
 	r->fullmove = p->fullmove;
 	if (!b8) {

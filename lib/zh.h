@@ -281,8 +281,9 @@ struct zh_posrec {
 						   compares */
 };
 
-/* r from p. */
-void zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p);
+/* r from p; 'check' 1 or 0 when the caller knows it (a SAN's suffix),
+ * -1 to have it tested. */
+void zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check);
 /* The record's index of square s (ZH_SQ), ZH_REC_NOSQ for none. */
 int zh_posrec_square(int s);
 /* Do a and b repeat each other: the same board, promoted pieces,
