@@ -26,7 +26,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse pictures
+#                   base big select bughouse pictures arrays
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -43,7 +43,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -549,6 +549,74 @@ pictures_section() {
 	row "zhreplay -F svg" "zh.pgn" "$t" "svgs/s $(calc "'%.0f' % ($n / $t)")" "bar 50000"
 }
 if want pictures; then pictures_section; fi
+# ------------------------------------------------ positions as arrays -----
+# zhreplay -F npy on zh-tags.pgn (issue 34), side by side in one run:
+# positions/s of -F npy (the tables to bench/tmp/arrays) and of -F fen
+# (to /dev/null, and to a file beside the arrays), each pair in turn
+# (bench/pairs.py); the path "archive -> arrays in numpy" (the write, then
+# the tables opened in numpy and every board read: bench/arrays_build.py
+# npy) against python-chess building the same arrays (ZH_BENCH_ARRAYS_GAMES
+# games, default 300, scaled by positions) and against zhreplay -F jsonl +
+# json.loads building them (1,000 games, scaled); and the writer's peak
+# RSS (/usr/bin/time -v), on zh-tags.pgn and, with ZH_BENCH_BIG=1, on
+# zh-tags.pgn repeated to about 1 GB.  Needs Debian's /usr/bin/python3
+# with python3-numpy; python-chess from ../shared/peers (ZH_PEERS).
+arrays_section() {
+	local pgn py=/usr/bin/python3 npos out=$TMP/arrays tnpy tpc tjs peers big reps rss
+	pgn=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: arrays section skipped"; return; }
+	have_tool zhreplay || { note "bin/zhreplay not built: arrays section skipped"; return; }
+	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: arrays section skipped"; return; }
+	peers=${ZH_PEERS:-../shared/peers}
+	bin/zhreplay -q -F npy -o "$out" "$pgn" || { note "zhreplay -F npy failed: arrays section skipped"; return; }
+	npos=$("$py" -c 'import numpy as n, sys; print(len(n.load(sys.argv[1], mmap_mode="r")))' "$out/positions.npy")
+	echo; echo "## positions as arrays: zh-tags.pgn ($npos positions)"
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npy-fen.json" \
+		"bin/zhreplay -q -F npy -o $out $pgn" "bin/zhreplay -q -F fen $pgn")
+	if [ $# -eq 5 ]; then
+		row "zhreplay -F fen (/dev/null)" "zh-tags.pgn" "$2" "positions/s $(calc "round($npos / $2)")  CPU $(calc "'%.3f' % $5") s"
+		row "zhreplay -F npy" "zh-tags.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
+			"x$(calc "'%.2f' % (1 / $3)") of -F fen's positions/s (pairs; bar 1)"
+	fi
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npy-fenfile.json" \
+		"bin/zhreplay -q -F npy -o $out $pgn" "bin/zhreplay -q -F fen -o $TMP/arrays.fen $pgn")
+	[ $# -eq 5 ] &&
+		row "zhreplay -F fen -o file" "zh-tags.pgn" "$2" "positions/s $(calc "round($npos / $2)")" \
+			"-F npy x$(calc "'%.2f' % (1 / $3)") of its positions/s (pairs)"
+	tnpy=$("$py" bench/arrays_build.py npy bin/zhreplay "$pgn" "$out" | "$py" -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
+	row "archive -> arrays (npy)" "zh-tags.pgn" "$tnpy" "positions/s $(calc "round($npos / $tnpy)")"
+	if [ -d "$peers/python-chess/chess" ]; then
+		set -- $(PYTHONPATH=$peers/python-chess "$py" bench/arrays_build.py pychess "$pgn" "${ZH_BENCH_ARRAYS_GAMES:-300}" |
+			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"])')
+		[ $# -eq 2 ] && tpc=$(calc "$2 * $npos / $1") &&
+			row "python-chess -> arrays" "zh-tags.pgn" "$tpc" "positions/s $(calc "round($1 / $2)")  ($1 positions timed, scaled)" \
+				"npy path x$(calc "'%.0f' % ($tpc / $tnpy)") faster (bar 100)"
+	else
+		note "python-chess not found in $peers: its arrays row skipped"
+	fi
+	set -- $("$py" bench/arrays_build.py jsonl bin/zhreplay "$pgn" 1000 |
+		"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"])')
+	[ $# -eq 2 ] && tjs=$(calc "$2 * $npos / $1") &&
+		row "-F jsonl + json.loads -> arrays" "zh-tags.pgn" "$tjs" "positions/s $(calc "round($1 / $2)")  ($1 positions timed, scaled)" \
+			"npy path x$(calc "'%.0f' % ($tjs / $tnpy)") faster (bar 20)"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v bin/zhreplay -q -F npy -o "$out" "$pgn" 2>"$TMP/time.txt" >/dev/null
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		row "zhreplay -F npy peak RSS" "zh-tags.pgn" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB"
+		if [ -n "${ZH_BENCH_BIG:-}" ]; then
+			big=$TMP/zh-tags-1g.pgn
+			if [ ! -s "$big" ]; then
+				reps=$(calc "-(-1000000000 // $(wc -c <"$(readlink -f "$pgn")"))")
+				for _ in $(seq "$reps"); do cat "$pgn"; done >"$big"
+			fi
+			/usr/bin/time -v bin/zhreplay -q -F npy -o "$out-big" "$big" 2>"$TMP/time.txt" >/dev/null
+			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+			row "zhreplay -F npy peak RSS" "zh-tags x$(calc "-(-1000000000 // $(wc -c <"$(readlink -f "$pgn")"))")" 0 \
+				"max RSS $(calc "'%.1f' % ($rss / 1024)") MB (bar 64)"
+			rm -rf "$out-big"
+		fi
+	fi
+}
+if want arrays; then arrays_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

@@ -10,15 +10,16 @@
 #include "cli.h"
 #include "warn.h"
 #include "jobs.h"
+#include "npy.h"
 #include "select.h"
 #include "pic.h"
 
-enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS, F_SVG,
-	F_PNG, F_GIF };
+enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS, F_NPY,
+	F_SVG, F_PNG, F_GIF };
 
 static const char *const fmt_names[] = {
-	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", "svg", "png",
-	"gif", NULL
+	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", "npy", "svg",
+	"png", "gif", NULL
 };
 #define PICTURE(f)	((f) >= F_SVG)
 
@@ -33,6 +34,8 @@ struct opts {
 	long games, bad;		/* counted by done() */
 	const char *name;		/* current input's name */
 	FILE *out;			/* where a game's output goes */
+	FILE *rejects;			/* --rejects: the games with errors */
+	struct npy *npy;		/* -F npy: the arrays (npy.h) */
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (select.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
@@ -46,6 +49,7 @@ struct state {
 	const struct zh_game *g;	/* the game being written */
 	struct zh_lines lines;
 	struct zh_select_scratch sc;
+	struct npy_rec npy;		/* -F npy: the game's records */
 	char *buf;
 	size_t len, cap;
 	const struct opts *o;
@@ -64,7 +68,8 @@ usage(FILE *f)
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
-	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board;\n"
+	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board,\n"
+	    "                     npy (NumPy arrays into the directory -o names);\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
@@ -84,6 +89,7 @@ usage(FILE *f)
 	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
+	    "      --rejects FILE also write the games with errors there, as read\n"
 	    CLEAN_SPLIT_HELP
 	    PIC_HELP
 	    PIC_GIF_HELP
@@ -302,6 +308,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 
 	if (PICTURE(o->fmt))
 		return on_ply_picture(st, pl);
+	if (o->fmt == F_NPY)
+		return npy_ply(&st->npy, pl, &o->sel);
 	if (pl->ply == 0 && pl->line > 0 && o->fmt != F_JSONL && o->fmt != F_UCI &&
 	    o->fmt != F_SAN && o->fmt != F_UCIPOS)
 		emit(st, "\n", 1);		/* a variation's block */
@@ -338,6 +346,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 	case F_UCIPOS:
 		uci_position(st, pl);
 		break;
+	case F_NPY:
+		break;		/* npy_ply(), above */
 	default:
 		break;
 	case F_JSONL: {
@@ -401,6 +411,9 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 	if (o->fmt == F_FEN || o->fmt == F_EPD)
 		emit(st, "\n", 1);	/* each game's block ends here */
 	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
+		return -1;
+	if (o->fmt == F_NPY && st->npy.len > 0 && fwrite(st->npy.buf, 1,
+	    st->npy.len, out) != st->npy.len)
 		return -1;
 	if (g->err.code != ZH_OK) {
 		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
@@ -504,6 +517,8 @@ on_bply(void *arg, const struct zh_bply *pl)
 	case F_UCIPOS:
 	default:
 		break;		/* refused by bug_game() */
+	case F_NPY:
+		return npy_bply(&st->npy, pl, &o->sel);
 	}
 	return st->fail ? -1 : 0;
 }
@@ -523,6 +538,7 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 	int rc;
 
 	b->fast = o->fmt == F_FEN || o->fmt == F_EPD;
+	st->npy.len = 0;
 	rc = zh_bug_replay(g, cli_game_variant(g, o->force, o->defvar), b);
 	st->r.bug = b;		/* the selection's tests read it */
 	if (o->clean.by != NULL)
@@ -545,13 +561,19 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		    g->number);
 		return 1;
 	}
-	if (started && zh_bug_walk(b, on_bply, st) != 0) {
+	if (o->fmt == F_NPY && (st->bad || !started))
+		started = false;	/* never written */
+	else if (o->fmt == F_NPY)
+		npy_game_begin(&st->npy, g, b->v);
+	if (started && (zh_bug_walk(b, on_bply, st) != 0 || st->npy.fail)) {
 		cli_fdiag(err, "error", o->name, g->line, 1,
 		    "game %ld: out of memory", g->number);
 		return 1;
 	}
 	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
 		emit(st, "\n", 1);		/* one line per game, always */
+	if (started && o->fmt == F_NPY)
+		npy_game_end(&st->npy);
 	if (pic_game_end(st) != 0)
 		return 1;
 	/* a ply of an error's board: named */
@@ -584,6 +606,7 @@ free_state(void *p)
 		zh_lines_free(&st->lines);
 		zh_select_scratch_free(&st->sc);
 		pic_free(&st->pic);
+		npy_rec_free(&st->npy);
 		free(st->buf);
 		free(st);
 	}
@@ -596,7 +619,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	const struct opts *o = ctx;
 	struct state *st = state;
 	struct zh_replay *r;
-	bool bad = false, started;
+	bool bad = false, picbad, started;
 	size_t i;
 	int rc, tagdrop;
 
@@ -608,6 +631,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	}
 	r = &st->r;
 	st->len = 0;
+	st->npy.len = 0;
 	st->fail = false;
 	/* FEN and EPD need no move text: legality only */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
@@ -626,23 +650,30 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	/* a variant or FEN tag error leaves nothing to replay */
 	started = r->err.code == ZH_OK || r->err.ply > 0;
 	st->bad = rc != 0 || g->err.code != ZH_OK;
+	if (o->fmt == F_NPY && st->bad)
+		started = false;	/* never written */
+	else if (o->fmt == F_NPY && started)
+		npy_game_begin(&st->npy, g, r->v);
 	if (started) {
 		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
-		    (o->fmt == F_JSONL || PICTURE(o->fmt) ? ZH_WALK_COMMENTS : 0);
+		    (o->fmt == F_JSONL || o->fmt == F_NPY || PICTURE(o->fmt) ?
+		    ZH_WALK_COMMENTS : 0);
 
-		if (zh_lines_walk(&st->lines, g, r, fl, on_ply, st) != 0 || st->fail) {
+		if (zh_lines_walk(&st->lines, g, r, fl, on_ply, st) != 0 ||
+		    st->fail || st->npy.fail) {
 			cli_fdiag(err, "error", o->name, g->line, 1,
 			    "game %ld: out of memory", g->number);
-			st->len = 0;
+			st->len = st->npy.len = 0;
 			return 1;
 		}
+		if (o->fmt == F_NPY)
+			npy_game_end(&st->npy);
 	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
 		emit(st, "\n", 1);		/* one line per game, always */
-	if (pic_game_end(st) != 0)
-		bad = true;
+	picbad = pic_game_end(st) != 0;
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
 		return 0;
-	bad = rc > 0;
+	bad = rc > 0 || picbad;
 	if (started && warn_nulls(err, o->name, g, r))
 		bad = true;
 	if (o->variations && started) {
@@ -677,6 +708,10 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 	o->games++;
 	if (jr->result != 0)
 		o->bad++;
+	if (jr->result != 0 && o->rejects != NULL) {
+		fwrite(g->raw, 1, g->rawlen, o->rejects);
+		fputs("\n\n", o->rejects);
+	}
 	return f;
 }
 
@@ -693,7 +728,8 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR };
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR,
+	O_REJECTS };
 
 /* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
    if not one, -1 if bad (said). */
@@ -715,7 +751,7 @@ option(struct opts *o, int c, const char *arg, int *color)
 	case 'F':
 		if ((i = find_name(fmt_names, arg)) < 0) {
 			cli_fail("unknown format '%s' (try fen, epd, uci, ucipos, "
-			    "san, jsonl, board, svg, png, gif)", arg);
+			    "san, jsonl, board, npy, svg, png, gif)", arg);
 			return -1;
 		}
 		o->fmt = (enum fmt)i;
@@ -769,7 +805,7 @@ option(struct opts *o, int c, const char *arg, int *color)
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o, struct jobs *j,
-    const char **outpath, int *color)
+    const char **outpath, const char **rejpath, int *color)
 {
 	static const struct option lopts[] = {
 		{ "color", required_argument, NULL, O_COLOR },
@@ -789,6 +825,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		SEL_OPTS,
 		CLEAN_SPLIT_OPTS,
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "rejects", required_argument, NULL, O_REJECTS },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
 		{ "variant", required_argument, NULL, 'v' },
@@ -808,6 +845,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 			return cli_exit(EXIT_VALID);
 		case 'o':
 			*outpath = optarg;
+			break;
+		case O_REJECTS:
+			*rejpath = optarg;
 			break;
 		case 'q':
 			cli_quiet = 1;
@@ -833,6 +873,24 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	return -1;
 }
 
+/* -F npy: the directory -o names, its tables opened, their stream the
+   jobs' output; 0, or -1 if not (said). */
+static int
+npy_setup(struct opts *o, struct jobs *j, const char *outpath)
+{
+	if (outpath == NULL || o->variations || clean_splits(&o->clean)) {
+		cli_fail("-F npy: %s", outpath == NULL ? "-o DIR is needed "
+		    "(the arrays are files of a directory)" : o->variations ?
+		    "--variations cannot be written (the mainline only)" :
+		    "--split cannot be written (one directory)");
+		return -1;
+	}
+	if ((o->npy = npy_open(outpath)) == NULL)
+		return -1;
+	j->out = npy_sink(o->npy);
+	return 0;
+}
+
 /* The board's glyphs follow the locale; colours need a terminal. */
 static unsigned
 diagram_flags(int color, FILE *out)
@@ -855,13 +913,14 @@ main(int argc, char **argv)
 	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1 };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
-	const char *outpath = NULL;
+	const char *outpath = NULL, *rejpath = NULL;
 	char extra[96];
 	long n;
 	int color = 0, rc, i = 0;
+	bool wfail;
 
 	cli_prog = "zhreplay";
-	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) < 0 &&
+	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath, &color)) < 0 &&
 	    PICTURE(o.fmt) && (pic_setup(&o.pic, outpath, 2) != 0 ||
 	    (clean_splits(&o.clean) && (cli_fail("--split: not with -F %s",
 	    fmt_names[o.fmt]), 1)))) {
@@ -879,11 +938,14 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (!(j.route = clean_splits(&o.clean)))
+	if (!(j.route = clean_splits(&o.clean)) && o.fmt != F_NPY)
 		cli_output(outpath, &j.out);
+	if (rejpath != NULL)
+		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
 	o.jobs = &j;
-	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0 ||
+	    (o.fmt == F_NPY && npy_setup(&o, &j, outpath) != 0)) {
 		sel_free(&o.gsel);
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
@@ -899,6 +961,8 @@ main(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		if (o.npy != NULL)
+			npy_input(o.npy, o.name);
 		n = o.gsel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
@@ -910,8 +974,9 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
 	    o.games, o.bad);
 	sel_stats(&o.gsel, extra);
+	wfail = o.npy != NULL && npy_close(o.npy) != 0;
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
-	    o.clean.failed) {
+	    o.clean.failed || wfail) {
 		sel_free(&o.gsel);
 		return cli_exit(EXIT_USAGE);
 	}

@@ -20,7 +20,7 @@ _zhkit()
 		if [[ ${COMP_WORDS[0]##*/} == zhfen ]]; then
 			COMPREPLY=($(compgen -W 'fen svg png' -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board svg png gif' -- "$cur"))
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy svg png gif' -- "$cur"))
 		fi
 		return ;;
 	--ending)

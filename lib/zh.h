@@ -250,6 +250,46 @@ bool zh_ep_legal(const struct zh_pos *p);
 /* Does an enemy pawn attack the ep square (Fairy-Stockfish's condition)? */
 bool zh_ep_attacked(const struct zh_pos *p);
 
+/* ======================== positions as records ======================== */
+
+/*
+ * A position as the fixed-size fields of zhkit-arrays(5) (zhreplay -F
+ * npy).  Squares are on one 10x10 grid for every board size, index
+ * 10 * rank + file from a1 (0) (an 8x8 board uses files and ranks 0-7,
+ * the rest stays empty); ZH_REC_NOSQ is no square.  A piece is its type
+ * (ZH_PAWN ... ZH_CHANCELLOR, 1-8) for White, the type + 8 for Black, 0
+ * for an empty square.
+ */
+#define ZH_REC_SQUARES	100
+#define ZH_REC_NOSQ	255
+#define ZH_REC_BLACK	8
+
+struct zh_posrec {
+	unsigned char board[ZH_REC_SQUARES];	/* piece codes */
+	unsigned char promoted[ZH_REC_SQUARES];	/* 1: a promoted piece */
+	unsigned char pocket[2][8];		/* [colour][type - 1] in hand */
+	unsigned char side;			/* ZH_WHITE or ZH_BLACK */
+	unsigned char castle;			/* ZH_CASTLE_* rights */
+	unsigned char ep;			/* the en-passant square when
+						   a capture there is legal
+						   (zh_ep_legal), else
+						   ZH_REC_NOSQ */
+	unsigned char check;			/* 1: the side to move is in
+						   check */
+	unsigned halfmove, fullmove;
+	uint64_t key;				/* hash of what a repetition
+						   compares */
+};
+
+/* r from p; 'check' 1 or 0 when the caller knows it (a SAN's suffix),
+ * -1 to have it tested. */
+void zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check);
+/* The record's index of square s (ZH_SQ), ZH_REC_NOSQ for none. */
+int zh_posrec_square(int s);
+/* Do a and b repeat each other: the same board, promoted pieces,
+ * pockets, side to move, castling rights and en-passant square? */
+bool zh_posrec_same(const struct zh_posrec *a, const struct zh_posrec *b);
+
 /* ======================== dialects ======================== */
 
 enum zh_dialect {

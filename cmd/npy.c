@@ -1,0 +1,879 @@
+/*
+ * npy.c - zhreplay -F npy: positions as NumPy arrays (npy.h), in NumPy's
+ * .npy format 1.0: the magic "\x93NUMPY", the version, the header's
+ * length (2 bytes, little-endian), a Python dict literal ('descr': a
+ * list of (name, dtype[, shape]) fields, 'fortran_order': False,
+ * 'shape': (N,)) padded with spaces to a multiple of 64 bytes and ended
+ * by a newline, then the N records, packed, little-endian.  N is
+ * written last: the header keeps a fixed width for it.  Every field is
+ * in zhkit-arrays(5).
+ */
+#define _GNU_SOURCE		/* fopencookie() */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "npy.h"
+
+/* ======================== the layouts ======================== */
+
+struct field {
+	const char *name, *type, *shape;	/* shape NULL: a scalar */
+};
+
+/* positions.npy: a one-board game's position (offsets in npy_ply) */
+static const struct field pos_fields[] = {
+	{ "game", "<u4", NULL }, { "ply", "<u4", NULL },
+	{ "variant", "|u1", NULL }, { "final", "|b1", NULL },
+	{ "move_from", "|u1", NULL }, { "move_to", "|u1", NULL },
+	{ "move_drop", "|u1", NULL }, { "move_promo", "|u1", NULL },
+	{ "uci", "|S8", NULL },
+	{ "side", "|u1", NULL }, { "castling", "|u1", NULL },
+	{ "ep", "|u1", NULL }, { "check", "|b1", NULL },
+	{ "repetition", "|u1", NULL }, { "result", "|i1", NULL },
+	{ "halfmove", "<u2", NULL }, { "fullmove", "<u2", NULL },
+	{ "clock", "<i4", "(2,)" }, { "cp", "<i4", NULL },
+	{ "mate", "<i2", NULL },
+	{ "pockets", "|u1", "(2, 8)" }, { "board", "|u1", "(10, 10)" },
+	{ "promoted", "|b1", "(10, 10)" }, { NULL, NULL, NULL }
+};
+#define PREC	262
+
+/* bughouse.npy: a two-board game's position, the boards' fields with a
+   first axis of two (board A, board B) */
+static const struct field bug_fields[] = {
+	{ "game", "<u4", NULL }, { "ply", "<u4", NULL },
+	{ "variant", "|u1", NULL }, { "final", "|b1", NULL },
+	{ "move_board", "|u1", NULL },
+	{ "move_from", "|u1", NULL }, { "move_to", "|u1", NULL },
+	{ "move_drop", "|u1", NULL }, { "move_promo", "|u1", NULL },
+	{ "uci", "|S8", NULL }, { "repetition", "|u1", NULL },
+	{ "side", "|u1", "(2,)" }, { "castling", "|u1", "(2,)" },
+	{ "ep", "|u1", "(2,)" }, { "check", "|b1", "(2,)" },
+	{ "result", "|i1", "(2,)" },
+	{ "halfmove", "<u2", "(2,)" }, { "fullmove", "<u2", "(2,)" },
+	{ "clock", "<i4", "(2, 2)" },
+	{ "pockets", "|u1", "(2, 2, 8)" }, { "board", "|u1", "(2, 10, 10)" },
+	{ "promoted", "|b1", "(2, 10, 10)" }, { NULL, NULL, NULL }
+};
+#define BREC	490
+
+/* games.npy */
+static const struct field game_fields[] = {
+	{ "game", "<u4", NULL }, { "number", "<u4", NULL },
+	{ "file", "<u2", NULL }, { "variant", "|u1", NULL },
+	{ "result", "|i1", NULL }, { "line", "<u8", NULL },
+	{ "plies", "<u4", NULL }, { "first", "<u8", NULL },
+	{ "records", "<u4", NULL }, { "elo", "<i2", "(2, 2)" },
+	{ "tc_base", "<i4", NULL }, { "tc_inc", "<i4", NULL },
+	{ "date", "|S10", NULL }, { "termination", "|S16", NULL },
+	{ "site", "|S48", NULL }, { NULL, NULL, NULL }
+};
+#define GREC	126
+
+#define UNKNOWN32	INT32_MIN	/* a clock or eval not in the PGN */
+#define NORESULT	(-128)		/* "*" */
+
+enum { T_POS, T_BUG, T_GAME, NTABLES };
+static const char tags[NTABLES] = { 'P', 'B', 'G' };
+static const size_t recsize[NTABLES] = { PREC, BREC, GREC };
+
+/* ======================== bytes ======================== */
+
+static void
+le16(unsigned char *q, unsigned v)
+{
+	q[0] = (unsigned char)v;
+	q[1] = (unsigned char)(v >> 8);
+}
+
+static void
+le32(unsigned char *q, uint32_t v)
+{
+	le16(q, v & 0xffff);
+	le16(q + 2, v >> 16);
+}
+
+static void
+le64(unsigned char *q, uint64_t v)
+{
+	le32(q, (uint32_t)v);
+	le32(q + 4, (uint32_t)(v >> 32));
+}
+
+static unsigned
+clamp16(unsigned v)
+{
+	return v > 65535 ? 65535 : v;
+}
+
+/* Text into a fixed field of n bytes: cut, NUL-padded (NumPy's S). */
+static void
+fixed(unsigned char *q, size_t n, const char *s)
+{
+	size_t k = s != NULL ? strnlen(s, n) : 0;
+
+	memcpy(q, s != NULL ? s : "", k);
+	memset(q + k, 0, n - k);
+}
+
+/* Room for a record of table t: its tag byte written, the record's
+   first byte returned (zeroed), or NULL when out of memory. */
+static unsigned char *
+add_record(struct npy_rec *w, int t)
+{
+	size_t n = 1 + recsize[t];
+	unsigned char *p;
+
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16384;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		if ((p = realloc(w->buf, cap)) == NULL) {
+			w->fail = true;
+			return NULL;
+		}
+		w->buf = p;
+		w->cap = cap;
+	}
+	p = w->buf + w->len;
+	p[0] = (unsigned char)tags[t];
+	memset(p + 1, 0, recsize[t]);
+	w->len += n;
+	return p + 1;
+}
+
+/* ======================== a game's record ======================== */
+
+static int
+elo(const struct zh_game *g, const char *tag, const char *alt)
+{
+	const char *s = zh_game_tag(g, tag);
+	char *end;
+	long v;
+
+	if (s == NULL && alt != NULL)
+		s = zh_game_tag(g, alt);
+	if (s == NULL)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return end == s || *end != '\0' || errno != 0 || v < 0 ||
+	    v > 32767 ? -1 : (int)v;
+}
+
+/* TimeControl "base+inc" or "base" (seconds); else both unknown. */
+static void
+time_control(const struct zh_game *g, unsigned char *q)
+{
+	const char *s = zh_game_tag(g, "TimeControl");
+	long base = -1, inc = -1;
+	char *end;
+
+	if (s != NULL && *s >= '0' && *s <= '9') {
+		base = strtol(s, &end, 10);
+		inc = 0;
+		if (*end == '+' && end[1] >= '0' && end[1] <= '9')
+			inc = strtol(end + 1, &end, 10);
+		if (*end != '\0' || base > INT32_MAX || inc > INT32_MAX)
+			base = inc = -1;
+	}
+	le32(q, (uint32_t)(int32_t)base);
+	le32(q + 4, (uint32_t)(int32_t)inc);
+}
+
+/* 1: White won, -1: Black, 0: a draw, NORESULT: unknown. */
+static signed char
+result_code(const char *r)
+{
+	if (strcmp(r, "1-0") == 0)
+		return 1;
+	if (strcmp(r, "0-1") == 0)
+		return -1;
+	if (strcmp(r, "1/2-1/2") == 0)
+		return 0;
+	return NORESULT;
+}
+
+void
+npy_game_begin(struct npy_rec *w, const struct zh_game *g,
+    const struct zh_variant *v)
+{
+	unsigned char *q;
+	int b;
+
+	w->len = 0;
+	w->nseen = 0;
+	if (++w->gen == 0) {	/* the stamps are old again */
+		if (w->slot != NULL)
+			memset(w->slot, 0, w->nslot * sizeof *w->slot);
+		w->gen = 1;
+	}
+	w->last = -1;
+	w->records = 0;
+	w->plies = 0;
+	w->fail = false;
+	w->two = v->boards >= 2;
+	w->result = result_code(zh_game_result(g));
+	for (b = 0; b < 4; b++)
+		w->clock[b / 2][b % 2] = UNKNOWN32;
+	if ((q = add_record(w, T_GAME)) == NULL)
+		return;
+	/* 0: game, 8: file and 24: first are the sink's */
+	le32(q + 4, (uint32_t)g->number);
+	q[10] = (unsigned char)(v - zh_variants);
+	q[11] = (unsigned char)w->result;
+	le64(q + 12, (uint64_t)g->line);
+	le16(q + 36, (unsigned)elo(g, w->two ? "WhiteAElo" : "WhiteElo",
+	    "WhiteElo"));
+	le16(q + 38, (unsigned)elo(g, w->two ? "BlackAElo" : "BlackElo",
+	    "BlackElo"));
+	le16(q + 40, (unsigned)(w->two ? elo(g, "WhiteBElo", NULL) : -1));
+	le16(q + 42, (unsigned)(w->two ? elo(g, "BlackBElo", NULL) : -1));
+	time_control(g, q + 44);
+	fixed(q + 52, 10, zh_game_tag(g, "Date"));
+	fixed(q + 62, 16, zh_game_tag(g, "Termination"));
+	fixed(q + 78, 48, zh_game_tag(g, "Site"));
+}
+
+void
+npy_game_end(struct npy_rec *w)
+{
+	unsigned char *q = w->buf + 1;
+
+	if (w->fail || w->len == 0)
+		return;
+	le32(q + 20, (uint32_t)w->plies);
+	le32(q + 32, (uint32_t)w->records);
+}
+
+void
+npy_rec_free(struct npy_rec *w)
+{
+	free(w->buf);
+	free(w->seen);
+	free(w->keys);
+	free(w->slot);
+	memset(w, 0, sizeof *w);
+}
+
+/* ======================== a position's record ======================== */
+
+/* Room for n more positions kept; false if out of memory. */
+static bool
+seen_room(struct npy_rec *w, size_t n)
+{
+	size_t cap = w->seencap ? w->seencap * 2 : 256;
+	struct zh_posrec *s;
+	uint64_t *k;
+
+	if (w->nseen + n <= w->seencap)
+		return true;
+	if ((s = realloc(w->seen, cap * sizeof *s)) != NULL)
+		w->seen = s;
+	if (s == NULL || (k = realloc(w->keys, cap / n * sizeof *k)) == NULL) {
+		w->fail = true;
+		return false;
+	}
+	w->keys = k;
+	w->seencap = cap;
+	return true;
+}
+
+/* The slot of position 'pos' of the game (n boards, its key 'key'), or
+   of the empty slot it would take. */
+static struct npy_slot *
+find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
+    size_t n)
+{
+	size_t i = (size_t)key & (w->nslot - 1), k;
+	struct npy_slot *s;
+
+	for (;; i = (i + 1) & (w->nslot - 1)) {
+		s = &w->slot[i];
+		if (s->gen != w->gen)
+			return s;
+		if (w->keys[s->pos] != key)
+			continue;
+		for (k = 0; k < n && zh_posrec_same(&w->seen[s->pos * n + k],
+		    &r[k]); k++)
+			;
+		if (k == n)
+			return s;
+	}
+}
+
+/* Room for 'at' + 1 positions in the table, which is kept at most half
+   full: false if out of memory. */
+static bool
+slot_room(struct npy_rec *w, size_t at, size_t n)
+{
+	struct npy_slot *old = w->slot, *s;
+	size_t i, nold = w->nslot, cap = nold ? nold : 512;
+
+	while (2 * (at + 1) > cap)
+		cap *= 2;
+	if (cap == nold)
+		return true;
+	if ((w->slot = calloc(cap, sizeof *w->slot)) == NULL) {
+		w->slot = old;
+		w->fail = true;
+		return false;
+	}
+	w->nslot = cap;
+	for (i = 0; i < nold; i++)	/* the game's positions again */
+		if (old[i].gen == w->gen) {
+			s = find_slot(w, w->keys[old[i].pos],
+			    &w->seen[old[i].pos * n], n);
+			*s = old[i];
+		}
+	free(old);
+	return true;
+}
+
+/* The position (n boards) kept; how many times it was seen before in
+   the game: found by its key (board A's), the boards compared. */
+static int
+repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n)
+{
+	size_t at = w->nseen / n;
+	struct npy_slot *s;
+	uint32_t count;
+
+	if (!seen_room(w, n) || !slot_room(w, at, n))
+		return 0;
+	memcpy(w->seen + w->nseen, r, n * sizeof *r);
+	w->keys[at] = r[0].key;
+	w->nseen += n;
+	s = find_slot(w, r[0].key, r, n);
+	if (s->gen != w->gen) {
+		*s = (struct npy_slot){ w->gen, (uint32_t)at, 0 };
+	}
+	count = s->count++;
+	return count > 255 ? 255 : (int)count;
+}
+
+/* The move m (its UCI text uci) into the fields at q: from, to, drop,
+   promotion, the UCI text. */
+static void
+put_move(unsigned char *q, const struct zh_move *m, const char *uci)
+{
+	q[0] = (unsigned char)((m->flags & (ZH_MDROP | ZH_MNULL)) ?
+	    ZH_REC_NOSQ : zh_posrec_square(m->from));
+	q[1] = (unsigned char)((m->flags & ZH_MNULL) ? ZH_REC_NOSQ :
+	    zh_posrec_square(m->to));
+	q[2] = (m->flags & ZH_MDROP) ? m->piece : 0;
+	q[3] = (m->flags & ZH_MPROMO) ? m->piece : 0;
+	fixed(q + 4, 8, uci);
+}
+
+/* A side's result from White's: the other side's is its negation. */
+static signed char
+view(signed char white, int side)
+{
+	return white == NORESULT || side == ZH_WHITE ? white :
+	    (signed char)-white;
+}
+
+static void
+put_board(unsigned char *board, unsigned char *promoted,
+    unsigned char *pockets, const struct zh_posrec *r)
+{
+	memcpy(board, r->board, ZH_REC_SQUARES);
+	memcpy(promoted, r->promoted, ZH_REC_SQUARES);
+	memcpy(pockets, r->pocket, 16);
+}
+
+static int32_t
+msec(double s)
+{
+	double ms = floor(s * 1000 + 0.5);
+
+	return ms >= INT32_MAX || ms <= INT32_MIN ? UNKNOWN32 : (int32_t)ms;
+}
+
+/* Check, as the suffix of the SAN of the move that led here says; -1 if
+   there is none. */
+static int
+san_check(const struct zh_rmove *m)
+{
+	size_t n;
+
+	if (m == NULL || m->san[0] == '\0')
+		return -1;
+	n = strnlen(m->san, sizeof m->san);
+	return m->san[n - 1] == '+' || m->san[n - 1] == '#';
+}
+
+int
+npy_ply(struct npy_rec *w, const struct zh_ply *pl,
+    const struct zh_plysel *sel)
+{
+	struct zh_posrec r;
+	unsigned char *q;
+	int rep;
+
+	if (pl->line != 0 || pl->prefix || w->fail)
+		return w->fail ? -1 : 0;
+	zh_posrec_fill(&r, pl->pos, san_check(pl->move));
+	rep = repeats(w, &r, 1);
+	w->plies = pl->ply;
+	if (pl->move != NULL && w->last >= 0)	/* the move from there */
+		put_move(w->buf + w->last + 1 + 10, &pl->move->move,
+		    pl->move->uci);
+	if (pl->has_clock)	/* the mover's */
+		w->clock[0][r.side ^ 1] = msec(pl->clock);
+	w->last = -1;
+	if (!zh_plysel_match(sel, pl))
+		return 0;
+	w->last = (long)w->len;
+	if ((q = add_record(w, T_POS)) == NULL)
+		return -1;
+	le32(q + 4, (uint32_t)pl->ply);
+	q[8] = (unsigned char)(pl->pos->v - zh_variants);
+	q[9] = pl->last;
+	q[10] = q[11] = ZH_REC_NOSQ;
+	q[22] = r.side;
+	q[23] = r.castle;
+	q[24] = r.ep;
+	q[25] = r.check;
+	q[26] = (unsigned char)rep;
+	q[27] = (unsigned char)view(result_code(pl->result), r.side);
+	le16(q + 28, clamp16(r.halfmove));
+	le16(q + 30, clamp16(r.fullmove));
+	le32(q + 32, (uint32_t)w->clock[0][0]);
+	le32(q + 36, (uint32_t)w->clock[0][1]);
+	le32(q + 40, (uint32_t)(pl->has_eval && pl->mate == 0 ?
+	    (int32_t)floor(pl->eval * 100 + 0.5) : UNKNOWN32));
+	le16(q + 44, (unsigned)(pl->has_eval ? pl->mate : 0));
+	put_board(q + 62, q + 162, q + 46, &r);
+	w->records++;
+	return 0;
+}
+
+/* A two-board position: all its two-board fields at q. */
+static void
+put_bboards(unsigned char *q, const struct zh_posrec *r, signed char white,
+    const int clock[2][2])
+{
+	int b;
+
+	for (b = 0; b < 2; b++) {
+		q[24 + b] = r[b].side;
+		q[26 + b] = r[b].castle;
+		q[28 + b] = r[b].ep;
+		q[30 + b] = r[b].check;
+		/* board B's White is the partner of board A's Black */
+		q[32 + b] = (unsigned char)view(b == 0 ? white :
+		    view(white, ZH_BLACK), r[b].side);
+		le16(q + 34 + 2 * b, clamp16(r[b].halfmove));
+		le16(q + 38 + 2 * b, clamp16(r[b].fullmove));
+		le32(q + 42 + 8 * b, (uint32_t)clock[b][0]);
+		le32(q + 46 + 8 * b, (uint32_t)clock[b][1]);
+		put_board(q + 90 + 100 * b, q + 290 + 100 * b, q + 58 + 16 * b,
+		    &r[b]);
+	}
+}
+
+int
+npy_bply(struct npy_rec *w, const struct zh_bply *pl,
+    const struct zh_plysel *sel)
+{
+	struct zh_posrec r[2];
+	const struct zh_bmove *m = pl->move;
+	unsigned char *q;
+	int rep;
+
+	if (w->fail)
+		return -1;
+	zh_posrec_fill(&r[0], pl->pos[0], -1);
+	zh_posrec_fill(&r[1], pl->pos[1], -1);
+	rep = repeats(w, r, 2);
+	w->plies = pl->index;
+	if (m != NULL && w->last >= 0) {
+		w->buf[w->last + 1 + 10] = m->board;
+		put_move(w->buf + w->last + 1 + 11, &m->rm.move, m->rm.uci);
+	}
+	if (m != NULL && m->has_clock)
+		w->clock[m->board & 1][m->side & 1] = msec(m->clock);
+	w->last = -1;
+	if (!zh_bply_match(sel, pl))
+		return 0;
+	w->last = (long)w->len;
+	if ((q = add_record(w, T_BUG)) == NULL)
+		return -1;
+	le32(q + 4, (uint32_t)pl->index);
+	q[8] = (unsigned char)(pl->pos[0]->v - zh_variants);
+	q[9] = pl->last;
+	q[10] = q[11] = q[12] = ZH_REC_NOSQ;
+	q[23] = (unsigned char)rep;
+	put_bboards(q, r, w->result, (const int (*)[2])w->clock);
+	w->records++;
+	return 0;
+}
+
+/* ======================== the tables ======================== */
+
+#define SHAPEW	20	/* digits kept for N in a header */
+
+#define TBUF	(1 << 20)	/* records kept before a write */
+
+struct table {
+	FILE *f;
+	unsigned char *buf;	/* TBUF bytes */
+	size_t len;
+	uint64_t n;		/* records written */
+	const struct field *fields;
+	const char *name;
+	size_t hlen;		/* the header's bytes */
+};
+
+struct npy {
+	char *dir;
+	struct table t[NTABLES];
+	FILE *sink;
+	unsigned char stage[1 + BREC];	/* the record being received */
+	size_t have, need;
+	uint64_t game;			/* games received */
+	char **files;			/* the inputs' names */
+	size_t nfiles;
+	bool failed;			/* a write failed (said at close) */
+	int err;
+};
+
+/* The header of n records of 'fields' (or of one field's dtype 'type'
+   if fields is NULL) into buf[size]: its length, 0 if it does not fit. */
+static size_t
+header(char *buf, size_t size, const struct field *fields, const char *type,
+    uint64_t n)
+{
+	size_t len = 10, total;
+	int k;
+
+	if (fields == NULL)
+		len += (size_t)snprintf(buf + 10, size - 10, "{'descr': '%s', ",
+		    type);
+	else {
+		len += (size_t)snprintf(buf + 10, size - 10, "{'descr': [");
+		for (k = 0; fields[k].name != NULL && len < size; k++)
+			len += (size_t)snprintf(buf + len, size - len,
+			    "%s('%s', '%s'%s%s)", k ? ", " : "", fields[k].name,
+			    fields[k].type, fields[k].shape ? ", " : "",
+			    fields[k].shape ? fields[k].shape : "");
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "], ");
+	}
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+		    "'fortran_order': False, 'shape': (%*llu,), }", SHAPEW,
+		    (unsigned long long)n);
+	total = (len + 1 + 63) / 64 * 64;
+	if (total > size || total - 10 > 65535)
+		return 0;
+	memset(buf + len, ' ', total - len - 1);
+	buf[total - 1] = '\n';
+	memcpy(buf, "\x93NUMPY\x01\x00", 8);
+	le16((unsigned char *)buf + 8, (unsigned)(total - 10));
+	return total;
+}
+
+/* The bytes of a record of 'fields': the layout's own check. */
+static size_t
+fields_size(const struct field *f)
+{
+	size_t total = 0, n;
+	const char *s;
+	int k;
+
+	for (k = 0; f[k].name != NULL; k++) {
+		n = (size_t)atoi(f[k].type + 2);
+		for (s = f[k].shape; s != NULL && *s != '\0'; s++)
+			if (*s >= '0' && *s <= '9') {
+				n *= (size_t)strtoul(s, (char **)&s, 10);
+				s--;
+			}
+		total += n;
+	}
+	return total;
+}
+
+static int
+put_header(struct table *t)
+{
+	char h[4096];
+
+	t->hlen = header(h, sizeof h, t->fields, NULL, t->n);
+	return t->hlen > 0 && fwrite(h, 1, t->hlen, t->f) == t->hlen ? 0 : -1;
+}
+
+/* DIR/name */
+static char *
+path_of(const struct npy *n, const char *name)
+{
+	size_t k = strlen(n->dir) + strlen(name) + 2;
+	char *p = malloc(k);
+
+	if (p != NULL)
+		snprintf(p, k, "%s/%s", n->dir, name);
+	return p;
+}
+
+static FILE *
+create(const struct npy *n, const char *name)
+{
+	char *p = path_of(n, name);
+	FILE *f = p != NULL ? fopen(p, "wb") : NULL;
+
+	if (f == NULL)
+		cli_fail("%s: %s", p != NULL ? p : name, strerror(p != NULL ?
+		    errno : ENOMEM));
+	else
+		setvbuf(f, NULL, _IOFBF, 1 << 20);
+	free(p);
+	return f;
+}
+
+/* A table's buffered records written out. */
+static void
+flush_table(struct npy *n, struct table *t)
+{
+	if (t->len > 0 && fwrite(t->buf, 1, t->len, t->f) != t->len &&
+	    !n->failed) {
+		n->failed = true;
+		n->err = errno;
+	}
+	t->len = 0;
+}
+
+/* The record at src of table k: into its table's buffer, numbered there
+   (a game gets the next game's row, its input and its first record; a
+   position its game's row). */
+static void
+put(struct npy *n, int k, const unsigned char *src)
+{
+	struct table *t = &n->t[k];
+	unsigned char *q;
+
+	if (t->len + recsize[k] > TBUF)
+		flush_table(n, t);
+	q = t->buf + t->len;
+	memcpy(q, src, recsize[k]);
+	t->len += recsize[k];
+	t->n++;
+	if (k == T_GAME) {
+		le32(q, (uint32_t)n->game++);
+		le16(q + 8, n->nfiles > 0 ? (unsigned)(n->nfiles - 1) : 0);
+		le64(q + 24, n->t[q[10] < zh_nvariants &&
+		    zh_variants[q[10]].boards >= 2 ? T_BUG : T_POS].n);
+	} else
+		le32(q, (uint32_t)(n->game - 1));
+}
+
+static int
+table_of(char tag)
+{
+	int k;
+
+	for (k = 0; k < NTABLES && tags[k] != tag; k++)
+		;
+	return k;
+}
+
+/* The games' output, in input order: records, each after its table's
+   tag byte; one cut between two writes is kept in 'stage'. */
+static ssize_t
+sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct npy *n = cookie;
+	const unsigned char *p = (const unsigned char *)buf;
+	size_t left = size, take;
+	int k;
+
+	while (left > 0) {
+		if (n->have == 0) {
+			if ((k = table_of((char)*p)) == NTABLES) {
+				errno = EINVAL;		/* cannot be: a bug */
+				return -1;
+			}
+			n->need = 1 + recsize[k];
+			if (left >= n->need) {		/* whole: no copy */
+				put(n, k, p + 1);
+				p += n->need;
+				left -= n->need;
+				continue;
+			}
+		}
+		take = n->need - n->have < left ? n->need - n->have : left;
+		memcpy(n->stage + n->have, p, take);
+		n->have += take;
+		p += take;
+		left -= take;
+		if (n->have == n->need) {
+			put(n, table_of((char)n->stage[0]), n->stage + 1);
+			n->have = 0;
+		}
+	}
+	return (ssize_t)size;
+}
+
+struct npy *
+npy_open(const char *dir)
+{
+	static const cookie_io_functions_t io = { .write = sink_write };
+	static const char *const names[NTABLES] = { "positions.npy",
+	    "bughouse.npy", "games.npy" };
+	static const struct field *const fields[NTABLES] = { pos_fields,
+	    bug_fields, game_fields };
+	struct npy *n = calloc(1, sizeof *n);
+	int k;
+
+	if (n == NULL || (n->dir = strdup(dir)) == NULL) {
+		cli_fail("out of memory");
+		free(n);
+		return NULL;
+	}
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		cli_fail("%s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	for (k = 0; k < NTABLES; k++) {
+		if (fields_size(fields[k]) != recsize[k]) {
+			cli_fail("internal error: %s: layout of %zu bytes, not "
+			    "%zu", names[k], fields_size(fields[k]), recsize[k]);
+			goto fail;
+		}
+		n->t[k].name = names[k];
+		n->t[k].fields = fields[k];
+		if ((n->t[k].buf = malloc(TBUF)) == NULL) {
+			cli_fail("out of memory");
+			goto fail;
+		}
+		if ((n->t[k].f = create(n, names[k])) == NULL)
+			goto fail;
+		if (put_header(&n->t[k]) != 0) {
+			cli_fail("%s/%s: %s", dir, names[k], strerror(errno));
+			goto fail;
+		}
+	}
+	if ((n->sink = fopencookie(n, "w", io)) == NULL) {
+		cli_fail("out of memory");
+		goto fail;
+	}
+	setvbuf(n->sink, NULL, _IOFBF, 1 << 18);
+	return n;
+fail:
+	for (k = 0; k < NTABLES; k++) {
+		if (n->t[k].f != NULL)
+			fclose(n->t[k].f);
+		free(n->t[k].buf);
+	}
+	free(n->dir);
+	free(n);
+	return NULL;
+}
+
+FILE *
+npy_sink(struct npy *n)
+{
+	return n->sink;
+}
+
+void
+npy_input(struct npy *n, const char *name)
+{
+	char **f;
+
+	fflush(n->sink);	/* the games before are the last input's */
+	if ((f = realloc(n->files, (n->nfiles + 1) * sizeof *f)) == NULL ||
+	    (f[n->nfiles] = strdup(name)) == NULL) {
+		if (f != NULL)
+			n->files = f;
+		n->failed = true;
+		n->err = ENOMEM;
+		return;
+	}
+	n->files = f;
+	n->nfiles++;
+}
+
+/* DIR/files.npy: the inputs' names, one fixed width (the longest). */
+static int
+write_files(struct npy *n)
+{
+	size_t w = 1, i, k, hl;
+	char h[256], type[32];
+	FILE *f;
+	int rc = 0;
+
+	for (i = 0; i < n->nfiles; i++)
+		if (strlen(n->files[i]) > w)
+			w = strlen(n->files[i]);
+	snprintf(type, sizeof type, "|S%zu", w);
+	hl = header(h, sizeof h, NULL, type, n->nfiles);
+	if ((f = create(n, "files.npy")) == NULL)
+		return -1;
+	if (fwrite(h, 1, hl, f) != hl)
+		rc = -1;
+	for (i = 0; i < n->nfiles && rc == 0; i++) {
+		k = strlen(n->files[i]);
+		if (fwrite(n->files[i], 1, k, f) != k)
+			rc = -1;
+		for (; k < w && rc == 0; k++)
+			if (putc('\0', f) == EOF)
+				rc = -1;
+	}
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* A table's count into its header; closed. */
+static int
+finish(struct table *t)
+{
+	int rc = 0;
+
+	if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
+	    put_header(t) != 0)
+		rc = -1;
+	if (fclose(t->f) != 0)
+		rc = -1;
+	return rc;
+}
+
+int
+npy_close(struct npy *n)
+{
+	size_t i;
+	int k, rc = 0;
+
+	if (fclose(n->sink) != 0 || n->have != 0)
+		rc = -1;
+	for (k = 0; k < NTABLES; k++) {
+		flush_table(n, &n->t[k]);
+		if (finish(&n->t[k]) != 0 && rc == 0) {
+			rc = -1;
+			n->err = errno;
+		}
+		free(n->t[k].buf);
+	}
+	if (rc == 0 && !n->failed && write_files(n) != 0) {
+		rc = -1;
+		n->err = errno;
+	}
+	if (rc != 0 || n->failed)
+		cli_fail("%s: write error: %s", n->dir, strerror(n->err ?
+		    n->err : EIO));
+	for (i = 0; i < n->nfiles; i++)
+		free(n->files[i]);
+	free(n->files);
+	free(n->dir);
+	rc = rc != 0 || n->failed ? -1 : 0;
+	free(n);
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * npy.h - zhreplay -F npy: positions as NumPy arrays (zhkit-arrays(5)).
+ *
+ * Two halves.  A worker builds one game's records into a struct
+ * npy_rec (npy_game_begin, npy_ply or npy_bply for each position,
+ * npy_game_end) and writes them as the game's output, like any format;
+ * the jobs' ordered output goes to npy_sink()'s stream, which numbers
+ * the games and records across inputs in input order and sends each
+ * record to its table: DIR/positions.npy (one-board games),
+ * DIR/bughouse.npy (two-board games), DIR/games.npy, and at the end
+ * DIR/files.npy (the inputs' names).  The same bytes for any -j.
+ */
+#ifndef NPY_H
+#define NPY_H
+#include <stdio.h>
+#include "zh.h"
+
+/* One worker's records of one game. */
+struct npy_rec {
+	unsigned char *buf;		/* the game's record, then its
+					   positions' */
+	size_t len, cap;
+	struct zh_posrec *seen;		/* every position of the game
+					   (two a half-move in bughouse),
+					   for the repetitions */
+	uint64_t *keys;			/* their keys, one a position */
+	size_t nseen, seencap;
+	struct npy_slot {		/* the positions by key: open
+					   addressing, a slot of another
+					   game (gen) is empty */
+		uint32_t gen, pos, count;
+	} *slot;
+	size_t nslot;			/* a power of two */
+	uint32_t gen;			/* the game's */
+	long last;			/* offset of the last record
+					   written (its move is the next
+					   position's), -1 if none */
+	long records;
+	long plies;			/* the last position's ply */
+	int clock[2][2];		/* [board][colour], ms */
+	bool two;			/* a bughouse game */
+	signed char result;		/* White's (board A's) view */
+	bool fail;			/* out of memory */
+};
+
+/* A game begins: its record from g's tags (variant v). */
+void npy_game_begin(struct npy_rec *w, const struct zh_game *g,
+    const struct zh_variant *v);
+/* A position of a one-board game's mainline; a two-board game's.  Its
+   record is written if sel takes it.  0, or -1 if out of memory. */
+int npy_ply(struct npy_rec *w, const struct zh_ply *pl,
+    const struct zh_plysel *sel);
+int npy_bply(struct npy_rec *w, const struct zh_bply *pl,
+    const struct zh_plysel *sel);
+/* The game's end: then w->buf, w->len is its output. */
+void npy_game_end(struct npy_rec *w);
+void npy_rec_free(struct npy_rec *w);
+
+struct npy;
+
+/* The directory 'dir' (made if missing) and its tables opened: NULL if
+   not (said). */
+struct npy *npy_open(const char *dir);
+/* The stream the games' output goes to (in input order). */
+FILE *npy_sink(struct npy *n);
+/* The next input's name: the games after it come from it. */
+void npy_input(struct npy *n, const char *name);
+/* The tables completed and closed: 0, or -1 if one could not be written
+   (said).  Frees n. */
+int npy_close(struct npy *n);
+
+#endif
