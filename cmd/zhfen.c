@@ -43,7 +43,7 @@ usage(FILE *f)
 	    "  -m, --moves       print the legal moves (UCI, sorted) instead of the FEN\n"
 	    "                    (two boards: A's moves | B's moves)\n"
 	    "  -J, --json        one JSON object per position\n"
-	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
+	    "  -o, --output FILE write to FILE;  -q, --quiet  no summary line\n"
 	    WARN_HELP
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
@@ -81,11 +81,10 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_bfen_read(pos, line, v, o->from, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
-			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_bfen_json(line, n, lineno, NULL,
-			    ZH_AUTO, ZH_AUTO, false, &err));
+			put_json(o->out, zh_bfen_json_file(file, line, n,
+			    lineno, NULL, ZH_AUTO, ZH_AUTO, false, &err));
 		return;
 	}
 	t->valid++;
@@ -110,8 +109,8 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		break;
 	}
 	case OUT_JSON:
-		put_json(o->out, zh_bfen_json(line, n, lineno, pos, from, d,
-		    o->moves, NULL));
+		put_json(o->out, zh_bfen_json_file(file, line, n, lineno, pos,
+		    from, d, o->moves, NULL));
 		break;
 	default: {
 		char buf[2 * ZH_FENMAX + 8];
@@ -153,10 +152,9 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
-			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_fen_json(line,
+			put_json(o->out, zh_fen_json_file(file, line,
 			    toolong != NULL && n > 64 ? 64 : n, lineno, NULL,
 			    ZH_AUTO, ZH_AUTO, false, &err));
 		return;
@@ -181,8 +179,8 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		int from = o->from != ZH_AUTO ? o->from :
 		    zh_fen_dialect(line, o->variant);
 
-		put_json(o->out, zh_fen_json(line, n, lineno, &pos, from, d,
-		    o->moves, NULL));
+		put_json(o->out, zh_fen_json_file(file, line, n, lineno, &pos,
+		    from, d, o->moves, NULL));
 		break;
 	}
 	default: {

@@ -53,12 +53,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhreplay [-F FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
+	    "usage: zhreplay [-J | -F FORMAT] [-f DIALECT] [-t DIALECT] [-v VARIANT]\n"
+	    "                [-p A-B] [-e N]\n"
 	    "                [--start-only | --final-only] [--mainline | --variations]\n"
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
 	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board\n"
+	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
+	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
+	    "                     chesscom, fairy (every one is read)\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
@@ -284,8 +288,9 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 	char on[16] = "";
 	int bad = 0;
 
-	if (o->fmt == F_FEN || o->fmt == F_EPD)
-		emit(st, "\n", 1);	/* each game's block ends here */
+	if ((o->fmt == F_FEN || o->fmt == F_EPD) && (st->len > 0 || !st->bad))
+		emit(st, "\n", 1);	/* each game's block ends here (a
+					   failed game without one: none) */
 	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
 		return -1;
 	if (g->err.code != ZH_OK) {
@@ -433,8 +438,6 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		    "game %ld: out of memory", g->number);
 		return 1;
 	}
-	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
-		emit(st, "\n", 1);		/* one line per game, always */
 	/* a ply of an error's board: named */
 	return game_end(st, g, out, err, &b->err, b->err.ply > 0 &&
 	    b->err_board >= 0, b->err_board) > 0;
@@ -513,8 +516,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 			st->len = 0;
 			return 1;
 		}
-	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
-		emit(st, "\n", 1);		/* one line per game, always */
+	}	/* a game that failed before its start: nothing written */
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
 		return 0;
 	bad = rc > 0;
@@ -584,7 +586,10 @@ option(struct opts *o, int c, const char *arg, int *color)
 		    "--every")) < 0)
 			return -1;
 		break;
-	case 'f':	/* -f is --from in zhfen and zhpgn */
+	case 'f':	/* --from, as in zhfen, zhpgn and zhcheck */
+		if (find_name(fmt_names, arg) < 0)
+			return cli_from(arg) == 0 ? 1 : -1;
+		/* a format's name: -f was --format once */
 		cli_deprecated("-f for --format", "-F");
 		/* FALLTHROUGH */
 	case 'F':
@@ -594,6 +599,9 @@ option(struct opts *o, int c, const char *arg, int *color)
 			return -1;
 		}
 		o->fmt = (enum fmt)i;
+		break;
+	case 'J':	/* --json, as in the other tools */
+		o->fmt = F_JSONL;
 		break;
 	case 'p':
 		if (zh_plysel_range(&o->sel, arg) != 0) {
@@ -652,9 +660,11 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
 		{ "format", required_argument, NULL, 'F' },
+		{ "from", required_argument, NULL, 'f' },
 		JOBS_OPT_OFFSET,
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
+		{ "json", no_argument, NULL, 'J' },
 		JOBS_OPT_LIMIT,
 		{ "mainline", no_argument, NULL, O_MAINLINE },
 		{ "output", required_argument, NULL, 'o' },
@@ -673,7 +683,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:F:f:hj:o:p:qt:v:V" WARN_SHORT, lopts,
+	while ((c = getopt_long(argc, argv, "e:F:f:hJj:o:p:qt:v:V" WARN_SHORT, lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':

@@ -17,8 +17,11 @@ _zhkit()
 		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
 	-F|--format)
-		COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board' -- "$cur"))
-		return ;;
+		# only a tool with --format (zhreplay) takes a format here
+		if "${COMP_WORDS[0]}" --help 2>/dev/null | grep -q -- '--format'; then
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board' -- "$cur"))
+			return
+		fi ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
 		return ;;
