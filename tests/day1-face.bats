@@ -240,10 +240,8 @@ EOF
 	done
 	# fen and epd: one blank line ends each game's block, none for a
 	# failed game
-	run zhreplay -F fen f.pgn
-	assert_equal "$(grep -c '^$' <<<"$output")" 2
-	run zhreplay -F uci f.pgn
-	assert_equal "${#lines[@]}" 2
+	assert_equal "$(zhreplay -F fen f.pgn 2>/dev/null | grep -c '^$')" 2
+	run --separate-stderr zhreplay -F uci f.pgn
 	assert_equal "$output" $'e2e4 e7e5\nd2d4 d7d5'
 }
 
