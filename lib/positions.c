@@ -429,6 +429,14 @@ static const unsigned char pocket_order[] = {
 	ZH_CHANCELLOR
 };
 
+/* Is s one of the four termination markers? */
+static inline bool
+marker(const char *s)
+{
+	return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 ||
+	    strcmp(s, "1/2-1/2") == 0 || strcmp(s, "*") == 0;
+}
+
 /* Has an 8x8 board a promoted piece?  Eight squares at once. */
 static inline bool
 promoted8(const struct zh_pos *p)
@@ -622,6 +630,8 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	putn(&o, seg, (size_t)(q - seg));
 	if (pl->result == NULL)
 		PUTS(&o, "null");
+	else if (marker(pl->result))	/* ASCII: nothing to encode */
+		putstr(&o, pl->result, strlen(pl->result));
 	else
 		putjstr(&o, pl->result);
 	put(&o, '}');
