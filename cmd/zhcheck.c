@@ -351,7 +351,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "f:hJj:m:o:qsv:V" WARN_SHORT, opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "f:hJj:m:o:qsv:V" WARN_SHORT, opts,
+	    NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
