@@ -261,12 +261,6 @@ zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
 		zh__json_null(b);
 }
 
-const char *
-zh__json_result(const struct zh_game *g)
-{
-	return g->result != NULL ? g->result : zh_game_tag(g, "Result");
-}
-
 void
 zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
     bool complete)
@@ -277,25 +271,6 @@ zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
 		zh__bputs(b, ",\"terminated\":false");
 	zh__json_key(b, "valid");
 	zh__json_bool(b, g->err.code == ZH_OK && complete);
-}
-
-void
-zh__json_problem(struct zh__buf *b, long line, long col, long ply,
-    const char *code, const char *message, bool warning)
-{
-	zh__json_open(b, '{');
-	zh__json_key(b, "line");
-	zh__json_int(b, line);
-	zh__json_key(b, "col");
-	zh__json_int(b, col);
-	zh__json_key(b, "ply");
-	zh__json_int(b, ply);
-	zh__json_key(b, "code");
-	zh__json_ascii(b, code);
-	zh__json_key(b, "message");
-	zh__json_strz(b, message);
-	zh__json_key(b, "severity");
-	zh__json_ascii(b, warning ? "warning" : "error");
 }
 
 void
