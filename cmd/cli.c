@@ -813,3 +813,13 @@ cli_exit(int rc)
 		rc = EXIT_USAGE;
 	return rc;
 }
+
+int
+cli_from(const char *name)
+{
+	if (zh_dialect_find(name) >= 0)
+		return 0;
+	cli_fail("--from: unknown dialect '%s' (try auto, lichess, xboard, "
+	    "chesscom, fairy)", name);
+	return -1;
+}

@@ -50,6 +50,10 @@ void cli_read_error(FILE *in, const char *name);
 void cli_version(void);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);
+/* -f/--from D of the PGN tools: 0 if D names a dialect (or auto; every
+   reader reads every dialect, so it is checked, not needed), else -1
+   after a message. */
+int cli_from(const char *name);
 /*
  * Outputs: standard output, -o and --rejects, all written through one
  * layer.  Register each (path NULL: standard output, "<stdout>" in

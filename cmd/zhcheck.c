@@ -33,12 +33,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhcheck [-Jqs] [-j N] [-o FILE] [-v VARIANT] [--max-errors N] [--fen]\n"
-	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
+	    "usage: zhcheck [-Jqs] [-f DIALECT] [-j N] [-o FILE] [-v VARIANT] [--fen]\n"
+	    "               [--max-errors N] [--limit NAME=N] [--progress]\n"
+	    "               [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
 	    "                     (-Werror=" WARN_STRICT_CLASSES ")\n"
 	    WARN_HELP
+	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
+	    "                     chesscom, fairy (every one is read)\n"
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess, bughouse)\n"
 	    CLI_DEFVAR_HELP
@@ -333,6 +336,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		CLEAN_SPLIT_OPTS,
 		{ "default-variant", required_argument, NULL, OPT_DEFVAR },
 		{ "fen", no_argument, NULL, OPT_FEN },
+		{ "from", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
 		{ "json", no_argument, NULL, 'J' },
@@ -347,7 +351,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "hJj:m:o:qsv:V" WARN_SHORT, opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "f:hJj:m:o:qsv:V" WARN_SHORT, opts,
+	    NULL)) != -1)
 		switch (c) {
 		case OPT_FEN:
 			*fen = true;
@@ -358,6 +363,10 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			break;
 		case 'J':
 			o->json = true;
+			break;
+		case 'f':	/* as zhpgn's: every reader reads every form */
+			if (cli_from(optarg) != 0)
+				return cli_usage();
 			break;
 		case 'h':
 			usage(stdout);

@@ -50,7 +50,7 @@ usage(FILE *f)
 	    "  -F, --format F    fen (default), or a picture: svg (one a line),\n"
 	    "                    png; -o FILE or a pattern with %%d (the number)\n"
 	    PIC_HELP
-	    "  -o, --output FILE write to FILE;  -q, --quiet  no diagnostics\n"
+	    "  -o, --output FILE write to FILE;  -q, --quiet  no summary line\n"
 	    WARN_HELP
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
@@ -101,11 +101,10 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_bfen_read(pos, line, v, o->from, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
-			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_bfen_json(line, n, lineno, NULL,
-			    ZH_AUTO, ZH_AUTO, false, &err));
+			put_json(o->out, zh_bfen_json_file(file, line, n,
+			    lineno, NULL, ZH_AUTO, ZH_AUTO, false, &err));
 		return;
 	}
 	t->valid++;
@@ -130,8 +129,8 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		break;
 	}
 	case OUT_JSON:
-		put_json(o->out, zh_bfen_json(line, n, lineno, pos, from, d,
-		    o->moves, NULL));
+		put_json(o->out, zh_bfen_json_file(file, line, n, lineno, pos,
+		    from, d, o->moves, NULL));
 		break;
 	case OUT_PICTURE: {
 		struct zh_bply pl = { .pos = { &pos[0], &pos[1] }, .last = true };
@@ -179,10 +178,9 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
-			cli_diag("error", file, lineno, err.col, "%s", err.text);
+		cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_fen_json(line,
+			put_json(o->out, zh_fen_json_file(file, line,
 			    toolong != NULL && n > 64 ? 64 : n, lineno, NULL,
 			    ZH_AUTO, ZH_AUTO, false, &err));
 		return;
@@ -213,8 +211,8 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		int from = o->from != ZH_AUTO ? o->from :
 		    zh_fen_dialect(line, o->variant);
 
-		put_json(o->out, zh_fen_json(line, n, lineno, &pos, from, d,
-		    o->moves, NULL));
+		put_json(o->out, zh_fen_json_file(file, line, n, lineno, &pos,
+		    from, d, o->moves, NULL));
 		break;
 	}
 	default: {

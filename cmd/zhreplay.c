@@ -63,7 +63,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: zhreplay [-F FORMAT] [-t DIALECT] [-v VARIANT] [-p A-B] [-e N]\n"
+	    "usage: zhreplay [-J | -F FORMAT] [-f DIALECT] [-t DIALECT] [-v VARIANT]\n"
+	    "                [-p A-B] [-e N]\n"
 	    "                [--start-only | --final-only] [--mainline | --variations]\n"
 	    "                [--color WHEN] [-j N] [-o FILE] [-q] [--limit NAME=N]\n"
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
@@ -72,6 +73,9 @@ usage(FILE *f)
 	    "                     npy (NumPy arrays into the directory -o names);\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
+	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
+	    "  -f, --from D       input dialect: auto (default), lichess, xboard,\n"
+	    "                     chesscom, fairy (every one is read)\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
@@ -408,8 +412,9 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 	char on[16] = "";
 	int bad = 0;
 
-	if (o->fmt == F_FEN || o->fmt == F_EPD)
-		emit(st, "\n", 1);	/* each game's block ends here */
+	if ((o->fmt == F_FEN || o->fmt == F_EPD) && (st->len > 0 || !st->bad))
+		emit(st, "\n", 1);	/* each game's block ends here (a
+					   failed game without one: none) */
 	if (st->len > 0 && fwrite(st->buf, 1, st->len, out) != st->len)
 		return -1;
 	if (o->fmt == F_NPY && st->npy.len > 0 && fwrite(st->npy.buf, 1,
@@ -570,8 +575,6 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		    "game %ld: out of memory", g->number);
 		return 1;
 	}
-	if (!started && (o->fmt == F_UCI || o->fmt == F_SAN))
-		emit(st, "\n", 1);		/* one line per game, always */
 	if (started && o->fmt == F_NPY)
 		npy_game_end(&st->npy);
 	if (pic_game_end(st) != 0)
@@ -668,8 +671,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		}
 		if (o->fmt == F_NPY)
 			npy_game_end(&st->npy);
-	} else if (o->fmt == F_UCI || o->fmt == F_SAN || o->fmt == F_UCIPOS)
-		emit(st, "\n", 1);		/* one line per game, always */
+	}	/* a game that failed before its start: nothing written */
 	picbad = pic_game_end(st) != 0;
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
 		return 0;
@@ -745,7 +747,10 @@ option(struct opts *o, int c, const char *arg, int *color)
 		    "--every")) < 0)
 			return -1;
 		break;
-	case 'f':	/* -f is --from in zhfen and zhpgn */
+	case 'f':	/* --from, as in zhfen, zhpgn and zhcheck */
+		if (find_name(fmt_names, arg) < 0)
+			return cli_from(arg) == 0 ? 1 : -1;
+		/* a format's name: -f was --format once */
 		cli_deprecated("-f for --format", "-F");
 		/* FALLTHROUGH */
 	case 'F':
@@ -756,6 +761,9 @@ option(struct opts *o, int c, const char *arg, int *color)
 		}
 		o->fmt = (enum fmt)i;
 		o->pic.fmt = PICTURE(o->fmt) ? pic_format(arg) : PIC_NONE;
+		break;
+	case 'J':	/* --json, as in the other tools */
+		o->fmt = F_JSONL;
 		break;
 	case 'p':
 		if (zh_plysel_range(&o->sel, arg) != 0) {
@@ -814,9 +822,11 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
 		{ "format", required_argument, NULL, 'F' },
+		{ "from", required_argument, NULL, 'f' },
 		JOBS_OPT_OFFSET,
 		{ "help", no_argument, NULL, 'h' },
 		JOBS_OPT_JOBS,
+		{ "json", no_argument, NULL, 'J' },
 		JOBS_OPT_LIMIT,
 		{ "mainline", no_argument, NULL, O_MAINLINE },
 		{ "output", required_argument, NULL, 'o' },
@@ -837,7 +847,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:F:f:hj:o:p:qt:v:V" WARN_SHORT, lopts,
+	while ((c = getopt_long(argc, argv, "e:F:f:hJj:o:p:qt:v:V" WARN_SHORT, lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':

@@ -17,12 +17,14 @@ _zhkit()
 		COMPREPLY=($(compgen -W 'lichess xboard chesscom fairy' -- "$cur"))
 		return ;;
 	-F|--format)
+		# only a tool with --format takes a format here
 		if [[ ${COMP_WORDS[0]##*/} == zhfen ]]; then
 			COMPREPLY=($(compgen -W 'fen svg png' -- "$cur"))
-		else
+			return
+		elif "${COMP_WORDS[0]}" --help 2>/dev/null | grep -q -- '--format'; then
 			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy svg png gif' -- "$cur"))
-		fi
-		return ;;
+			return
+		fi ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
 		return ;;

@@ -761,7 +761,7 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	zh__json_open(b, '{');
 	zh__json_key(b, "board");
 	zh__json_ascii(b, m->board == ZH_BOARD_B ? "B" : "A");
-	zh__json_key(b, "side");
+	zh__json_key(b, "mover");
 	zh__json_ascii(b, m->side == ZH_WHITE ? "white" : "black");
 	zh__json_key(b, "label");
 	label_text(j->bug, m, s);
@@ -801,9 +801,9 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	zh__json_key(b, "pockets");
 	zh__json_open(b, '{');
 	zh__json_key(b, "A");
-	zh__json_hands(b, pl->pos[ZH_BOARD_A], false);
+	zh__json_hands(b, pl->pos[ZH_BOARD_A]);
 	zh__json_key(b, "B");
-	zh__json_hands(b, pl->pos[ZH_BOARD_B], false);
+	zh__json_hands(b, pl->pos[ZH_BOARD_B]);
 	zh__json_close(b, '}');
 	if (j->flags & ZH_JSON_FENS) {
 		zh_bfen_write(*pl->pos, j->d, s, sizeof s);
@@ -814,12 +814,12 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	return 0;
 }
 
-/* {"line","col","ply","code","message"[,"board"][,"reader"]} */
+/* {"line","col","ply","code","message","severity"[,"board"][,"reader"]} */
 static void
 bjson_error(struct zh__buf *b, const struct zh_error *e, const char *code,
     int board, bool reader)
 {
-	zh__json_error_open(b, e, code);
+	zh__json_error_open(b, e, code, false);
 	if (board >= 0) {
 		zh__json_key(b, "board");
 		zh__json_ascii(b, board == ZH_BOARD_B ? "B" : "A");

@@ -85,7 +85,7 @@ zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
 /* ======================== JSON ======================== */
 
 /* One board: {"board": "A", "fen", "side", "pockets", "promoted",
- * "check"}. */
+ * "in_check"}. */
 static void
 board_object(struct zh__buf *b, const struct zh_pos *p, int bd, int d)
 {
@@ -101,10 +101,10 @@ board_object(struct zh__buf *b, const struct zh_pos *p, int bd, int d)
 	zh__json_key(b, "side");
 	zh__json_ascii(b, p->side == ZH_WHITE ? "white" : "black");
 	zh__json_key(b, "pockets");	/* zh_ply_json's: those held */
-	zh__json_hands(b, p, false);
+	zh__json_hands(b, p);
 	zh__json_key(b, "promoted");
 	zh__json_open(b, '[');
-	for (r = 0; r < p->v->ranks; r++)
+	for (r = p->v->ranks - 1; r >= 0; r--)	/* FEN order */
 		for (f = 0; f < p->v->files; f++) {
 			unsigned char pc = p->sq[ZH_SQ(f, r)];
 
@@ -114,7 +114,7 @@ board_object(struct zh__buf *b, const struct zh_pos *p, int bd, int d)
 			zh__json_ascii(b, sq);
 		}
 	zh__json_close(b, ']');
-	zh__json_key(b, "check");
+	zh__json_key(b, "in_check");
 	zh__json_bool(b, zh_in_check(p));
 	zh__json_close(b, '}');
 }
@@ -157,7 +157,7 @@ zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
 		zh__json_open(&b, '{');
 		zh__json_key(&b, "board");
 		zh__json_ascii(&b, m->board == ZH_BOARD_B ? "B" : "A");
-		zh__json_key(&b, "side");
+		zh__json_key(&b, "mover");
 		zh__json_ascii(&b, m->side == ZH_WHITE ? "white" : "black");
 		zh_bply_label(pl, tmp);
 		zh__json_key(&b, "label");
@@ -179,7 +179,7 @@ zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
 		zh__json_seconds(&b, m->clock);
 	}
 	zh__json_key(&b, "result");
-	zh__json_ascii(&b, zh_game_result(g));
+	zh__json_strz(&b, zh__json_result(g));
 	zh__json_close(&b, '}');
 	n = b.len;
 	if (size > 0) {
@@ -258,16 +258,18 @@ zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
 /* ======================== zhfen ======================== */
 
 char *
-zh_bfen_json(const char *in, size_t n, long line, const struct zh_pos p[2],
-    int from, int d, bool moves, const struct zh_error *err)
+zh_bfen_json_file(const char *file, const char *in, size_t n, long line,
+    const struct zh_pos p[2], int from, int d, bool moves,
+    const struct zh_error *err)
 {
 	char local[8192], fen[ZH_FENMAX * 2 + 8];
 	struct zh__buf b = ZH_BUF_LOCAL(local);
 	int bd;
 
 	if (p == NULL)		/* the error object is the one-board one */
-		return zh_fen_json(in, n, line, NULL, from, d, moves, err);
-	zh__fen_json_head(&b, in, n, line, true, from);
+		return zh_fen_json_file(file, in, n, line, NULL, from, d,
+		    moves, err);
+	zh__fen_json_head(&b, file, in, n, line, true, from);
 	zh__json_key(&b, "variant");
 	zh__json_ascii(&b, p[0].v->name);
 	zh_bfen_write(p, d, fen, sizeof fen);
@@ -283,4 +285,11 @@ zh_bfen_json(const char *in, size_t n, long line, const struct zh_pos p[2],
 	zh__json_close(&b, ']');
 	zh__json_close(&b, '}');
 	return zh__buf_take(&b);
+}
+
+char *
+zh_bfen_json(const char *in, size_t n, long line, const struct zh_pos p[2],
+    int from, int d, bool moves, const struct zh_error *err)
+{
+	return zh_bfen_json_file(NULL, in, n, line, p, from, d, moves, err);
 }

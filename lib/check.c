@@ -601,23 +601,12 @@ problems_json(struct zh__buf *b, const struct zh_check *c)
 	for (i = 0; i < c->nprobs; i++) {
 		const struct zh_problem *p = &c->probs[i];
 
-		zh__json_open(b, '{');
-		zh__json_key(b, "line");
-		zh__json_int(b, p->line);
-		zh__json_key(b, "col");
-		zh__json_int(b, p->col);
-		zh__json_key(b, "ply");
-		zh__json_int(b, p->ply);
+		zh__json_problem(b, p->line, p->col, p->ply, p->code, p->text,
+		    p->severity != ZH_ERROR);
 		if (p->board >= 0) {
 			zh__json_key(b, "board");
 			zh__json_ascii(b, p->board == ZH_BOARD_B ? "B" : "A");
 		}
-		zh__json_key(b, "code");
-		zh__json_ascii(b, p->code);
-		zh__json_key(b, "message");
-		zh__json_strz(b, p->text);
-		zh__json_key(b, "severity");
-		zh__json_ascii(b, p->severity == ZH_ERROR ? "error" : "warning");
 		zh__json_close(b, '}');
 	}
 	zh__json_close(b, ']');
@@ -679,7 +668,6 @@ char *
 zh_check_json(const struct zh_check *c, const struct zh_game *g,
     const char *file)
 {
-	const char *res = g->result ? g->result : zh_game_tag(g, "Result");
 	char local[1024];
 	struct zh__buf b = ZH_BUF_LOCAL(local);
 
@@ -706,7 +694,7 @@ zh_check_json(const struct zh_check *c, const struct zh_game *g,
 	zh__json_key(&b, "plies");
 	zh__json_int(&b, c->r.nplies);
 	zh__json_key(&b, "result");
-	zh__json_strz(&b, res);
+	zh__json_strz(&b, zh__json_result(g));
 	zh__json_key(&b, "valid");
 	zh__json_bool(&b, c->nerrors == 0);
 	if (c->is_bug)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "json.h"
 #include "zh_int.h"
 
 /* ======================== variant detection ======================== */
@@ -866,4 +867,12 @@ zh_game_dup(const struct zh_game *g)
 	void *mem = malloc(zh_game_dup_size(g));
 
 	return mem == NULL ? NULL : zh_game_dup_to(g, mem);
+}
+
+/* The "result" of every tool's JSON (json.h): the termination marker,
+ * else the Result tag, else NULL. */
+const char *
+zh__json_result(const struct zh_game *g)
+{
+	return g->result != NULL ? g->result : zh_game_tag(g, "Result");
 }

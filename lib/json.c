@@ -392,3 +392,23 @@ zh__json_real(struct zh__buf *b, double x)
 		b->s[b->len] = '\0';
 	}
 }
+
+/* Every tool's error object (json.h). */
+void
+zh__json_problem(struct zh__buf *b, long line, long col, long ply,
+    const char *code, const char *message, bool warning)
+{
+	zh__json_open(b, '{');
+	zh__json_key(b, "line");
+	zh__json_int(b, line);
+	zh__json_key(b, "col");
+	zh__json_int(b, col);
+	zh__json_key(b, "ply");
+	zh__json_int(b, ply);
+	zh__json_key(b, "code");
+	zh__json_ascii(b, code);
+	zh__json_key(b, "message");
+	zh__json_strz(b, message);
+	zh__json_key(b, "severity");
+	zh__json_ascii(b, warning ? "warning" : "error");
+}

@@ -131,17 +131,17 @@ char *zh__json_qreal(char *q, double x);
 void zh__pos_members(struct zh__buf *b, const struct zh_pos *p, int d,
     bool moves);
 /* A position's pieces in hand as an object, {"white":{"P":2,...},
- * "black":{...}}, in PNBRQ(AC) order: with 'zeros' every type its
- * variant has but the king (zhfen's "pockets", posjson.c), else the
- * types held only (as zhreplay's "pockets": bugpos.c, and bughouse
- * moves' in zhpgn's JSON, bugout.c). */
-void zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros);
+ * "black":{...}}, in PNBRQ(AC) order, the types held only: every tool's
+ * "pockets" (zhfen's, posjson.c; zhreplay's bughouse boards, bugpos.c;
+ * zhpgn's bughouse moves, bugout.c; zhreplay's one board is
+ * positions.c's qpocket, the same text). */
+void zh__json_hands(struct zh__buf *b, const struct zh_pos *p);
 /* The start of zhfen's object for input line 'line' (in, n bytes):
  * '{"line":L,"input":"...","valid":V' and, if valid, "from" (the
  * dialect read, null for auto): zh_fen_json's (posjson.c), also
  * zh_bfen_json's of a two-board FEN (bugpos.c). */
-void zh__fen_json_head(struct zh__buf *b, const char *in, size_t n,
-    long line, bool valid, int from);
+void zh__fen_json_head(struct zh__buf *b, const char *file, const char *in,
+    size_t n, long line, bool valid, int from);
 
 /* A comment the JSON reads back the same from its trimmed text, as
  * Lichess writes them: " text " (isspace() of the C locale, inline: this
@@ -208,10 +208,16 @@ void zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
  * result token, "valid" (no reader error and 'complete'). */
 void zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
     bool complete);
+/* The "result" of every tool's JSON: the game's termination marker,
+ * else its Result tag, else NULL (written null). */
+const char *zh__json_result(const struct zh_game *g);
 /* An error object of "errors" opened, its common members written:
- * '{"line":L,"col":C,"ply":P,"code":"code","message":"..."'; the caller
- * adds its own and the '}'. */
+ * '{"line":L,"col":C,"ply":P,"code":"code","message":"...",
+ * "severity":"error"' (or "warning" when 'warning'); the caller adds its
+ * own and the '}'.  zh__json_problem writes the same from the parts. */
 void zh__json_error_open(struct zh__buf *b, const struct zh_error *e,
-    const char *code);
+    const char *code, bool warning);
+void zh__json_problem(struct zh__buf *b, long line, long col, long ply,
+    const char *code, const char *message, bool warning);
 
 #endif

@@ -265,10 +265,8 @@ void
 zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
     bool complete)
 {
-	const char *res = g->result ? g->result : zh_game_tag(g, "Result");
-
 	zh__json_key(b, "result");
-	zh__json_strz(b, res);
+	zh__json_strz(b, zh__json_result(g));
 	if (g->result == NULL && g->err.code == ZH_OK)
 		zh__bputs(b, ",\"terminated\":false");
 	zh__json_key(b, "valid");
@@ -277,17 +275,7 @@ zh__json_game_result(struct zh__buf *b, const struct zh_game *g,
 
 void
 zh__json_error_open(struct zh__buf *b, const struct zh_error *e,
-    const char *code)
+    const char *code, bool warning)
 {
-	zh__json_open(b, '{');
-	zh__json_key(b, "line");
-	zh__json_int(b, e->line);
-	zh__json_key(b, "col");
-	zh__json_int(b, e->col);
-	zh__json_key(b, "ply");
-	zh__json_int(b, e->ply);
-	zh__json_key(b, "code");
-	zh__json_ascii(b, code);
-	zh__json_key(b, "message");
-	zh__json_str(b, e->text, strlen(e->text));
+	zh__json_problem(b, e->line, e->col, e->ply, code, e->text, warning);
 }

@@ -678,15 +678,10 @@ jmove_fields(struct zh__buf *b, const struct jmove *m,
 		zh__json_key(b, "mate");
 		zh__json_int(b, m->mate);
 	} else if (m->eval) {
-		long long cp = (long long)(m->pawns * 100 +
-		    (m->pawns < 0 ? -0.5 : 0.5));
-
-		/* "cp": the one name of every tool; "eval" (the same
-		   centipawns here) kept for one release (zhkit-json(5)) */
+		/* "cp": the one name and unit of every tool */
 		zh__json_key(b, "cp");
-		zh__json_int(b, cp);
-		zh__json_key(b, "eval");
-		zh__json_int(b, cp);
+		zh__json_int(b, (long long)(m->pawns * 100 +
+		    (m->pawns < 0 ? -0.5 : 0.5)));
 	}
 	if (!m->odd)
 		return;
@@ -1146,14 +1141,16 @@ out:
 	jlevels_free(&lv);
 }
 
-/* {"line":L,"col":C,"ply":P,"code":"...","message":"..."
- * [,"variation":true]}, or "reader":true for the PGN reader's error
- * (read back: pgnjson.c) */
+/* {"line":L,"col":C,"ply":P,"code":"...","message":"...",
+ * "severity":S[,"variation":true]}, or "reader":true for the PGN
+ * reader's error (read back: pgnjson.c); an error in a variation is a
+ * warning, as zhcheck says it (the game stays valid) */
 static void
 jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
     const struct zh_error *e, bool variation, bool reader)
 {
-	zh__json_error_open(b, e, zh__error_code(g, r, e, variation));
+	zh__json_error_open(b, e, zh__error_code(g, r, e, variation),
+	    variation);
 	if (variation)
 		bputs(b, ",\"variation\":true");
 	else if (reader)

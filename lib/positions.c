@@ -6,9 +6,9 @@
  * The JSON writer is on the hot path of dataset builds (hundreds of
  * thousands of positions a second), so it writes into a caller buffer
  * without allocating, with json.c's numbers; its strings are our own
- * ASCII (FEN, moves, squares, the result's four forms), with nothing to
- * encode.  zh_ply_object builds the same object with Jansson, and the
- * unit tests check that json_dumps of it is byte-identical.
+ * ASCII (FEN, moves, squares), with nothing to encode, but for the file,
+ * the site and the result (json.c's encoder).  zh_ply_object reads the
+ * same text back with Jansson: one writer of the members.
  */
 #include <ctype.h>
 #include <jansson.h>
@@ -225,7 +225,7 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 	pl.file = g->file;
 	pl.index = g->index;
 	pl.site = zh_game_tag(g, "Site");
-	pl.result = zh_game_result(g);
+	pl.result = zh__json_result(g);
 	pl.start_ply = r->start_ply;
 	pl.pos = &pos;
 	for (l = 0; l < w->ninfo; l++) {
@@ -429,6 +429,14 @@ static const unsigned char pocket_order[] = {
 	ZH_CHANCELLOR
 };
 
+/* Is s one of the four termination markers? */
+static inline bool
+marker(const char *s)
+{
+	return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 ||
+	    strcmp(s, "1/2-1/2") == 0 || strcmp(s, "*") == 0;
+}
+
 /* Has an 8x8 board a promoted piece?  Eight squares at once. */
 static inline bool
 promoted8(const struct zh_pos *p)
@@ -585,8 +593,8 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	q = qpocket(q, p, ZH_BLACK);
 	q = QLIT(q, "},\"promoted\":[");
 	any = false;
-	if (files != 8 || ranks != 8 || promoted8(p))
-		for (r = 0; r < ranks; r++)
+	if (files != 8 || ranks != 8 || promoted8(p))	/* FEN order */
+		for (r = ranks - 1; r >= 0; r--)
 			for (f = 0; f < files; f++) {
 				unsigned char pc = p->sq[ZH_SQ(f, r)];
 
@@ -600,9 +608,9 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 				*q++ = '"';
 			}
 	if (ply_check(pl))
-		q = QLIT(q, "],\"check\":true");
+		q = QLIT(q, "],\"in_check\":true");
 	else
-		q = QLIT(q, "],\"check\":false");
+		q = QLIT(q, "],\"in_check\":false");
 	if (pl->has_clock) {	/* seconds, as zhpgn --json writes them */
 		struct zh__buf cb;
 
@@ -618,98 +626,39 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		q = QLIT(q, ",\"cp\":");
 		q = qlong(q, (long)(pl->eval * 100 + (pl->eval < 0 ? -0.5 : 0.5)));
 	}
-	if (pl->has_eval) {	/* in pawns: kept one release (zhkit-json(5)) */
-		q = QLIT(q, ",\"eval\":");
-		if (pl->mate != 0) {
-			q = QLIT(q, "{\"mate\":");
-			q = qlong(q, pl->mate);
-			*q++ = '}';
-		} else
-			q = zh__json_qreal(q, pl->eval);
-	}
 	q = QLIT(q, ",\"result\":");
 	putn(&o, seg, (size_t)(q - seg));
-	putstr(&o, pl->result, strlen(pl->result));
+	if (pl->result == NULL)
+		PUTS(&o, "null");
+	else if (marker(pl->result))	/* ASCII: nothing to encode */
+		putstr(&o, pl->result, strlen(pl->result));
+	else
+		putjstr(&o, pl->result);
 	put(&o, '}');
 	if (o.size > 0)
 		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
 	return o.len;
 }
 
+/*
+ * The Jansson object is read back from zh_ply_json's text: one writer
+ * of the members (as zh_pos_json's), handed out as a json_t.
+ */
 struct json_t *
 zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
 {
-	const struct zh_pos *p = pl->pos;
-	json_t *o = json_object(), *pk, *pr;
-	char tmp[ZH_FENMAX];
-	int c, f, r, k;
+	char local[4096], *s = local;
+	size_t n = zh_ply_json(pl, d, flags, local, sizeof local);
+	json_t *o;
 
-	if (o == NULL)
-		return NULL;
-	if (pl->file != NULL)
-		json_object_set_new(o, "file", json_string(pl->file));
-	json_object_set_new(o, "game", json_integer(pl->game));
-	if (pl->file != NULL)
-		json_object_set_new(o, "index", json_integer(pl->index));
-	if (pl->file != NULL && pl->site != NULL)
-		json_object_set_new(o, "site", json_string(pl->site));
-	json_object_set_new(o, "ply", json_integer(pl->ply));
-	if (flags & ZH_PLY_VARIATION)
-		json_object_set_new(o, "variation",
-		    pl->path ? json_string(pl->path) : json_null());
-	zh_fen_write(p, d, tmp, sizeof tmp);
-	json_object_set_new(o, "fen", json_string(tmp));
-	if (pl->move == NULL)
-		json_object_set_new(o, "move", json_null());
-	else {
-		zh_san_dialect(pl->move->san, d, tmp);
-		json_object_set_new(o, "move", json_pack("{s:s,s:s}",
-		    "uci", pl->move->uci, "san", tmp));
+	if (n >= sizeof local) {	/* a long variation path or site */
+		if ((s = malloc(n + 1)) == NULL)
+			return NULL;
+		zh_ply_json(pl, d, flags, s, n + 1);
 	}
-	json_object_set_new(o, "side",
-	    json_string(p->side == ZH_WHITE ? "white" : "black"));
-	pk = json_object();
-	for (c = 0; c < 2; c++) {
-		json_t *side = json_object();
-
-		for (k = 0; k < (int)sizeof pocket_order; k++) {
-			int t = pocket_order[k];
-			char key[2] = { zh__type_letter(t), '\0' };
-
-			if (p->pocket[c][t])
-				json_object_set_new(side, key,
-				    json_integer(p->pocket[c][t]));
-		}
-		json_object_set_new(pk, c == 0 ? "white" : "black", side);
-	}
-	json_object_set_new(o, "pockets", pk);
-	pr = json_array();
-	for (r = 0; r < p->v->ranks; r++)
-		for (f = 0; f < p->v->files; f++) {
-			unsigned char pc = p->sq[ZH_SQ(f, r)];
-
-			if (pc != ZH_OFF && (pc & ZH_PROMOTED)) {
-				zh__square_write(ZH_SQ(f, r), tmp);
-				json_array_append_new(pr, json_string(tmp));
-			}
-		}
-	json_object_set_new(o, "promoted", pr);
-	json_object_set_new(o, "check", json_boolean(ply_check(pl)));
-	if (pl->has_clock) {	/* seconds to the millisecond, as zhpgn's */
-		long long ms = (long long)(pl->clock * 1000 + 0.5);
-
-		json_object_set_new(o, "clock", ms % 1000 == 0 ?
-		    json_integer(ms / 1000) : json_real((double)ms / 1000));
-	}
-	if (pl->has_eval && pl->mate != 0)
-		json_object_set_new(o, "mate", json_integer(pl->mate));
-	else if (pl->has_eval)
-		json_object_set_new(o, "cp", json_integer((json_int_t)(pl->eval *
-		    100 + (pl->eval < 0 ? -0.5 : 0.5))));
-	if (pl->has_eval)
-		json_object_set_new(o, "eval", pl->mate != 0 ?
-		    json_pack("{s:i}", "mate", pl->mate) : json_real(pl->eval));
-	json_object_set_new(o, "result", json_string(pl->result));
+	o = json_loadb(s, n, 0, NULL);
+	if (s != local)
+		free(s);
 	return o;
 }
 

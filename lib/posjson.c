@@ -91,7 +91,7 @@ board_json(struct zh__buf *b, const struct zh_pos *p)
 }
 
 void
-zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros)
+zh__json_hands(struct zh__buf *b, const struct zh_pos *p)
 {
 	int c, t;
 
@@ -105,9 +105,7 @@ zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros)
 		for (t = ZH_PAWN; t < ZH_NTYPES; t++) {	/* PNBRQ, A, C */
 			char l[2] = { zh__type_letter(t), 0 };
 
-			if (t == ZH_KING || (zeros ?
-			    !(p->v->types & ZH_TYPEBIT(t)) :
-			    p->pocket[c][t] == 0))
+			if (t == ZH_KING || p->pocket[c][t] == 0)
 				continue;
 			zh__json_keyn(b, l, 1);
 			zh__json_int(b, p->pocket[c][t]);
@@ -117,16 +115,12 @@ zh__json_hands(struct zh__buf *b, const struct zh_pos *p, bool zeros)
 	zh__json_close(b, '}');
 }
 
-/* "pockets": every type that can be in hand, zeros too; null without
- * drops. */
+/* "pockets": the pieces held, as every tool writes them (none: {}). */
 static void
 pockets_json(struct zh__buf *b, const struct zh_pos *p)
 {
 	zh__json_key(b, "pockets");
-	if (!p->v->drops)
-		zh__json_null(b);
-	else
-		zh__json_hands(b, p, true);
+	zh__json_hands(b, p);
 }
 
 static void
@@ -242,10 +236,14 @@ zh_pos_json(const struct zh_pos *p, int d, bool moves)
 }
 
 void
-zh__fen_json_head(struct zh__buf *b, const char *in, size_t n, long line,
-    bool valid, int from)
+zh__fen_json_head(struct zh__buf *b, const char *file, const char *in,
+    size_t n, long line, bool valid, int from)
 {
 	zh__json_open(b, '{');
+	if (file != NULL) {	/* where it came from, as every tool says it */
+		zh__json_key(b, "file");
+		zh__json_strz(b, file);
+	}
 	zh__json_key(b, "line");
 	zh__json_int(b, line);
 	zh__json_key(b, "input");
@@ -262,27 +260,28 @@ zh__fen_json_head(struct zh__buf *b, const char *in, size_t n, long line,
 }
 
 char *
-zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
-    int from, int d, bool moves, const struct zh_error *err)
+zh_fen_json_file(const char *file, const char *in, size_t n, long line,
+    const struct zh_pos *p, int from, int d, bool moves,
+    const struct zh_error *err)
 {
 	char local[4096];
 	struct zh__buf b = ZH_BUF_LOCAL(local);
 
-	zh__fen_json_head(&b, in, n, line, p != NULL, from);
-	if (p == NULL) {
+	zh__fen_json_head(&b, file, in, n, line, p != NULL, from);
+	if (p == NULL) {	/* the error object of every tool */
 		zh__json_key(&b, "error");
-		zh__json_open(&b, '{');
-		zh__json_key(&b, "line");
-		zh__json_int(&b, line);
-		zh__json_key(&b, "col");
-		zh__json_int(&b, err->col);
-		zh__json_key(&b, "code");
-		zh__json_ascii(&b, zh__fen_error_code(err));
-		zh__json_key(&b, "message");
-		zh__json_strz(&b, err->text);
+		zh__json_problem(&b, line, err->col, 0, zh__fen_error_code(err),
+		    err->text, false);
 		zh__json_close(&b, '}');
 	} else
 		zh__pos_members(&b, p, d, moves);
 	zh__json_close(&b, '}');
 	return zh__buf_take(&b);
+}
+
+char *
+zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
+    int from, int d, bool moves, const struct zh_error *err)
+{
+	return zh_fen_json_file(NULL, in, n, line, p, from, d, moves, err);
 }

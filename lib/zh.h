@@ -352,6 +352,11 @@ struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
  */
 char *zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
     int from, int d, bool moves, const struct zh_error *err);
+/* The same with "file" first: the input's name ('file'; NULL: none),
+ * as zhfen --json writes it. */
+char *zh_fen_json_file(const char *file, const char *in, size_t n, long line,
+    const struct zh_pos *p, int from, int d, bool moves,
+    const struct zh_error *err);
 
 /* ======================== UCI and SAN ======================== */
 
@@ -840,6 +845,10 @@ size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
 char *zh_bfen_json(const char *in, size_t n, long line,
     const struct zh_pos p[2], int from, int d, bool moves,
     const struct zh_error *err);
+/* The same with "file" first (as zh_fen_json_file). */
+char *zh_bfen_json_file(const char *file, const char *in, size_t n,
+    long line, const struct zh_pos p[2], int from, int d, bool moves,
+    const struct zh_error *err);
 /* ======================== bughouse: two board files merged ======================== */
 
 /*
@@ -1119,7 +1128,8 @@ struct zh_ply {
 	double clock;		/* seconds */
 	double eval;		/* pawns, White's view, when mate == 0 */
 	int mate;		/* mate in n (negative: Black mates), or 0 */
-	const char *result;	/* "1-0", "0-1", "1/2-1/2" or "*" */
+	const char *result;	/* the termination marker, else the Result
+				   tag, else NULL (JSON's null) */
 	const char *file;	/* the game's file and index (its zh_game's) */
 	long index;
 	const char *site;	/* its Site tag, NULL if none */
@@ -1168,9 +1178,10 @@ size_t zh_san_dialect(const char *san, int d, char *buf);
 /*
  * A position as one compact JSON object (no newline), byte for byte what
  * json_dumps(zh_ply_object(pl, d, flags), ZH_PLY_JSON_FLAGS) writes, but
- * without allocating: keys game, ply, [variation,] fen, move ({uci, san}
- * or null), side, pockets ({"white": {"P": 2}, "black": {}}), promoted
- * (squares), check, [clock,] [eval (pawns or {"mate": n}),] result.
+ * without allocating: keys [file,] game, [index, site,] ply, [variation,]
+ * fen, move ({uci, san} or null), side (to move), pockets ({"white":
+ * {"P": 2}, "black": {}}: the pieces held), promoted (squares, in FEN
+ * order), in_check, [clock,] [cp or mate,] result (null when unknown).
  * Returns the length it needs; the output is cut (and NUL-terminated) if
  * that is not less than size.  The schema is in zhkit-json(5).
  */

@@ -55,8 +55,8 @@ for line in sys.stdin:
     for m in json.loads(line)["moves"]:
         lab, san, uci = m["label"], m["san"].rstrip("+#"), m["uci"]
         assert m["board"] == lab[-1].upper(), m
-        assert m["side"] == ("white" if lab[-1].isupper() else "black"), m
-        w = m["side"] == "white"
+        assert m["mover"] == ("white" if lab[-1].isupper() else "black"), m
+        w = m["mover"] == "white"
         if "@" in san:
             want = ("P" if san[0] in "@P" else san[0]) + "@" + san.split("@")[1]
             assert uci == want, m

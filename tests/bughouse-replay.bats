@@ -140,7 +140,7 @@ EOF
 	    select((.[0] + .[1] | explode | sort) != (.[2] | explode | sort)) | 1' "$j")" = "" ]
 	# the mate: on board B (23B. B@g7#{72.284}), both boards in check
 	# (a knight on d6 checks e8 on A), the clock, the result
-	run jq -c 'select(.ply == 110) | [.move.board, .move.side, .move.label, .boards[1].check, .boards[0].check, .boards[1].side, .clock, .result]' "$j"
+	run jq -c 'select(.ply == 110) | [.move.board, .move.mover, .move.label, .boards[1].in_check, .boards[0].in_check, .boards[1].side, .clock, .result]' "$j"
 	assert_output '["B","white","23B",true,true,"black",72.284,"1-0"]'
 	# the start has no move, both boards white to move
 	run jq -c 'select(.ply == 0) | [.move, .boards[0].side, .boards[1].side]' "$j"

@@ -42,7 +42,7 @@ for a in answers:
             print(f"game {a['game']} half-move {i + 1} ({m['label']}. {m['san']}): zhkit {z}, answers {want}")
             bad += 1
         mv = pos[i + 1]["move"]
-        got = (mv["board"], mv["side"][0], mv["label"], mv["uci"], mv["san"])
+        got = (mv["board"], mv["mover"][0], mv["label"], mv["uci"], mv["san"])
         exp = (m["board"], m["side"], m["label"], m["uci"], m["san"])
         if got != exp:
             print(f"game {a['game']} half-move {i + 1}: zhkit {got}, answers {exp}")

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """check-json.py SCHEMA FILE [DEF]: every line of FILE is a JSON value that
 fits SCHEMA (or its $defs/DEF).  A small JSON Schema subset (type, enum,
-anyOf, required, properties, additionalProperties, items, $ref to #/$defs),
+anyOf, required, properties, additionalProperties, items, $ref to #/$defs,
+const, minimum, pattern, propertyNames),
 enough for man/zhkit-game.schema.json and man/zhkit-position.schema.json,
 so the tests need no jsonschema module."""
 import json
+import re
 import sys
 
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool,
@@ -39,6 +41,15 @@ def check(v, s, root, path):
             raise ValueError(f"{path}: {v!r} is not {t}")
     if "enum" in s and v not in s["enum"]:
         raise ValueError(f"{path}: {v!r} is not one of {s['enum']}")
+    if "const" in s and (v != s["const"] or type(v) is not type(s["const"])):
+        raise ValueError(f"{path}: {v!r} is not {s['const']!r}")
+    if "minimum" in s and is_type(v, "number") and v < s["minimum"]:
+        raise ValueError(f"{path}: {v!r} is less than {s['minimum']}")
+    if "pattern" in s and isinstance(v, str) and not re.search(s["pattern"], v):
+        raise ValueError(f"{path}: {v!r} does not match {s['pattern']}")
+    if isinstance(v, dict) and "propertyNames" in s:
+        for k in v:
+            check(k, s["propertyNames"], root, f"{path}.{k} (name)")
     if isinstance(v, dict):
         for k in s.get("required", []):
             if k not in v:

@@ -79,7 +79,7 @@ for l in open(sys.argv[1]): assert set(json.loads(l)) == {"file","line","fen","v
 	run -0 zhreplay -q -F jsonl --variations "$TESTDATA/pgn/lichess-2018-JannLee-CrazyAra.pgn" "$TESTDATA/pgn/pychess-variants-grand.pgn"
 	keys "Positions: zhreplay" any
 	assert_output --partial '"clock":'
-	assert_output --partial '"eval":'
+	assert_output --partial '"cp":'
 	assert_output --partial '"variation":"1"'
 }
 @test "json: zhfen --json objects, valid and invalid, have the documented members" {

@@ -180,8 +180,8 @@ import json, sys
 m = json.loads(sys.stdin.read())["moves"]
 assert "clock" not in m[0] and m[0]["comment"].startswith("[%clk 0:0111"), m[0]
 assert m[1]["clock"] == 42.5, m[1]
-assert all("eval" not in x and "mate" not in x for x in m[2:5]), m[2:5]
-assert m[5]["eval"] == -52, m[5]
+assert all("cp" not in x and "mate" not in x for x in m[2:5]), m[2:5]
+assert m[5]["cp"] == -52 and "eval" not in m[5], m[5]
 '
 }
 

@@ -49,10 +49,10 @@ golden() {	# golden FILE ARGS...: stdout of zhreplay ARGS equals FILE
 @test "zhreplay: jsonl, with clock and eval from comments" {
 	cd "$Z"		# "file" in the JSON is the name as given
 	golden games.jsonl -F jsonl games.pgn
-	assert_line --index 0 '{"file":"games.pgn","game":1,"index":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"result":"*"}'
-	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"check":false,"clock":60,"cp":30,"eval":0.3,"result":"1-0"}'
-	echo "$output" | grep -qF '"eval":{"mate":3}'
-	echo "$output" | grep -qF '"pockets":{"white":{"P":3},"black":{"P":1}},"promoted":[],"check":true'
+	assert_line --index 0 '{"file":"games.pgn","game":1,"index":1,"ply":0,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1","move":null,"side":"white","pockets":{"white":{},"black":{}},"promoted":[],"in_check":false,"result":"*"}'
+	echo "$output" | grep -qF '"move":{"uci":"e2e4","san":"e4"},"side":"black","pockets":{"white":{},"black":{}},"promoted":[],"in_check":false,"clock":60,"cp":30,"result":"1-0"}'
+	echo "$output" | grep -qF '"mate":3'
+	echo "$output" | grep -qF '"pockets":{"white":{"P":3},"black":{"P":1}},"promoted":[],"in_check":true'
 }
 @test "zhreplay: jsonl is valid JSON, one object per line (python3)" {
 	command -v python3 >/dev/null || skip "no python3"

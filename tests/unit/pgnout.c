@@ -87,8 +87,8 @@ test_strings(void)
 	    == 3723.4);
 	CHECK(json_real_value(json_object_get(json_array_get(m, 2), "emt"))
 	    == 2.063);
-	CHECK(json_integer_value(json_object_get(json_array_get(m, 2), "eval"))
-	    == -35);
+	CHECK(json_integer_value(json_object_get(json_array_get(m, 2), "cp"))
+	    == -35 && json_object_get(json_array_get(m, 2), "eval") == NULL);
 	CHECK(json_is_true(json_object_get(j, "valid")));
 	json_decref(j);
 	free(text);
