@@ -191,6 +191,8 @@ time_control(const struct zh_game *g, unsigned char *q)
 static signed char
 result_code(const char *r)
 {
+	if (r == NULL)
+		return NORESULT;
 	if (strcmp(r, "1-0") == 0)
 		return 1;
 	if (strcmp(r, "0-1") == 0)

@@ -117,7 +117,7 @@ def board_state(o, nranks):
         "castling": castling_bits(f[2]),
         "ep": 255 if f[3] == "-" else square(f[3]),
         "halfmove": int(f[4]), "fullmove": int(f[5]),
-        "check": bool(o["check"]),
+        "check": bool(o["in_check"]),
     }
 
 
@@ -206,7 +206,7 @@ def check_two_boards(recs, objs, name, nranks):
                 eq("%s board %d %s" % (at, b, f), r[f][b], st[f])
         m = o["move"]
         if m is not None and "clock" in o:
-            clock[m["board"] == "B"][m["side"] == "black"] = \
+            clock[m["board"] == "B"][m["mover"] == "black"] = \
                 int(np.floor(o["clock"] * 1000 + 0.5))
         eq(at + " clock", r["clock"], clock)
         a = result_code(o["result"], 0)
