@@ -123,3 +123,52 @@ open(sys.argv[1], "wb").write(d)' "$T/bad.$ext" "$flip"
 		done
 	done
 }
+
+# xzdict IN OUT N: IN (an xz file of one LZMA2 block) with its dictionary
+# size byte set to N (37: 1536 MiB, 40: 4 GiB; 28: 64 MiB), the block
+# header's CRC32 made again (the .xz file format, 3.1).
+xzdict() {
+	python3 - "$@" <<'PY'
+import sys, zlib
+d = bytearray(open(sys.argv[1], "rb").read())
+p = 12
+size, flags, q = (d[p] + 1) * 4, d[p + 1], p + 2
+def varint(q):
+    while d[q] & 0x80:
+        q += 1
+    return q + 1
+if flags & 0x40:
+    q = varint(q)
+if flags & 0x80:
+    q = varint(q)
+assert d[q] == 0x21 and d[q + 1] == 1
+d[q + 2] = int(sys.argv[3])
+d[p + size - 4:p + size] = zlib.crc32(bytes(d[p:p + size - 4])).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(d)
+PY
+}
+
+@test "day1-io: an xz header that asks more than 128 MiB is refused with the reason, before the memory is taken; 64 MiB reads" {
+	need xz
+	local n j
+	xz -c "$PIECE" >"$T/s.xz"
+	for n in 37 40; do
+		xzdict "$T/s.xz" "$T/d$n.xz" "$n"
+		# xz itself reads it whole, and refuses it under a 128 MiB limit
+		xz -dc "$T/d$n.xz" | cmp - "$PIECE"
+		run xz -dc --memlimit=128MiB "$T/d$n.xz"
+		[ "$status" -ne 0 ] && [[ $output == *"Memory usage limit reached"* ]] || fail "$output"
+		want=$(xz -lvv "$T/d$n.xz" | sed -n 's/^ *Memory needed: *\([0-9]*\) MiB$/\1/p')
+		[ -n "$want" ] || fail "xz -lvv says no memory needed"
+		for j in 1 2; do
+			# 600 MB of address space: the dictionary could not be had
+			run --separate-stderr bash -c 'ulimit -v 600000; exec zhcheck -j "$1" "$2"' _ "$j" "$T/d$n.xz"
+			assert_equal "$status" 2
+			assert_equal "${stderr_lines[0]}" "zhcheck: $T/d$n.xz: error: xz: the stream needs $want MiB of memory to decode, more than the 128 MiB allowed (at byte 0 of the compressed input)"
+		done
+	done
+	xzdict "$T/s.xz" "$T/d28.xz" 28
+	run --separate-stderr bash -c 'ulimit -v 600000; exec zhcheck "$1"' _ "$T/d28.xz"
+	assert_success
+	assert_equal "$stderr" "zhcheck: checked $NGAMES games: $NGAMES valid, 0 invalid (0 warnings)"
+}
