@@ -172,3 +172,99 @@ PY
 	assert_success
 	assert_equal "$stderr" "zhcheck: checked $NGAMES games: $NGAMES valid, 0 invalid (0 warnings)"
 }
+
+# interrupt SIG OUT CMD...: run CMD (with a FIFO fed slowly as its input,
+# last) in the background as a shell with job control runs it (SIGINT
+# not ignored); once its temporary file beside OUT has bytes, send SIG
+# and wait.  Sets status, and stderr from $T/err.
+interrupt() {
+	local sig=$1 out=$2
+	shift 2
+	rm -f "$T/fifo" && mkfifo "$T/fifo"
+	run bash -c '
+		set -m
+		T=$1 sig=$2 out=$3
+		shift 3
+		{ cat "$T/big.pgn"; sleep 30; } >"$T/fifo" &
+		feeder=$!
+		"$@" "$T/fifo" 2>"$T/err" &
+		pid=$!
+		d=$(dirname "$out") b=$(basename "$out")
+		for i in $(seq 200); do
+			f=$(find "$d" -maxdepth 1 -name ".$b.*" -size +0 | head -1)
+			[ -n "$f" ] && break
+			sleep 0.05
+		done
+		[ -n "$f" ] || { echo "no temporary file"; kill $pid; }
+		kill "-$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		kill "$feeder" 2>/dev/null
+		exit $rc' _ "$T" "$sig" "$out" "$@"
+	stderr=$(cat "$T/err")
+}
+
+@test "day1-io: SIGINT, SIGTERM, SIGHUP while -o (plain, .zst) is written: the old file as it was, no temporary file left, said; -j 1 and 2" {
+	need zstd
+	local sig out j n
+	for i in 1 2 3 4 5 6 7 8; do cat "$PIECE"; done >"$T/big.pgn"
+	for sig in INT TERM HUP; do
+		for out in "$T/o.pgn" "$T/o.pgn.zst"; do
+			for j in 1 2; do
+				echo keep >"$out"
+				interrupt "$sig" "$out" zhpgn -q -j "$j" -o "$out" --rejects "$T/rej.pgn"
+				n=$(kill -l "$sig")
+				assert_equal "$status" $((128 + $(kill -l "$sig")))
+				assert_equal "$(cat "$out")" keep
+				[ ! -e "$T/rej.pgn" ]
+				[ -z "$(find "$T" -name '.o.pgn*' -o -name '.rej.pgn*')" ] || fail "a temporary file was left"
+				[[ $stderr == *"zhpgn: $out: not written (interrupted by SIG$sig)"* ]] || fail "$stderr"
+				[[ $stderr == *"zhpgn: $T/rej.pgn: not written (interrupted by SIG$sig)"* ]] || fail "$stderr"
+			done
+		done
+	done
+	# finished, the file is whole: zstd checks it
+	zhpgn -q -o "$T/o.pgn.zst" "$T/big.pgn"
+	zstd -tq "$T/o.pgn.zst"
+}
+
+@test "day1-io: a run that fails writing removes every temporary output (--split, --stats, --duplicates), said; none left on success" {
+	local f
+	mkdir "$T/s" && cd "$T/s"
+	ln -s /dev/full part-3.pgn
+	run --separate-stderr zhpgn --split 100 -o 'part-%d.pgn' --stats st.json --duplicates dup.pgn "$PIECE"
+	assert_equal "$status" 2
+	for f in part-1.pgn part-2.pgn st.json dup.pgn; do
+		[ ! -e "$f" ] || fail "$f left"
+		[[ $stderr == *"zhpgn: $f: not written (the run failed)"* ]] || fail "$stderr"
+	done
+	[ -z "$(find . -name '.*' ! -name .)" ] || fail "temporary files left: $(ls -a)"
+	rm part-3.pgn
+	zhpgn -q --split 100 -o 'part-%d.pgn' --stats st.json --duplicates dup.pgn "$PIECE"
+	assert_equal "$(cat part-*.pgn | grep -c '^\[Event ')" "$NGAMES"
+	[ -z "$(find . -name '.*' ! -name .)" ] || fail "temporary files left: $(ls -a)"
+	# a file replaced keeps its permissions
+	chmod 640 part-1.pgn
+	zhpgn -q --split 100 -o 'part-%d.pgn' "$PIECE"
+	assert_equal "$(stat -c %a part-1.pgn)" 640
+}
+
+@test "day1-io: '-' as -o, --rejects, --duplicates, --stats of every tool is standard output, no file named '-'" {
+	cd "$T"
+	cp "$TESTDATA"/zhcheck/ambiguous-san.pgn bad.pgn
+	run --separate-stderr zhpgn -o - "$PIECE"
+	assert_equal "$(grep -c '^\[Event ' <<<"$output")" "$NGAMES"
+	run --separate-stderr zhpgn -q --max 3 --stats - "$PIECE"
+	assert_equal "$(tail -1 <<<"$output" | jq -r .selected)" 3
+	run --separate-stderr zhpgn -q -o /dev/null --rejects - bad.pgn
+	[[ $output == *'[Event '* ]] || fail "$output"
+	run --separate-stderr zhpgn -q --dedupe --duplicates - -o /dev/null "$PIECE" "$PIECE"
+	assert_equal "$(grep -c '^\[Event ' <<<"$output")" "$NGAMES"
+	run --separate-stderr zhcheck --json -o - "$PIECE"
+	assert_equal "${#lines[@]}" "$NGAMES"
+	run --separate-stderr zhreplay -o - "$PIECE"
+	[ "${#lines[@]}" -gt "$NGAMES" ]
+	run --separate-stderr zhfen -o - "$TESTDATA"/fen/winboard-zh.fen
+	[ "${#lines[@]}" -gt 0 ]
+	[ ! -e - ] || fail "a file named '-'"
+}
