@@ -185,7 +185,7 @@ interrupt() {
 		set -m
 		T=$1 sig=$2 out=$3
 		shift 3
-		{ cat "$T/big.pgn"; sleep 30; } >"$T/fifo" &
+		{ cat "$T/big.pgn"; sleep 30; } >"$T/fifo" 2>/dev/null </dev/null &
 		feeder=$!
 		"$@" "$T/fifo" 2>"$T/err" &
 		pid=$!
@@ -199,7 +199,7 @@ interrupt() {
 		kill "-$sig" "$pid"
 		wait "$pid"
 		rc=$?
-		kill "$feeder" 2>/dev/null
+		kill -- "-$feeder" 2>/dev/null
 		exit $rc' _ "$T" "$sig" "$out" "$@"
 	stderr=$(cat "$T/err")
 }
@@ -213,7 +213,6 @@ interrupt() {
 			for j in 1 2; do
 				echo keep >"$out"
 				interrupt "$sig" "$out" zhpgn -q -j "$j" -o "$out" --rejects "$T/rej.pgn"
-				n=$(kill -l "$sig")
 				assert_equal "$status" $((128 + $(kill -l "$sig")))
 				assert_equal "$(cat "$out")" keep
 				[ ! -e "$T/rej.pgn" ]
