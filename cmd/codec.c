@@ -13,6 +13,8 @@
  * later read fails the same way, and nothing past it is guessed at.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -62,6 +64,9 @@ struct reader {
 	unsigned long long mark;	/* where the frame or member read
 					   began */
 	unsigned long long at;		/* where the codec failed */
+	unsigned long long nread;	/* bytes read of the input (atomic:
+					   the decoding thread's) */
+	long long size;			/* the input's size, -1 if unknown */
 	bool gave;			/* that frame gave bytes */
 	union state s;
 	char why[200], msg[256];
@@ -160,6 +165,7 @@ refill(struct reader *r)
 	if (n == 0)
 		r->eof = true;
 	r->ilen = (size_t)n;
+	__atomic_store_n(&r->nread, r->base + (size_t)n, __ATOMIC_RELAXED);
 	return n > 0;
 }
 
@@ -396,6 +402,9 @@ read_plain(struct reader *r, char *buf, size_t size)
 	do
 		n = read(r->fd, buf, size);
 	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		__atomic_add_fetch(&r->nread, (unsigned long long)n,
+		    __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -662,11 +671,15 @@ reader_new(FILE *f, enum kind kind, const unsigned char *head, size_t nhead)
 		.read = rd_read, .close = rd_close
 	};
 	struct reader *r;
+	struct stat st;
 
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return NULL;
 	r->raw = f;
 	r->fd = fileno(f);
+	r->size = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	r->nread = kind == PLAIN ? nhead : 0;	/* a pipe's peeked bytes */
 	r->kind = kind;
 	memcpy(r->head, head, nhead);
 	r->nhead = nhead;
@@ -711,6 +724,24 @@ codec_ropen(FILE *f)
 	if (nf == NULL && f != stdin)
 		fclose(f);
 	return nf;
+}
+
+long long
+codec_progress(FILE *f, long long *size)
+{
+	struct reader *r;
+	struct stat st;
+	off_t at;
+
+	for (r = readers; r != NULL; r = r->next)
+		if (r->f == f) {
+			*size = r->size;
+			return (long long)__atomic_load_n(&r->nread,
+			    __ATOMIC_RELAXED);
+		}
+	*size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	return (at = ftello(f)) >= 0 ? (long long)at : -1;
 }
 
 const char *

@@ -267,3 +267,28 @@ interrupt() {
 	[ "${#lines[@]}" -gt 0 ]
 	[ ! -e - ] || fail "a file named '-'"
 }
+
+@test "day1-io: --progress on a .zst shows its compressed bytes read of its size and an ETA; a pipe the bytes read, -j 1 and 2" {
+	command -v script >/dev/null || skip "script (util-linux) not installed"
+	need zstd
+	local j out size mb last
+	for i in 1 2 3 4 5 6 7 8; do cat "$PIECE"; done >"$T/big.pgn"
+	zstd -q -c "$T/big.pgn" >"$T/big.pgn.zst"
+	size=$(wc -c <"$T/big.pgn.zst")
+	mb=$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1e6 }')
+	for j in 1 2; do
+		out=$(NO_COLOR=1 script -qec "zhcheck -q -j $j --progress '$T/big.pgn.zst'" \
+		    /dev/null </dev/null | tr '\r' '\n')
+		# every line: of the file's compressed size; the last: all of it
+		grep -q "games, [0-9.]*/$mb MB ([0-9]*%), [0-9]* games/s" <<<"$out" || fail "$out"
+		last=$(grep 'games/s' <<<"$out" | tail -1)
+		[[ $last == "zhcheck: $((8 * NGAMES)) games, $mb/$mb MB (100%), "* ]] || fail "$last"
+		out=$(NO_COLOR=1 script -qec "cat '$T/big.pgn.zst' | zhcheck -q -j $j --progress" \
+		    /dev/null </dev/null | tr '\r' '\n')
+		last=$(grep 'games/s' <<<"$out" | tail -1)
+		[[ $last == "zhcheck: $((8 * NGAMES)) games, $mb MB, "*" games/s"* ]] || fail "$last"
+	done
+	# the ETA, on a line before the end (the first at game 256)
+	out=$(NO_COLOR=1 script -qec "zhcheck -q --progress '$T/big.pgn.zst'" /dev/null </dev/null | tr '\r' '\n')
+	grep -q ", ETA [0-9]* s" <<<"$out" || fail "$out"
+}
