@@ -912,6 +912,30 @@ cli_outputs_close(void)
 	return out_failed ? -1 : 0;
 }
 
+const char *
+cli_output_name(int i)
+{
+	if (i < nouts)
+		return outs[i].path != NULL ? outs[i].path : "-";
+	return i - nouts < nlate ? late[i - nouts]->path : NULL;
+}
+
+static int nargs;
+static char *const *args;
+
+void
+cli_args(int argc, char *const *argv)
+{
+	nargs = argc;
+	args = argv;
+}
+
+const char *
+cli_arg(int i)
+{
+	return i >= 0 && i + 1 < nargs ? args[i + 1] : NULL;
+}
+
 bool
 cli_output_isatty(FILE *f)
 {

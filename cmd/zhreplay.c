@@ -734,6 +734,7 @@ main(int argc, char **argv)
 	int color = 0, rc, i = 0;
 
 	cli_prog = "zhreplay";
+	cli_args(argc, argv);
 	if ((rc = options(argc, argv, &o, &j, &outpath, &color)) >= 0 ||
 	    clean_setup(&o.clean, outpath) != 0 || (clean_splits(&o.clean) &&
 	    (j.out = clean_sink(&o.clean)) == NULL)) {

@@ -292,3 +292,29 @@ interrupt() {
 	out=$(NO_COLOR=1 script -qec "zhcheck -q --progress '$T/big.pgn.zst'" /dev/null </dev/null | tr '\r' '\n')
 	grep -q ", ETA [0-9]* s" <<<"$out" || fail "$out"
 }
+
+@test "day1-io: --stats records what reproduces the run: tool, version, the whole command line, inputs with their sizes, outputs" {
+	need zstd
+	cd "$T"
+	zstd -q -c "$PIECE" >in.pgn.zst
+	cp "$TESTDATA"/zhcheck/ambiguous-san.pgn bad.pgn
+	zhpgn -q --max 5 --to xboard -o o.pgn --rejects r.pgn --stats st.json in.pgn.zst - <bad.pgn
+	jq -e --argjson z "$(wc -c <in.pgn.zst)" --argjson b "$(wc -c <bad.pgn)" '
+	    .tool == "zhpgn" and .version == "'"$(zhpgn --version | awk '{print $NF}')"'" and
+	    .arguments == ["-q","--max","5","--to","xboard","-o","o.pgn","--rejects","r.pgn","--stats","st.json","in.pgn.zst","-"] and
+	    .inputs == ["in.pgn.zst","-"] and .input_bytes == [$z, $b] and
+	    .outputs == ["o.pgn","r.pgn","st.json"]' st.json >/dev/null || fail "$(cat st.json)"
+	# run again from the record alone: the same bytes
+	mkdir again && cp in.pgn.zst bad.pgn again/ && cd again
+	mapfile -t a < <(jq -r '.arguments[]' ../st.json)
+	zhpgn "${a[@]}" <bad.pgn
+	cmp o.pgn ../o.pgn && cmp r.pgn ../r.pgn
+	cd "$T"
+	# a pipe has no size; a split lists its files; - is standard output
+	cat "$PIECE" | zhcheck -q --json --split 400 -o 'c-%d.jsonl' --stats - >s2.json
+	jq -e '.tool == "zhcheck" and .input_bytes == [null] and
+	    .outputs == ["-","c-1.jsonl","c-2.jsonl","c-3.jsonl"]' s2.json >/dev/null || fail "$(cat s2.json)"
+	zhreplay -q --max 1 -o /dev/null --stats s3.json "$PIECE"
+	jq -e --argjson n "$(wc -c <"$PIECE")" '.tool == "zhreplay" and .input_bytes == [$n] and
+	    .outputs == ["/dev/null","s3.json"]' s3.json >/dev/null || fail "$(cat s3.json)"
+}
