@@ -523,7 +523,9 @@ out_open(struct output *o)
 
 	if (o->path == NULL)
 		o->fd = STDOUT_FILENO;
-	else if ((exists = stat(o->path, &st) == 0) && !S_ISREG(st.st_mode)) {
+	else if (!(exists = stat(o->path, &st) == 0) && errno != ENOENT)
+		goto fail;	/* never a temporary file for what is unknown */
+	else if (exists && !S_ISREG(st.st_mode)) {
 		if ((o->fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0)
 			goto fail;
 	} else if (out_tmp(o, exists ? &st : NULL) != 0)

@@ -201,6 +201,7 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 int
 tmpout_commit(const char *tmp, const char *final)
 {
+	struct stat st;
 	int rc, e = 0;
 
 	pthread_mutex_lock(&mu);
@@ -209,7 +210,13 @@ tmpout_commit(const char *tmp, const char *final)
 		for (;;)
 			pause();
 	}
-	if ((rc = rename(tmp, final)) != 0) {
+	/* Only a regular file is replaced: a device or a pipe that took
+	   its place meanwhile is not. */
+	if ((rc = lstat(final, &st)) == 0 && !S_ISREG(st.st_mode)) {
+		e = EEXIST;
+		unlink(tmp);
+		rc = -1;
+	} else if ((rc = rename(tmp, final)) != 0) {
 		e = errno;
 		unlink(tmp);
 	}
