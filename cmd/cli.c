@@ -681,6 +681,7 @@ cli_outputs_open(void)
 		out_forget(&outs[i]);
 		*outs[i].fp = NULL;
 	}
+	tmpout_end();
 	nouts = 0;
 	return -1;
 }
@@ -908,6 +909,7 @@ cli_outputs_close(void)
 	for (i = 0; i < nlate; i++)
 		out_finish(late[i]);
 	late_free();
+	tmpout_end();
 	free(ins);
 	ins = NULL;
 	nins = 0;

@@ -34,6 +34,10 @@ static struct tmp *tmps;		/* under mu */
 static bool stopped;			/* a signal came (under mu) */
 static bool armed;			/* the handlers are set (under mu) */
 static int pipefd[2] = { -1, -1 };
+static pthread_t reaper_th;
+static bool reaping;			/* reaper_th runs (under mu) */
+static struct sigaction olds[4];	/* the dispositions before */
+static bool handled[4];
 
 /* "TOOL: NAME: not written (WHY)" straight to stderr's descriptor (its
    FILE may be locked by a thread a signal stopped). */
@@ -81,7 +85,7 @@ reaper(void *arg)
 	while ((n = read(pipefd[0], &b, 1)) < 0 && errno == EINTR)
 		;
 	if (n != 1)
-		return NULL;
+		return NULL;	/* tmpout_end() */
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		if (sigs[i] == b)
 			sname = signames[i];
@@ -107,19 +111,18 @@ reaper(void *arg)
 static void
 arm(void)
 {
-	struct sigaction sa, old;
-	pthread_t th;
+	struct sigaction sa;
 	size_t i;
 
 	armed = true;
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return;
-	if (pthread_create(&th, NULL, reaper, NULL) != 0) {
+	if (pthread_create(&reaper_th, NULL, reaper, NULL) != 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return;
 	}
-	pthread_detach(th);
+	reaping = true;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -127,9 +130,30 @@ arm(void)
 		sigaddset(&sa.sa_mask, sigs[i]);
 	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
+		handled[i] = sigaction(sigs[i], NULL, &olds[i]) == 0 &&
+		    olds[i].sa_handler != SIG_IGN &&
+		    sigaction(sigs[i], &sa, NULL) == 0;
+}
+
+void
+tmpout_end(void)
+{
+	bool join;
+	size_t i;
+
+	pthread_mutex_lock(&mu);
+	if ((join = reaping)) {
+		for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+			if (handled[i])
+				sigaction(sigs[i], &olds[i], NULL);
+		close(pipefd[1]);	/* the reaper reads its end */
+	}
+	reaping = armed = false;
+	pthread_mutex_unlock(&mu);
+	if (join) {
+		pthread_join(reaper_th, NULL);
+		close(pipefd[0]);
+	}
 }
 
 /* The umask, which can only be read by setting it (no thread here

@@ -28,4 +28,7 @@ int tmpout_commit(const char *tmp, const char *final);
 /* Remove tmp and forget it; 'why' (if not NULL) said as "TOOL: NAME: not
    written (WHY)". */
 void tmpout_drop(const char *tmp, const char *why);
+/* The end of the run: the handlers as they were, the thread gone (once
+   every temporary file is committed or dropped). */
+void tmpout_end(void);
 #endif
