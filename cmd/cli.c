@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "tmpout.h"
 
 const char *cli_prog = "zhkit";
 int cli_quiet;
@@ -346,6 +347,9 @@ struct output {
 	bool reg;			/* a regular file: dev and ino set */
 	const char *codec;		/* compressed so (by its name), or NULL */
 	int level;
+	char *final;			/* a regular file: the path its
+					   temporary file is renamed to */
+	char *tmp;			/* that temporary file, or NULL */
 };
 
 struct input {
@@ -365,6 +369,8 @@ cli_output(const char *path, FILE **fp)
 {
 	struct output *o = &outs[nouts++];
 
+	if (path != NULL && strcmp(path, "-") == 0)
+		path = NULL;	/* "-" is standard output */
 	o->path = path;
 	o->name = path != NULL ? path : "<stdout>";
 	o->fp = fp;
@@ -439,31 +445,139 @@ out_close(void *cookie)
 	return -1;
 }
 
-/* Open o without truncating it; 0, or -1 after a message. */
+/* What the symbolic link 'path' names, as a path from here; NULL if it
+   is none. */
+static char *
+link_target(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char buf[PATH_MAX], *t;
+	ssize_t n;
+
+	if ((n = readlink(path, buf, sizeof buf - 1)) < 0)
+		return NULL;
+	buf[n] = '\0';
+	if (buf[0] == '/' || slash == NULL)
+		return strdup(buf);
+	if ((t = malloc((size_t)(slash - path) + (size_t)n + 2)) != NULL)
+		sprintf(t, "%.*s/%s", (int)(slash - path), path, buf);
+	return t;
+}
+
+/*
+ * The path a temporary file for 'path' is renamed to: the file a
+ * symbolic link names (the link stays), its directory made absolute.
+ * NULL with errno (no such directory).
+ */
+static char *
+final_path(const char *path, int depth)
+{
+	const char *slash, *base;
+	char *dir, *real, *f;
+
+	if ((real = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return real;
+	/* a link to a file not yet made (a chain: as realpath() allows) */
+	if (depth < 40 && (f = link_target(path)) != NULL) {
+		real = final_path(f, depth + 1);
+		free(f);
+		return real;
+	}
+	slash = strrchr(path, '/');
+	base = slash != NULL ? slash + 1 : path;
+	if ((dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+	    strndup(path, (size_t)(slash - path))) == NULL)
+		return NULL;
+	real = realpath(dir, NULL);
+	free(dir);
+	if (real == NULL)
+		return NULL;
+	if ((f = malloc(strlen(real) + strlen(base) + 2)) != NULL)
+		sprintf(f, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
+	free(real);
+	return f;
+}
+
+/*
+ * A regular file (or a new one) is written under a temporary name
+ * beside it (tmpout.h), renamed at the end; dev and ino are the file's
+ * that will be replaced, if there is one.  0, or -1 with errno.
+ */
+static int
+out_tmp(struct output *o, const struct stat *st)
+{
+	if ((o->final = final_path(o->path, 0)) == NULL ||
+	    (o->fd = tmpout_create(o->final, st != NULL ?
+	    (int)(st->st_mode & 07777) : -1, o->name, &o->tmp)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Open o without truncating anything; 0, or -1 after a message.  A
+   device, a pipe or a socket is written in place. */
 static int
 out_open(struct output *o)
 {
 	struct stat st;
+	bool exists = false;
 
 	if (o->path == NULL)
 		o->fd = STDOUT_FILENO;
-	else if ((o->fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL |
-	    O_CLOEXEC, 0666)) >= 0)
-		o->created = true;
-	else if (errno != EEXIST || (o->fd = open(o->path, O_WRONLY |
-	    O_CREAT | O_CLOEXEC, 0666)) < 0) {
-		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
-		return -1;
-	}
-	if (fstat(o->fd, &st) != 0) {
-		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
-		return -1;
-	}
+	else if (!(exists = stat(o->path, &st) == 0) && errno != ENOENT)
+		goto fail;	/* never a temporary file for what is unknown */
+	else if (exists && !S_ISREG(st.st_mode)) {
+		if ((o->fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0)
+			goto fail;
+	} else if (out_tmp(o, exists ? &st : NULL) != 0)
+		goto fail;
+	if (!exists && fstat(o->fd, &st) != 0)
+		goto fail;
+	if (o->path == NULL && fstat(o->fd, &st) != 0)
+		goto fail;
 	o->reg = S_ISREG(st.st_mode);
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
 	o->tty = isatty(o->fd);
 	return 0;
+fail:
+	cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+	return -1;
+}
+
+/* Are o and p one file (the same one, or the same new name)? */
+static bool
+out_is(const struct output *o, const struct output *p)
+{
+	return (p->reg && o->reg && p->dev == o->dev && p->ino == o->ino) ||
+	    (p->final != NULL && o->final != NULL &&
+	    strcmp(p->final, o->final) == 0);
+}
+
+/* Its names freed (the temporary file is gone or renamed). */
+static void
+out_forget(struct output *o)
+{
+	free(o->final);
+	free(o->tmp);
+	o->final = o->tmp = NULL;
+}
+
+/*
+ * A closed output's temporary file: renamed over its name if every
+ * output was written, else removed, said.
+ */
+static void
+out_finish(struct output *o)
+{
+	if (o->tmp == NULL)
+		return;
+	if (out_failed)
+		tmpout_drop(o->tmp, "the run failed");
+	else if (tmpout_commit(o->tmp, o->final) != 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		out_failed = true;
+	}
+	out_forget(o);
 }
 
 /* Refuse an output that is one of the inputs (said). */
@@ -492,7 +606,7 @@ out_same(const struct output *o)
 	if (is_input(o) != 0)
 		return -1;
 	for (p = outs; p < o; p++)
-		if (p->reg && p->dev == o->dev && p->ino == o->ino) {
+		if (out_is(o, p)) {
 			cli_fail("%s: cannot write: it is the output %s",
 			    o->name, p->name);
 			return -1;
@@ -507,7 +621,7 @@ out_stream(struct output *o)
 	static const cookie_io_functions_t io = {
 		.write = out_write, .close = out_close
 	};
-	if (o->path != NULL && o->reg && !o->created &&
+	if (o->path != NULL && o->tmp == NULL && o->reg && !o->created &&
 	    ftruncate(o->fd, 0) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		return -1;
@@ -562,10 +676,12 @@ cli_outputs_open(void)
 			fclose(outs[i].f);
 		else if (outs[i].fd > STDOUT_FILENO)
 			close(outs[i].fd);
-		if (outs[i].created)
-			unlink(outs[i].path);
+		if (outs[i].tmp != NULL)
+			tmpout_drop(outs[i].tmp, NULL);
+		out_forget(&outs[i]);
 		*outs[i].fp = NULL;
 	}
+	tmpout_end();
 	nouts = 0;
 	return -1;
 }
@@ -602,14 +718,12 @@ late_same(const struct output *o)
 	if (is_input(o) != 0)
 		return -1;
 	for (i = 0; i < nouts; i++)
-		if (outs[i].reg && outs[i].dev == o->dev &&
-		    outs[i].ino == o->ino) {
+		if (out_is(o, &outs[i])) {
 			other = outs[i].name;
 			goto same;
 		}
 	for (i = 0; i < nlate; i++)
-		if (late[i] != o && late[i]->reg && late[i]->dev == o->dev &&
-		    late[i]->ino == o->ino) {
+		if (late[i] != o && out_is(o, late[i])) {
 			other = late[i]->name;
 			goto same;
 		}
@@ -648,8 +762,9 @@ cli_output_late(const char *path, int *id)
 	*id = nlate++;
 	if (late_same(o) != 0 || out_stream(o) != 0) {
 		close(o->fd);
-		if (o->created)
-			unlink(path);
+		if (o->tmp != NULL)
+			tmpout_drop(o->tmp, NULL);
+		out_forget(o);
 		o->reg = false;		/* compares with none */
 		return NULL;
 	}
@@ -689,8 +804,9 @@ cli_output_resume(int id)
 	struct output *o = late[id];
 	struct stat st;
 
-	if ((o->fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0 ||
-	    fstat(o->fd, &st) != 0 || (o->reg && (st.st_dev != o->dev ||
+	if ((o->fd = open(o->tmp != NULL ? o->tmp : o->path, O_WRONLY |
+	    O_APPEND | O_CLOEXEC)) < 0 || fstat(o->fd, &st) != 0 ||
+	    (o->reg && o->tmp == NULL && (st.st_dev != o->dev ||
 	    st.st_ino != o->ino))) {
 		cli_fail("%s: cannot write: %s", o->name, o->fd < 0 ?
 		    strerror(errno) : "it changed while it was written");
@@ -724,14 +840,24 @@ late_failed(void)
 	return false;
 }
 
-/* Close the late outputs still open and forget them all. */
+/* Close the late outputs still open. */
 static void
 late_close(void)
 {
 	int i;
 
-	for (i = 0; i < nlate; i++) {
+	for (i = 0; i < nlate; i++)
 		late_park(late[i]);
+}
+
+/* Forget them all. */
+static void
+late_free(void)
+{
+	int i;
+
+	for (i = 0; i < nlate; i++) {
+		out_forget(late[i]);
 		free((void *)late[i]->path);
 		free(late[i]);
 	}
@@ -778,10 +904,40 @@ cli_outputs_close(void)
 		*o->fp = NULL;
 	}
 	late_close();
+	for (i = 0; i < nouts; i++)
+		out_finish(&outs[i]);
+	for (i = 0; i < nlate; i++)
+		out_finish(late[i]);
+	late_free();
+	tmpout_end();
 	free(ins);
 	ins = NULL;
 	nins = 0;
 	return out_failed ? -1 : 0;
+}
+
+const char *
+cli_output_name(int i)
+{
+	if (i < nouts)
+		return outs[i].path != NULL ? outs[i].path : "-";
+	return i - nouts < nlate ? late[i - nouts]->path : NULL;
+}
+
+static int nargs;
+static char *const *args;
+
+void
+cli_args(int argc, char *const *argv)
+{
+	nargs = argc;
+	args = argv;
+}
+
+const char *
+cli_arg(int i)
+{
+	return i >= 0 && i + 1 < nargs ? args[i + 1] : NULL;
 }
 
 bool

@@ -68,6 +68,13 @@ int cli_outputs_open(void);		/* 0, or -1 after a message */
 bool cli_outputs_failed(void);		/* after each record: stop if true */
 int cli_outputs_close(void);		/* flush and close; 0 or -1 */
 bool cli_output_isatty(FILE *f);
+/* The i-th output registered, early then late ("-": standard output);
+   NULL past the last.  For --stats. */
+const char *cli_output_name(int i);
+/* The command line, kept by each tool's main() for --stats: cli_arg(i)
+   is the i-th argument after the tool's name, NULL past the last. */
+void cli_args(int argc, char *const *argv);
+const char *cli_arg(int i);
 /*
  * Late outputs, opened once the run has begun (zhpgn's split files):
  * 'path' is opened as -o is (made, or emptied if it exists), refused if

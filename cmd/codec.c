@@ -13,6 +13,8 @@
  * later read fails the same way, and nothing past it is guessed at.
  */
 #define _GNU_SOURCE		/* fopencookie(): glibc, musl, the BSDs' funopen */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -30,6 +32,7 @@
 #define INBUF	(128u << 10)	/* compressed bytes read at a time */
 #define OUTBUF	(64u << 10)	/* compressed bytes written at a time */
 #define PEEK	6		/* the longest magic number (xz) */
+#define ZSTD_PREFIX	5	/* the bytes that tell a zstd frame header's size */
 
 enum kind { PLAIN, ZSTD, GZIP, BZIP2, XZ };
 
@@ -50,13 +53,23 @@ struct reader {
 	bool live;			/* the codec's state is set up */
 	bool inframe;			/* inside a frame, member or stream */
 	bool eof, failed;
+	size_t hint;			/* zstd: the input its next step takes */
+	size_t xzpad;			/* xz: zero bytes after a stream */
+	bool xznew;			/* xz: the next stream needs a decoder */
 	unsigned char head[PEEK];	/* bytes peeked from a pipe */
 	size_t nhead, hpos;
 	unsigned char *in;
 	size_t ilen, ipos;
 	unsigned long long base;	/* offset of in[0] in the input */
+	unsigned long long mark;	/* where the frame or member read
+					   began */
+	unsigned long long at;		/* where the codec failed */
+	unsigned long long nread;	/* bytes read of the input (atomic:
+					   the decoding thread's) */
+	long long size;			/* the input's size, -1 if unknown */
+	bool gave;			/* that frame gave bytes */
 	union state s;
-	char why[256];
+	char why[200], msg[256];
 	struct ahead *ahead;		/* the decoding thread, if any */
 	struct reader *next;
 };
@@ -116,14 +129,15 @@ kind_of(const char *name)
 
 /* ======================== reading ======================== */
 
-/* The stream fails: said as "KIND: REASON (at byte N ...)". */
+/* The stream fails, at the byte where its codec stopped: said as "KIND:
+   REASON (at byte N ...)" by codec_error(). */
 static int
 fail(struct reader *r, const char *reason)
 {
-	if (!r->failed)
-		snprintf(r->why, sizeof r->why, "%s: %s (at byte %llu of the "
-		    "compressed input)", names[r->kind], reason,
-		    r->base + r->ipos);
+	if (!r->failed) {
+		snprintf(r->why, sizeof r->why, "%s", reason);
+		r->at = r->base + r->ipos;
+	}
 	r->failed = true;
 	errno = EIO;
 	return -1;
@@ -151,13 +165,21 @@ refill(struct reader *r)
 	if (n == 0)
 		r->eof = true;
 	r->ilen = (size_t)n;
+	__atomic_store_n(&r->nread, r->base + (size_t)n, __ATOMIC_RELAXED);
 	return n > 0;
 }
 
+/*
+ * zstd is given no more input than its last answer asked for (a header,
+ * a block): a block it finds bad leaves in.pos where the call began, so
+ * that is the offset of the bad block, not of a whole buffer.
+ */
 static int
 step_zstd(struct reader *r, char *buf, size_t size, size_t *got)
 {
-	ZSTD_inBuffer in = { r->in, r->ilen, r->ipos };
+	size_t end = r->hint > 0 && r->ilen - r->ipos > r->hint ?
+	    r->ipos + r->hint : r->ilen;
+	ZSTD_inBuffer in = { r->in, end, r->ipos };
 	ZSTD_outBuffer out = { buf, size, 0 };
 	size_t from = r->ipos;
 	size_t rc = ZSTD_decompressStream(r->s.zd, &out, &in);
@@ -170,6 +192,7 @@ step_zstd(struct reader *r, char *buf, size_t size, size_t *got)
 	   call that did nothing says nothing of that) */
 	if (in.pos > from || out.pos > 0)
 		r->inframe = rc != 0;
+	r->hint = rc != 0 ? rc : ZSTD_PREFIX;
 	return 0;
 }
 
@@ -226,7 +249,7 @@ step_bzip2(struct reader *r, char *buf, size_t size, size_t *got)
 	bz->next_out = buf;
 	bz->avail_out = (unsigned)size;
 	rc = BZ2_bzDecompress(bz);
-	if (bz->avail_in < r->ilen - r->ipos)
+	if (rc == BZ_OK && bz->avail_in < r->ilen - r->ipos)
 		r->inframe = true;
 	r->ipos = r->ilen - bz->avail_in;
 	*got = size - bz->avail_out;
@@ -262,8 +285,54 @@ xz_error(lzma_ret rc)
 	}
 }
 
-/* liblzma reads concatenated streams and their padding itself; told
-   LZMA_FINISH at the end of input, it says whether they were whole. */
+/* xz's memory: what zstd allows for its window (its tool's default,
+   1 << 27).  xz -9 needs 65 MiB; a header that asks more is refused. */
+#define XZ_MEMLIMIT	(128u << 20)
+
+static bool
+xz_begin(lzma_stream *x)
+{
+	return lzma_stream_decoder(x, XZ_MEMLIMIT, 0) == LZMA_OK;
+}
+
+/* Why a stream needs more memory than XZ_MEMLIMIT. */
+static int
+xz_toomuch(struct reader *r)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof msg, "the stream needs %llu MiB of memory to "
+	    "decode, more than the %u MiB allowed",
+	    (unsigned long long)(lzma_memusage(&r->s.xz) + (1u << 20) - 1) >>
+	    20, XZ_MEMLIMIT >> 20);
+	return fail(r, msg);
+}
+
+/*
+ * Between streams: their padding (zero bytes, four at a time), then a
+ * new decoder for the next stream.  One stream at a time, so that a
+ * stream that does not begin fails at its first byte.
+ */
+static int
+xz_between(struct reader *r)
+{
+	while (r->ipos < r->ilen && r->in[r->ipos] == 0) {
+		r->ipos++;
+		r->xzpad++;
+	}
+	if (r->ipos == r->ilen)
+		return 0;
+	if (r->xzpad % 4 != 0)
+		return fail(r, "compressed data is corrupt");
+	r->xzpad = 0;
+	if (r->xznew && !xz_begin(&r->s.xz))
+		return fail(r, "out of memory");
+	r->xznew = false;
+	return 0;
+}
+
+/* Told LZMA_FINISH at the end of input, liblzma says whether a stream
+   was whole. */
 static int
 step_xz(struct reader *r, char *buf, size_t size, size_t *got)
 {
@@ -271,6 +340,9 @@ step_xz(struct reader *r, char *buf, size_t size, size_t *got)
 	lzma_ret rc;
 	int tries = 0;
 
+	*got = 0;
+	if (!r->inframe && (xz_between(r) != 0 || r->ipos == r->ilen))
+		return r->failed ? -1 : 0;
 	x->next_out = (uint8_t *)buf;
 	x->avail_out = size;
 	do {
@@ -283,12 +355,14 @@ step_xz(struct reader *r, char *buf, size_t size, size_t *got)
 	*got = size - x->avail_out;
 	if (rc == LZMA_STREAM_END) {
 		r->inframe = false;
+		r->xznew = true;
 		return 0;
 	}
 	r->inframe = true;
 	if (rc == LZMA_OK || (rc == LZMA_BUF_ERROR && !r->eof))
 		return 0;
-	return fail(r, xz_error(rc));
+	return rc == LZMA_MEMLIMIT_ERROR ? xz_toomuch(r) :
+	    fail(r, xz_error(rc));
 }
 
 static int
@@ -328,6 +402,9 @@ read_plain(struct reader *r, char *buf, size_t size)
 	do
 		n = read(r->fd, buf, size);
 	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		__atomic_add_fetch(&r->nread, (unsigned long long)n,
+		    __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -352,12 +429,26 @@ decode(struct reader *r, char *buf, size_t size)
 			return -1;	/* a read error: the caller's to say */
 		if (!r->live)
 			return fail(r, "out of memory");
-		if (step(r, buf, size, &got) != 0)
-			return -1;
+		/* What the codec gave before it failed is read first; the
+		   next call fails. */
+		if (step(r, buf, size, &got) != 0) {
+			/* A frame that failed before it gave a byte (its
+			   header, its first block) fails where it began. */
+			if (!r->gave && got == 0)
+				r->at = r->mark;
+			return got > 0 ? (ssize_t)got : -1;
+		}
+		r->gave |= got > 0;
+		if (!r->inframe) {
+			r->mark = r->base + r->ipos;
+			r->gave = false;
+		}
 		if (got > 0)
 			return (ssize_t)got;
 		if (r->eof && r->ipos == r->ilen)
-			return r->inframe ? fail(r, "unexpected end of input") : 0;
+			return r->inframe ? fail(r, "unexpected end of input") :
+			    r->xzpad % 4 != 0 ? fail(r, "compressed data is "
+			    "corrupt") : 0;
 		/* A decoder may change state without a byte in or out; not
 		   for ever. */
 		if (r->ipos > before)
@@ -540,6 +631,7 @@ codec_begin(struct reader *r)
 	case ZSTD:
 		/* The window zstd's own tool allows (up to 128 MB): the file's
 		   header says what it needs (8 MB for pzstd -19). */
+		r->hint = ZSTD_PREFIX;
 		return (r->s.zd = ZSTD_createDStream()) != NULL;
 	case GZIP:
 		return inflateInit2(&r->s.gz, 16 + MAX_WBITS) == Z_OK;
@@ -547,8 +639,7 @@ codec_begin(struct reader *r)
 		return BZ2_bzDecompressInit(&r->s.bz, 0, 0) == BZ_OK;
 	case XZ:
 		r->s.xz = x;
-		return lzma_stream_decoder(&r->s.xz, UINT64_MAX,
-		    LZMA_CONCATENATED) == LZMA_OK;
+		return xz_begin(&r->s.xz);
 	case PLAIN:
 		break;
 	}
@@ -580,11 +671,15 @@ reader_new(FILE *f, enum kind kind, const unsigned char *head, size_t nhead)
 		.read = rd_read, .close = rd_close
 	};
 	struct reader *r;
+	struct stat st;
 
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return NULL;
 	r->raw = f;
 	r->fd = fileno(f);
+	r->size = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	r->nread = kind == PLAIN ? nhead : 0;	/* a pipe's peeked bytes */
 	r->kind = kind;
 	memcpy(r->head, head, nhead);
 	r->nhead = nhead;
@@ -631,14 +726,36 @@ codec_ropen(FILE *f)
 	return nf;
 }
 
+long long
+codec_progress(FILE *f, long long *size)
+{
+	struct reader *r;
+	struct stat st;
+	off_t at;
+
+	for (r = readers; r != NULL; r = r->next)
+		if (r->f == f) {
+			*size = r->size;
+			return (long long)__atomic_load_n(&r->nread,
+			    __ATOMIC_RELAXED);
+		}
+	*size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	return (at = ftello(f)) >= 0 ? (long long)at : -1;
+}
+
 const char *
 codec_error(FILE *f)
 {
 	struct reader *r;
 
 	for (r = readers; r != NULL; r = r->next)
-		if (r->f == f)
-			return r->failed ? r->why : NULL;
+		if (r->f == f && r->failed) {
+			snprintf(r->msg, sizeof r->msg, "%s: %s (at byte %llu "
+			    "of the compressed input)", names[r->kind], r->why,
+			    r->at);
+			return r->msg;
+		}
 	return NULL;
 }
 

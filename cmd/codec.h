@@ -34,6 +34,13 @@ FILE *codec_ropen(FILE *f);
  */
 const char *codec_error(FILE *f);
 
+/*
+ * For --progress: the bytes of the file under f read so far (compressed
+ * ones for a compressed input; any thread may ask), and its size in
+ * *size (-1 if it has none: a pipe).  -1 if not known.
+ */
+long long codec_progress(FILE *f, long long *size);
+
 /* The compression an output named path gets from its suffix (.zst, .gz,
    .bz2, .xz), or NULL. */
 const char *codec_suffix(const char *path);

@@ -2,9 +2,13 @@
  * select.c - the selection options of the PGN tools (select.h): parsing,
  * a game's verdict, duplicates, --max, counts, the summary and --stats.
  */
+#include <sys/stat.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
 
 #include "cli.h"
 #include "select.h"
@@ -381,6 +385,48 @@ jstr(FILE *f, const char *t)
 	fputc('"', f);
 }
 
+/* Bytes of input i (a regular file, standard input if one), or -1. */
+static long long
+input_bytes(const struct sel *s, int i)
+{
+	const char *p = s->ninputs ? s->inputs[i] : "-";
+	struct stat st;
+
+	if (strcmp(p, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(p, &st))
+		return -1;
+	return S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+}
+
+/* What reproduces the run: the arguments as given, the inputs' sizes,
+   the outputs. */
+static void
+write_run(const struct sel *s, FILE *f)
+{
+	const char *a;
+	long long n;
+	int i;
+
+	fputs(",\"input_bytes\":[", f);
+	for (i = 0; i < (s->ninputs ? s->ninputs : 1); i++) {
+		fputs(i ? "," : "", f);
+		if ((n = input_bytes(s, i)) >= 0)
+			fprintf(f, "%lld", n);
+		else
+			fputs("null", f);
+	}
+	fputs("],\"arguments\":[", f);
+	for (i = 0; (a = cli_arg(i)) != NULL; i++) {
+		fputs(i ? "," : "", f);
+		jstr(f, a);
+	}
+	fputs("],\"outputs\":[", f);
+	for (i = 0; (a = cli_output_name(i)) != NULL; i++) {
+		fputs(i ? "," : "", f);
+		jstr(f, a);
+	}
+	fputc(']', f);
+}
+
 static void
 write_stats(const struct sel *s, FILE *f, const char *extra)
 {
@@ -405,7 +451,9 @@ write_stats(const struct sel *s, FILE *f, const char *extra)
 		fputs(i ? "," : "", f);
 		jstr(f, s->ninputs ? s->inputs[i] : "-");
 	}
-	fprintf(f, "],\"read\":%ld,\"selected\":%ld,\"dropped\":[", s->read,
+	fputc(']', f);
+	write_run(s, f);
+	fprintf(f, ",\"read\":%ld,\"selected\":%ld,\"dropped\":[", s->read,
 	    s->selected);
 	for (i = 1; i <= s->ntests; i++) {
 		fputs(i > 1 ? ",{\"option\":" : "{\"option\":", f);

@@ -482,6 +482,7 @@ main(int argc, char **argv)
 	int i, rc;
 
 	cli_prog = "zhcheck";
+	cli_args(argc, argv);
 	/* Diagnostics are zhcheck's output: a line at a time on a terminal,
 	   in large writes to a file or pipe (a warning per game is common). */
 	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,

@@ -465,6 +465,7 @@ main(int argc, char **argv)
 	int i, rc;
 
 	cli_prog = "zhpgn";
+	cli_args(argc, argv);
 	o.jobs = &j;
 	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath)) >= 0) {
 		sel_free(&o.sel);

@@ -930,6 +930,7 @@ main(int argc, char **argv)
 	bool wfail;
 
 	cli_prog = "zhreplay";
+	cli_args(argc, argv);
 	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath, &color)) < 0 &&
 	    PICTURE(o.fmt) && (pic_setup(&o.pic, outpath, 2) != 0 ||
 	    (clean_splits(&o.clean) && (cli_fail("--split: not with -F %s",

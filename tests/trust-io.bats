@@ -54,7 +54,10 @@ full() {
 		    "$TESTDATA"/zhpgn/corrupt.pgn
 		assert_equal "$status" 2
 		assert_equal "$(grep -c 'write error' <<<"$stderr")" 1
-		assert_equal "${stderr_lines[-1]}" "zhpgn: /dev/full: $ENOSPC"
+		assert_equal "${stderr_lines[-2]}" "zhpgn: /dev/full: $ENOSPC"
+		# -o, written under a temporary name, is not left cut (day1-io)
+		assert_equal "${stderr_lines[-1]}" "zhpgn: $T/o.pgn: not written (the run failed)"
+		[ ! -e "$T/o.pgn" ]
 		assert_equal "$(grep -c 'game rejected$' <<<"$stderr")" 4
 		! grep -qE '^zhpgn: [0-9]+ games?:' <<<"$stderr"
 	done

@@ -1,0 +1,270 @@
+/*
+ * tmpout.c - temporary names for named outputs, removed on a signal
+ * (tmpout.h).
+ */
+#define _GNU_SOURCE		/* mkostemp(), O_CLOEXEC */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tmpout.h"
+
+struct tmp {
+	char *path;
+	const char *name;
+	struct tmp *next;
+};
+
+static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static const char *const signames[] = { "SIGINT", "SIGTERM", "SIGHUP",
+    "SIGPIPE" };
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct tmp *tmps;		/* under mu */
+static bool stopped;			/* a signal came (under mu) */
+static bool armed;			/* the handlers are set (under mu) */
+static int pipefd[2] = { -1, -1 };
+static pthread_t reaper_th;
+static bool reaping;			/* reaper_th runs (under mu) */
+static struct sigaction olds[4];	/* the dispositions before */
+static bool handled[4];
+
+/* "TOOL: NAME: not written (WHY)" straight to stderr's descriptor (its
+   FILE may be locked by a thread a signal stopped). */
+static void
+say(const char *name, const char *why)
+{
+	char msg[PATH_MAX + 128];
+	int n = snprintf(msg, sizeof msg, "%s: %s: not written (%s)\n",
+	    cli_prog, name, why);
+
+	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n < sizeof msg ?
+	    (size_t)n : sizeof msg - 1) < 0)
+		return;		/* nowhere left to say it */
+}
+
+/* The signal handler: async-signal-safe, it only passes the signal on.
+   SIGPIPE's thread would write on: it waits for the end here. */
+static void
+on_signal(int sig)
+{
+	unsigned char b = (unsigned char)sig;
+	int e = errno;
+
+	if (write(pipefd[1], &b, 1) < 0)
+		_exit(128 + sig);
+	errno = e;
+	if (sig == SIGPIPE)
+		for (;;)
+			pause();
+}
+
+/* The thread that removes the temporary files on a signal. */
+static void *
+reaper(void *arg)
+{
+	unsigned char b;
+	struct tmp *t;
+	const char *sname = "a signal";
+	char why[64];
+	sigset_t set;
+	size_t i;
+	ssize_t n;
+
+	(void)arg;
+	while ((n = read(pipefd[0], &b, 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1)
+		return NULL;	/* tmpout_end() */
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigs[i] == b)
+			sname = signames[i];
+	snprintf(why, sizeof why, "interrupted by %s", sname);
+	pthread_mutex_lock(&mu);
+	stopped = true;
+	for (t = tmps; t != NULL; t = t->next) {
+		unlink(t->path);
+		say(t->name, why);
+	}
+	/* End as the signal would have ended the process. */
+	signal(b, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, b);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), b);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Set the handlers, once, with the first temporary file (under mu). */
+static void
+arm(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	armed = true;
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return;
+	if (pthread_create(&reaper_th, NULL, reaper, NULL) != 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
+	reaping = true;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		handled[i] = sigaction(sigs[i], NULL, &olds[i]) == 0 &&
+		    olds[i].sa_handler != SIG_IGN &&
+		    sigaction(sigs[i], &sa, NULL) == 0;
+}
+
+void
+tmpout_end(void)
+{
+	bool join;
+	size_t i;
+
+	pthread_mutex_lock(&mu);
+	if ((join = reaping)) {
+		for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+			if (handled[i])
+				sigaction(sigs[i], &olds[i], NULL);
+		close(pipefd[1]);	/* the reaper reads its end */
+	}
+	reaping = armed = false;
+	pthread_mutex_unlock(&mu);
+	if (join) {
+		pthread_join(reaper_th, NULL);
+		close(pipefd[0]);
+	}
+}
+
+/* The umask, which can only be read by setting it (no thread here
+   creates files but under mu). */
+static mode_t
+cur_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* Take tmp off the list (under mu); its node freed, the path not. */
+static void
+forget(const char *tmp)
+{
+	struct tmp **pp, *t;
+
+	for (pp = &tmps; (t = *pp) != NULL; pp = &t->next)
+		if (t->path == tmp || strcmp(t->path, tmp) == 0) {
+			*pp = t->next;
+			free(t);
+			return;
+		}
+}
+
+int
+tmpout_create(const char *final, int mode, const char *name, char **tmp)
+{
+	const char *slash = strrchr(final, '/');
+	size_t dlen = slash != NULL ? (size_t)(slash - final + 1) : 0;
+	struct tmp *t;
+	char *p;
+	int fd, e;
+
+	if ((t = malloc(sizeof *t)) == NULL ||
+	    (p = malloc(strlen(final) + 16)) == NULL) {
+		free(t);
+		errno = ENOMEM;
+		return -1;
+	}
+	sprintf(p, "%.*s.%s.XXXXXX", (int)dlen, final, final + dlen);
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	if ((fd = mkostemp(p, O_CLOEXEC)) < 0 ||
+	    fchmod(fd, mode >= 0 ? (mode_t)mode : 0666 & ~cur_umask()) != 0) {
+		e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(p);
+		}
+		pthread_mutex_unlock(&mu);
+		free(p);
+		free(t);
+		errno = e;
+		return -1;
+	}
+	t->path = p;
+	t->name = name;
+	t->next = tmps;
+	tmps = t;
+	pthread_mutex_unlock(&mu);
+	*tmp = p;
+	return fd;
+}
+
+int
+tmpout_commit(const char *tmp, const char *final)
+{
+	struct stat st;
+	int rc, e = 0;
+
+	pthread_mutex_lock(&mu);
+	if (stopped) {		/* the reaper removes it and ends the run */
+		pthread_mutex_unlock(&mu);
+		for (;;)
+			pause();
+	}
+	/* Only a regular file is replaced: a device or a pipe that took
+	   its place meanwhile is not. */
+	if ((rc = lstat(final, &st)) == 0 && !S_ISREG(st.st_mode)) {
+		e = EEXIST;
+		unlink(tmp);
+		rc = -1;
+	} else if ((rc = rename(tmp, final)) != 0) {
+		e = errno;
+		unlink(tmp);
+	}
+	forget(tmp);
+	pthread_mutex_unlock(&mu);
+	errno = e;
+	return rc;
+}
+
+void
+tmpout_drop(const char *tmp, const char *why)
+{
+	struct tmp *t;
+	const char *name = NULL;
+
+	pthread_mutex_lock(&mu);
+	for (t = tmps; t != NULL; t = t->next)
+		if (strcmp(t->path, tmp) == 0)
+			name = t->name;
+	if (name != NULL && !stopped) {
+		unlink(tmp);
+		if (why != NULL)
+			say(name, why);
+		forget(tmp);
+	}
+	pthread_mutex_unlock(&mu);
+}
