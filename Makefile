@@ -106,9 +106,9 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -o $@ $< tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
 # The codec's target reads through cmd/codec.c and its libraries.
-build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h
+build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h build/libzh.a
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -184,9 +184,9 @@ build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
 
 # Decompression alone through the tools' read path (cmd/codec.c).
-build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h
+build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h build/libzh.a
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c $(CODECLIBS) -lpthread
+	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
@@ -197,9 +197,9 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -o $@ $< $(LIBSRC) $(LIBS)
 
-build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h
+build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(CODECLIBS) -lpthread
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

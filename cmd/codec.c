@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "zh.h"
 #include <bzlib.h>
 #include <lzma.h>
 #include <zlib.h>
@@ -100,20 +101,7 @@ static struct reader *readers;	/* those open: for codec_error() */
 const char *
 codec_magic(const void *buf, size_t n)
 {
-	const unsigned char *b = buf;
-
-	if (n >= 4 && memcmp(b, "\x28\xb5\x2f\xfd", 4) == 0)
-		return "zstd";
-	if (n >= 4 && (b[0] & 0xf0) == 0x50 && memcmp(b + 1, "\x2a\x4d\x18",
-	    3) == 0)
-		return "zstd";		/* a skippable frame: 0x184D2A5? */
-	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-		return "gzip";
-	if (n >= 4 && memcmp(b, "BZh", 3) == 0 && b[3] >= '1' && b[3] <= '9')
-		return "bzip2";
-	if (n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)
-		return "xz";
-	return NULL;
+	return zh_pgn_magic(buf, n);	/* libzh's one table */
 }
 
 static enum kind

@@ -511,26 +511,37 @@ zh_pgn_tail(const struct zh_pgn_reader *r)
 	return &r->skip;
 }
 
+/* The one table of the compressions' magic numbers (cmd/codec.c reads
+ * it too); a byte of 0 in mask[] takes any value. */
 const char *
 zh_pgn_magic(const void *buf, size_t len)
 {
 	static const struct {
-		const char *name, *magic;
+		const char *name, *magic, *mask;
 		size_t len;
 	} m[] = {
-		{ "gzip", "\x1f\x8b", 2 },
-		{ "zstd", "\x28\xb5\x2f\xfd", 4 },
-		{ "zstd", "\x50\x2a\x4d\x18", 4 },	/* a skippable frame */
-		{ "bzip2", "BZh", 3 },
-		{ "xz", "\xfd" "7zXZ\0", 6 },
+		{ "gzip", "\x1f\x8b", "\xff\xff", 2 },
+		{ "zstd", "\x28\xb5\x2f\xfd", "\xff\xff\xff\xff", 4 },
+		/* a skippable frame: 0x184D2A50 to 0x184D2A5F, little-endian */
+		{ "zstd", "\x50\x2a\x4d\x18", "\xf0\xff\xff\xff", 4 },
+		/* "BZh" and the block size, '1' to '9' (checked below) */
+		{ "bzip2", "BZh", "\xff\xff\xff", 3 },
+		{ "xz", "\xfd" "7zXZ\0", "\xff\xff\xff\xff\xff\xff", 6 },
 	};
 	const unsigned char *b = buf;
-	size_t k;
+	size_t k, i;
 
-	for (k = 0; k < sizeof m / sizeof m[0]; k++)
-		if (len >= m[k].len && memcmp(b, m[k].magic, m[k].len) == 0 &&
-		    (k != 3 || (len > 3 && b[3] >= '1' && b[3] <= '9')))
+	for (k = 0; k < sizeof m / sizeof m[0]; k++) {
+		if (len < m[k].len)
+			continue;
+		for (i = 0; i < m[k].len; i++)
+			if ((b[i] & (unsigned char)m[k].mask[i]) !=
+			    (unsigned char)m[k].magic[i])
+				break;
+		if (i == m[k].len && (k != 3 ||
+		    (len > 3 && b[3] >= '1' && b[3] <= '9')))
 			return m[k].name;
+	}
 	return NULL;
 }
 
