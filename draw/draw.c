@@ -349,13 +349,18 @@ bar(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 	int B = g->bar, w = g->files * g->S, size = B * 55 / 100;
 	char clk[32];
 
-	cell(sc, g->x, y, w, B);
-	rect(sc, DC_BAR, g->x, y, w, B);
+	/* the clock a cell of its own: a GIF's frame redraws it alone */
+	int cw = b->has_clock[c] ? (4 * B < w / 2 ? 4 * B : w / 2) : 0;
+
+	cell(sc, g->x, y, w - cw, B);
+	rect(sc, DC_BAR, g->x, y, w - cw, B);
 	if (b->pos->side == c && !(g->flags & DRAW_NO_TURN))
 		circle(sc, DC_TURN, g->x + B / 2, y + B / 2, B / 4);
 	text(sc, DC_TEXT, b->name[c] != NULL ? b->name[c] : c == ZH_WHITE ?
 	    "White" : "Black", g->x + B, y + B / 2 + size * 36 / 100, size, 0);
 	if (b->has_clock[c]) {
+		cell(sc, g->x + w - cw, y, cw, B);
+		rect(sc, DC_BAR, g->x + w - cw, y, cw, B);
 		clock_text(b->clock[c], clk, sizeof clk);
 		text(sc, DC_TEXT, clk, g->x + w - B / 3,
 		    y + B / 2 + size * 36 / 100, size, 2);

@@ -17,6 +17,12 @@
 #define NSPRITES	4096		/* cells kept drawn, at most */
 #define STOREMAX	(32u << 20)	/* and their bytes */
 
+/* Four floats at a time (GCC's and Clang's vector extension: SSE,
+ * NEON or plain code as the target has); whole numbers below 2^24, so
+ * exact. */
+typedef float v4sf __attribute__((vector_size(16)));
+typedef int32_t v4si __attribute__((vector_size(16)));
+
 /* A cell drawn once, kept by its key (cell_key) to be copied. */
 struct sprite {
 	uint64_t key;			/* 0: empty */
@@ -28,7 +34,7 @@ struct draw_gif {
 	int w, h;			/* 0 until the first frame */
 	unsigned char pal[256][3];
 	int npal;
-	int pr[256], pg[256], pb[256];	/* pal, the unused slots far off */
+	v4sf pr[64], pg[64], pb[64];	/* pal, the unused slots far off */
 	unsigned char *prev, *cur;	/* palette indices, w * h */
 	uint64_t *keys;			/* each cell's items' hash, last frame */
 	size_t nkeys;
@@ -87,35 +93,39 @@ palette(struct draw_gif *g)
 	for (k = 0; k < 256; k++) {
 		bool far = k >= g->npal;
 
-		g->pr[k] = far ? 10000 : g->pal[k][0];
-		g->pg[k] = far ? 10000 : g->pal[k][1];
-		g->pb[k] = far ? 10000 : g->pal[k][2];
+		g->pr[k / 4][k % 4] = far ? 1000 : g->pal[k][0];
+		g->pg[k / 4][k % 4] = far ? 1000 : g->pal[k][1];
+		g->pb[k / 4][k % 4] = far ? 1000 : g->pal[k][2];
 	}
 }
 
-/* The palette entry nearest px (the first of equals): the distances'
- * minimum over all 256 slots (the unused ones far away), a loop the
- * compiler turns into vector code, then the first slot at it. */
+/* The palette entry nearest px (the first of equals): the distances of
+ * all 256 slots (the unused ones far away) four at a time, their
+ * minimum, then the first slot at it. */
 static int
 nearest(const struct draw_gif *g, const unsigned char *px)
 {
-	int best = INT32_MAX, i;
+	v4sf r = { 0 }, gr = { 0 }, b = { 0 }, best = { 1e9f, 1e9f, 1e9f, 1e9f };
+	v4sf d[64];
+	float lo = 1e9f;
+	int i, j;
 
-	for (i = 0; i < 256; i++) {
-		int dr = px[0] - g->pr[i], dg = px[1] - g->pg[i];
-		int db = px[2] - g->pb[i], d = 3 * dr * dr + 4 * dg * dg +
-		    2 * db * db;
+	r += px[0], gr += px[1], b += px[2];
+	for (i = 0; i < 64; i++) {
+		v4sf dr = r - g->pr[i], dg = gr - g->pg[i], db = b - g->pb[i];
+		v4si less;
 
-		best = d < best ? d : best;
+		d[i] = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
+		less = d[i] < best;	/* -1 where so */
+		best = (v4sf)(((v4si)d[i] & less) | ((v4si)best & ~less));
 	}
-	for (i = 0; i < 255; i++) {
-		int dr = px[0] - g->pr[i], dg = px[1] - g->pg[i];
-		int db = px[2] - g->pb[i];
-
-		if (3 * dr * dr + 4 * dg * dg + 2 * db * db == best)
-			break;
-	}
-	return i;
+	for (j = 0; j < 4; j++)
+		lo = best[j] < lo ? best[j] : lo;
+	for (i = 0; i < 64; i++)
+		for (j = 0; j < 4; j++)
+			if (d[i][j] == lo)
+				return 4 * i + j;
+	return 0;
 }
 
 static inline int
@@ -454,6 +464,25 @@ first_frame(struct draw_gif *g, const struct draw_scene *sc)
 	return 0;
 }
 
+/* The scene's cells are others (a clock appeared): every cell drawn
+ * again, the frame still the difference from the one before. */
+static int
+new_cells(struct draw_gif *g, size_t n)
+{
+	uint64_t *k = calloc(n, sizeof *k);
+	size_t *c = calloc(n, sizeof *c);
+
+	if (k == NULL || c == NULL) {
+		free(k);
+		free(c);
+		return -1;
+	}
+	free(g->keys);
+	free(g->changed);
+	g->keys = k, g->changed = c, g->nkeys = n;
+	return 0;
+}
+
 /* Into g->frame (w a row, origin x0, y0): the changed cells' pixels
  * that differ from prev's, every other pixel transparent; and prev
  * made this frame. */
@@ -519,9 +548,11 @@ draw_gif_frame(struct draw_gif *g, const struct draw_scene *sc)
 	int x0 = sc->w, y0 = sc->h, x1 = 0, y1 = 0;
 	size_t i;
 
-	if (!whole && (sc->w != g->w || sc->h != g->h || sc->ncells != g->nkeys))
+	if (!whole && (sc->w != g->w || sc->h != g->h))
 		return -1;		/* one game, one size */
 	if (whole && first_frame(g, sc) != 0)
+		return -1;
+	if (sc->ncells != g->nkeys && new_cells(g, sc->ncells) != 0)
 		return -1;
 	g->nchanged = 0;
 	for (i = 0; i < sc->ncells; i++) {
