@@ -51,9 +51,9 @@ struct draw_gif {
 	struct draw_buf out;
 	size_t delay_at;		/* the last frame's delay field in out */
 	bool fail;
-	/* LZW: the code of string p + c is next[p][c] if stamp[p] is gen */
-	uint16_t next[4096][256];
-	uint32_t stamp[4096];
+	/* LZW: the code of string p + c is next[p][c] & 4095 if
+	 * next[p][c] >> 12 is gen (a table never cleared but at gen's wrap) */
+	uint32_t next[4096][256];
 	uint32_t gen;
 	uint16_t run[4097];		/* the code of k transparent pixels */
 	int nrun;			/* the longest such string known */
@@ -100,32 +100,28 @@ palette(struct draw_gif *g)
 }
 
 /* The palette entry nearest px (the first of equals): the distances of
- * all 256 slots (the unused ones far away) four at a time, their
- * minimum, then the first slot at it. */
+ * all 256 slots (the unused ones far away) four at a time, each lane's
+ * least and where, then the least of the lanes. */
 static int
 nearest(const struct draw_gif *g, const unsigned char *px)
 {
 	v4sf r = { 0 }, gr = { 0 }, b = { 0 }, best = { 1e9f, 1e9f, 1e9f, 1e9f };
-	v4sf d[64];
-	float lo = 1e9f;
-	int i, j;
+	v4si at = { 0, 1, 2, 3 }, bi = { 0 };
+	int i, j, k = 0;
 
 	r += px[0], gr += px[1], b += px[2];
-	for (i = 0; i < 64; i++) {
+	for (i = 0; i < 64; i++, at += 4) {
 		v4sf dr = r - g->pr[i], dg = gr - g->pg[i], db = b - g->pb[i];
-		v4si less;
+		v4sf d = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
+		v4si less = d < best;	/* -1 where so */
 
-		d[i] = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
-		less = d[i] < best;	/* -1 where so */
-		best = (v4sf)(((v4si)d[i] & less) | ((v4si)best & ~less));
+		best = (v4sf)(((v4si)d & less) | ((v4si)best & ~less));
+		bi = (at & less) | (bi & ~less);
 	}
-	for (j = 0; j < 4; j++)
-		lo = best[j] < lo ? best[j] : lo;
-	for (i = 0; i < 64; i++)
-		for (j = 0; j < 4; j++)
-			if (d[i][j] == lo)
-				return 4 * i + j;
-	return 0;
+	for (j = 1; j < 4; j++)
+		if (best[j] < best[k] || (best[j] == best[k] && bi[j] < bi[k]))
+			k = j;
+	return bi[k];
 }
 
 static inline int
@@ -206,7 +202,10 @@ run_start(const struct draw_gif *g, const unsigned char *px, size_t *i,
 static void
 lzw_reset(struct draw_gif *g)
 {
-	g->gen++;
+	if (++g->gen == 1u << 20) {
+		memset(g->next, 0, sizeof g->next);
+		g->gen = 1;
+	}
 	g->nrun = 1;
 	g->run[1] = TRANSPARENT;
 }
@@ -216,13 +215,9 @@ lzw_reset(struct draw_gif *g)
 static inline void
 lzw_add(struct draw_gif *g, int prefix, int c, int next)
 {
-	if (g->stamp[prefix] != g->gen) {
-		memset(g->next[prefix], 0, sizeof g->next[prefix]);
-		g->stamp[prefix] = g->gen;
-	}
-	if (g->next[prefix][c] != 0)
+	if (g->next[prefix][c] >> 12 == g->gen)
 		return;
-	g->next[prefix][c] = (uint16_t)next;
+	g->next[prefix][c] = g->gen << 12 | (uint32_t)next;
 	if (c == TRANSPARENT && prefix == g->run[g->nrun])
 		g->run[++g->nrun] = (uint16_t)next;
 }
@@ -250,10 +245,12 @@ lzw_flush(struct draw_gif *g)
 static void
 lzw(struct draw_gif *g, const unsigned char *px, size_t n)
 {
-	int size = 9, next = 258, prefix, code;
+	int size = 9, next = 258, prefix;
+	uint32_t e, gen;
 	size_t i;
 
 	lzw_reset(g);
+	gen = g->gen;
 	g->bits = 0, g->nbits = 0, g->nblock = 0;
 	draw_buf_put(&g->out, "\x08", 1);	/* minimum code size */
 	put_code(g, 256, size);
@@ -262,9 +259,8 @@ lzw(struct draw_gif *g, const unsigned char *px, size_t n)
 	for (i++; i < n; i++) {
 		int c = px[i];
 
-		if (c != TRANSPARENT && g->stamp[prefix] == g->gen &&
-		    (code = g->next[prefix][c]) != 0) {
-			prefix = code;
+		if (c != TRANSPARENT && (e = g->next[prefix][c]) >> 12 == gen) {
+			prefix = (int)(e & 4095);
 			continue;
 		}
 		put_code(g, prefix, size);
@@ -275,6 +271,7 @@ lzw(struct draw_gif *g, const unsigned char *px, size_t n)
 		} else {
 			put_code(g, 256, size);
 			lzw_reset(g);
+			gen = g->gen;
 			size = 9, next = 258;
 		}
 		prefix = c == TRANSPARENT ? run_start(g, px, &i, n) : c;
