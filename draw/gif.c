@@ -14,8 +14,10 @@
 
 #define TRANSPARENT	255
 #define RGBCACHE	65536		/* colours seen -> palette index */
-#define NSPRITES	4096		/* cells kept drawn, at most */
+#ifndef NSPRITES			/* (a test build makes them small) */
+#define NSPRITES	4096		/* cells kept drawn: 3/4 of it at most */
 #define STOREMAX	(32u << 20)	/* and their bytes */
+#endif
 
 /* Four floats at a time (GCC's and Clang's vector extension: SSE,
  * NEON or plain code as the target has); whole numbers below 2^24, so
@@ -375,6 +377,24 @@ paint_cell(struct draw_gif *g, const struct draw_scene *sc,
 	}
 }
 
+/* Room for n more bytes in the sprites' store, up to STOREMAX (or n
+ * alone, the store empty); -1 if not. */
+static int
+grow_store(struct draw_gif *g, size_t n)
+{
+	size_t cap = g->capstore ? 2 * g->capstore : 1u << 20;
+	unsigned char *p;
+
+	while (cap < g->nstore + n)
+		cap *= 2;
+	if (cap > STOREMAX && g->nstore > 0)
+		return -1;
+	if ((p = realloc(g->store, cap)) == NULL)
+		return -1;
+	g->store = p, g->capstore = cap;
+	return 0;
+}
+
 /* The cell of key k drawn (its palette indices, c->w a row): from the
  * cache, else painted and kept there while it has room.  NULL: out of
  * memory. */
@@ -389,31 +409,21 @@ sprite(struct draw_gif *g, const struct draw_scene *sc,
 	for (; g->sprites[h].key != 0; h = (h + 1) % NSPRITES)
 		if (g->sprites[h].key == k)
 			return g->store + g->sprites[h].off;
-	if (n > g->capstore - g->nstore) {
-		size_t cap = g->capstore ? 2 * g->capstore : 1u << 20;
-		unsigned char *p;
-
-		while (cap < g->nstore + n)
-			cap *= 2;
-		p = cap > STOREMAX ? NULL : realloc(g->store, cap);
-		if (p == NULL) {	/* no room: the cache starts over */
-			memset(g->sprites, 0, NSPRITES * sizeof *g->sprites);
-			g->nstore = 0;
-			if (n > g->capstore && (p = realloc(g->store, n)) == NULL)
-				return NULL;
-			if (p != NULL)
-				g->store = p, g->capstore = n;
-		} else
-			g->store = p, g->capstore = cap;
+	if (g->nsprites >= NSPRITES * 3 / 4 || (n > g->capstore - g->nstore &&
+	    grow_store(g, n) != 0)) {
+		/* full: the cache starts over */
+		memset(g->sprites, 0, NSPRITES * sizeof *g->sprites);
+		g->nsprites = g->nstore = 0;
+		h = (size_t)(k >> 20) % NSPRITES;
+		if (n > g->capstore && grow_store(g, n) != 0)
+			return NULL;
 	}
 	d = g->store + g->nstore;
 	paint_cell(g, sc, c, d);
-	if (g->nsprites + 1 < NSPRITES * 3 / 4) {
-		g->sprites[h].key = k;
-		g->sprites[h].off = g->nstore;
-		g->nsprites++;
-		g->nstore += n;
-	}
+	g->sprites[h].key = k;
+	g->sprites[h].off = g->nstore;
+	g->nsprites++;
+	g->nstore += n;
 	return d;
 }
 
