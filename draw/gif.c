@@ -1,10 +1,14 @@
 /*
  * gif.c - a game as an animated GIF: a frame per position, each the
  * rectangle of the cells that changed since the frame before, the
- * pixels that did not change transparent (so they deflate to nothing
- * in LZW), on a fixed palette (the picture's colours and two blends of
- * each pair that antialiasing mixes).  A cell is rasterised only when
- * its items differ from the frame before's.
+ * pixels that did not change transparent, on a fixed palette (the
+ * picture's colours and two blends of each pair that antialiasing
+ * mixes).  A cell is drawn only when its items differ from the frame
+ * before's, and then copied from a cache of cells drawn (by the items'
+ * hash: a square with a white knight on a light tint is rasterised
+ * once a game).  The LZW coder starts a string at every transparent
+ * pixel, so a run of them is a few run codes, not a walk pixel by
+ * pixel: 93 plies of 528x720 are some 155M instructions, not 615M.
  */
 #include <stdint.h>
 #include <stdlib.h>
