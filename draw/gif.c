@@ -178,7 +178,7 @@ put_code(struct draw_gif *g, int code, int size)
  * run of them the dictionary knows (it knows every shorter one), so a
  * run of n is a few codes and a few steps, not n lookups.
  */
-static int
+static inline int
 run_start(const struct draw_gif *g, const unsigned char *px, size_t *i,
     size_t n)
 {
@@ -354,7 +354,8 @@ paint_cell(struct draw_gif *g, const struct draw_scene *sc,
 {
 	struct draw_canvas *cv = &g->cv;
 	size_t need = 3 * (size_t)c->w * (size_t)c->h + 1, i, n;
-	uint32_t last = 0xffffffffu;
+	static const unsigned char three[4] = { 255, 255, 255, 0 };
+	uint32_t last = 0xffffffffu, mask;
 	int idx = 0;
 
 	if (need > g->caprgb) {
@@ -370,13 +371,14 @@ paint_cell(struct draw_gif *g, const struct draw_scene *sc,
 	cv->w = c->w, cv->h = c->h, cv->ox = c->x, cv->oy = c->y;
 	draw_paint(sc, c->first, c->n, cv);
 	n = (size_t)c->w * (size_t)c->h;
+	memcpy(&mask, three, 4);	/* a pixel's 3 bytes of a word, any endian */
 	for (i = 0; i < n; i++) {	/* runs of a colour: one look-up */
 		const unsigned char *px = cv->rgb + 3 * i;
 		uint32_t rgb;
 
 		memcpy(&rgb, px, 4);	/* the canvas has a byte to spare */
-		if ((rgb & 0xffffff) != last)
-			idx = index_of(g, px), last = rgb & 0xffffff;
+		if ((rgb & mask) != last)
+			idx = index_of(g, px), last = rgb & mask;
 		d[i] = (unsigned char)idx;
 	}
 }
