@@ -275,13 +275,14 @@ square(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 	rect(sc, square_colour(b, s, light), x, y, S, S);
 	if (s == checked)
 		circle(sc, DC_CHECK, x + S / 2, y + S / 2, S * 45 / 100);
+	if (pc != ZH_EMPTY && pc != ZH_OFF) {
+		piece(sc, pc, x, y, S);
+		if (pc & ZH_PROMOTED)
+			circle(sc, DC_PROMO, x + S - S * 14 / 100,
+			    y + S * 14 / 100, S * 9 / 100);
+	}
+	/* over the piece: a rook on a1 or a10 hides no "1" or "10" */
 	coord_text(sc, g, light, f, r, col, row);
-	if (pc == ZH_EMPTY || pc == ZH_OFF)
-		return;
-	piece(sc, pc, x, y, S);
-	if (pc & ZH_PROMOTED)
-		circle(sc, DC_PROMO, x + S - S * 14 / 100, y + S * 14 / 100,
-		    S * 9 / 100);
 }
 
 /* The types a side may hold, in the pocket's order. */
@@ -295,7 +296,7 @@ static void
 pocket(struct draw_scene *sc, const struct geo *g, const struct zh_pos *p,
     int c, int y)
 {
-	int S = g->S, x = g->x, n, end = g->x + g->files * S;
+	int S = g->S, x = g->x, n, ts, end = g->x + g->files * S;
 	size_t i;
 	char num[8];
 
@@ -307,13 +308,16 @@ pocket(struct draw_scene *sc, const struct geo *g, const struct zh_pos *p,
 		cell(sc, x, y, S, S);
 		rect(sc, DC_POCKET, x, y, S, S);
 		if ((n = p->pocket[c][t]) > 0) {
-			piece(sc, ZH_PIECE(c, t), x + S / 16, y + S / 16,
-			    S - S / 8);
+			/* the piece at the left, the count's badge at the
+			 * bottom right beside it, on none of its strokes */
+			piece(sc, ZH_PIECE(c, t), x, y + S * 15 / 100,
+			    S * 70 / 100);
 			snprintf(num, sizeof num, "%d", n);
-			circle(sc, DC_BADGE, x + S - S * 19 / 100,
-			    y + S - S * 19 / 100, S * 17 / 100);
-			text(sc, DC_WHITE, num, x + S - S * 19 / 100,
-			    y + S - S * 19 / 100 + S * 9 / 100, S * 26 / 100, 1);
+			circle(sc, DC_BADGE, x + S * 83 / 100, y + S * 80 / 100,
+			    S * 16 / 100);
+			ts = n >= 10 ? S * 19 / 100 : S * 26 / 100;
+			text(sc, DC_WHITE, num, x + S * 83 / 100,
+			    y + S * 80 / 100 + ts * 35 / 100, ts, 1);
 		}
 		x += S;
 	}
@@ -345,13 +349,18 @@ bar(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 	int B = g->bar, w = g->files * g->S, size = B * 55 / 100;
 	char clk[32];
 
-	cell(sc, g->x, y, w, B);
-	rect(sc, DC_BAR, g->x, y, w, B);
+	/* the clock a cell of its own: a GIF's frame redraws it alone */
+	int cw = b->has_clock[c] ? (4 * B < w / 2 ? 4 * B : w / 2) : 0;
+
+	cell(sc, g->x, y, w - cw, B);
+	rect(sc, DC_BAR, g->x, y, w - cw, B);
 	if (b->pos->side == c && !(g->flags & DRAW_NO_TURN))
 		circle(sc, DC_TURN, g->x + B / 2, y + B / 2, B / 4);
 	text(sc, DC_TEXT, b->name[c] != NULL ? b->name[c] : c == ZH_WHITE ?
 	    "White" : "Black", g->x + B, y + B / 2 + size * 36 / 100, size, 0);
 	if (b->has_clock[c]) {
+		cell(sc, g->x + w - cw, y, cw, B);
+		rect(sc, DC_BAR, g->x + w - cw, y, cw, B);
 		clock_text(b->clock[c], clk, sizeof clk);
 		text(sc, DC_TEXT, clk, g->x + w - B / 3,
 		    y + B / 2 + size * 36 / 100, size, 2);

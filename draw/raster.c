@@ -168,6 +168,19 @@ path_segs(struct segs *sg, int id, float tx, float ty, float k)
 		add_seg(sg, cx, cy, sx, sy);
 }
 
+/* fminf, fmaxf of numbers (no NaN here), inline */
+static inline float
+minf(float a, float b)
+{
+	return a < b ? a : b;
+}
+
+static inline float
+maxf(float a, float b)
+{
+	return a > b ? a : b;
+}
+
 /* One edge's signed area into the accumulator a (w wide, h high). */
 static void
 acc_line(float *a, int w, int h, float x0, float y0, float x1, float y1)
@@ -193,9 +206,9 @@ acc_line(float *a, int w, int h, float x0, float y0, float x1, float y1)
 	yend = (int)ceilf(y1) < h ? (int)ceilf(y1) : h;
 	for (y = (int)y0; y < yend; y++) {
 		float *row = a + (size_t)y * (size_t)(w + 2);
-		float dy = fminf((float)(y + 1), y1) - fmaxf((float)y, y0);
+		float dy = minf((float)(y + 1), y1) - maxf((float)y, y0);
 		float xnext = x + dxdy * dy, d = dy * dir;
-		float xa = fminf(x, xnext), xb = fmaxf(x, xnext);
+		float xa = minf(x, xnext), xb = maxf(x, xnext);
 		float xaf = floorf(xa), xbc = ceilf(xb);
 		int xi = (int)xaf, xj = (int)xbc, k;
 
@@ -279,7 +292,7 @@ fill(struct draw_canvas *cv, struct segs *sg, int c)
 			float a;
 
 			sum += row[x];
-			if ((a = fminf(fabsf(sum), 1)) < 1.0f / 512)
+			if ((a = minf(fabsf(sum), 1)) < 1.0f / 512)
 				continue;
 			px[0] = (unsigned char)(px[0] + (rgb[0] - px[0]) * a + 0.5f);
 			px[1] = (unsigned char)(px[1] + (rgb[1] - px[1]) * a + 0.5f);
@@ -311,16 +324,18 @@ paint_rect(struct draw_canvas *cv, const struct draw_item *it)
 	int x0 = it->x - cv->ox, y0 = it->y - cv->oy;
 	int x1 = x0 + it->w, y1 = y0 + it->h, x, y;
 	const unsigned char *rgb = draw_rgb[it->colour];
+	unsigned char *row;
 
 	x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
 	x1 = x1 > cv->w ? cv->w : x1, y1 = y1 > cv->h ? cv->h : y1;
-	for (y = y0; y < y1; y++) {
-		unsigned char *px = cv->rgb + 3 * ((size_t)y * (size_t)cv->w +
-		    (size_t)x0);
-
-		for (x = x0; x < x1; x++, px += 3)
-			memcpy(px, rgb, 3);
-	}
+	if (x1 <= x0 || y1 <= y0)
+		return;
+	row = cv->rgb + 3 * ((size_t)y0 * (size_t)cv->w + (size_t)x0);
+	for (x = x0; x < x1; x++)	/* one row, then copies of it */
+		memcpy(row + 3 * (size_t)(x - x0), rgb, 3);
+	for (y = y0 + 1; y < y1; y++)
+		memcpy(cv->rgb + 3 * ((size_t)y * (size_t)cv->w + (size_t)x0),
+		    row, 3 * (size_t)(x1 - x0));
 }
 
 static void
