@@ -949,7 +949,7 @@ bool zh_select_needs_replay(const struct zh_select *s);
  * Latin-1), and so are the tests' values.  Thread-safe (s is only read).
  */
 #define ZH_SEL_RE_STEPS	1000000
-#define ZH_SEL_RE_MIB	16
+#define ZH_SEL_RE_MIB	64
 int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
 /*
  * The other tests, on g replayed into r (zh_replay's return value in
