@@ -17,7 +17,7 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
-LIBS     = -ljansson -lpthread
+LIBS     = -ljansson -lpcre2-8 -lpthread
 # The tools' codecs (cmd/codec.c); libzh does not use them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
@@ -51,14 +51,14 @@ build/libzh.a: $(LIBOBJ)
 
 # The shared library: soname libzh.so.$(SOMAJOR).
 build/libzh.so.$(SOVER): $(LIBOBJ)
-	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson
+	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson -lpcre2-8
 
 # libzh's; the codecs (CODECLIBS) are the tools' alone, so not here.
 build/zhkit.pc: Makefile
 	@mkdir -p build
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
 	    'Name: zhkit' 'Description: libzh, rules and dialects of crazyhouse-family chess' \
-	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson' \
+	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
 	    'Cflags: -I$${includedir}' > $@
 
 build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h) $(wildcard draw/*.h)

@@ -219,6 +219,8 @@ file_name(const char *pat, long k, const char *route, char *buf, size_t size)
 int
 clean_setup(struct clean *c, const char *outpath)
 {
+	const char *p;
+
 	if (c->split > 0 && c->by != NULL) {
 		cli_fail("--split and --split-by: one or the other");
 		return -1;
@@ -232,7 +234,18 @@ clean_setup(struct clean *c, const char *outpath)
 		return -1;
 	}
 	c->pattern = outpath;
-	return pattern_check(outpath, c->by ? 's' : 'd');
+	if (pattern_check(outpath, c->by ? 's' : 'd') != 0)
+		return -1;
+	/* does the value start a file's name (the pattern's "%s", or
+	   ".../%s")? */
+	for (p = outpath; c->by != NULL && *p != '\0'; p++)
+		if (p[0] == '%' && p[1] == '%')
+			p++;
+		else if (p[0] == '%') {
+			c->by_lead = p == outpath || p[-1] == '/';
+			break;
+		}
+	return 0;
 }
 
 FILE *
@@ -263,13 +276,29 @@ fnv(const char *s)
 }
 
 /*
- * A tag value made safe for a file name: ASCII letters, digits, '-',
- * '_' and '.' (but a first '.') kept, any other byte as %XX, so two
+ * The bytes a file name keeps as they are: ASCII letters and digits and
+ * the punctuation that every common file system takes and no shell
+ * reads (POSIX's portable set "-_." and "+,=@": "180+2" stays
+ * "180+2").  '%' (the escape), '~' (the hash's mark), '/', blanks,
+ * quotes, control and non-ASCII bytes, and the shell's and Windows'
+ * special characters are escaped.
+ */
+static bool
+name_byte(unsigned char ch)
+{
+	return (ch < 128 && isalnum(ch)) || (ch != '\0' &&
+	    strchr("-_.+,=@", ch) != NULL);
+}
+
+/*
+ * A tag value made safe for a file name: name_byte()s kept (but a first
+ * '.', and a first '-' where the value starts the file's name: no hidden
+ * file, no name that reads as an option), any other byte as %XX, so two
  * values never make one name.  A value longer than ROUTEMAX bytes so
  * written is cut and ends in '~' and its 64-bit hash in hex.
  */
 static void
-safe_name(const char *v, char *out, size_t size)
+safe_name(const char *v, bool lead, char *out, size_t size)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = 0;
@@ -280,8 +309,8 @@ safe_name(const char *v, char *out, size_t size)
 
 		if (n + 4 > ROUTEMAX || n + 4 > size)
 			break;
-		if ((ch < 128 && isalnum(ch)) || ch == '-' || ch == '_' ||
-		    (ch == '.' && s != v))	/* ASCII, whatever the locale */
+		if (name_byte(ch) && (s != v || (ch != '.' &&
+		    (ch != '-' || !lead))))	/* ASCII, whatever the locale */
 			out[n++] = (char)ch;
 		else {
 			out[n++] = '%';
@@ -310,7 +339,7 @@ clean_route(const struct clean *c, const struct zh_game *g,
 		return;
 	}
 	if ((v = zh_game_tag(g, c->by)) != NULL)
-		safe_name(v, route, size);
+		safe_name(v, c->by_lead, route, size);
 }
 
 /* ======================== files ======================== */

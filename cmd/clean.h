@@ -23,6 +23,7 @@ struct clean {
 	long split;			/* --split N: games a file (0: none) */
 	const char *by;			/* --split-by TAG, or "variant" */
 	bool by_variant;
+	bool by_lead;			/* the value starts a file's name */
 	const char *pattern;		/* -o's, with its one conversion */
 	long games;			/* games written into split files */
 	long files;			/* split files made */

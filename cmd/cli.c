@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -350,6 +351,7 @@ struct output {
 	char *final;			/* a regular file: the path its
 					   temporary file is renamed to */
 	char *tmp;			/* that temporary file, or NULL */
+	int lpos;			/* late and open: its place in lopen[] */
 };
 
 struct input {
@@ -706,10 +708,68 @@ out_fail(const struct output *o)
 static struct output **late;
 static int nlate, caplate;
 
+/*
+ * The late outputs' identities (regular files), for late_same: open
+ * addressing on (dev, ino), doubled when half full, so that a run of
+ * --split-by with 100,000 files compares each new one in constant time.
+ * And the late outputs open now (split files: clean.c keeps a bounded
+ * number open), the only ones late_failed looks at.
+ */
+static struct output **ids;
+static size_t capids, nids;
+static struct output **lopen;
+static int nlopen, caplopen;
+
+static int late_park(struct output *o);
+
+static size_t
+id_hash(dev_t dev, ino_t ino)
+{
+	uint64_t x = (uint64_t)dev * 0x9e3779b97f4a7c15u ^ (uint64_t)ino;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9u;
+	return (size_t)(x ^ x >> 29);
+}
+
+/* The slot of (dev, ino) in ids[] (NULL there: not seen). */
+static struct output **
+id_slot(dev_t dev, ino_t ino)
+{
+	size_t i = id_hash(dev, ino) & (capids - 1);
+
+	while (ids[i] != NULL && (ids[i]->dev != dev || ids[i]->ino != ino))
+		i = (i + 1) & (capids - 1);
+	return &ids[i];
+}
+
+/* Room for one more identity; -1 out of memory. */
+static int
+ids_grow(void)
+{
+	struct output **old = ids;
+	size_t oldcap = capids, k;
+
+	if (capids > 0 && 2 * (nids + 1) <= capids)
+		return 0;
+	capids = capids ? 2 * capids : 64;
+	if ((ids = calloc(capids, sizeof *ids)) == NULL) {
+		ids = old;
+		capids = oldcap;
+		return -1;
+	}
+	for (k = 0; k < oldcap; k++)
+		if (old[k] != NULL)
+			*id_slot(old[k]->dev, old[k]->ino) = old[k];
+	free(old);
+	return 0;
+}
+
 /* Is o (late, open now) one of the inputs or another output? */
 static int
 late_same(const struct output *o)
 {
+	struct output **sl;
 	const char *other;
 	int i;
 
@@ -722,15 +782,60 @@ late_same(const struct output *o)
 			other = outs[i].name;
 			goto same;
 		}
-	for (i = 0; i < nlate; i++)
-		if (late[i] != o && out_is(o, late[i])) {
-			other = late[i]->name;
-			goto same;
-		}
+	if (capids > 0 && *(sl = id_slot(o->dev, o->ino)) != NULL) {
+		other = (*sl)->name;
+		goto same;
+	}
 	return 0;
 same:
 	cli_fail("%s: cannot write: it is the output %s", o->name, other);
 	return -1;
+}
+
+/* Keep the identity of late output o (written now) for the later ones;
+ * -1 out of memory (said). */
+static int
+ids_add(struct output *o)
+{
+	if (!o->reg)
+		return 0;
+	if (ids_grow() != 0) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	*id_slot(o->dev, o->ino) = o;
+	nids++;
+	return 0;
+}
+
+/* Late output o's stream is open: one of lopen[]; -1 out of memory. */
+static int
+lopen_add(struct output *o)
+{
+	struct output **nl;
+
+	if (nlopen == caplopen) {
+		caplopen = caplopen ? 2 * caplopen : 16;
+		if ((nl = realloc(lopen, (size_t)caplopen * sizeof *nl)) ==
+		    NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		lopen = nl;
+	}
+	o->lpos = nlopen;
+	lopen[nlopen++] = o;
+	return 0;
+}
+
+static void
+lopen_remove(struct output *o)
+{
+	if (o->lpos < 0)
+		return;
+	lopen[o->lpos] = lopen[--nlopen];
+	lopen[o->lpos]->lpos = o->lpos;
+	o->lpos = -1;
 }
 
 FILE *
@@ -754,6 +859,7 @@ cli_output_late(const char *path, int *id)
 	}
 	late[nlate] = o;
 	o->fp = &o->f;
+	o->lpos = -1;
 	if (out_codec(o) != 0 || out_open(o) != 0) {
 		free((void *)o->path);
 		free(o);
@@ -768,6 +874,10 @@ cli_output_late(const char *path, int *id)
 		o->reg = false;		/* compares with none */
 		return NULL;
 	}
+	if (ids_add(o) != 0 || lopen_add(o) != 0) {
+		late_park(o);
+		return NULL;
+	}
 	return o->f;
 }
 
@@ -779,6 +889,7 @@ late_park(struct output *o)
 
 	if (o->f == NULL)
 		return 0;
+	lopen_remove(o);
 	if (fflush(o->f) != 0 || ferror(o->f) || o->err != 0)
 		rc = -1;
 	if (fclose(o->f) != 0)
@@ -822,19 +933,22 @@ cli_output_resume(int id)
 		close(o->fd);
 		return NULL;
 	}
+	if (lopen_add(o) != 0) {
+		late_park(o);
+		return NULL;
+	}
 	return o->f;
 }
 
-/* A late output's write failed: said, once. */
+/* A late output's write failed: said, once.  Only the open ones can. */
 static bool
 late_failed(void)
 {
 	int i;
 
-	for (i = 0; i < nlate; i++)
-		if (late[i]->f != NULL && (late[i]->err != 0 ||
-		    ferror(late[i]->f))) {
-			out_fail(late[i]);
+	for (i = 0; i < nlopen; i++)
+		if (lopen[i]->err != 0 || ferror(lopen[i]->f)) {
+			out_fail(lopen[i]);
 			return true;
 		}
 	return false;
@@ -864,6 +978,12 @@ late_free(void)
 	free(late);
 	late = NULL;
 	nlate = caplate = 0;
+	free(ids);
+	ids = NULL;
+	capids = nids = 0;
+	free(lopen);
+	lopen = NULL;
+	nlopen = caplopen = 0;
 }
 
 /* Cheap: a flag per output, and stdio's error flags. */
@@ -951,12 +1071,20 @@ cli_output_isatty(FILE *f)
 	return false;
 }
 
+static bool run_failed;		/* cli_run_failed() */
+
+void
+cli_run_failed(void)
+{
+	run_failed = true;
+}
+
 int
 cli_exit(int rc)
 {
 	struct output o = { .name = "<stdout>" };
 
-	if (cli_outputs_close() != 0)
+	if (cli_outputs_close() != 0 || run_failed)
 		rc = EXIT_USAGE;
 	/* --help and --version write to stdout itself */
 	errno = 0;

@@ -23,6 +23,9 @@ void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 size_t cli_putlong(char *b, long x);
 /* "TOOL: MESSAGE" for usage and I/O problems. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The run failed (an error said that stopped it): cli_exit's status is
+ * then EXIT_USAGE. */
+void cli_run_failed(void);
 /* The variant to play g as: 'force' (--variant) if given, else 'dflt'
  * (--default-variant) when nothing in its tags names one, else NULL
  * (the tags decide). */

@@ -4,6 +4,9 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,9 @@
 
 #include "cli.h"
 #include "select.h"
+
+static const char *test_option(const struct sel *s, int i);
+static int want_tags(struct sel *s);
 
 /* The option that adds tests of libzh's kind k, for messages and counts. */
 static const char *
@@ -127,19 +133,36 @@ sel_option(struct sel *s, int c, const char *arg)
 	return 1;
 }
 
+/*
+ * The tag tests' verdict as a drop: 0, the test that drops g, or past
+ * --invert's cause (ntests + 1) the test that could not decide (a regex
+ * match that reached its bounds: undecided()).
+ */
+static int
+tags_verdict(const struct sel *s, const struct zh_game *g)
+{
+	int rc = zh_select_tags(s->s, g);
+
+	return rc >= 0 ? rc : s->ntests + 1 - rc;
+}
+
+static bool
+undecided(const struct sel *s, int drop)
+{
+	return drop > s->ntests + 1;
+}
+
 /* The reader's filter: the tag tests, before the moves are read. */
 static int
 tag_filter(void *arg, const struct zh_game *g)
 {
-	const struct sel *s = arg;
-
-	return zh_select_tags(s->s, g);
+	return tags_verdict(arg, g);
 }
 
 int
 sel_tags_now(const struct sel *s, const struct zh_game *g)
 {
-	return zh_select_tags(s->s, g);
+	return tags_verdict(s, g);
 }
 
 int
@@ -175,7 +198,7 @@ sel_setup(struct sel *s, struct jobs *j, int ninputs, char *const *inputs)
 		cli_fail("out of memory");
 		return -1;
 	}
-	return 0;
+	return want_tags(s);
 }
 
 int
@@ -189,7 +212,7 @@ sel_game(const struct sel *s, const struct zh_game *g,
 		return 0;
 	if (drop == 0 && s->game)
 		drop = zh_select_game(s->s, g, r, rc, sc);
-	if (s->invert)
+	if (s->invert && !undecided(s, drop))
 		drop = drop ? 0 : s->ntests + 1;
 	res->drop = drop;
 	/* Only a valid game has a key: an invalid one is never a duplicate
@@ -249,6 +272,259 @@ seen(struct sel *s, struct zh_key key)
 	return 0;
 }
 
+/* ======================== tags never seen ======================== */
+
+#define NAMESMAX	4096	/* tag names kept for the nearest */
+
+/*
+ * The tags that --tag tests name and that no game read has had yet, and
+ * while there are any, the names the games had (to name the nearest).
+ * Noted by the workers as each game's tags are read (under -j the main
+ * thread never sees them), under one lock taken only while some tag is
+ * unseen: once each has been seen, no game takes it.
+ */
+struct sel_seen {
+	pthread_mutex_t lock;
+	atomic_int left;		/* nunseen, read without the lock */
+	char **unseen;
+	int *test;			/* the test (1-based) of each */
+	int nunseen;
+	char **names;			/* open addressing, NAMESMAX at most */
+	size_t capnames, nnames;
+};
+
+static size_t
+name_hash(const char *s)
+{
+	size_t h = 5381;
+
+	for (; *s != '\0'; s++)
+		h = h * 33 ^ (unsigned char)*s;
+	return h;
+}
+
+/* Room for one more name; false if full or out of memory. */
+static bool
+names_grow(struct sel_seen *w)
+{
+	size_t ncap, i, k;
+	char **nt;
+
+	if (w->nnames >= NAMESMAX)
+		return false;
+	if (2 * (w->nnames + 1) <= w->capnames)
+		return true;
+	ncap = w->capnames ? 2 * w->capnames : 64;
+	if ((nt = calloc(ncap, sizeof *nt)) == NULL)
+		return false;
+	for (k = 0; k < w->capnames; k++) {
+		if (w->names[k] == NULL)
+			continue;
+		for (i = name_hash(w->names[k]) & (ncap - 1); nt[i] != NULL;
+		    i = (i + 1) & (ncap - 1))
+			;
+		nt[i] = w->names[k];
+	}
+	free(w->names);
+	w->names = nt;
+	w->capnames = ncap;
+	return true;
+}
+
+/* Keep the tag name 'name' (once); quietly not when full or out of
+ * memory: the nearest name is a hint. */
+static void
+name_add(struct sel_seen *w, const char *name)
+{
+	size_t i;
+
+	if (!names_grow(w))
+		return;
+	for (i = name_hash(name) & (w->capnames - 1); w->names[i] != NULL;
+	    i = (i + 1) & (w->capnames - 1))
+		if (strcmp(w->names[i], name) == 0)
+			return;
+	if ((w->names[i] = strdup(name)) != NULL)
+		w->nnames++;
+}
+
+void
+sel_note_tags(const struct sel *s, const struct zh_game *g)
+{
+	struct sel_seen *w = s->seen;
+	size_t t;
+	int k;
+
+	if (atomic_load_explicit(&w->left, memory_order_relaxed) == 0)
+		return;
+	pthread_mutex_lock(&w->lock);
+	for (k = 0; k < w->nunseen; k++)
+		if (zh_game_tag(g, w->unseen[k]) != NULL) {
+			free(w->unseen[k]);
+			w->unseen[k] = w->unseen[--w->nunseen];
+			w->test[k] = w->test[w->nunseen];
+			k--;
+		}
+	for (t = 0; w->nunseen > 0 && t < g->ntags; t++)
+		name_add(w, g->tags[t].name);
+	atomic_store(&w->left, w->nunseen);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* One more tag to see: the name of test i (before any '.'). */
+static int
+want_tag(struct sel_seen *w, const char *t, int i)
+{
+	size_t n;
+	char **un;
+	int *ut;
+
+	t += strspn(t, " \t");
+	n = strspn(t, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	if ((un = realloc(w->unseen, (size_t)(w->nunseen + 1) *
+	    sizeof *un)) != NULL)
+		w->unseen = un;
+	if ((ut = realloc(w->test, (size_t)(w->nunseen + 1) *
+	    sizeof *ut)) != NULL)
+		w->test = ut;
+	if (un == NULL || ut == NULL ||
+	    (w->unseen[w->nunseen] = strndup(t, n)) == NULL)
+		return -1;
+	w->test[w->nunseen++] = i;
+	return 0;
+}
+
+/* The tag names --tag tests name, to see; -1 out of memory (said). */
+static int
+want_tags(struct sel *s)
+{
+	struct sel_seen *w;
+	int i;
+
+	for (i = 1; i <= s->ntests; i++)
+		if (zh_select_kind(s->s, i) == ZH_SEL_TAG)
+			break;
+	if (i > s->ntests)
+		return 0;
+	if ((w = s->seen = calloc(1, sizeof *w)) == NULL) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	for (; i <= s->ntests; i++)
+		if (zh_select_kind(s->s, i) == ZH_SEL_TAG &&
+		    want_tag(w, zh_select_text(s->s, i), i) != 0) {
+			cli_fail("out of memory");
+			return -1;
+		}
+	atomic_store(&w->left, w->nunseen);
+	return 0;
+}
+
+static void
+seen_free(struct sel_seen *w)
+{
+	size_t k;
+	int i;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < w->nunseen; i++)
+		free(w->unseen[i]);
+	free(w->unseen);
+	free(w->test);
+	for (k = 0; k < w->capnames; k++)
+		free(w->names[k]);
+	free(w->names);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+/* Levenshtein's distance between a and b, letters of either case equal
+ * (names of at most 63 bytes; longer ones are far). */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), i, k, row[64], diag, up;
+
+	if (na > 63 || nb > 63)
+		return SIZE_MAX;
+	for (k = 0; k <= nb; k++)
+		row[k] = k;
+	for (i = 1; i <= na; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (k = 1; k <= nb; k++) {
+			up = row[k];
+			row[k] = diag + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[k - 1]));
+			if (up + 1 < row[k])
+				row[k] = up + 1;
+			if (row[k - 1] + 1 < row[k])
+				row[k] = row[k - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+/* The name seen nearest to 'name' (the first of equals), or NULL. */
+static const char *
+nearest(const struct sel_seen *w, const char *name)
+{
+	const char *best = NULL;
+	size_t k, d, bd = SIZE_MAX;
+
+	for (k = 0; k < w->capnames; k++)
+		if (w->names[k] != NULL &&
+		    ((d = distance(name, w->names[k])) < bd ||
+		    (d == bd && best != NULL && strcmp(w->names[k], best) < 0))) {
+			bd = d;
+			best = w->names[k];
+		}
+	return best;
+}
+
+/* "TOOL: warning: --tag 'T': no game read has a T tag (the nearest
+ * seen: N)", for each such test, in the order given. */
+static void
+tell_unseen(const struct sel *s)
+{
+	const struct sel_seen *w = s->seen;
+	const char *best;
+	int i, k;
+
+	if (w == NULL || s->read == 0)
+		return;
+	for (i = 1; i <= s->ntests; i++)
+		for (k = 0; k < w->nunseen; k++) {
+			if (w->test[k] != i)
+				continue;
+			best = nearest(w, w->unseen[k]);
+			fprintf(stderr, "%s: warning: --tag '%s': no game read "
+			    "has a %s tag%s%s%s\n", cli_prog,
+			    zh_select_text(s->s, i), w->unseen[k],
+			    best ? " (the nearest seen: " : "",
+			    best ? best : "", best ? ")" : "");
+		}
+}
+
+/* A regex match of test i that reached its bounds on g: said, with the
+ * game, and the run stops (exit status 2). */
+static void
+tell_undecided(const struct sel *s, struct jobs *j, const struct zh_game *g,
+    int i)
+{
+	cli_diag("error", j->name, g->line, 1, "game %ld: %s '%s': the regular "
+	    "expression reached its bounds (%d steps or %d MiB of "
+	    "backtracking), so the game is not decided; the run stops "
+	    "(zhkit(7), \"Selecting games\")", g->number, test_option(s, i),
+	    zh_select_text(s->s, i), ZH_SEL_RE_STEPS, ZH_SEL_RE_MIB);
+	cli_run_failed();
+	j->stop = 1;
+}
+
 bool
 sel_done(struct sel *s, struct jobs *j, const struct zh_game *g,
     const struct jobs_res *res)
@@ -258,6 +534,10 @@ sel_done(struct sel *s, struct jobs *j, const struct zh_game *g,
 	s->read++;
 	if (!s->on)
 		return true;
+	if (undecided(s, res->drop)) {
+		tell_undecided(s, j, g, res->drop - s->ntests - 1);
+		return false;
+	}
 	if (res->drop) {
 		s->dropped[res->drop]++;
 		return false;
@@ -302,7 +582,10 @@ sel_summary(const struct sel *s)
 {
 	int i;
 
-	if (!s->on || cli_quiet)
+	if (!s->on)
+		return;
+	tell_unseen(s);
+	if (cli_quiet)
 		return;
 	fprintf(stderr, "%s: selection: %ld read, %ld selected", cli_prog,
 	    s->read, s->selected);
@@ -477,6 +760,7 @@ sel_stats(const struct sel *s, const char *extra)
 void
 sel_free(struct sel *s)
 {
+	seen_free(s->seen);
 	zh_select_free(s->s);
 	free(s->set);
 	free(s->dropped);

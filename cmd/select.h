@@ -79,6 +79,8 @@ struct sel {
 	int ngiven;
 	int ninputs;
 	char *const *inputs;
+	struct sel_seen *seen;		/* tags --tag names that no game had
+					   yet (select.c); NULL: none */
 };
 
 /* Option c (SEL_*) with its argument into s: 1 if taken, 0 if not one of
@@ -98,11 +100,15 @@ int sel_setup(struct sel *s, struct jobs *j, int ninputs,
  * tag tests' verdict is kept in *tagdrop for sel_game.
  */
 int sel_tags_now(const struct sel *s, const struct zh_game *g);
+/* Note g's tags for the warning on tags that no game had (any thread). */
+void sel_note_tags(const struct sel *s, const struct zh_game *g);
 static inline bool
 sel_early(const struct sel *s, const struct zh_game *g, struct jobs_res *res,
     int *tagdrop)
 {
 	*tagdrop = 0;
+	if (s->seen != NULL)
+		sel_note_tags(s, g);
 	if (g->dropped) {
 		res->drop = g->dropped;
 		return true;
@@ -126,7 +132,9 @@ int sel_game(const struct sel *s, const struct zh_game *g,
  */
 bool sel_done(struct sel *s, struct jobs *j, const struct zh_game *g,
     const struct jobs_res *res);
-/* "TOOL: selection: N read, S selected; dropped: ..." (if any option). */
+/* "TOOL: selection: N read, S selected; dropped: ..." (if any option),
+ * after a warning for each --tag test on a tag no game read had, with
+ * the nearest tag name that was seen. */
 void sel_summary(const struct sel *s);
 /* Write --stats (the tool's own counts as JSON members in 'extra', "" if
    none), before the outputs are closed. */

@@ -120,6 +120,55 @@ utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+/*
+ * s (NUL-terminated) as the text its JSON string says, unescaped: valid
+ * UTF-8 kept, any other byte read as ISO 8859-1.  s itself if it is
+ * that text already (ASCII, or valid UTF-8), else the text in out (size
+ * bytes) if it fits, or in memory of its own that *heap is set to (free
+ * it); NULL if out of memory.  Selection tests compare this
+ * text (select.c), so what they match is what the JSON shows.
+ */
+const char *
+zh__json_text(const char *s, char *out, size_t size, char **heap)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n, i, k, bad = 0;
+	char *q, *o;
+
+	*heap = NULL;
+	/* (utf8_len reads no further than a NUL: it is no continuation
+	   byte) */
+	for (i = 0; u[i] != '\0'; i += k) {
+		k = 1;
+		if (u[i] >= 0x80 && (k = utf8_len(u + i, 4)) == 0) {
+			k = 1;
+			bad++;
+		}
+	}
+	if (bad == 0)
+		return s;
+	n = i + bad + 1;
+	if (n <= size)
+		o = out;
+	else if ((o = *heap = malloc(n)) == NULL)
+		return NULL;
+	for (q = o, i = 0; u[i] != '\0'; i += k) {
+		k = 1;
+		if (u[i] < 0x80)
+			*q++ = (char)u[i];
+		else if ((k = utf8_len(u + i, 4)) == 0) {
+			*q++ = (char)(0xc0 | u[i] >> 6);
+			*q++ = (char)(0x80 | (u[i] & 0x3f));
+			k = 1;
+		} else {
+			memcpy(q, s + i, k);
+			q += k;
+		}
+	}
+	*q = '\0';
+	return o;
+}
+
 /* Has the word w a byte that a JSON string must escape (a control byte,
  * '"' or '\\') or that is not printable ASCII?  Exact as a whole. */
 static inline bool

@@ -106,6 +106,10 @@ void zh__json_keyn(struct zh__buf *b, const char *s, size_t n);
 
 /* s (n bytes, any bytes) as a JSON string: the one encoder. */
 void zh__json_str(struct zh__buf *b, const char *s, size_t n);
+/* s as the text its JSON string says, unescaped (json.c): s itself, out
+ * (size bytes), or *heap; NULL out of memory. */
+const char *zh__json_text(const char *s, char *out, size_t size,
+    char **heap);
 /* s (NUL-terminated), or null for NULL. */
 void zh__json_strz(struct zh__buf *b, const char *s);
 /* s, our own ASCII with nothing to escape (FEN, SAN, names), quoted. */

@@ -20,14 +20,26 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "json.h"
 #include "zh.h"
 #include "zh_int.h"
+
+/*
+ * The bounds of one regular expression match (PCRE2's match context):
+ * backtracking steps, and the memory of the backtracking.  A match that
+ * reaches either is undecided, never a silent non-match (zh_select_tags
+ * says which test).  At the step limit a match takes about 10 ms.
+ */
+#define RE_MATCH_LIMIT	ZH_SEL_RE_STEPS
+#define RE_HEAP_KIB	(ZH_SEL_RE_MIB * 1024)
 
 enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_RE, OP_NRE };
 
@@ -54,8 +66,8 @@ struct test {
 	double num;
 	struct date date;
 	struct tc tc;
-	bool hasre;
-	regex_t re;
+	pcre2_code *re;		/* ~ and !~: the compiled expression */
+	pcre2_match_context *mctx;	/* its bounds (the selection's) */
 	/* game tests */
 	const struct zh_variant *v;
 	long lo, hi;		/* plies; hi < 0: no upper bound */
@@ -74,6 +86,7 @@ struct zh_select {
 	uint64_t *z;		/* the key's values (ZTAB of them) */
 	uint64_t *skey;		/* each variant's start position's key,
 				   with and without promoted marks */
+	pcre2_match_context *mctx;	/* the regexes' bounds, made once */
 };
 
 static const char *const opnames[] = {
@@ -258,7 +271,26 @@ parse_op(const char **pp, const char *text, struct zh_error *err)
 	return bad(err, COL(p, text), "unknown operator '%.*s'", (int)n, p);
 }
 
-/* The value from p (blanks around it and one pair of quotes removed). */
+/*
+ * v (malloc'd) as the text a game's JSON shows (zhkit-json(5): valid
+ * UTF-8 kept, any other byte read as Latin-1): tag values are compared
+ * as that text, so a test is written as the JSON reads.  v itself, or a
+ * new string (v freed); NULL out of memory.
+ */
+static char *
+as_text(char *v)
+{
+	char *heap = NULL;
+	const char *t = zh__json_text(v, NULL, 0, &heap);
+
+	if (t == v)
+		return v;
+	free(v);
+	return heap;
+}
+
+/* The value from p (blanks around it and one pair of quotes removed),
+ * as text (as_text). */
 static char *
 parse_value(const char *p)
 {
@@ -277,26 +309,181 @@ parse_value(const char *p)
 		return NULL;
 	memcpy(v, p, n);
 	v[n] = '\0';
-	return v;
+	return as_text(v);
+}
+
+/* ==================== regular expressions ==================== */
+
+/*
+ * The GNU forms of POSIX extended expressions that Perl's syntax reads
+ * otherwise, outside brackets: \< and \> (a word's start and end), \`
+ * and \' (the text's start and end), {,n} (at most n).  The rest of an
+ * ERE means the same in PCRE2.  Into out (5 bytes a byte of re, and 1);
+ * true if something changed.
+ */
+static bool
+ere_forms(const char *re, char *out)
+{
+	const char *p = re;
+	char *q = out;
+	bool inbr = false;
+
+	while (*p != '\0') {
+		if (!inbr && p[0] == '\\' && p[1] != '\0' &&
+		    strchr("<>`'", p[1]) != NULL) {
+			q = stpcpy(q, p[1] == '<' ? "\\b(?=\\w)" : p[1] == '>' ?
+			    "\\b(?<=\\w)" : p[1] == '`' ? "\\A" : "\\z");
+			p += 2;
+			continue;
+		}
+		if (!inbr && p[0] == '{' && p[1] == ',' && p[2] >= '0' &&
+		    p[2] <= '9' && p[1 + strspn(p + 1, ",0123456789")] == '}') {
+			q = stpcpy(q, "{0");
+			p++;
+			continue;
+		}
+		if (p[0] == '\\' && p[1] != '\0') {
+			*q++ = *p++;
+		} else if (!inbr && p[0] == '[') {
+			inbr = true;
+			*q++ = *p++;
+			if (*p == '^')
+				*q++ = *p++;
+			if (*p == ']')		/* a first ']' is one */
+				*q++ = *p++;
+			continue;
+		} else if (inbr && p[0] == '[' && p[1] != '\0' &&
+		    strchr(":.=", p[1]) != NULL) {	/* [:alpha:] */
+			const char *e = strstr(p + 2, p[1] == ':' ? ":]" :
+			    p[1] == '.' ? ".]" : "=]");
+
+			if (e != NULL) {
+				memcpy(q, p, (size_t)(e + 2 - p));
+				q += e + 2 - p;
+				p = e + 2;
+				continue;
+			}
+		} else if (inbr && p[0] == ']') {
+			inbr = false;
+		}
+		*q++ = *p++;
+	}
+	*q = '\0';
+	return strcmp(re, out) != 0;
+}
+
+/* The match context of the selection's bounds, made once. */
+static pcre2_match_context *
+re_bounds(struct zh_select *s)
+{
+	if (s->mctx == NULL && (s->mctx = pcre2_match_context_create(NULL)) !=
+	    NULL) {
+		pcre2_set_match_limit(s->mctx, RE_MATCH_LIMIT);
+		pcre2_set_depth_limit(s->mctx, RE_MATCH_LIMIT);
+		pcre2_set_heap_limit(s->mctx, RE_HEAP_KIB);
+	}
+	return s->mctx;
+}
+
+/*
+ * Compile t's value as a regular expression: PCRE2's syntax (Perl's),
+ * the GNU forms of POSIX EREs read as glibc did (ere_forms), UTF-8 text
+ * (the value and the tags are: as_text); JIT-compiled where PCRE2 can.
+ */
+static int
+re_compile(struct zh_select *s, struct test *t, long vcol,
+    struct zh_error *err)
+{
+	char *pat = malloc(5 * strlen(t->val) + 1);
+	PCRE2_UCHAR msg[120];
+	PCRE2_SIZE off = 0;
+	bool moved;
+	int rc;
+
+	if (pat == NULL || (t->mctx = re_bounds(s)) == NULL) {
+		free(pat);
+		return bad(err, 0, "out of memory");
+	}
+	moved = ere_forms(t->val, pat);
+	t->re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C, &rc, &off, NULL);
+	free(pat);
+	if (t->re == NULL) {
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		if (moved)
+			return bad(err, vcol, "regex: %s", (const char *)msg);
+		return bad(err, vcol, "regex: %s (at its byte %lu)",
+		    (const char *)msg, (unsigned long)off + 1);
+	}
+	(void)pcre2_jit_compile(t->re, PCRE2_JIT_COMPLETE);
+	return 0;
+}
+
+/*
+ * Does t's expression match text?  1 yes, 0 no, -1 undecided: the match
+ * reached its bounds (or memory ran out).  A JIT match whose stack runs
+ * out is tried again by the interpreter, whose memory is bounded.
+ */
+static int
+re_match(const struct test *t, const char *text)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	PCRE2_SIZE n = strlen(text);
+	int rc;
+
+	if (md == NULL)
+		return -1;
+	rc = pcre2_match(t->re, (PCRE2_SPTR)text, n, 0, PCRE2_NO_UTF_CHECK,
+	    md, t->mctx);
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+		rc = pcre2_match(t->re, (PCRE2_SPTR)text, n, 0,
+		    PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, md, t->mctx);
+	pcre2_match_data_free(md);
+	return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+}
+
+/* ==================== the values ==================== */
+
+/*
+ * Tags whose values are numbers (ratings, counts, ids): a test that
+ * compares one with a value that is not a number is an error, not a
+ * comparison of text.  '=' and '!=' may still name PGN's unknown value
+ * ("?", "-", or nothing).  A name matches a row exactly, or ends with a
+ * row that starts with '*'.
+ */
+static const char *const numeric_tags[] = {
+	"*Elo", "*RatingDiff", "*FideId", "*USCF", "*Rating", "PlyCount",
+	"TotalPlyCount", NULL
+};
+
+static bool
+numeric_tag(const char *tag)
+{
+	size_t n = strlen(tag), k;
+	int i;
+
+	for (i = 0; numeric_tags[i] != NULL; i++) {
+		const char *row = numeric_tags[i];
+
+		if (row[0] != '*') {
+			if (strcmp(tag, row) == 0)
+				return true;
+		} else if ((k = strlen(row + 1)) < n &&
+		    strcmp(tag + n - k, row + 1) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* The value's type and its parsed forms; vcol is its column. */
 static int
-type_value(struct test *t, long vcol, struct zh_error *err)
+type_value(struct zh_select *s, struct test *t, long vcol,
+    struct zh_error *err)
 {
 	size_t n = strlen(t->tag != NULL ? t->tag : "");
-	int rc;
 
-	if (t->op == OP_RE || t->op == OP_NRE) {
-		char msg[160];
-
-		if ((rc = regcomp(&t->re, t->val, REG_EXTENDED | REG_NOSUB)) != 0) {
-			regerror(rc, &t->re, msg, sizeof msg);
-			return bad(err, vcol, "regex: %s", msg);
-		}
-		t->hasre = true;
-		return 0;
-	}
+	if (t->op == OP_RE || t->op == OP_NRE)
+		return re_compile(s, t, vcol, err);
 	if (t->val[0] == '\0' && t->op != OP_EQ && t->op != OP_NE)
 		return bad(err, vcol, "missing value after '%s'",
 		    opnames[t->op]);
@@ -317,6 +504,13 @@ type_value(struct test *t, long vcol, struct zh_error *err)
 	} else if (number(t->val, &t->num)) {
 		t->vtype = V_NUM;
 		t->isnum = true;
+	} else if (t->tag != NULL && numeric_tag(t->tag) &&
+	    ((t->op != OP_EQ && t->op != OP_NE) || (t->val[0] != '\0' &&
+	    strcmp(t->val, "?") != 0 && strcmp(t->val, "-") != 0))) {
+		return bad(err, vcol, "'%s' is not a number, and %s is "
+		    "compared as one%s", t->val, t->tag,
+		    t->op == OP_EQ || t->op == OP_NE ? " (or '?', '-' for "
+		    "none)" : "");
 	} else {
 		t->vtype = V_TEXT;
 	}
@@ -325,7 +519,8 @@ type_value(struct test *t, long vcol, struct zh_error *err)
 
 /* "NAME OP VALUE"; TimeControl.base and TimeControl.inc for its parts. */
 static int
-parse_tag(struct test *t, const char *text, struct zh_error *err)
+parse_tag(struct zh_select *s, struct test *t, const char *text,
+    struct zh_error *err)
 {
 	const char *p = skipbl(text), *name = p, *dot;
 	size_t n;
@@ -357,12 +552,13 @@ parse_tag(struct test *t, const char *text, struct zh_error *err)
 		return -1;
 	if ((t->val = parse_value(p)) == NULL)
 		return bad(err, 0, "out of memory");
-	return type_value(t, COL(skipbl(p), text), err);
+	return type_value(s, t, COL(skipbl(p), text), err);
 }
 
 /* "OP VALUE" or "VALUE" (=): compared with White and Black as text. */
 static int
-parse_player(struct test *t, const char *text, struct zh_error *err)
+parse_player(struct zh_select *s, struct test *t, const char *text,
+    struct zh_error *err)
 {
 	const char *p = skipbl(text);
 
@@ -371,7 +567,7 @@ parse_player(struct test *t, const char *text, struct zh_error *err)
 		return -1;
 	if ((t->val = parse_value(p)) == NULL)
 		return bad(err, 0, "out of memory");
-	if (type_value(t, COL(skipbl(p), text), err) < 0)
+	if (type_value(s, t, COL(skipbl(p), text), err) < 0)
 		return -1;
 	if (t->vtype == V_NUM)
 		t->vtype = V_TEXT;	/* names are text */
@@ -522,8 +718,7 @@ test_free(struct test *t)
 	free(t->text);
 	free(t->tag);
 	free(t->val);
-	if (t->hasre)
-		regfree(&t->re);
+	pcre2_code_free(t->re);
 }
 
 /* A positive test: one of several that may hold instead of each other. */
@@ -581,10 +776,10 @@ zh_select_add(struct zh_select *s, int kind, const char *text,
 	t->kind = kind;
 	switch (kind) {
 	case ZH_SEL_TAG:
-		rc = parse_tag(t, text, err);
+		rc = parse_tag(s, t, text, err);
 		break;
 	case ZH_SEL_PLAYER:
-		rc = parse_player(t, text, err);
+		rc = parse_player(s, t, text, err);
 		break;
 	case ZH_SEL_VARIANT:
 	case ZH_SEL_ENDING:
@@ -661,6 +856,7 @@ zh_select_free(struct zh_select *s)
 	free(s->pidx);
 	free(s->z);
 	free(s->skey);
+	pcre2_match_context_free(s->mctx);
 	free(s);
 }
 
@@ -718,20 +914,44 @@ tc_holds(const struct test *t, const char *value)
 	return cmp_holds(t->op, dcmp(x, t->num));
 }
 
-/* Does one tag value (NULL: the tag is missing) pass test t? */
-static bool
+/* Does a tag's text (as_text) pass test t?  -1: undecided (re_match). */
+static int
+text_holds(const struct test *t, const char *value)
+{
+	int m;
+
+	switch (t->op) {
+	case OP_RE:
+	case OP_NRE:
+		if ((m = re_match(t, value)) < 0)
+			return -1;
+		return m == (t->op == OP_RE);
+	}
+	return cmp_holds(t->op, strcmp(value, t->val));
+}
+
+/* Does one tag value (NULL: the tag is missing) pass test t?  1 or 0,
+ * -1 if undecided (a regex match reached its bounds). */
+static int
 value_holds(const struct test *t, const char *value)
 {
 	double x;
 	struct date d;
+	char buf[256], *heap;
+	const char *text;
+	int rc;
 
 	if (value == NULL)	/* absent: not equal, not matching */
 		return t->op == OP_NE || t->op == OP_NRE;
-	switch (t->op) {
-	case OP_RE:
-		return regexec(&t->re, value, 0, NULL, 0) == 0;
-	case OP_NRE:
-		return regexec(&t->re, value, 0, NULL, 0) != 0;
+	if (t->op == OP_RE || t->op == OP_NRE || t->vtype == V_TEXT) {
+		/* compared as the text the JSON shows: Latin-1 read so */
+		if ((text = zh__json_text(value, buf, sizeof buf, &heap)) ==
+		    NULL)
+			return -1;
+		rc = text_holds(t, text);
+		if (text != value && text != buf)
+			free(heap);
+		return rc;
 	}
 	switch (t->vtype) {
 	case V_TC:
@@ -750,15 +970,17 @@ value_holds(const struct test *t, const char *value)
 	return cmp_holds(t->op, strcmp(value, t->val));
 }
 
-static bool
+/* Does g pass tag test t?  -1: undecided. */
+static int
 test_tags(const struct test *t, const struct zh_game *g)
 {
-	bool w, b;
+	int w, b;
 
 	if (t->kind == ZH_SEL_TAG)
 		return value_holds(t, zh_game_tag(g, t->tag));
-	w = value_holds(t, zh_game_tag(g, "White"));
-	b = value_holds(t, zh_game_tag(g, "Black"));
+	if ((w = value_holds(t, zh_game_tag(g, "White"))) < 0 ||
+	    (b = value_holds(t, zh_game_tag(g, "Black"))) < 0)
+		return -1;
 	/* "is X": either player; "is not X": neither */
 	return t->op == OP_NE || t->op == OP_NRE ? w && b : w || b;
 }
@@ -766,7 +988,7 @@ test_tags(const struct test *t, const struct zh_game *g)
 int
 zh_select_tags(const struct zh_select *s, const struct zh_game *g)
 {
-	int i, k;
+	int i, k, rc;
 
 	for (i = 0; i < s->n; i++) {
 		const struct test *t = &s->t[i];
@@ -775,8 +997,10 @@ zh_select_tags(const struct zh_select *s, const struct zh_game *g)
 		    (t->kind != ZH_SEL_TAG && t->kind != ZH_SEL_PLAYER))
 			continue;
 		for (k = i; k >= 0; k = s->t[k].next)
-			if (test_tags(&s->t[k], g))
+			if ((rc = test_tags(&s->t[k], g)) != 0)
 				break;
+		if (k >= 0 && rc < 0)
+			return -(k + 1);	/* undecided */
 		if (k < 0)
 			return i + 1;
 	}

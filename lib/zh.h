@@ -990,9 +990,15 @@ int zh_select_kind(const struct zh_select *s, int i);
 bool zh_select_needs_replay(const struct zh_select *s);
 /*
  * The tag tests on g's tags: 0 if g passes them all, else the number
- * (1-based) of the first test that drops it.  Thread-safe (s is only
- * read).
+ * (1-based) of the first test that drops it, or minus the number of a
+ * regex test whose match reached its bounds (ZH_SEL_RE_STEPS
+ * backtracking steps, ZH_SEL_RE_MIB MiB of backtracking memory): g is
+ * then neither passed nor dropped.  Tag values are compared as the text
+ * their JSON shows (zhkit-json(5): valid UTF-8, any other byte read as
+ * Latin-1), and so are the tests' values.  Thread-safe (s is only read).
  */
+#define ZH_SEL_RE_STEPS	1000000
+#define ZH_SEL_RE_MIB	64
 int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
 /*
  * The other tests, on g replayed into r (zh_replay's return value in

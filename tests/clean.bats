@@ -209,13 +209,14 @@ same_as_ref() {
 	[ "$(wc -l <j3.jsonl)" = 10 ]
 }
 
-# The file name a value makes: ASCII letters, digits, '-', '_', '.' (not
-# first) kept, any other byte %XX (python, from the manual's rule).
+# The file name a value makes: ASCII letters, digits, '-_.+,=@' (not a
+# first '.') kept, any other byte %XX (python, from the manual's rule;
+# the values here do not start the file's name).
 safe() {
 	python3 -c '
 import sys
 v = sys.argv[1].encode()
-print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_" or (chr(b) == "." and i > 0)) else "%%%02X" % b for i, b in enumerate(v)))' "$1"
+print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_+,=@" or (chr(b) == "." and i > 0)) else "%%%02X" % b for i, b in enumerate(v)))' "$1"
 }
 
 @test "split: --split-by TAG: each file holds exactly the games of its value (jq)" {
@@ -235,8 +236,8 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 		cmp "$T/want" "$T/got"
 		[ "$(wc -l <"$T/got")" = "$k" ]
 	done
-	# "600+0" -> tc-600%2B0.pgn, "-" -> tc--.pgn
-	[ -f 'tc-600%2B0.pgn' ]
+	# "600+0" -> tc-600+0.pgn, "-" -> tc--.pgn
+	[ -f 'tc-600+0.pgn' ]
 	[ -f 'tc--.pgn' ]
 }
 
@@ -355,7 +356,7 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_"
 	# per variant: the lines of each file are the positions of its games
 	zhreplay -F jsonl --split-by TimeControl -o 'tc-%s.jsonl' "$f"
 	[ "$(cat tc-*.jsonl | wc -l)" = "$(wc -l <"$T/replay")" ]
-	[ "$(jq -r .game tc-600%2B0.jsonl | sort -un | wc -l)" = \
+	[ "$(jq -r .game tc-600+0.jsonl | sort -un | wc -l)" = \
 	    "$(grep -c '^\[TimeControl "600+0"\]' "$f")" ]
 	cd "$T/c"
 	zhcheck -q --json --split 40 -o 'c%d.jsonl' "$T/in.pgn" 2>/dev/null || true
