@@ -710,7 +710,7 @@ static int nlate, caplate;
 
 /*
  * The late outputs' identities (regular files), for late_same: open
- * addressing on (dev, ino), doubled when half full, so that a run of
+ * addressing on the final name (or dev, ino), doubled when half full, so that a run of
  * --split-by with 100,000 files compares each new one in constant time.
  * And the late outputs open now (split files: clean.c keeps a bounded
  * number open), the only ones late_failed looks at.
@@ -722,23 +722,41 @@ static int nlopen, caplopen;
 
 static int late_park(struct output *o);
 
+/* A late output's identity: the name its temporary file is renamed to,
+ * or else its (dev, ino). */
 static size_t
-id_hash(dev_t dev, ino_t ino)
+id_hash(const struct output *o)
 {
-	uint64_t x = (uint64_t)dev * 0x9e3779b97f4a7c15u ^ (uint64_t)ino;
+	uint64_t x;
+	const unsigned char *c;
 
+	if (o->final != NULL) {
+		x = 0xcbf29ce484222325u;	/* FNV-1a */
+		for (c = (const unsigned char *)o->final; *c != '\0'; c++)
+			x = (x ^ *c) * 0x100000001b3u;
+	} else
+		x = (uint64_t)o->dev * 0x9e3779b97f4a7c15u ^ (uint64_t)o->ino;
 	x ^= x >> 31;
 	x *= 0xbf58476d1ce4e5b9u;
 	return (size_t)(x ^ x >> 29);
 }
 
-/* The slot of (dev, ino) in ids[] (NULL there: not seen). */
-static struct output **
-id_slot(dev_t dev, ino_t ino)
+static bool
+id_same(const struct output *o, const struct output *p)
 {
-	size_t i = id_hash(dev, ino) & (capids - 1);
+	if (o->final != NULL || p->final != NULL)
+		return o->final != NULL && p->final != NULL &&
+		    strcmp(o->final, p->final) == 0;
+	return o->dev == p->dev && o->ino == p->ino;
+}
 
-	while (ids[i] != NULL && (ids[i]->dev != dev || ids[i]->ino != ino))
+/* The slot of o's identity in ids[] (NULL there: not seen). */
+static struct output **
+id_slot(const struct output *o)
+{
+	size_t i = id_hash(o) & (capids - 1);
+
+	while (ids[i] != NULL && !id_same(ids[i], o))
 		i = (i + 1) & (capids - 1);
 	return &ids[i];
 }
@@ -760,7 +778,7 @@ ids_grow(void)
 	}
 	for (k = 0; k < oldcap; k++)
 		if (old[k] != NULL)
-			*id_slot(old[k]->dev, old[k]->ino) = old[k];
+			*id_slot(old[k]) = old[k];
 	free(old);
 	return 0;
 }
@@ -782,7 +800,7 @@ late_same(const struct output *o)
 			other = outs[i].name;
 			goto same;
 		}
-	if (capids > 0 && *(sl = id_slot(o->dev, o->ino)) != NULL) {
+	if (capids > 0 && *(sl = id_slot(o)) != NULL) {
 		other = (*sl)->name;
 		goto same;
 	}
@@ -803,7 +821,7 @@ ids_add(struct output *o)
 		cli_fail("out of memory");
 		return -1;
 	}
-	*id_slot(o->dev, o->ino) = o;
+	*id_slot(o) = o;
 	nids++;
 	return 0;
 }

@@ -30,7 +30,8 @@ static const char *const signames[] = { "SIGINT", "SIGTERM", "SIGHUP",
     "SIGPIPE" };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct tmp *tmps;		/* under mu */
+static struct tmp *tmps;		/* under mu, oldest first */
+static struct tmp **tail = &tmps;	/* its last next (under mu) */
 static bool stopped;			/* a signal came (under mu) */
 static bool armed;			/* the handlers are set (under mu) */
 static int pipefd[2] = { -1, -1 };
@@ -175,7 +176,8 @@ forget(const char *tmp)
 
 	for (pp = &tmps; (t = *pp) != NULL; pp = &t->next)
 		if (t->path == tmp || strcmp(t->path, tmp) == 0) {
-			*pp = t->next;
+			if ((*pp = t->next) == NULL)
+				tail = pp;
 			free(t);
 			return;
 		}
@@ -215,8 +217,9 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 	}
 	t->path = p;
 	t->name = name;
-	t->next = tmps;
-	tmps = t;
+	t->next = NULL;		/* last: they are committed in order */
+	*tail = t;
+	tail = &t->next;
 	pthread_mutex_unlock(&mu);
 	*tmp = p;
 	return fd;
@@ -257,7 +260,7 @@ tmpout_drop(const char *tmp, const char *why)
 	const char *name = NULL;
 
 	pthread_mutex_lock(&mu);
-	for (t = tmps; t != NULL; t = t->next)
+	for (t = tmps; t != NULL && name == NULL; t = t->next)
 		if (strcmp(t->path, tmp) == 0)
 			name = t->name;
 	if (name != NULL && !stopped) {
