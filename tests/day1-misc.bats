@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# Day one (issue 32), the smaller items: a comment after the result kept
+# with its game, --json linear in variation depth, zhfen's file operands,
+# the manual rendered without warnings.
+bats_require_minimum_version 1.5.0
+load common
+
+# ---- a comment after the result (issue 32, item 6) ----
+# The PGN standard's grammar (section 18) ends the movetext with the
+# game termination and says nothing of a comment after it; python-chess
+# reads a game's movetext lines up to the empty line that ends it, so a
+# comment on the line below the result is that game's (pgn-extract
+# throws it away as text between games).  zhkit keeps it with its game.
+
+twogames() {
+	printf '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n{ trailing }\n\n'
+	printf '[Event "b"]\n[Result "1-0"]\n\n1. d4 1-0\n'
+}
+
+@test "a comment on the line below the result is kept with its game" {
+	run -0 zhpgn <<<"$(printf '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n{ trailing }\n')"
+	assert_output --partial '1. e4 e5 1-0 { trailing }'
+}
+
+@test "a comment below the result stays with its game, not the next one" {
+	run -0 --separate-stderr zhpgn --json <<<"$(twogames)"
+	[ "${#lines[@]}" -eq 2 ]
+	run -0 jq -r '[.tags.Event, (.moves | map(.comment // empty) | join(","))] | join(":")' <<<"$output"
+	assert_output $'a:trailing\nb:'
+}
+
+@test "a comment below the result: a game dropped by a selection keeps it too" {
+	run -0 --separate-stderr zhpgn --tag 'Event=b' <<<"$(twogames)"
+	refute_output --partial trailing
+	run -0 --separate-stderr zhpgn --tag 'Event=a' <<<"$(twogames)"
+	assert_output --partial '1-0 { trailing }'
+}
+
+@test "a comment below the result over CRLF lines and in pieces (-j 2)" {
+	twogames | sed 's/$/\r/' >"$BATS_TEST_TMPDIR/crlf.pgn"
+	run -0 --separate-stderr zhpgn "$BATS_TEST_TMPDIR/crlf.pgn"
+	assert_output --partial '1. e4 e5 1-0 { trailing }'
+	refute_output --partial '{ trailing } 1. d4'
+	for i in $(seq 200); do twogames; echo; done >"$BATS_TEST_TMPDIR/many.pgn"
+	ZH_JOBS_CHUNK=300 run -0 --separate-stderr zhpgn -j 2 "$BATS_TEST_TMPDIR/many.pgn"
+	[ "$(grep -c '1-0 { trailing }' <<<"$output")" -eq 200 ]
+	refute_output --partial '{ trailing } 1. d4'
+}
+
+@test "zhpgn | zhpgn keeps a long comment after the result that the writer wraps" {
+	long=$(printf 'word%.0s ' $(seq 40))
+	printf '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 1-0 { %s}\n\n[Event "b"]\n[Result "0-1"]\n\n1. d4 0-1\n' \
+	    "$long" >"$BATS_TEST_TMPDIR/long.pgn"
+	zhpgn "$BATS_TEST_TMPDIR/long.pgn" >"$BATS_TEST_TMPDIR/once.pgn" 2>/dev/null
+	# the writer breaks the line after the result
+	grep -qx '1. e4 e5 1-0' "$BATS_TEST_TMPDIR/once.pgn"
+	zhpgn "$BATS_TEST_TMPDIR/once.pgn" >"$BATS_TEST_TMPDIR/twice.pgn" 2>/dev/null
+	cmp "$BATS_TEST_TMPDIR/once.pgn" "$BATS_TEST_TMPDIR/twice.pgn"
+	[ "$(grep -c word "$BATS_TEST_TMPDIR/twice.pgn")" -eq 1 ]
+	run -0 --separate-stderr zhpgn --json "$BATS_TEST_TMPDIR/once.pgn"
+	run -0 jq -r 'select(.tags.Event == "a") | .moves[-1].comment | split(" ") | length' <<<"$output"
+	assert_output 40
+	zhpgn --json "$BATS_TEST_TMPDIR/once.pgn" 2>/dev/null | zhpgn 2>/dev/null >"$BATS_TEST_TMPDIR/json.pgn"
+	cmp "$BATS_TEST_TMPDIR/once.pgn" "$BATS_TEST_TMPDIR/json.pgn"
+}
+
+@test "after an empty line a comment is not the finished game's" {
+	printf '[Event "a"]\n[Result "1-0"]\n\n1. e4 1-0\n\n{ next }\n[Event "b"]\n[Result "1-0"]\n\n1. d4 1-0\n' >"$BATS_TEST_TMPDIR/e.pgn"
+	run -0 --separate-stderr zhpgn --json "$BATS_TEST_TMPDIR/e.pgn"
+	run -0 jq -r 'select(.tags.Event == "a") | .moves[-1].comment // "none"' <<<"$output"
+	assert_output none
+}
