@@ -105,3 +105,22 @@ print("[Event \"deep\"]\n[Result \"*\"]\n\n1. e4 " + "(1. d4 " * n + ")" * n + "
 	[ "$(grep -o '"variations":\[\[{"san":"d4"' <<<"$output" | wc -l)" -eq 99000 ]
 	[[ "$output" == *'"uci":"d2d4"}'"$(printf ']]}%.0s' $(seq 99000))"'],"result":"*"'* ]]
 }
+
+# ---- tests/unit/select.c without the bench's file (item 22) ----
+
+@test "unit test select: no leak where ../shared/bench is missing (LeakSanitizer)" {
+	[ -z "${VALGRIND-}" ] || skip "built with ASan"
+	local d="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$d"
+	ln -s "$ZH_TOP/testdata" "$d/testdata"
+	ln -s "$ZH_TOP/bin" "$d/bin"
+	[ ! -e "$d/../shared/bench" ]
+	# the test alone built with ASan: its malloc is the library's too
+	cc -O1 -g -fsanitize=address -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L \
+	    -I"$ZH_TOP/lib" -I"$ZH_TOP/tests/unit" -o "$d/select" \
+	    "$ZH_TOP/tests/unit/select.c" "$ZH_TOP/build/libzh.a" -ljansson -lpthread
+	cd "$d"
+	ASAN_OPTIONS=detect_leaks=1 run ./select
+	refute_output --partial LeakSanitizer
+	assert_success
+}
