@@ -124,3 +124,62 @@ print("[Event \"deep\"]\n[Result \"*\"]\n\n1. e4 " + "(1. d4 " * n + ")" * n + "
 	refute_output --partial LeakSanitizer
 	assert_success
 }
+
+# ---- the manual at 80 and 100 columns (item 23) ----
+
+# Every page rendered at width $1 (groff -mdoc, warnings on): stderr
+# must be empty; the text on stdout.
+render() {
+	local m w=$1 out
+	for m in "$ZH_TOP"/man/*.[1-9]; do
+		out=$(groff -mdoc -Tutf8 -rLL="${w}n" -ww "$m" 2>&1 >/dev/null) || return 1
+		[ -z "$out" ] || { echo "$m at $w: $out"; return 1; }
+		out=$(MANWIDTH=$w man --warnings=w -l "$m" 2>&1 >/dev/null) || true
+		[ -z "$out" ] || { echo "man $m at $w: $out"; return 1; }
+		echo "=== $(basename "$m")"
+		LC_ALL=C.UTF-8 MANWIDTH=$w man -l "$m" 2>/dev/null
+	done
+}
+
+@test "man: every page at 80 and 100 columns: no warning, no nested quotes, no glued table columns" {
+	command -v groff >/dev/null || skip "groff not installed"
+	command -v man >/dev/null || skip "man not installed"
+	local w txt
+	for w in 80 100; do
+		txt=$(render "$w") || fail "$txt"
+		# a quote opened inside another ('Pq Ql a , Ql b' nests them)
+		run env LC_ALL=C.UTF-8 grep -o "‘[^’]*‘" <<<"$(tr '\n' ' ' <<<"$txt")"
+		[ "$status" -eq 1 ] || fail "nested quotes at $w columns: $output"
+		# JSON in the text keeps its quotes ("Li {"a": 1, "b": 2}" loses
+		# the second key's)
+		run grep -P '\{"[^{}]*, [A-Za-z_]+: ' <<<"$txt"
+		[ "$status" -eq 1 ] || fail "JSON keys without quotes at $w columns: $output"
+		# zhkit(7)'s table of options: every row's Tools column stands apart
+		run bash -c "sed -n '/^ *Option  *Tools  *Meaning/,/^\$/p' | grep -E '^ +-' | grep -vE '^ +-.*[^ ]  +[fpcrt]{1,5}( {2,}[^ ]|\$)'" <<<"$txt"
+		[ "$status" -eq 1 ] || fail "zhkit(7) options table at $w columns: $output"
+	done
+}
+
+@test "man: nothing stale: BPGN is read, no deprecated spelling in an example" {
+	run grep -n "does not read it yet" "$ZH_TOP"/man/*
+	[ "$status" -eq 1 ] || fail "$output"
+	# zhpgn -F (--fens), zhreplay -f (-F), zhfen -j (-J) in examples
+	run grep -nE '(zhpgn( [^|`]*)? -F\b|zhpgn \\-J \\-F|zhreplay( [^|`]*)? -f |zhreplay \\-f|zhfen( [^|`]*)? -j\b)' \
+	    "$ZH_TOP"/man/*.[1-9] "$ZH_TOP/README.md"
+	# the README's list of the old spellings names them as deprecated
+	run grep -v 'The old `zhfen -j`' <<<"$output"
+	[ -z "$output" ] || fail "$output"
+}
+
+@test "man: the JSON keys zhreplay and zhcheck write are documented" {
+	local k
+	# zhreplay -F jsonl: every key of a position object in zhreplay(1)
+	for k in $(printf '[Event "a"]\n[Result "*"]\n\n1. e4 { [%%clk 0:01:00] [%%eval 0.35] } e5 *\n' |
+	    zhreplay -F jsonl 2>/dev/null | jq -r 'keys[]' | sort -u); do
+		grep -q "^\.Li $k\b" "$ZH_TOP/man/zhreplay.1" || fail "zhreplay(1) lacks $k"
+	done
+	# zhcheck --json of a bughouse game: every key in zhkit-json(5)
+	for k in $(zhcheck --json "$TESTDATA"/bughouse/real/*.bpgn 2>/dev/null | jq -r 'keys[]' | sort -u); do
+		grep -qE "^\.It Li $k\b|^\.It Li .*\b$k\b" "$ZH_TOP/man/zhkit-json.5" || fail "zhkit-json(5) lacks $k"
+	done
+}
