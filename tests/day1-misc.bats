@@ -110,13 +110,15 @@ print("[Event \"deep\"]\n[Result \"*\"]\n\n1. e4 " + "(1. d4 " * n + ")" * n + "
 
 @test "unit test select: no leak where ../shared/bench is missing (LeakSanitizer)" {
 	[ -z "${VALGRIND-}" ] || skip "built with ASan"
+	! nm "$ZH_TOP/build/libzh.a" 2>/dev/null | grep -q __tsan_ || skip "libzh.a built for TSan"
 	local d="$BATS_TEST_TMPDIR/tree"
 	mkdir -p "$d"
 	ln -s "$ZH_TOP/testdata" "$d/testdata"
 	ln -s "$ZH_TOP/bin" "$d/bin"
 	[ ! -e "$d/../shared/bench" ]
-	# the test alone built with ASan: its malloc is the library's too
-	cc -O1 -g -fsanitize=address -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L \
+	# the test alone built with ASan (and UBSan, for a libzh.a of make
+	# asan): its malloc is the library's too
+	cc -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L \
 	    -I"$ZH_TOP/lib" -I"$ZH_TOP/tests/unit" -o "$d/select" \
 	    "$ZH_TOP/tests/unit/select.c" "$ZH_TOP/build/libzh.a" -ljansson -lpthread
 	cd "$d"
