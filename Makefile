@@ -203,9 +203,13 @@ build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h $(LIBSRC)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.
+# tests/fuzz/<target>.flags: libFuzzer flags of one target (fuzz_game's
+# runs touch so much code that the entropic schedule's bookkeeping of
+# rare features took 9 in 10 of its time).
 fuzz: $(FUZZERS)
 	for f in $(FUZZERS); do n=$${f##*/}; mkdir -p tests/fuzz/corpus/$$n build/fuzz/new-$$n; \
 	    ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=64} $$f -max_total_time=$(FUZZTIME) -timeout=5 -rss_limit_mb=512 \
+	    $$(cat tests/fuzz/$$n.flags 2>/dev/null) \
 	    -artifact_prefix=build/fuzz/ build/fuzz/new-$$n tests/fuzz/corpus/$$n || exit 1; done
 
 install: all build/zhkit.pc

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "warn.h"
@@ -252,14 +253,20 @@ file(const struct opts *o, struct tally *t, const char *path)
 		fclose(ls.f);
 }
 
-/* An operand is a FEN when it is empty or has a blank, a '[' or a
-   board's 7 '/'; else it names a file. */
+/* An operand that names an existing file (not a directory) is that
+   file; else it is a FEN when it is empty or has a blank, a '[' or a
+   board's 7 '/', and names a file otherwise. */
 static bool
 is_fen(const char *s)
 {
+	struct stat st;
 	int slashes = 0;
 
-	if (*s == '\0' || strpbrk(s, " \t[") != NULL)
+	if (*s == '\0')
+		return true;
+	if (strcmp(s, "-") == 0 || (stat(s, &st) == 0 && !S_ISDIR(st.st_mode)))
+		return false;
+	if (strpbrk(s, " \t[") != NULL)
 		return true;
 	for (; *s; s++)
 		slashes += *s == '/';

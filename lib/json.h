@@ -192,13 +192,15 @@ zh__json_comment_add(struct zh__buf *b, const struct zh_token *t)
  * ('after': the run after a move, whose NAGs, comment and variations the
  * move's keys say; else the run before a line's first move; 'dead': the
  * line is past a move that could not be played).  run_list writes them
- * as the list 'key' (zhkit-json(5) "before" and "after").
+ * as the list 'key' (zhkit-json(5) "before" and "after").  'match',
+ * if not NULL, is for each '(' token the token after its ')' (a walk
+ * over a variation is then one step: linear in the game's nesting).
  */
 size_t zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
-    size_t i, bool after, bool dead, bool *plain);
+    const size_t *match, size_t i, bool after, bool dead, bool *plain);
 void zh__json_run_list(struct zh__buf *b, const char *key,
-    const struct zh_game *g, const struct zh_rmove *moves, size_t i,
-    size_t end, bool dead);
+    const struct zh_game *g, const struct zh_rmove *moves,
+    const size_t *match, size_t i, size_t end, bool dead);
 /* The tags as one object, a repeated name's first value; true if a name
  * repeats: then tag_list writes "tag_list", every pair in order. */
 bool zh__json_tags(struct zh__buf *b, const struct zh_game *g);

@@ -54,8 +54,8 @@ plain_nag(const struct zh_token *t)
 }
 
 size_t
-zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
-    bool after, bool dead, bool *plain)
+zh__json_run(const struct zh_game *g, const struct zh_rmove *moves,
+    const size_t *match, size_t i, bool after, bool dead, bool *plain)
 {
 	/* in locals: *plain could alias them otherwise */
 	const struct zh_token *t = g->toks;
@@ -75,7 +75,7 @@ zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
 		case ZH_T_VSTART:
 			ok &= after;
 			state = 2;
-			i = skip_variation(g, i);
+			i = match != NULL ? match[i] : skip_variation(g, i);
 			continue;
 		case ZH_T_MOVENUM:
 			nums = true;
@@ -95,7 +95,8 @@ zh__json_run(const struct zh_game *g, const struct zh_rmove *moves, size_t i,
 
 void
 zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
-    const struct zh_rmove *moves, size_t i, size_t end, bool dead)
+    const struct zh_rmove *moves, const size_t *match, size_t i, size_t end,
+    bool dead)
 {
 	char local[256];
 	struct zh__buf tmp = ZH_BUF_LOCAL(local);
@@ -110,7 +111,7 @@ zh__json_run_list(struct zh__buf *b, const char *key, const struct zh_game *g,
 		t = &g->toks[i];
 		if (t->kind == ZH_T_VSTART) {
 			zh__json_ascii(b, "(");
-			i = skip_variation(g, i);
+			i = match != NULL ? match[i] : skip_variation(g, i);
 			continue;
 		}
 		if (t->kind == ZH_T_MOVENUM && !nums)

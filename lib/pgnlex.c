@@ -688,6 +688,25 @@ lex_glyph(struct zh_pgn_reader *r)
 	return emit_nag(r, NOOFF, 2, zh__pgn_nagtext[nag], col, i);
 }
 
+/*
+ * After the result, b[i] a line end: does the next line go on with a
+ * brace comment (after blanks)?  It is the game's, as the lines of a
+ * movetext are up to the empty line that ends it (python-chess reads
+ * so); zhkit's writer wraps "1-0 {...}" so.  May read more input.
+ */
+static bool
+comment_below(struct zh_pgn_reader *r, size_t i)
+{
+	int c;
+
+	if (B(r)[i] == '\r' && peek(r, i + 1) == '\n')
+		i++;
+	do
+		c = peek(r, ++i);
+	while (c >= 0 && r->cls[c] == C_SP);
+	return c == '{';
+}
+
 /* White space at r->pos; notes blank lines. */
 static int
 lex_space(struct zh_pgn_reader *r)
@@ -702,7 +721,7 @@ lex_space(struct zh_pgn_reader *r)
 		if (r->cls[c] == C_SP) {
 			i++;
 		} else if (c == '\n' || c == '\r') {
-			if (r->after_result)
+			if (r->after_result && !comment_below(r, i))
 				break;		/* the game ends on this line */
 			i = eol(r, i);
 			b = B(r);
@@ -975,6 +994,13 @@ fast(struct zh_pgn_reader *r)
 		while (b[s] == ' ')
 			s++;
 		rc = b[s] == '\n' || b[s] == '\r';
+		if (rc) {	/* a comment on the next line is the game's */
+			e = s + (b[s] == '\r' && b[s + 1] == '\n') + 1;
+			while (r->cls[b[e]] == C_SP)
+				e++;
+			if (b[e] == '{' || b[e] == 0)
+				rc = 0;	/* the general code's business */
+		}
 		break;
 	}
 	if (t - t0 > ncom)
@@ -1017,7 +1043,8 @@ zh__pgn_lex_game(struct zh_pgn_reader *r)
 		i = r->pos;
 		c = B(r)[i];
 		if (r->after_result && r->cls[c] != C_SP && c != '{' &&
-		    c != ';' && !(c == 0 && ATEND(r, i))) {
+		    c != ';' && !(c == 0 && ATEND(r, i)) &&
+		    !((c == '\n' || c == '\r') && comment_below(r, i))) {
 			rc = 1;		/* text after the result: next game */
 			break;
 		}

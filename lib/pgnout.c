@@ -651,7 +651,8 @@ struct jmove {
  * they do not say the tokens after it (jsontoks.c). */
 static void
 jmove_fields(struct zh__buf *b, const struct jmove *m,
-    const struct zh_game *g, const struct zh_rmove *moves)
+    const struct zh_game *g, const struct zh_rmove *moves,
+    const size_t *match)
 {
 	size_t end;
 	bool plain;
@@ -685,10 +686,10 @@ jmove_fields(struct zh__buf *b, const struct jmove *m,
 	}
 	if (!m->odd)
 		return;
-	end = zh__json_run(g, moves, m->tok + 1, true, !moves[m->tok].ok,
-	    &plain);
+	end = zh__json_run(g, moves, match, m->tok + 1, true,
+	    !moves[m->tok].ok, &plain);
 	if (!plain)
-		zh__json_run_list(b, "after", g, moves, m->tok + 1, end,
+		zh__json_run_list(b, "after", g, moves, match, m->tok + 1, end,
 		    !moves[m->tok].ok);
 }
 
@@ -700,8 +701,8 @@ jmove_finish(struct zh__buf *b, struct jmove *m, const struct zh_game *g,
 		return;
 	if (m->vopen)
 		bputc(b, ']');
-	else
-		jmove_fields(b, m, g, moves);
+	else	/* no variation after it: no match needed */
+		jmove_fields(b, m, g, moves, NULL);
 	bputc(b, '}');
 	m->open = m->clock = m->emt = m->eval = m->vopen = m->odd = false;
 	m->text.len = m->nags.len = 0;
@@ -841,6 +842,7 @@ struct jlevel {
 	bool track, have_before, first;
 	bool var;		/* a variation, from token 'from' on */
 	size_t from;
+	const size_t *match;	/* a variation's: jmatch() */
 };
 
 struct jlevels {
@@ -948,10 +950,11 @@ jmove_more(struct zh__buf *b, struct jlevel *L, const struct zh_game *g,
 		L->pre.len = 0;
 	}
 	if (first && L->var) {
-		end = zh__json_run(g, moves, L->from, false, false, &plain);
+		end = zh__json_run(g, moves, L->match, L->from, false, false,
+		    &plain);
 		if (!plain)
-			zh__json_run_list(b, "before", g, moves, L->from, end,
-			    false);
+			zh__json_run_list(b, "before", g, moves, L->match,
+			    L->from, end, false);
 	}
 	return pos;
 }
@@ -969,16 +972,16 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 {
 	struct jlevel *L = &lv->v[lv->n - 1], *up;
 
+	if (c->match == NULL && (c->match = jmatch(c->g)) == NULL)
+		return NULL;
 	L->m.odd = true;
 	if (!L->m.open)
 		*b = bin;	/* no move to hang it on */
 	else if (L->m.vopen)
 		bputc(*b, ',');
 	else {
-		if (c->match == NULL && (c->match = jmatch(c->g)) == NULL)
-			return NULL;
 		L->m.done = jlook(c, &L->m, i, lv->n > 1);
-		jmove_fields(*b, &L->m, c->g, c->r->moves);
+		jmove_fields(*b, &L->m, c->g, c->r->moves, c->match);
 		zh__json_key(*b, "variations");
 		bputc(*b, '[');
 		L->m.vopen = true;
@@ -988,6 +991,7 @@ jvariation(struct jctx *c, struct jlevels *lv, size_t i, struct zh__buf **b,
 		return NULL;
 	L->var = true;
 	L->from = i + 1;
+	L->match = c->match;
 	up = L - 1;
 	*pos = NULL;
 	if (up->track && up->have_before) {
@@ -1183,15 +1187,16 @@ zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	zh__json_key(&b, "moves");
 	pos = r->start;
 	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL);
-	free(c.match);
 	if (c.comment.len > 0) {
 		zh__json_key(&b, "comment");
 		zh__json_str(&b, c.comment.s, c.comment.len);
 	}
 	free(c.comment.s);
-	k = zh__json_run(g, r->moves, 0, false, false, &plain);
+	k = zh__json_run(g, r->moves, c.match, 0, false, false, &plain);
 	if (!plain)
-		zh__json_run_list(&b, "before", g, r->moves, 0, k, false);
+		zh__json_run_list(&b, "before", g, r->moves, c.match, 0, k,
+		    false);
+	free(c.match);
 	zh__json_game_result(&b, g, r->complete);
 	zh__json_key(&b, "errors");
 	zh__json_open(&b, '[');

@@ -12,7 +12,8 @@
  * changes nothing and the lexer reads the game as usual (its tokens are
  * then dropped): at the end of the buffered bytes, a blank line or a
  * tag line before the result, a line starting with a blank or '%', any
- * byte the lexer would call an error, a ';' comment after the result, a
+ * byte the lexer would call an error, a ';' comment after the result or
+ * a brace comment on the line below it (the game's: pgnlex.c), a
  * game near a limit, a lone CR it would have to look past.  So the game
  * boundaries are always the full reader's.
  */
@@ -293,6 +294,14 @@ after_result(struct zh_pgn_reader *r, struct scan *s, size_t i)
 		}
 		if (b[i] == ';' || b[i] == 0)
 			return NOOFF;	/* a comment's blanks, the end */
+		if (b[i] == '\n' || b[i] == '\r') {
+			size_t e = i + (b[i] == '\r' && b[i + 1] == '\n') + 1;
+
+			while (r->cls[b[e]] == C_SP)
+				e++;
+			if (b[e] == '{' || b[e] == 0)
+				return NOOFF;	/* the game's comment, the end */
+		}
 		return i;
 	}
 }

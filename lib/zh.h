@@ -481,8 +481,9 @@ struct zh_game {
 	struct zh_tag *tags;	/* in input order; names may repeat */
 	size_t ntags;
 	struct zh_token *toks;	/* movetext in order, variations bracketed by
-				   VSTART/VEND, the result last (a comment on
-				   the result's line may follow it) */
+				   VSTART/VEND, the result last (comments on
+				   its line or the lines below it, up to an
+				   empty line, may follow it) */
 	size_t ntoks;
 	const char *result;	/* result token (static string), NULL if none */
 	const char *raw;	/* the game's bytes verbatim, without trailing

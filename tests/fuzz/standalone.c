@@ -6,6 +6,10 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* Set here, not under libFuzzer: a target that does one part of its
+ * work a run (fuzz_game) does all of it on the regression corpus. */
+int zh_fuzz_standalone = 1;
+
 int
 main(int argc, char **argv)
 {

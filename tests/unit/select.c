@@ -526,13 +526,19 @@ filter(const char *path)
 {
 	char cmd[512];
 	FILE *f1 = fopen(path, "rb"), *f2 = fopen(path, "rb"), *p;
-	struct zh_select *s = zh_select_new();
+	struct zh_select *s;
 	struct zh_pgn_reader *a, *b;
 	struct zh_game ga, gb;
 	long kept = 0, want = -1, agree = 0, n = 0;
 
-	if (f1 == NULL || f2 == NULL)
+	if (f1 == NULL || f2 == NULL) {	/* not here (the bench's file) */
+		if (f1 != NULL)
+			fclose(f1);
+		if (f2 != NULL)
+			fclose(f2);
 		return;
+	}
+	s = zh_select_new();
 	CHECK(zh_select_add(s, ZH_SEL_TAG, "WhiteElo >= 2000", NULL) == 0);
 	CHECK(zh_select_add(s, ZH_SEL_TAG, "BlackElo >= 2000", NULL) == 0);
 	a = zh_pgn_open(f1, NULL);
