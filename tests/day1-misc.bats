@@ -120,7 +120,7 @@ print("[Event \"deep\"]\n[Result \"*\"]\n\n1. e4 " + "(1. d4 " * n + ")" * n + "
 	# asan): its malloc is the library's too
 	cc -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L \
 	    -I"$ZH_TOP/lib" -I"$ZH_TOP/tests/unit" -o "$d/select" \
-	    "$ZH_TOP/tests/unit/select.c" "$ZH_TOP/build/libzh.a" -ljansson -lpthread
+	    "$ZH_TOP/tests/unit/select.c" "$ZH_TOP/build/libzh.a" -ljansson -lpcre2-8 -lpthread
 	cd "$d"
 	ASAN_OPTIONS=detect_leaks=1 run ./select
 	refute_output --partial LeakSanitizer
