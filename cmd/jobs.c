@@ -127,7 +127,7 @@ work_game(struct jobs *j, struct zh_game *g, FILE *out, FILE *err,
 	res->drop = 0;
 	res->has_key = false;
 	res->route[0] = '\0';
-	if (g->skipped.lines > 0)
+	if (g->skipped.lines > 0 && !j->work_skips)
 		tell_skip(j, err, &g->skipped);
 	/* the JSON objects' "file" and "index" (zhkit-json(5)): the
 	   game is the reader's, which leaves them alone */

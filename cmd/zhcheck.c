@@ -20,7 +20,7 @@ struct run {
 	const char *name;		/* current input */
 	struct jobs *jobs;
 	struct sel sel;
-	long items, valid, invalid, warnings;
+	long items, valid, invalid;
 	long conv[3];			/* this input's bughouse Results read
 					   as the board's, the team's, either */
 	bool fail;			/* out of memory */
@@ -146,8 +146,8 @@ convention(const struct zh_check *c)
 }
 
 /* One game, on any thread; returns invalid (bit 0) | the bughouse
- * Result's reading << 1 (2 bits) | warnings << 3, or -1 when out of
- * memory. */
+ * Result's reading << 1 (2 bits), or -1 when out of memory.  Its
+ * warnings are counted where they are written (warn_sink). */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -182,8 +182,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		report(err, o->name, g, &c->probs[i]);
 	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
 		return -1;
-	return (c->nerrors ? 1 : 0) | convention(c) << 1 |
-	    (int)(c->nwarnings << 3);
+	return (c->nerrors ? 1 : 0) | convention(c) << 1;
 }
 
 /* On the main thread, in input order: a game's (or a FEN's) result. */
@@ -202,7 +201,6 @@ count(struct run *o, int res)
 		o->valid++;
 	if ((res >> 1 & 3) != 0)
 		o->conv[(res >> 1 & 3) - 1]++;
-	o->warnings += res >> 3;
 	if (o->max_errors && o->invalid >= o->max_errors) {
 		o->jobs->stop = 1;
 		o->stopped = true;
@@ -302,16 +300,18 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		cli_read_error(in, o->name);
 }
 
-/* "checked N games: V valid, I invalid (W warnings)", and why it
- * stopped early. */
+/* "checked N games: V valid, I invalid (W warnings: W1 CLASS, ...)",
+ * every warning written or held back counted, and why it stopped early. */
 static void
 summary(const struct run *o, bool fen)
 {
-	fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid "
-	    "(%ld warning%s)", cli_prog, o->items, fen ?
+	char note[512];
+
+	fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid%s",
+	    cli_prog, o->items, fen ?
 	    (o->items == 1 ? "position" : "positions") :
 	    (o->items == 1 ? "game" : "games"), o->valid, o->invalid,
-	    o->warnings, o->warnings == 1 ? "" : "s");
+	    warn_said_note(note, sizeof note, true));
 	if (o->stopped)
 		fprintf(stderr, " (stopped after %ld error%s: --max-errors)",
 		    o->invalid, o->invalid == 1 ? "" : "s");
@@ -383,6 +383,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
@@ -478,7 +479,8 @@ main(int argc, char **argv)
 	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,
 	    1 << 16);
 	o.jobs = &j;
-	j.err = stderr;
+	j.err = warn_sink(stderr);
+	j.work_skips = true;	/* zh_check_game: a problem of the game */
 	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);
@@ -515,6 +517,7 @@ main(int argc, char **argv)
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
+	warn_sink_end();
 	if (!cli_quiet)
 		summary(&o, fen);
 	sel_summary(&o.sel);
@@ -522,7 +525,10 @@ main(int argc, char **argv)
 	if (!cli_quiet && clean_splits(&o.clean))
 		fprintf(stderr, "zhcheck: %ld file%s written (-o '%s')\n",
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
-	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
+	/* an error of a class (-Werror) fails the run, even one of no game
+	   (text after the last one) */
+	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame ||
+	    warn_said_total(true) > 0))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);
 }

@@ -315,6 +315,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;

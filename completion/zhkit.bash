@@ -40,7 +40,7 @@ _zhkit()
 		return ;;
 	esac
 	# warning classes (zhkit(7)): -W NAME, -Wno-NAME, -Werror=NAME
-	local wcls='tag missing-round result plycount setup variation null-move text-between-games no-termination no-game'
+	local wcls='tag missing-round result plycount setup variation null-move text-between-games no-termination no-game check-suffix clock'
 	if [[ $prev == -W || $prev == --warning ]]; then
 		COMPREPLY=($(compgen -W "$wcls error all" -- "$cur"))
 		return
