@@ -1,4 +1,5 @@
 /* zhcheck - validate PGN games (or FEN positions) for CI. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli.h"
 #include "lines.h"
 #include "jobs.h"
+#include "report.h"
 #include "select.h"
 #include "warn.h"
 
@@ -24,9 +26,14 @@ struct run {
 	long conv[3];			/* this input's bughouse Results read
 					   as the board's, the team's, either */
 	bool fail;			/* out of memory */
+	bool fail_io;			/* --report's held file failed */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
 	struct clean clean;		/* --split, --split-by (clean.h) */
+	int report;			/* --report: REPORT_* */
+	bool rep_any;			/* a case with results written */
+	FILE *rep_cases, *rep_suites;	/* JUnit: this input's cases, the
+					   suites so far */
 };
 
 static void
@@ -34,6 +41,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: zhcheck [-Jqs] [-j N] [-o FILE] [-v VARIANT] [--max-errors N] [--fen]\n"
+	    "               [--report github|junit|sarif]\n"
 	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
@@ -50,6 +58,7 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
 	    "  -J, --json         one JSON report per game (or position) on stdout\n"
+	    REPORT_HELP
 	    "  -o, --output FILE  write the JSON report to FILE (with a split:\n"
 	    "                     its name pattern)\n"
 	    CLEAN_SPLIT_HELP
@@ -58,59 +67,14 @@ usage(FILE *f)
 	    SEL_HELP);
 }
 
-/* Append at most max bytes of s to b (of size bsize) at *n. */
-static void
-put(char *b, size_t bsize, size_t *n, const char *s, size_t max)
-{
-	size_t k = strnlen(s, max);
-
-	if (k > bsize - *n)
-		k = bsize - *n;
-	memcpy(b + *n, s, k);
-	*n += k;
-}
-
-static void
-putnum(char *b, size_t bsize, size_t *n, long x)
-{
-	char d[24];
-
-	put(b, bsize, n, d, cli_putlong(d, x));
-}
-
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
 static void
 report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
-	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
 	char msg[512];
-	size_t n = 0;
-	int k;
+	size_t n = report_message(msg, sizeof msg, g, p);
 
-	put(msg, sizeof msg, &n, "game ", 5);
-	putnum(msg, sizeof msg, &n, g->number);
-	if (w != NULL || b != NULL) {
-		put(msg, sizeof msg, &n, " (", 2);
-		put(msg, sizeof msg, &n, w ? w : "?", 70);
-		put(msg, sizeof msg, &n, " - ", 3);
-		put(msg, sizeof msg, &n, b ? b : "?", 70);
-		put(msg, sizeof msg, &n, ")", 1);
-	}
-	if (p->ply > 0) {
-		put(msg, sizeof msg, &n, ", ply ", 6);
-		putnum(msg, sizeof msg, &n, p->ply);
-	}
-	if (p->board >= 0) {
-		put(msg, sizeof msg, &n, p->ply > 0 ? " on board " :
-		    ", board ", p->ply > 0 ? 10 : 8);
-		put(msg, sizeof msg, &n, p->board == ZH_BOARD_B ? "B" : "A", 1);
-	}
-	put(msg, sizeof msg, &n, ": ", 2);
-	put(msg, sizeof msg, &n, p->text, sizeof p->text);
-	if ((k = warn_code(p->code)) >= 0)
-		put(msg, sizeof msg, &n, warn_suffix(k, p->severity == ZH_ERROR),
-		    48);
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
 }
@@ -146,8 +110,10 @@ convention(const struct zh_check *c)
 }
 
 /* One game, on any thread; returns invalid (bit 0) | the bughouse
- * Result's reading << 1 (2 bits), or -1 when out of memory.  Its
- * warnings are counted where they are written (warn_sink). */
+ * Result's reading << 1 (2 bits) | REPORTED (problems in its --report),
+ * or -1 when out of memory.  Its warnings are counted where they are
+ * written (warn_sink). */
+enum { REPORTED = 8 };
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -182,7 +148,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		report(err, o->name, g, &c->probs[i]);
 	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
 		return -1;
-	return (c->nerrors ? 1 : 0) | convention(c) << 1;
+	if (o->report != REPORT_NONE) {
+		struct report_case rcase = { o->name, g, g->line, c->probs,
+		    c->nprobs };
+
+		report_case(out, o->report, &rcase);
+	}
+	return (c->nerrors ? 1 : 0) | convention(c) << 1 |
+	    (c->nprobs > 0 ? REPORTED : 0);
 }
 
 /* On the main thread, in input order: a game's (or a FEN's) result. */
@@ -207,6 +180,18 @@ count(struct run *o, int res)
 	}
 }
 
+/* Where a case's --report goes (JUnit: held for its suite), after
+ * what joins it to the one before (reported: it has results). */
+static FILE *
+report_to(struct run *o, FILE *f, bool reported)
+{
+	if (o->report == REPORT_JUNIT)
+		return o->rep_cases;
+	if (reported)
+		report_sep(f, o->report, &o->rep_any);
+	return f;
+}
+
 static FILE *
 done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 {
@@ -222,7 +207,7 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 		return NULL;
 	}
 	count(o, jr->result);
-	return f;
+	return report_to(o, f, jr->result >= 0 && (jr->result & REPORTED));
 }
 
 static void *
@@ -262,6 +247,15 @@ too_long(struct zh_check *c, long lineno)
 	c->nwarnings = 0;
 }
 
+/* A position's --report, on the main thread. */
+static void
+fen_report(struct run *o, FILE *out, const struct zh_check *c, long lineno)
+{
+	struct report_case rc = { o->name, NULL, lineno, c->probs, c->nprobs };
+
+	report_case(report_to(o, out, c->nprobs > 0), o->report, &rc);
+}
+
 /*
  * --fen: one position per line; blank lines are skipped.  A line longer
  * than LINES_MAX is an error, skipped without being stored (its first
@@ -290,6 +284,8 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
 			    "%s", c.probs[0].text);
+		if (o->report != REPORT_NONE)
+			fen_report(o, out, &c, lineno);
 		count(o, o->json && emit_json(out,
 		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
 		    c.nerrors ? 1 : 0);
@@ -318,7 +314,7 @@ summary(const struct run *o, bool fen)
 	fputc('\n', stderr);
 }
 
-enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR };
+enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR, OPT_REPORT };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -339,6 +335,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "max-errors", required_argument, NULL, OPT_MAXERR },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "strict", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -358,6 +355,10 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			break;
 		case 'J':
 			o->json = true;
+			break;
+		case OPT_REPORT:
+			if ((o->report = report_find(optarg)) < 0)
+				return cli_usage();
 			break;
 		case 'h':
 			usage(stdout);
@@ -407,6 +408,12 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		    "positions");
 		return cli_usage();
 	}
+	if (o->report != REPORT_NONE && (o->json ||
+	    clean_splits(&o->clean))) {
+		cli_fail("--report: one report on one output, not with --json "
+		    "or a split");
+		return cli_usage();
+	}
 	if (clean_splits(&o->clean) && (*fen || !o->json)) {
 		cli_fail("%s: zhcheck splits its --json lines of games",
 		    o->clean.by ? "--split-by" : "--split");
@@ -442,12 +449,11 @@ conventions(const struct run *o)
 		    "the team's, 1-0 when White A and Black B won", k[2]);
 }
 
-/* One input, PGN or FEN; false on a read error. */
+/* One input's games or positions; false on a read error. */
 static bool
-check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
+check_games(FILE *in, struct run *o, struct jobs *j, bool fen, long n,
+    long nread)
 {
-	long n = o->items, nread = o->sel.read;
-
 	o->conv[0] = o->conv[1] = o->conv[2] = 0;
 	if (fen)
 		check_fens(in, j->out, o);
@@ -460,6 +466,54 @@ check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 		o->nogame = true;
 	}
 	return !ferror(in);	/* said by jobs_run or check_fens */
+}
+
+/* One input, PGN or FEN (and its JUnit suite); false on a read error. */
+static bool
+check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
+{
+	long n = o->items, nread = o->sel.read, bad = o->invalid;
+	bool ok = check_games(in, o, j, fen, n, nread);
+
+	if (o->report == REPORT_JUNIT && report_suite(o->rep_suites,
+	    o->rep_cases, o->name, o->items - n, o->invalid - bad) != 0) {
+		cli_fail("--report: the report held in a temporary file: %s",
+		    strerror(errno));
+		o->fail_io = true;
+	}
+	return ok;
+}
+
+/* --report's start (JUnit: the files its suites are held in). */
+static int
+report_open(struct run *o, FILE *out)
+{
+	if (o->report == REPORT_JUNIT && ((o->rep_cases = tmpfile()) == NULL ||
+	    (o->rep_suites = tmpfile()) == NULL)) {
+		cli_fail("--report: a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	report_begin(out, o->report);
+	return 0;
+}
+
+/* --report's end; -1 if its held files failed (said). */
+static int
+report_close(struct run *o, FILE *out)
+{
+	int rc = o->fail_io ? -1 : 0;
+
+	if (o->report != REPORT_NONE && !o->fail_io && report_end(out,
+	    o->report, o->rep_suites, o->items, o->invalid) != 0) {
+		cli_fail("--report: the report held in a temporary file: %s",
+		    strerror(errno));
+		rc = -1;
+	}
+	if (o->rep_cases != NULL)
+		fclose(o->rep_cases);
+	if (o->rep_suites != NULL)
+		fclose(o->rep_suites);
+	return rc;
 }
 
 int
@@ -490,8 +544,11 @@ main(int argc, char **argv)
 	argv += optind;
 	if (!(j.route = clean_splits(&o.clean)))
 		cli_output(outpath, &j.out);
+	/* --report: done() joins the cases (or holds them) before each */
+	j.route = j.route || o.report != REPORT_NONE;
 	cli_inputs(argc, argv);
-	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 ||
+	    cli_outputs_open() != 0 || report_open(&o, j.out) != 0) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
@@ -512,8 +569,8 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof extra, "\"valid\":%ld,\"invalid\":%ld",
 	    o.valid, o.invalid);
 	sel_stats(&o.sel, extra);
-	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
-	    o.clean.failed) {
+	if (report_close(&o, j.out) != 0 || clean_finish(&o.clean) != 0 ||
+	    cli_outputs_close() != 0 || o.clean.failed) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
