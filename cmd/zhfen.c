@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kind.h"
 #include "warn.h"
 #include "lines.h"
 
@@ -22,6 +23,9 @@ struct opts {
 struct tally {
 	long valid, invalid;
 	bool ioerr;
+	bool hush;		/* this input is of another kind (said once):
+				   its errors are counted, not each said */
+	long hushed;
 };
 
 static void
@@ -81,7 +85,9 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_bfen_read(pos, line, v, o->from, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
+		if (t->hush)
+			t->hushed++;
+		else if (!cli_quiet)
 			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
 			put_json(o->out, zh_bfen_json(line, n, lineno, NULL,
@@ -153,7 +159,9 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		if (!cli_quiet)
+		if (t->hush)
+			t->hushed++;
+		else if (!cli_quiet)
 			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
 			put_json(o->out, zh_fen_json(line,
@@ -203,6 +211,7 @@ file(const struct opts *o, struct tally *t, const char *path)
 	char *line;
 	size_t n;
 	long lineno = 0;
+	bool first = true;
 	int r;
 
 	if ((ls.f = cli_open(path, &name)) == NULL) {
@@ -210,10 +219,23 @@ file(const struct opts *o, struct tally *t, const char *path)
 		return;
 	}
 	lines_open(&ls, ls.f);
-	while (!cli_outputs_failed() && (r = lines_next(&ls, &line, &n)) != 0)
+	t->hush = false;
+	t->hushed = 0;
+	while (!cli_outputs_failed() && (r = lines_next(&ls, &line, &n)) != 0) {
+		/* the first line that is not blank tells the input's kind */
+		if (first && r > 0 && strspn(line, " \t\r") < n) {
+			first = false;
+			t->hush = !cli_quiet &&
+			    kind_hint(stderr, name, kind_of(line, n)) > 0;
+		}
 		record(o, t, name, ++lineno, line, n, false, r < 0 ?
 		    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)" :
 		    NULL);
+	}
+	if (t->hushed > 0)
+		cli_fail("%s: %ld error%s not shown (not FEN)", name,
+		    t->hushed, t->hushed == 1 ? "" : "s");
+	t->hush = false;
 	if (ferror(ls.f)) {
 		cli_read_error(ls.f, name);
 		t->ioerr = true;
@@ -335,7 +357,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL };
-	struct tally t = { 0, 0, false };
+	struct tally t = { 0 };
 	const char *outpath = NULL;
 	long nfen = 0;
 	int i, rc, nfiles = 0;

@@ -19,6 +19,9 @@ _zhkit()
 	-F|--format)
 		COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board' -- "$cur"))
 		return ;;
+	--report)
+		COMPREPLY=($(compgen -W 'github junit sarif' -- "$cur"))
+		return ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
 		return ;;

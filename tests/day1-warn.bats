@@ -126,3 +126,52 @@ many() {
 		assert_equal "$("$t" -j 2 -o /dev/null "$T/s.pgn" 2>&1)" "$("$t" -o /dev/null "$T/s.pgn" 2>&1)"
 	done
 }
+
+@test "day1 20: zhfen on a PGN: one line saying what it is and what to run, its errors counted, not each said" {
+	local f=$TESTDATA/zhpgn/setup.pgn
+	run -1 --separate-stderr zhfen "$f"
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_equal "${stderr_lines[0]}" "zhfen: $f: note: it looks like PGN (a tag pair or moves), not FEN positions one a line: try zhcheck $f to check its games, zhpgn --json --fens $f for the position after every move"
+	local n
+	n=$(grep -cv '^[[:space:]]*$' "$f")
+	assert_equal "${stderr_lines[1]}" "zhfen: $f: $n errors not shown (not FEN)"
+	assert_equal "${stderr_lines[2]}" "zhfen: checked $n positions: 0 valid, $n invalid"
+	# JSON Lines of games, and a FEN file is still read as ever
+	run -1 --separate-stderr zhfen <(zhpgn --json "$f" 2>/dev/null)
+	[[ ${stderr_lines[0]} == *": note: it looks like JSON Lines (zhpgn --json), not FEN positions: try zhpgn --json --fens "* ]] || fail "$stderr"
+	printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n' >"$T/p.fen"
+	run -1 --separate-stderr zhfen "$T/p.fen"
+	[[ $stderr != *note:* ]] || fail "$stderr"
+	[[ ${stderr_lines[0]} == "zhfen: $T/p.fen:2:"*": error: "* ]] || fail "$stderr"
+}
+
+@test "day1 20: FEN lines given to zhcheck, zhpgn, zhreplay: a hint to --fen or zhfen, for any -j" {
+	printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n8/8/8/8/8/8/8/K6k w - - 0 1\n' >"$T/p.fen"
+	for j in 1 2; do
+		run -1 --separate-stderr zhcheck -j "$j" "$T/p.fen"
+		[[ $stderr == *"zhcheck: $T/p.fen: note: it looks like FEN positions, one a line, not PGN: try zhcheck --fen $T/p.fen"* ]] || fail "$stderr"
+		for t in zhpgn zhreplay; do
+			run --separate-stderr "$t" -j "$j" "$T/p.fen"
+			[[ $stderr == *"$t: $T/p.fen: note: it looks like FEN positions, one a line, not PGN: try zhfen $T/p.fen"* ]] || fail "$t: $stderr"
+		done
+	done
+	# and what it says works
+	run -0 --separate-stderr zhcheck --fen "$T/p.fen"
+	# a PGN with text before its games is no FEN file: no hint
+	{ echo 'Downloaded from example.org'; cat "$TESTDATA/zhpgn/setup.pgn"; } >"$T/t.pgn"
+	run -0 --separate-stderr zhpgn "$T/t.pgn"
+	[[ $stderr != *note:* ]] || fail "$stderr"
+}
+
+@test "day1 20: JSON printed by jq without -c: a hint to jq -c, in every tool that reads JSON Lines" {
+	zhpgn --json "$TESTDATA/zhpgn/setup.pgn" 2>/dev/null | jq . >"$T/pretty.json"
+	for t in zhcheck zhpgn zhreplay; do
+		for j in 1 2; do
+			run -1 --separate-stderr "$t" -j "$j" "$T/pretty.json"
+			[[ ${stderr_lines[0]} == "$t: $T/pretty.json: note: it looks like JSON printed over many lines (jq without -c), not JSON Lines (one object a line): try jq -c . $T/pretty.json | $t" ]] ||
+			    fail "$t -j $j: $stderr"
+		done
+		# what it says works
+		run -0 --separate-stderr bash -c "jq -c . '$T/pretty.json' | $t >/dev/null"
+	done
+}
