@@ -323,16 +323,30 @@ static struct sink {
 	long held[W_N];			/* warnings not written */
 } sk;
 
+/* The line ends with class cls's suffix (error: " [-Werror=NAME]"). */
+static bool
+ends_with(const char *s, size_t n, int cls, bool error)
+{
+	size_t k = strlen(suffix[cls][error]);
+
+	return n >= k && memcmp(s + n - k, suffix[cls][error], k) == 0;
+}
+
 /* The class and kind (error) of a line's " [-W...]" suffix, or -1. */
 static int
 line_class(const char *s, size_t n, bool *error)
 {
+	static int last = -1;	/* a run's warnings are mostly of one class */
 	const char *p;
 	size_t k;
 	int cls;
 
 	if (n < 6 || s[n - 1] != ']')
 		return -1;
+	if (last >= 0 && ends_with(s, n, last, false)) {
+		*error = false;
+		return last;
+	}
 	for (p = s + n - 2; p > s && *p != '['; p--)
 		;
 	if (p == s || p[-1] != ' ' || p[1] != '-' || p[2] != 'W')
@@ -344,7 +358,8 @@ line_class(const char *s, size_t n, bool *error)
 		p += 6;
 		k -= 6;
 	}
-	cls = warn_find(p, k);
+	if ((cls = warn_find(p, k)) >= 0)
+		last = cls;
 	return cls;
 }
 
@@ -408,7 +423,7 @@ warn_sink(FILE *to)
 	sk.to = to;
 	if ((f = fopencookie(NULL, "w", io)) == NULL)
 		return to;
-	setvbuf(f, NULL, _IOLBF, 4096);
+	setvbuf(f, NULL, _IONBF, 0);	/* a line a call: no copy */
 	return f;
 }
 
