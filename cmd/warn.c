@@ -507,3 +507,23 @@ warn_said_note(char *b, size_t size, bool always)
 		snprintf(b + n, size - n, ")");
 	return b;
 }
+
+size_t
+warn_said_json(char *b, size_t size)
+{
+	size_t n = (size_t)snprintf(b, size, "\"warnings\":{");
+	bool first = true;
+	int i, e;
+
+	for (i = 0; i < W_N && n < size; i++)
+		for (e = 0; e < 2 && n < size; e++)
+			if (sk.said[i][e] > 0) {
+				n += (size_t)snprintf(b + n, size - n,
+				    "%s\"%s%s\":%ld", first ? "" : ",",
+				    e ? "error=" : "", names[i], sk.said[i][e]);
+				first = false;
+			}
+	if (n < size)
+		n += (size_t)snprintf(b + n, size - n, "}");
+	return n < size ? n : size - 1;
+}

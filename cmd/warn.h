@@ -117,6 +117,9 @@ long warn_said_total(bool error);
 /* "N tag, M missing-round" of the warnings said, by class, into b (""
  * if none); its length. */
 size_t warn_said_classes(char *b, size_t size);
+/* "\"warnings\":{\"tag\":N,\"error=result\":M}": the counts by class (and
+ * of those said as errors), for --stats; its length. */
+size_t warn_said_json(char *b, size_t size);
 /* " (W warnings: N tag, M missing-round; -Werror: K result)" into b, or
  * "" if none was said; with 'always' (zhcheck, whose errors are its
  * invalid games) the warnings only, even none; b. */

@@ -523,7 +523,8 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
-	char extra[96];
+	char extra[1024];
+	size_t n;
 	bool fen = false;
 	int i, rc;
 
@@ -568,6 +569,9 @@ main(int argc, char **argv)
 	}
 	snprintf(extra, sizeof extra, "\"valid\":%ld,\"invalid\":%ld",
 	    o.valid, o.invalid);
+	n = strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - n);
 	sel_stats(&o.sel, extra);
 	if (report_close(&o, j.out) != 0 || clean_finish(&o.clean) != 0 ||
 	    cli_outputs_close() != 0 || o.clean.failed) {

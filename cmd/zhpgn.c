@@ -461,7 +461,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
-	char extra[96], note[512];
+	char extra[1024], note[512];
 	long n;
 	int i, rc;
 
@@ -515,6 +515,9 @@ main(int argc, char **argv)
 	}
 	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
 	    o.written, o.rejected);
+	n = (long)strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - (size_t)n);
 	sel_stats(&o.sel, extra);
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
 		sel_free(&o.sel);

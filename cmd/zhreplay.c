@@ -730,7 +730,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
-	char extra[96], note[512];
+	char extra[1024], note[512];
 	long n;
 	int color = 0, rc, i = 0;
 
@@ -774,6 +774,9 @@ main(int argc, char **argv)
 	} while (++i < argc && !j.stop);
 	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
 	    o.games, o.bad);
+	n = strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - n);
 	sel_stats(&o.gsel, extra);
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
 	    o.clean.failed) {

@@ -113,6 +113,9 @@ many() {
 	# the JSON report keeps every one
 	run -0 --separate-stderr zhcheck -q --json -j 2 "$T/j.pgn"
 	[ "$(jq -s '[.[].errors[] | select(.code == "missing-round")] | length' <<<"$output")" = 300 ]
+	# and --stats records them by class
+	run -0 --separate-stderr zhcheck -q --stats "$T/st.json" -j 2 "$T/j.pgn"
+	[ "$(jq -c .warnings "$T/st.json")" = '{"missing-round":300,"text-between-games":1}' ]
 	# errors are never held back
 	run -1 --separate-stderr zhcheck -Werror=missing-round "$T/m.pgn"
 	[ "$(grep -c '\[-Werror=missing-round\]$' <<<"$stderr")" = 300 ]
