@@ -30,7 +30,8 @@ LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
 CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/merge.c cmd/pieces.c \
-           cmd/select.c cmd/clean.c cmd/warn.c cmd/npy.c cmd/tmpout.c
+           cmd/select.c cmd/clean.c cmd/warn.c cmd/npy.c cmd/tmpout.c cmd/report.c \
+           cmd/kind.c
 CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
 TOOLS    = $(CLISRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))

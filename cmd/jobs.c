@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "codec.h"
 #include "jobs.h"
+#include "kind.h"
 #include "pieces.h"
 #include "warn.h"
 
@@ -111,6 +112,14 @@ check_outputs(struct jobs *j)
 
 /* ======================== text between games ======================== */
 
+/* An input that starts with FEN lines is no PGN: say what to run. */
+static void
+tell_skip_kind(const struct jobs *j, FILE *err, const struct zh_skip *s)
+{
+	if (s->line == 1 && (s->bytes > 0 || s->lines > 0))
+		(void)kind_hint(err, j->name, kind_of(s->text, strlen(s->text)));
+}
+
 /* "text between games ... skipped", if any was. */
 static void
 tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
@@ -122,6 +131,21 @@ tell_skip(const struct jobs *j, FILE *err, const struct zh_skip *s)
 	    s->text, strlen(s->text) + 1 < sizeof s->text ? "" : "...",
 	    s->lines, s->lines == 1 ? "" : "s", s->bytes,
 	    s->bytes == 1 ? "" : "s");
+	tell_skip_kind(j, err, s);
+}
+
+/* Game 1 that fails on its first line: a hint if the line says the input
+ * is of another kind (JSON printed over many lines). */
+static void
+tell_kind(const struct jobs *j, FILE *err, const struct zh_game *g)
+{
+	const char *nl;
+
+	if (g->line != 1 || g->err.code == ZH_OK || g->raw == NULL)
+		return;
+	nl = memchr(g->raw, '\n', g->rawlen);
+	(void)kind_hint(err, j->name, kind_of(g->raw, nl ? (size_t)(nl -
+	    g->raw) : g->rawlen));
 }
 
 /*
@@ -137,8 +161,11 @@ work_game(struct jobs *j, struct zh_game *g, FILE *out, FILE *err,
 	res->drop = 0;
 	res->has_key = false;
 	res->route[0] = '\0';
-	if (g->skipped.lines > 0)
+	if (g->skipped.lines > 0 && !j->work_skips)
 		tell_skip(j, err, &g->skipped);
+	else if (g->skipped.lines > 0)
+		tell_skip_kind(j, err, &g->skipped);	/* work() says the text */
+	tell_kind(j, err, g);
 	/* the JSON objects' "file" and "index" (zhkit-json(5)): the
 	   game is the reader's, which leaves them alone */
 	g->file = j->name;

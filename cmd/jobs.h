@@ -52,6 +52,11 @@ struct jobs {
 	void (*free_state)(void *state);
 	FILE *out, *err;			/* where results go, in order */
 	long max_games;				/* stop after so many (0: all) */
+	bool work_skips;			/* work() says the text
+						   skipped before a game
+						   (g->skipped) itself; the
+						   text after the last game
+						   is still said here */
 	bool route;				/* done() may send a game's
 						   output elsewhere or drop it:
 						   hold it until done() says */

@@ -2,6 +2,7 @@
  * warn.c - warning classes and -w, -W: which classes are said, and
  * which count as errors (warn.h).
  */
+#define _GNU_SOURCE		/* fopencookie() */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -84,6 +85,22 @@ warn_changed(void)
 	return off != 0 || err != 0;
 }
 
+/* "tag, missing-round, ...": every class, for messages. */
+static const char *
+warn_list(void)
+{
+	static char b[256];
+	size_t n = 0;
+	int i;
+
+	if (b[0] != '\0')
+		return b;
+	for (i = 0; i < W_N; i++)
+		n += (size_t)snprintf(b + n, sizeof b - n, "%s%s",
+		    i ? ", " : "", names[i]);
+	return b;
+}
+
 /* Each name of a comma-separated list into *set (or out of it). */
 static int
 apply(const char *opt, const char *list, unsigned *set, bool on)
@@ -96,9 +113,7 @@ apply(const char *opt, const char *list, unsigned *set, bool on)
 
 		if (k < 0) {
 			cli_fail("%s: unknown warning class '%.*s' (try %s)",
-			    opt, (int)n, p, "tag, missing-round, result, "
-			    "plycount, setup, variation, null-move, "
-			    "text-between-games, no-termination, no-game");
+			    opt, (int)n, p, warn_list());
 			return -1;
 		}
 		if (on)
@@ -170,12 +185,17 @@ warn_fdiag(FILE *f, int cls, const char *file, long line, long col,
 }
 
 bool warn_null_moves;
+bool warn_all;
 
 int
 warn_getopt(int c, const char *arg)
 {
 	if (c == WARN_NULL) {
 		warn_null_moves = true;
+		return 0;
+	}
+	if (c == WARN_ALL) {
+		warn_all = true;
 		return 0;
 	}
 	return warn_option(c == 'w' ? NULL : arg);
@@ -282,4 +302,228 @@ warn_check(struct zh_check *c)
 	}
 	c->nprobs = n;
 	c->nwarnings = n - c->nerrors;
+}
+
+/* ======================== the diagnostics' sink ======================== */
+
+/*
+ * Every diagnostic a tool writes to the stream warn_sink() made (the
+ * games' ones in input order, whatever -j) is read here a line at a
+ * time: a line that ends with a class's " [-WNAME]" or
+ * " [-Werror=NAME]" is counted for that class, and a warning beyond the
+ * first WARN_SHOWN of its class is held back (counted, not written),
+ * unless --all-warnings.  Only the main thread writes to it.
+ */
+static struct sink {
+	FILE *to;
+	char line[4096];
+	size_t len;
+	bool longline;			/* line[] overflowed: written as is */
+	long said[W_N][2];		/* [class][as an error] */
+	long held[W_N];			/* warnings not written */
+} sk;
+
+/* The line ends with class cls's suffix (error: " [-Werror=NAME]"). */
+static bool
+ends_with(const char *s, size_t n, int cls, bool error)
+{
+	size_t k = strlen(suffix[cls][error]);
+
+	return n >= k && memcmp(s + n - k, suffix[cls][error], k) == 0;
+}
+
+/* The class and kind (error) of a line's " [-W...]" suffix, or -1. */
+static int
+line_class(const char *s, size_t n, bool *error)
+{
+	static int last = -1;	/* a run's warnings are mostly of one class */
+	const char *p;
+	size_t k;
+	int cls;
+
+	if (n < 6 || s[n - 1] != ']')
+		return -1;
+	if (last >= 0 && ends_with(s, n, last, false)) {
+		*error = false;
+		return last;
+	}
+	for (p = s + n - 2; p > s && *p != '['; p--)
+		;
+	if (p == s || p[-1] != ' ' || p[1] != '-' || p[2] != 'W')
+		return -1;
+	p += 3;
+	k = (size_t)(s + n - 1 - p);
+	*error = k > 6 && memcmp(p, "error=", 6) == 0;
+	if (*error) {
+		p += 6;
+		k -= 6;
+	}
+	if ((cls = warn_find(p, k)) >= 0)
+		last = cls;
+	return cls;
+}
+
+/* One whole line (with its newline) from the sink. */
+static void
+sink_line(const char *s, size_t n)
+{
+	bool e = false;
+	int cls = line_class(s, n - 1, &e);
+
+	if (cls >= 0) {
+		sk.said[cls][e]++;
+		if (!e && !warn_all && sk.said[cls][0] > WARN_SHOWN) {
+			sk.held[cls]++;
+			return;
+		}
+	}
+	cli_progress_clear(sk.to);
+	fwrite(s, 1, n, sk.to);
+}
+
+static ssize_t
+sink_write(void *cookie, const char *data, size_t n)
+{
+	size_t i = 0;
+
+	(void)cookie;
+	while (i < n) {
+		const char *nl = memchr(data + i, '\n', n - i);
+		size_t k = nl ? (size_t)(nl - (data + i)) + 1 : n - i;
+
+		if (sk.len == 0 && nl != NULL && !sk.longline)
+			sink_line(data + i, k);		/* the common case */
+		else if (sk.longline || k > sizeof sk.line - sk.len) {
+			/* too long to be one of ours: passed on */
+			fwrite(sk.line, 1, sk.len, sk.to);
+			fwrite(data + i, 1, k, sk.to);
+			sk.len = 0;
+			sk.longline = nl == NULL;
+		} else {
+			memcpy(sk.line + sk.len, data + i, k);
+			sk.len += k;
+			if (nl != NULL) {
+				sink_line(sk.line, sk.len);
+				sk.len = 0;
+			}
+		}
+		i += k;
+	}
+	return (ssize_t)n;
+}
+
+FILE *
+warn_sink(FILE *to)
+{
+	static const cookie_io_functions_t io = { .write = sink_write };
+	static FILE *f;
+
+	if (f != NULL)
+		return f;
+	sk.to = to;
+	if ((f = fopencookie(NULL, "w", io)) == NULL)
+		return to;
+	setvbuf(f, NULL, _IONBF, 0);	/* a line a call: no copy */
+	return f;
+}
+
+void
+warn_sink_end(void)
+{
+	char b[24];
+	int i;
+
+	if (sk.to == NULL)
+		return;
+	if (sk.len > 0)
+		fwrite(sk.line, 1, sk.len, sk.to);
+	sk.len = 0;
+	for (i = 0; i < W_N; i++)
+		if (sk.held[i] > 0) {
+			b[cli_putlong(b, sk.held[i])] = '\0';
+			cli_progress_clear(sk.to);
+			fprintf(sk.to, "%s: and %s more [-W%s] (the first %d "
+			    "shown; --all-warnings shows every one)\n",
+			    cli_prog, b, names[i], WARN_SHOWN);
+			sk.held[i] = 0;
+		}
+}
+
+long
+warn_said(int cls, bool error)
+{
+	return sk.said[cls][error];
+}
+
+long
+warn_said_total(bool error)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < W_N; i++)
+		n += sk.said[i][error];
+	return n;
+}
+
+size_t
+warn_said_classes(char *b, size_t size)
+{
+	size_t n = 0;
+	int i;
+
+	if (size > 0)
+		b[0] = '\0';
+	for (i = 0; i < W_N; i++)
+		if (sk.said[i][0] > 0 && n < size)
+			n += (size_t)snprintf(b + n, size - n, "%s%ld %s",
+			    n ? ", " : "", sk.said[i][0], names[i]);
+	return n < size ? n : size - 1;
+}
+
+const char *
+warn_said_note(char *b, size_t size, bool always)
+{
+	/* zhcheck (always) counts its errors as invalid games */
+	long w = warn_said_total(false), e = always ? 0 : warn_said_total(true);
+	bool first = true;
+	size_t n = 0;
+	int i;
+
+	b[0] = '\0';
+	if (w == 0 && e == 0 && !always)
+		return b;
+	n += (size_t)snprintf(b, size, " (%ld warning%s%s", w,
+	    w == 1 ? "" : "s", w ? ": " : "");
+	n += warn_said_classes(b + n, size - n);
+	for (i = 0; i < W_N && n < size && e > 0; i++)
+		if (sk.said[i][1] > 0) {
+			n += (size_t)snprintf(b + n, size - n, "%s%ld %s",
+			    first ? "; -Werror: " : ", ", sk.said[i][1],
+			    names[i]);
+			first = false;
+		}
+	if (n < size)
+		snprintf(b + n, size - n, ")");
+	return b;
+}
+
+size_t
+warn_said_json(char *b, size_t size)
+{
+	size_t n = (size_t)snprintf(b, size, "\"warnings\":{");
+	bool first = true;
+	int i, e;
+
+	for (i = 0; i < W_N && n < size; i++)
+		for (e = 0; e < 2 && n < size; e++)
+			if (sk.said[i][e] > 0) {
+				n += (size_t)snprintf(b + n, size - n,
+				    "%s\"%s%s\":%ld", first ? "" : ",",
+				    e ? "error=" : "", names[i], sk.said[i][e]);
+				first = false;
+			}
+	if (n < size)
+		n += (size_t)snprintf(b + n, size - n, "}");
+	return n < size ? n : size - 1;
 }

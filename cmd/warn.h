@@ -32,16 +32,21 @@ enum warn_class {
 /* The classes zhcheck's --strict makes errors (its expansion). */
 #define WARN_STRICT_CLASSES "tag,missing-round,result,plycount,setup,variation"
 
-enum { WARN_NULL = 0x500 };	/* --null-moves */
+enum { WARN_NULL = 0x500, WARN_ALL };	/* --null-moves, --all-warnings */
 #define WARN_SHORT "wW:"
 #define WARN_OPTS \
 	{ "no-warnings", no_argument, NULL, 'w' }, \
 	{ "warning", required_argument, NULL, 'W' }, \
-	{ "null-moves", no_argument, NULL, WARN_NULL }
+	{ "null-moves", no_argument, NULL, WARN_NULL }, \
+	{ "all-warnings", no_argument, NULL, WARN_ALL }
 #define WARN_HELP \
     "  -w, --no-warnings  no warnings;  -W NAME, -Wno-NAME: one class on or\n" \
     "                     off;  -Werror[=NAME]: as errors (zhkit(7) lists them)\n" \
+    "      --all-warnings every warning of a class, not the first 5 and a count\n" \
     "      --null-moves   read null moves (--, Z0, @@@@) in the mainline too\n"
+
+/* Warnings of one class written before the rest are only counted. */
+#define WARN_SHOWN 5
 
 /* --strict: the classes of WARN_STRICT_CLASSES as errors (not on). */
 void warn_strict(void);
@@ -49,6 +54,8 @@ void warn_strict(void);
 int warn_option(const char *arg);
 /* Option c of WARN_OPTS ('w', 'W', WARN_NULL): 0, or -1 after a message. */
 int warn_getopt(int c, const char *arg);
+/* --all-warnings: no warning is held back (warn_sink). */
+extern bool warn_all;
 /* --null-moves: a null move in the mainline is read (zh_replay's
  * null_moves), and said as a warning of class null-move. */
 extern bool warn_null_moves;
@@ -88,5 +95,34 @@ void warn_check(struct zh_check *c);
 int warn_code(const char *code);
 /* " [-WNAME]", or " [-Werror=NAME]" if error. */
 const char *warn_suffix(int cls, bool error);
+
+/*
+ * The stream every diagnostic of a run goes to (the tool's j.err, and
+ * whatever else says a warning), in front of 'to' (stderr): it counts
+ * the lines that end with a class's suffix, by class and kind, and
+ * writes only the first WARN_SHOWN warnings of each class (all of them
+ * with --all-warnings); errors are all written.  The same stream on
+ * every call.  Main thread only (the workers of -j write to buffers
+ * that jobs.c copies to it in input order: the counts and the lines
+ * held back are the same for any -j).
+ */
+FILE *warn_sink(FILE *to);
+/* At the end of the run: "TOOL: and N more [-WNAME] ..." for each class
+ * with warnings held back. */
+void warn_sink_end(void);
+/* Lines of class cls the sink saw as warnings (error false) or as
+ * errors (-Werror); of every class. */
+long warn_said(int cls, bool error);
+long warn_said_total(bool error);
+/* "N tag, M missing-round" of the warnings said, by class, into b (""
+ * if none); its length. */
+size_t warn_said_classes(char *b, size_t size);
+/* "\"warnings\":{\"tag\":N,\"error=result\":M}": the counts by class (and
+ * of those said as errors), for --stats; its length. */
+size_t warn_said_json(char *b, size_t size);
+/* " (W warnings: N tag, M missing-round; -Werror: K result)" into b, or
+ * "" if none was said; with 'always' (zhcheck, whose errors are its
+ * invalid games) the warnings only, even none; b. */
+const char *warn_said_note(char *b, size_t size, bool always);
 
 #endif

@@ -1,4 +1,5 @@
 /* zhcheck - validate PGN games (or FEN positions) for CI. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli.h"
 #include "lines.h"
 #include "jobs.h"
+#include "report.h"
 #include "select.h"
 #include "warn.h"
 
@@ -20,13 +22,18 @@ struct run {
 	const char *name;		/* current input */
 	struct jobs *jobs;
 	struct sel sel;
-	long items, valid, invalid, warnings;
+	long items, valid, invalid;
 	long conv[3];			/* this input's bughouse Results read
 					   as the board's, the team's, either */
 	bool fail;			/* out of memory */
+	bool fail_io;			/* --report's held file failed */
 	bool stopped;			/* at --max-errors */
 	bool nogame;			/* an input held no game */
 	struct clean clean;		/* --split, --split-by (clean.h) */
+	int report;			/* --report: REPORT_* */
+	bool rep_any;			/* a case with results written */
+	FILE *rep_cases, *rep_suites;	/* JUnit: this input's cases, the
+					   suites so far */
 };
 
 static void
@@ -34,8 +41,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: zhcheck [-Jqs] [-f DIALECT] [-j N] [-o FILE] [-v VARIANT] [--fen]\n"
-	    "               [--max-errors N] [--limit NAME=N] [--progress]\n"
-	    "               [--game-offset N] [FILE ...]\n"
+	    "               [--max-errors N] [--report github|junit|sarif]\n"
+	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
 	    "                     (-Werror=" WARN_STRICT_CLASSES ")\n"
@@ -53,6 +60,7 @@ usage(FILE *f)
 	    "                     split input)\n"
 	    "      --fen          inputs hold one FEN or EPD per line, not PGN\n"
 	    "  -J, --json         one JSON report per game (or position) on stdout\n"
+	    REPORT_HELP
 	    "  -o, --output FILE  write the JSON report to FILE (with a split:\n"
 	    "                     its name pattern)\n"
 	    CLEAN_SPLIT_HELP
@@ -61,59 +69,14 @@ usage(FILE *f)
 	    SEL_HELP);
 }
 
-/* Append at most max bytes of s to b (of size bsize) at *n. */
-static void
-put(char *b, size_t bsize, size_t *n, const char *s, size_t max)
-{
-	size_t k = strnlen(s, max);
-
-	if (k > bsize - *n)
-		k = bsize - *n;
-	memcpy(b + *n, s, k);
-	*n += k;
-}
-
-static void
-putnum(char *b, size_t bsize, size_t *n, long x)
-{
-	char d[24];
-
-	put(b, bsize, n, d, cli_putlong(d, x));
-}
-
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
 static void
 report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
-	const char *w = zh_game_tag(g, "White"), *b = zh_game_tag(g, "Black");
 	char msg[512];
-	size_t n = 0;
-	int k;
+	size_t n = report_message(msg, sizeof msg, g, p);
 
-	put(msg, sizeof msg, &n, "game ", 5);
-	putnum(msg, sizeof msg, &n, g->number);
-	if (w != NULL || b != NULL) {
-		put(msg, sizeof msg, &n, " (", 2);
-		put(msg, sizeof msg, &n, w ? w : "?", 70);
-		put(msg, sizeof msg, &n, " - ", 3);
-		put(msg, sizeof msg, &n, b ? b : "?", 70);
-		put(msg, sizeof msg, &n, ")", 1);
-	}
-	if (p->ply > 0) {
-		put(msg, sizeof msg, &n, ", ply ", 6);
-		putnum(msg, sizeof msg, &n, p->ply);
-	}
-	if (p->board >= 0) {
-		put(msg, sizeof msg, &n, p->ply > 0 ? " on board " :
-		    ", board ", p->ply > 0 ? 10 : 8);
-		put(msg, sizeof msg, &n, p->board == ZH_BOARD_B ? "B" : "A", 1);
-	}
-	put(msg, sizeof msg, &n, ": ", 2);
-	put(msg, sizeof msg, &n, p->text, sizeof p->text);
-	if ((k = warn_code(p->code)) >= 0)
-		put(msg, sizeof msg, &n, warn_suffix(k, p->severity == ZH_ERROR),
-		    48);
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
 }
@@ -149,8 +112,10 @@ convention(const struct zh_check *c)
 }
 
 /* One game, on any thread; returns invalid (bit 0) | the bughouse
- * Result's reading << 1 (2 bits) | warnings << 3, or -1 when out of
- * memory. */
+ * Result's reading << 1 (2 bits) | REPORTED (problems in its --report),
+ * or -1 when out of memory.  Its warnings are counted where they are
+ * written (warn_sink). */
+enum { REPORTED = 8 };
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -185,8 +150,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		report(err, o->name, g, &c->probs[i]);
 	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
 		return -1;
+	if (o->report != REPORT_NONE) {
+		struct report_case rcase = { o->name, g, g->line, c->probs,
+		    c->nprobs };
+
+		report_case(out, o->report, &rcase);
+	}
 	return (c->nerrors ? 1 : 0) | convention(c) << 1 |
-	    (int)(c->nwarnings << 3);
+	    (c->nprobs > 0 ? REPORTED : 0);
 }
 
 /* On the main thread, in input order: a game's (or a FEN's) result. */
@@ -205,11 +176,22 @@ count(struct run *o, int res)
 		o->valid++;
 	if ((res >> 1 & 3) != 0)
 		o->conv[(res >> 1 & 3) - 1]++;
-	o->warnings += res >> 3;
 	if (o->max_errors && o->invalid >= o->max_errors) {
 		o->jobs->stop = 1;
 		o->stopped = true;
 	}
+}
+
+/* Where a case's --report goes (JUnit: held for its suite), after
+ * what joins it to the one before (reported: it has results). */
+static FILE *
+report_to(struct run *o, FILE *f, bool reported)
+{
+	if (o->report == REPORT_JUNIT)
+		return o->rep_cases;
+	if (reported)
+		report_sep(f, o->report, &o->rep_any);
+	return f;
 }
 
 static FILE *
@@ -227,7 +209,7 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 		return NULL;
 	}
 	count(o, jr->result);
-	return f;
+	return report_to(o, f, jr->result >= 0 && (jr->result & REPORTED));
 }
 
 static void *
@@ -267,6 +249,15 @@ too_long(struct zh_check *c, long lineno)
 	c->nwarnings = 0;
 }
 
+/* A position's --report, on the main thread. */
+static void
+fen_report(struct run *o, FILE *out, const struct zh_check *c, long lineno)
+{
+	struct report_case rc = { o->name, NULL, lineno, c->probs, c->nprobs };
+
+	report_case(report_to(o, out, c->nprobs > 0), o->report, &rc);
+}
+
 /*
  * --fen: one position per line; blank lines are skipped.  A line longer
  * than LINES_MAX is an error, skipped without being stored (its first
@@ -295,6 +286,8 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
 			    "%s", c.probs[0].text);
+		if (o->report != REPORT_NONE)
+			fen_report(o, out, &c, lineno);
 		count(o, o->json && emit_json(out,
 		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
 		    c.nerrors ? 1 : 0);
@@ -305,23 +298,25 @@ check_fens(FILE *in, FILE *out, struct run *o)
 		cli_read_error(in, o->name);
 }
 
-/* "checked N games: V valid, I invalid (W warnings)", and why it
- * stopped early. */
+/* "checked N games: V valid, I invalid (W warnings: W1 CLASS, ...)",
+ * every warning written or held back counted, and why it stopped early. */
 static void
 summary(const struct run *o, bool fen)
 {
-	fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid "
-	    "(%ld warning%s)", cli_prog, o->items, fen ?
+	char note[512];
+
+	fprintf(stderr, "%s: checked %ld %s: %ld valid, %ld invalid%s",
+	    cli_prog, o->items, fen ?
 	    (o->items == 1 ? "position" : "positions") :
 	    (o->items == 1 ? "game" : "games"), o->valid, o->invalid,
-	    o->warnings, o->warnings == 1 ? "" : "s");
+	    warn_said_note(note, sizeof note, true));
 	if (o->stopped)
 		fprintf(stderr, " (stopped after %ld error%s: --max-errors)",
 		    o->invalid, o->invalid == 1 ? "" : "s");
 	fputc('\n', stderr);
 }
 
-enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR };
+enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR, OPT_REPORT };
 
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
@@ -343,6 +338,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "max-errors", required_argument, NULL, OPT_MAXERR },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "strict", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -366,6 +362,10 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 			break;
 		case 'f':	/* as zhpgn's: every reader reads every form */
 			if (cli_from(optarg) != 0)
+				return cli_usage();
+			break;
+		case OPT_REPORT:
+			if ((o->report = report_find(optarg)) < 0)
 				return cli_usage();
 			break;
 		case 'h':
@@ -392,6 +392,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
@@ -413,6 +414,12 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 	if (*fen && o->sel.on) {
 		cli_fail("--fen: the selection options are for games, not "
 		    "positions");
+		return cli_usage();
+	}
+	if (o->report != REPORT_NONE && (o->json ||
+	    clean_splits(&o->clean))) {
+		cli_fail("--report: one report on one output, not with --json "
+		    "or a split");
 		return cli_usage();
 	}
 	if (clean_splits(&o->clean) && (*fen || !o->json)) {
@@ -450,12 +457,11 @@ conventions(const struct run *o)
 		    "the team's, 1-0 when White A and Black B won", k[2]);
 }
 
-/* One input, PGN or FEN; false on a read error. */
+/* One input's games or positions; false on a read error. */
 static bool
-check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
+check_games(FILE *in, struct run *o, struct jobs *j, bool fen, long n,
+    long nread)
 {
-	long n = o->items, nread = o->sel.read;
-
 	o->conv[0] = o->conv[1] = o->conv[2] = 0;
 	if (fen)
 		check_fens(in, j->out, o);
@@ -470,6 +476,54 @@ check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 	return !ferror(in);	/* said by jobs_run or check_fens */
 }
 
+/* One input, PGN or FEN (and its JUnit suite); false on a read error. */
+static bool
+check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
+{
+	long n = o->items, nread = o->sel.read, bad = o->invalid;
+	bool ok = check_games(in, o, j, fen, n, nread);
+
+	if (o->report == REPORT_JUNIT && report_suite(o->rep_suites,
+	    o->rep_cases, o->name, o->items - n, o->invalid - bad) != 0) {
+		cli_fail("--report: the report held in a temporary file: %s",
+		    strerror(errno));
+		o->fail_io = true;
+	}
+	return ok;
+}
+
+/* --report's start (JUnit: the files its suites are held in). */
+static int
+report_open(struct run *o, FILE *out)
+{
+	if (o->report == REPORT_JUNIT && ((o->rep_cases = tmpfile()) == NULL ||
+	    (o->rep_suites = tmpfile()) == NULL)) {
+		cli_fail("--report: a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	report_begin(out, o->report);
+	return 0;
+}
+
+/* --report's end; -1 if its held files failed (said). */
+static int
+report_close(struct run *o, FILE *out)
+{
+	int rc = o->fail_io ? -1 : 0;
+
+	if (o->report != REPORT_NONE && !o->fail_io && report_end(out,
+	    o->report, o->rep_suites, o->items, o->invalid) != 0) {
+		cli_fail("--report: the report held in a temporary file: %s",
+		    strerror(errno));
+		rc = -1;
+	}
+	if (o->rep_cases != NULL)
+		fclose(o->rep_cases);
+	if (o->rep_suites != NULL)
+		fclose(o->rep_suites);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -477,7 +531,8 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
-	char extra[96];
+	char extra[1024];
+	size_t n;
 	bool fen = false;
 	int i, rc;
 
@@ -488,7 +543,8 @@ main(int argc, char **argv)
 	setvbuf(stderr, NULL, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF,
 	    1 << 16);
 	o.jobs = &j;
-	j.err = stderr;
+	j.err = warn_sink(stderr);
+	j.work_skips = true;	/* zh_check_game: a problem of the game */
 	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);
@@ -498,8 +554,11 @@ main(int argc, char **argv)
 	argv += optind;
 	if (!(j.route = clean_splits(&o.clean)))
 		cli_output(outpath, &j.out);
+	/* --report: done() joins the cases (or holds them) before each */
+	j.route = j.route || o.report != REPORT_NONE;
 	cli_inputs(argc, argv);
-	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 ||
+	    cli_outputs_open() != 0 || report_open(&o, j.out) != 0) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
@@ -519,12 +578,16 @@ main(int argc, char **argv)
 	}
 	snprintf(extra, sizeof extra, "\"valid\":%ld,\"invalid\":%ld",
 	    o.valid, o.invalid);
+	n = strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - n);
 	sel_stats(&o.sel, extra);
-	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
-	    o.clean.failed) {
+	if (report_close(&o, j.out) != 0 || clean_finish(&o.clean) != 0 ||
+	    cli_outputs_close() != 0 || o.clean.failed) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
+	warn_sink_end();
 	if (!cli_quiet)
 		summary(&o, fen);
 	sel_summary(&o.sel);
@@ -532,7 +595,10 @@ main(int argc, char **argv)
 	if (!cli_quiet && clean_splits(&o.clean))
 		fprintf(stderr, "zhcheck: %ld file%s written (-o '%s')\n",
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
-	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame))
+	/* an error of a class (-Werror) fails the run, even one of no game
+	   (text after the last one) */
+	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame ||
+	    warn_said_total(true) > 0))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "kind.h"
 #include "warn.h"
 #include "lines.h"
 #include "pic.h"
@@ -27,6 +28,9 @@ static struct pic pic;
 struct tally {
 	long valid, invalid;
 	bool ioerr;
+	bool hush;		/* this input is of another kind (said once):
+				   its errors are counted, not each said */
+	long hushed;
 };
 
 static void
@@ -102,7 +106,10 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_bfen_read(pos, line, v, o->from, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		cli_diag("error", file, lineno, err.col, "%s", err.text);
+		if (t->hush)
+			t->hushed++;
+		else
+			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
 			put_json(o->out, zh_bfen_json_file(file, line, n,
 			    lineno, NULL, ZH_AUTO, ZH_AUTO, false, &err));
@@ -179,7 +186,10 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
-		cli_diag("error", file, lineno, err.col, "%s", err.text);
+		if (t->hush)
+			t->hushed++;
+		else
+			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
 			put_json(o->out, zh_fen_json_file(file, line,
 			    toolong != NULL && n > 64 ? 64 : n, lineno, NULL,
@@ -234,6 +244,7 @@ file(const struct opts *o, struct tally *t, const char *path)
 	char *line;
 	size_t n;
 	long lineno = 0;
+	bool first = true;
 	int r;
 
 	if ((ls.f = cli_open(path, &name)) == NULL) {
@@ -241,10 +252,23 @@ file(const struct opts *o, struct tally *t, const char *path)
 		return;
 	}
 	lines_open(&ls, ls.f);
-	while (!cli_outputs_failed() && (r = lines_next(&ls, &line, &n)) != 0)
+	t->hush = false;
+	t->hushed = 0;
+	while (!cli_outputs_failed() && (r = lines_next(&ls, &line, &n)) != 0) {
+		/* the first line that is not blank tells the input's kind */
+		if (first && r > 0 && strspn(line, " \t\r") < n) {
+			first = false;
+			t->hush = !cli_quiet &&
+			    kind_hint(stderr, name, kind_of(line, n)) > 0;
+		}
 		record(o, t, name, ++lineno, line, n, false, r < 0 ?
 		    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)" :
 		    NULL);
+	}
+	if (t->hushed > 0)
+		cli_fail("%s: %ld error%s not shown (not FEN)", name,
+		    t->hushed, t->hushed == 1 ? "" : "s");
+	t->hush = false;
 	if (ferror(ls.f)) {
 		cli_read_error(ls.f, name);
 		t->ioerr = true;
@@ -364,6 +388,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
@@ -386,7 +411,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { NULL, ZH_AUTO, ZH_AUTO, 0, OUT_FEN, false, NULL,
 	    { 0 } };
-	struct tally t = { 0, 0, false };
+	struct tally t = { 0 };
 	const char *outpath = NULL;
 	long nfen = 0;
 	int i, rc, nfiles = 0;

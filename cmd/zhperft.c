@@ -310,6 +310,7 @@ options(int argc, char **argv, struct opts *o)
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;

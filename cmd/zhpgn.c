@@ -373,6 +373,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
@@ -460,7 +461,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
-	char extra[96];
+	char extra[1024], note[512];
 	long n;
 	int i, rc;
 
@@ -489,7 +490,7 @@ main(int argc, char **argv)
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
 	}
-	j.err = stderr;
+	j.err = warn_sink(stderr);
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
 		FILE *in = cli_open(argc ? argv[i] : NULL, &o.name);
@@ -504,26 +505,30 @@ main(int argc, char **argv)
 		else if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
 		else if (o.sel.read == n && !j.stop && warn_on(W_NO_GAME)) {
-			cli_fail("%s: %s: no game in it [-W%sno-game]", o.name,
-			    warn_is_error(W_NO_GAME) ? "error" : "warning",
-			    warn_is_error(W_NO_GAME) ? "error=" : "");
-			if (warn_is_error(W_NO_GAME))
-				rc = EXIT_INVALID;
+			/* through the sink: counted as the others */
+			fprintf(j.err, "%s: %s: %s: no game in it [-W%sno-game]\n",
+			    cli_prog, o.name, warn_is_error(W_NO_GAME) ?
+			    "error" : "warning", warn_is_error(W_NO_GAME) ?
+			    "error=" : "");
 		}
 		if (in != stdin)
 			fclose(in);
 	}
 	snprintf(extra, sizeof extra, "\"written\":%ld,\"rejected\":%ld",
 	    o.written, o.rejected);
+	n = (long)strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - (size_t)n);
 	sel_stats(&o.sel, extra);
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);
 	}
+	warn_sink_end();
 	if (!cli_quiet)
-		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected\n",
+		fprintf(stderr, "%s: %ld game%s: %ld written, %ld rejected%s\n",
 		    cli_prog, o.games, o.games == 1 ? "" : "s", o.written,
-		    o.rejected);
+		    o.rejected, warn_said_note(note, sizeof note, false));
 	sel_summary(&o.sel);
 	sel_free(&o.sel);
 	if (!cli_quiet && clean_splits(&o.clean))
@@ -531,6 +536,8 @@ main(int argc, char **argv)
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	if (o.fatal)
 		return cli_exit(EXIT_USAGE);
-	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ? EXIT_INVALID :
-	    EXIT_VALID);
+	/* a class said as an error (-Werror) fails the run, even one that
+	   rejects no game (text between games, an input with none) */
+	return cli_exit(rc != EXIT_VALID ? rc : o.rejected ||
+	    warn_said_total(true) > 0 ? EXIT_INVALID : EXIT_VALID);
 }

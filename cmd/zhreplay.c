@@ -865,6 +865,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		case 'w':
 		case 'W':
 		case WARN_NULL:
+		case WARN_ALL:
 			if (warn_getopt(c, optarg) != 0)
 				return EXIT_USAGE;
 			break;
@@ -924,7 +925,7 @@ main(int argc, char **argv)
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
-	char extra[96];
+	char extra[1024], note[512];
 	long n;
 	int color = 0, rc, i = 0;
 	bool wfail;
@@ -963,7 +964,7 @@ main(int argc, char **argv)
 	}
 	o.diag = diagram_flags(color, j.out);
 	o.out = j.out;
-	j.err = stderr;
+	j.err = warn_sink(stderr);
 	rc = EXIT_VALID;
 	do {
 		FILE *in = cli_open(argc > 0 ? argv[i] : NULL, &o.name);
@@ -984,6 +985,9 @@ main(int argc, char **argv)
 	} while (++i < argc && !j.stop);
 	snprintf(extra, sizeof extra, "\"replayed\":%ld,\"with_errors\":%ld",
 	    o.games, o.bad);
+	n = strlen(extra);
+	extra[n++] = ',';
+	warn_said_json(extra + n, sizeof extra - n);
 	sel_stats(&o.gsel, extra);
 	wfail = o.npy != NULL && npy_close(o.npy) != 0;
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
@@ -991,15 +995,17 @@ main(int argc, char **argv)
 		sel_free(&o.gsel);
 		return cli_exit(EXIT_USAGE);
 	}
-	if (o.bad > 0 && !cli_quiet)
-		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with errors\n",
-		    o.games, o.games == 1 ? "" : "s", o.bad);
+	warn_sink_end();
+	if ((o.bad > 0 || warn_said_total(false) > 0) && !cli_quiet)
+		fprintf(stderr, "zhreplay: replayed %ld game%s: %ld with "
+		    "errors%s\n", o.games, o.games == 1 ? "" : "s", o.bad,
+		    warn_said_note(note, sizeof note, false));
 	sel_summary(&o.gsel);
 	sel_free(&o.gsel);
 	if (!cli_quiet && clean_splits(&o.clean))
 		fprintf(stderr, "zhreplay: %ld file%s written (-o '%s')\n",
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
-	if (rc == EXIT_VALID && o.bad > 0)
+	if (rc == EXIT_VALID && (o.bad > 0 || warn_said_total(true) > 0))
 		rc = EXIT_INVALID;
 	if (pic_failed())
 		rc = EXIT_USAGE;

@@ -25,6 +25,9 @@ _zhkit()
 			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy svg png gif' -- "$cur"))
 			return
 		fi ;;
+	--report)
+		COMPREPLY=($(compgen -W 'github junit sarif' -- "$cur"))
+		return ;;
 	--ending)
 		COMPREPLY=($(compgen -W 'checkmate stalemate none' -- "$cur"))
 		return ;;
@@ -46,7 +49,7 @@ _zhkit()
 		return ;;
 	esac
 	# warning classes (zhkit(7)): -W NAME, -Wno-NAME, -Werror=NAME
-	local wcls='tag missing-round result plycount setup variation null-move text-between-games no-termination no-game'
+	local wcls='tag missing-round result plycount setup variation null-move text-between-games no-termination no-game check-suffix clock'
 	if [[ $prev == -W || $prev == --warning ]]; then
 		COMPREPLY=($(compgen -W "$wcls error all" -- "$cur"))
 		return

@@ -511,6 +511,19 @@ cmp_problem(const void *a, const void *b)
 	return y->severity - x->severity;
 }
 
+/* Text skipped before the game (a warning of its own class, first). */
+static void
+skipped_problem(struct zh_check *c, const struct zh_skip *s)
+{
+	if (s->bytes == 0 && s->lines == 0)
+		return;
+	add(c, ZH_WARNING, "text-between-games", s->line, s->col, 0,
+	    "text between games: \"%s\"%s skipped (%ld line%s, %zu byte%s)",
+	    s->text, strlen(s->text) + 1 < sizeof s->text ? "" : "...",
+	    s->lines, s->lines == 1 ? "" : "s", s->bytes,
+	    s->bytes == 1 ? "" : "s");
+}
+
 int
 zh_check_game(const struct zh_game *g, const struct zh_variant *force,
     unsigned flags, struct zh_check *c)
@@ -523,6 +536,7 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 	c->r.v = NULL;
 	c->is_bug = false;
 	c->convention = NULL;
+	skipped_problem(c, &g->skipped);
 	if (zh_replay(g, force, &c->r) != 0 && c->r.v != NULL &&
 	    c->r.v->boards >= 2)
 		bug_check(c, g, soft);

@@ -43,10 +43,12 @@ norm() {
 
 # same_split TOOL ARGS...: one process and parallel --pipe agree, stdout
 # and stderr, and on whether anything was invalid (parallel's status is
-# the number of failed chunks).
+# the number of failed chunks).  --all-warnings: each process would show
+# the first warnings of a class, not the run.
 same_split() {
 	local tool=$1 bin=$ZH_TOP/bin/$1 one split what
 	shift
+	set -- --all-warnings "$@"
 	one=0 split=0
 	"$tool" -q "$@" <"$IN" >"$T/one.out" 2>"$T/one.err" || one=$?
 	[ "$one" -le 1 ] || fail "$tool $*: exit $one: $(head -3 "$T/one.err")"

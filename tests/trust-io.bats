@@ -172,7 +172,7 @@ same() {
 	assert_equal "$status" 2
 	assert_equal "${stderr_lines[0]}" "zhcheck: $T/d: read error: Is a directory"
 	assert_equal "$(grep -c 'read error' <<<"$stderr")" 1
-	assert_equal "${stderr_lines[-1]}" "zhcheck: checked 5 games: 4 valid, 1 invalid (10 warnings)"
+	assert_equal "${stderr_lines[-1]}" "zhcheck: checked 5 games: 4 valid, 1 invalid (10 warnings: 5 tag, 5 missing-round)"
 	run --separate-stderr zhcheck -j 2 "$T/d" "$p"
 	assert_equal "$(grep -c 'read error' <<<"$stderr")" 1
 	run --separate-stderr zhpgn "$T/d" "$p"

@@ -46,7 +46,7 @@ deepmsg() {
 		assert_success
 		# [0] and [1]: the missing roster tags, and Round apart
 		assert_equal "${stderr_lines[2]}" "zhcheck: $(deepmsg ': in a variation:') [-Wvariation]"
-		assert_equal "${stderr_lines[3]}" "zhcheck: checked 1 game: 1 valid, 0 invalid (3 warnings)"
+		assert_equal "${stderr_lines[3]}" "zhcheck: checked 1 game: 1 valid, 0 invalid (3 warnings: 1 tag, 1 missing-round, 1 variation)"
 		run --separate-stderr zhcheck --json -j "$j" --limit depth="$DEPTH" deep.pgn
 		assert_success
 		assert_output --partial '"valid":true'

@@ -57,7 +57,7 @@ LI=python-chess-saturs-jannlee-zh.pgn
 	assert_equal "${stderr_lines[0]##* }" "[-Werror=variation]"
 	assert_equal "${stderr_lines[1]}" "zhcheck: checked 50 games: 49 valid, 1 invalid (0 warnings)"
 	run -1 --separate-stderr zhpgn -Werror=variation -r "$T/rej" -o "$T/out" "$a"
-	assert_equal "${stderr_lines[-1]}" "zhpgn: 50 games: 49 written, 1 rejected"
+	assert_equal "${stderr_lines[-1]}" "zhpgn: 50 games: 49 written, 1 rejected (0 warnings; -Werror: 1 variation)"
 	# the rejected game, whole, in the rejects file
 	[ "$(grep -c '^\[Event ' "$T/rej")" = 1 ]
 	[ "$(grep -c '^\[Event ' "$T/out")" = 49 ]
