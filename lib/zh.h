@@ -178,6 +178,10 @@ struct zh_pos {
 	unsigned halfmove, fullmove;
 	unsigned char check;			/* side to move in check: 2 yes,
 						   1 no, 0 not known */
+	unsigned char taken;			/* what the last move took, as
+						   it stood (ZH_PROMOTED kept),
+						   0 if nothing: a bughouse
+						   capture goes to the partner */
 	/* 8x8 boards: the squares (bit 8 * rank + file) of each colour's
 	   pieces and of each type, kept with sq by zh_make and the FEN
 	   reader (zh_pos_update after editing sq by hand) */
