@@ -143,7 +143,8 @@ clock_of(const struct zh_token *t, double *sec)
 	return clock_text(t, sec);
 }
 
-/* clock_of() for the rest: white space around, a sign, [%clk]. */
+/* clock_of() for the rest: white space around (line ends too: comments
+ * are wrapped), a sign, [%clk]. */
 static bool
 clock_text(const struct zh_token *t, double *sec)
 {
@@ -151,9 +152,9 @@ clock_text(const struct zh_token *t, double *sec)
 	uint64_t x = 0, scale = 1;
 	bool neg = false, digits = false;
 
-	while (s < e && (*s == ' ' || *s == '\t'))
+	while (s < e && isspace((unsigned char)*s))
 		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	if (s < e && *s == '[')
 		return zh_comment_clock(t->text, t->len, "clk", sec);

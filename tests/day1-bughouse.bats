@@ -80,3 +80,28 @@ EOG
 	sed 's/P@e3/Q@e3/' z.pgn > zq.pgn
 	run -1 --separate-stderr zhcheck zq.pgn
 }
+
+@test "bughouse: a [%clk] broken over a line is a clock (chess.com wraps them)" {
+	f=$B/gen/chesscom.bpgn
+	# the file has wrapped clocks, one [%clk] a half-move
+	[ "$(grep -c '{\[%clk$' "$f")" -gt 100 ]
+	want=$(grep -o '%clk' "$f" | wc -l)
+	run -0 --separate-stderr zhpgn --json "$f"
+	[ "$(jq -s '[.[].moves[]|select(.clock != null)]|length' <<<"$output")" = "$want" ]
+	# game 1's "11B. Ng6 {[%clk" / "0:04:48.1]}" is 288.1 s
+	[ "$(jq -s '.[0].moves[]|select(.label == "11B")|.clock' <<<"$output")" = 288.1 ]
+	run -0 --separate-stderr zhcheck "$f"
+	[ "${stderr_lines[-1]}" = "zhcheck: checked 300 games: 300 valid, 0 invalid (0 warnings)" ]
+}
+
+@test "one board: a [%...] command may hold line breaks and runs of blanks" {
+	printf '[Event "a"]\n[Result "*"]\n\n1. e4 {[%%clk\n0:01:41.6]} e5 {[%%clk   0:01:40.1\r\n]} 2. Nf3 {\n[%%clk\t0:01:39]} {[%%eval\n  0.25  ]} *\n' > c.pgn
+	run -0 --separate-stderr zhpgn --json c.pgn
+	[ "$(jq -c '[.moves[]|[.clock,.eval]]' <<<"$output")" = '[[101.6,null],[100.1,null],[99,25]]' ]
+	run -0 --separate-stderr zhreplay -F jsonl c.pgn
+	[ "$(jq -sc 'map([.clock,.eval])' <<<"$output")" = '[[null,null],[101.6,null],[100.1,null],[99,0.25]]' ]
+	# and a bughouse game's bare board: the clocks go with the moves
+	printf '[Event "b"]\n[WhiteA "a"]\n[BlackA "b"]\n[WhiteB "c"]\n[BlackB "d"]\n[Result "*"]\n[Variant "Bughouse"]\n\n1A. e4 {[%%clk\n0:01:41.6]} 1a. e5 {\n[%%clk 0:01:40]\n} *\n' > b.bpgn
+	run -0 --separate-stderr zhpgn --json b.bpgn
+	[ "$(jq -c '[.moves[]|.clock]' <<<"$output")" = '[101.6,100]' ]
+}
