@@ -824,7 +824,9 @@ char *zh_bfen_json(const char *in, size_t n, long line,
  * their tags: Board "A"/"B", and a partner tag (PartnerGame or
  * PartnerGameId) naming the other game (its GameId, or the last part
  * of its Link or Site; a game with neither GameId nor Link cannot be
- * told apart, and is taken as named). */
+ * told apart, and is taken as named).  Only boards of one game pair:
+ * partner tags on both, one naming the other, or a Board tag on both;
+ * a tagged game next to an untagged one is ZH_PAIR_NO. */
 enum {
 	ZH_PAIR_NO = 0,		/* tags say they are not partners */
 	ZH_PAIR_AB,		/* partners, the first is board A */
@@ -882,7 +884,9 @@ struct zh_bug_merge_report {
  * zh_bug_board_write writes them, or bughouse.pro's "[ts=12.345]"),
  * the stamps order the moves instead of the clocks (equal ones by
  * legality); a stamp order that is illegal falls back to the clocks'
- * (rep->stamps_illegal).  0, or -1 with err
+ * (rep->stamps_illegal).  The read back takes no reader limit below
+ * what the written text holds (boards read under raised limits merge).
+ * 0, or -1 with err
  * (line and column of the move at fault; rep->err_board its board);
  * nothing is written then.  rep may be NULL.  An error in writing is
  * ZH_EIO.

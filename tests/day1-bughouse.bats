@@ -105,3 +105,38 @@ EOG
 	run -0 --separate-stderr zhpgn --json b.bpgn
 	[ "$(jq -c '[.moves[]|.clock]' <<<"$output")" = '[101.6,100]' ]
 }
+
+@test "bughouse-merge: a game without a Board tag is not merged with the [Board \"A\"] game after it" {
+	zhpgn -q --boards "$B/real/1934301.bpgn" > ab.pgn
+	{ printf '[Event "a stranger"]\n[White "x"]\n[Black "y"]\n[Variant "Bughouse"]\n[Result "*"]\n\n1. e4 e5 *\n\n'; cat ab.pgn; } > s.pgn
+	run --separate-stderr zhpgn --merge-boards s.pgn
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"s.pgn:1:1: error: game 1: the game after it is not its partner board"* ]]
+	# the real boards A and B still merge, to the game they came from
+	[ "$(grep -c '^\[WhiteA ' <<<"$output")" -eq 1 ]
+	grep -q '^\[WhiteA "BobBughouse"\]\|^\[WhiteA "' <<<"$output"
+	run -0 --separate-stderr zhpgn --merge-boards ab.pgn
+	want=$output
+	run --separate-stderr zhpgn --merge-boards s.pgn
+	[ "$output" = "$want" ]
+}
+
+@test "bughouse-merge: the merged game is read back under --limit (10^5 half-moves)" {
+	python3 - <<'EOP'
+out = []
+for i in range(25000):
+    w, b = ("Nf3", "Nf6") if i % 2 == 0 else ("Ng1", "Ng8")
+    out.append(f"{i+1}A. {w} {i+1}a. {b} {i+1}B. {w} {i+1}b. {b}")
+head = ('[Event "long"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n'
+        '[WhiteA "a"]\n[BlackA "b"]\n[WhiteB "c"]\n[BlackB "d"]\n'
+        '[Result "*"]\n[Variant "Bughouse"]\n\n')
+open("long.bpgn", "w").write(head + " ".join(out) + " *\n")
+EOP
+	run -0 --separate-stderr zhpgn --boards --limit plies=200000 -o long.pgn long.bpgn
+	run -0 --separate-stderr zhpgn --merge-boards --limit plies=200000 -o m.bpgn long.pgn
+	[[ $stderr == *"1 written, 0 rejected"* ]]
+	# the same 100,000 half-moves in the same order
+	moves() { tr '\n' ' ' < "$1" | grep -o '[0-9]*[AaBb]\. N[a-h][0-9]'; }
+	[ "$(moves m.bpgn | wc -l)" -eq 100000 ]
+	moves long.bpgn | diff -q - <(moves m.bpgn)
+}
