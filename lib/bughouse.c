@@ -846,6 +846,10 @@ zh_bug_walk(const struct zh_bug *b,
 	for (i = 0; i < b->nmoves; i++) {
 		const struct zh_bmove *m = &b->moves[i];
 
+		/* one board alone: a dropped piece was sent, as replayed */
+		if (!b->labels && (m->rm.move.flags & ZH_MDROP) &&
+		    p[m->board].pocket[m->side][m->rm.move.piece] == 0)
+			p[m->board].pocket[m->side][m->rm.move.piece]++;
 		zh_make(&p[m->board], m->rm.move);
 		if (m->captured && b->labels)
 			p[!m->board].pocket[!m->side][m->captured]++;

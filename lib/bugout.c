@@ -763,9 +763,12 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	zh__json_ascii(b, m->board == ZH_BOARD_B ? "B" : "A");
 	zh__json_key(b, "side");
 	zh__json_ascii(b, m->side == ZH_WHITE ? "white" : "black");
-	zh__json_key(b, "label");
-	label_text(j->bug, m, s);
-	zh__json_ascii(b, s);
+	if (j->bug->labels) {	/* one board's moves are numbered: no label
+				   for the reader to read back */
+		zh__json_key(b, "label");
+		label_text(j->bug, m, s);
+		zh__json_ascii(b, s);
+	}
 	zh__json_key(b, "ply");
 	zh__json_int(b, m->rm.ply);
 	zh__json_key(b, "san");

@@ -140,3 +140,21 @@ EOP
 	[ "$(moves m.bpgn | wc -l)" -eq 100000 ]
 	moves long.bpgn | diff -q - <(moves m.bpgn)
 }
+
+@test "bughouse: one-board games from --boards survive JSON (PGN -> --json -> PGN)" {
+	for f in "$B"/real/*.bpgn; do
+		zhpgn -q --boards "$f" > b.pgn
+		run -0 --separate-stderr zhpgn --json b.pgn
+		printf '%s\n' "$output" > b.json
+		# a board's moves are numbered: no BPGN label to read back;
+		# no holding below zero
+		[ "$(jq -s '[.[].moves[]|select(has("label"))]|length' b.json)" = 0 ]
+		[ "$(jq -s '[.. | numbers | select(. > 64)] | length' <(jq -c '[.moves[].pockets]' b.json))" = 0 ]
+		run -0 --separate-stderr zhpgn b.json
+		[[ $stderr == *"2 written, 0 rejected"* ]]
+		printf '%s\n' "$output" > back.pgn
+		run -0 --separate-stderr zhpgn --json back.pgn
+		[ "$(jq -sc 'map([.moves[]|[.san,.uci,.clock]])' <<<"$output")" = \
+		    "$(jq -sc 'map([.moves[]|[.san,.uci,.clock]])' b.json)" ]
+	done
+}
