@@ -158,3 +158,19 @@ EOP
 		    "$(jq -sc 'map([.moves[]|[.san,.uci,.clock]])' b.json)" ]
 	done
 }
+
+@test "bughouse: --to chesscom writes a game's clocks in one precision, the source's" {
+	# digits after the point of each game's [%clk]s: one count a game
+	digits() { awk '/^\[Event /{g++} {while (match($0, /\[%clk [0-9:]*(\.[0-9]*)?\]/)) {s=substr($0, RSTART, RLENGTH); f=index(s, "."); d=f ? length(s)-f-1 : 0; print g, d; $0=substr($0, RSTART+RLENGTH)}}' "$1" | sort -u; }
+	zhpgn -q -t chesscom "$B/real/1934660.bpgn" > c.bpgn
+	# FICS clocks in milliseconds ({59.9} among {58.639}): all .sss
+	[ "$(digits c.bpgn)" = "1 3" ]
+	grep -q '1a. Nf6 {\[%clk 0:00:59.900\]}' c.bpgn
+	for f in "$B"/real/*.bpgn "$B"/hand/*.bpgn "$B"/gen/bughousedb.bpgn; do
+		zhpgn -q -t chesscom "$f" > c.bpgn
+		[ "$(digits c.bpgn | awk '{print $1}' | uniq -d)" = "" ]
+	done
+	# chess.com's own tenths stay tenths
+	zhpgn -q -t chesscom "$B/gen/chesscom.bpgn" > c.bpgn
+	[ "$(digits c.bpgn | awk '{print $2}' | sort -u)" = 1 ]
+}
