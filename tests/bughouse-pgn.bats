@@ -214,7 +214,7 @@ schema_ok() {
 	sed 's/{140}/{-0.576}/' "$f" >"$BATS_TEST_TMPDIR/neg.bpgn"
 	run zhpgn -q "$BATS_TEST_TMPDIR/neg.bpgn"
 	assert_output --partial '8B. Bxh4 {-0.576}'
-	run zhpgn -q -t chesscom "$BATS_TEST_TMPDIR/neg.bpgn"
+	run bash -c "zhpgn -q -t chesscom '$BATS_TEST_TMPDIR/neg.bpgn' | tr '\n' ' '"
 	assert_output --partial '8B. Bxh4 {[%clk 0:00:00.000]}'
 	zhpgn -q --json "$BATS_TEST_TMPDIR/neg.bpgn" | head -1 >"$BATS_TEST_TMPDIR/neg.json"
 	run jq '.moves[] | select(.label == "8B") | .clock' "$BATS_TEST_TMPDIR/neg.json"
