@@ -1155,10 +1155,13 @@ struct json_t *zh_ply_object(const struct zh_ply *pl, int d, unsigned flags);
  * bottom one, '>' at the side to move.  ASCII: '.' for an empty square,
  * [x] around the last move's squares, !K! around a king in check, '~'
  * after a promoted piece.  ZH_DIAG_UNICODE: chess symbols; ZH_DIAG_COLOUR:
- * ANSI backgrounds for the squares instead of the brackets.  Returns
- * the length (cut at size like zh_ply_json).
+ * ANSI backgrounds for the squares instead of the brackets.
+ * ZH_DIAG_TURNED: the board turned (rotated 180 degrees), Black's side
+ * at the bottom with its pocket, as bughouse's board B is seen by the
+ * partners beside board A.  Returns the length (cut at size like
+ * zh_ply_json).
  */
-enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2 };
+enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
 #define ZH_DIAGMAX 8192
 size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
     unsigned flags, char *buf, size_t size);

@@ -174,3 +174,21 @@ EOP
 	zhpgn -q -t chesscom "$B/gen/chesscom.bpgn" > c.bpgn
 	[ "$(digits c.bpgn | awk '{print $2}' | sort -u)" = 1 ]
 }
+
+@test "zhreplay -F board: board B turned (partners side by side), and '23B. B@g7#' with its space" {
+	run -0 --separate-stderr zhreplay -F board --color never "$B/real/1934301.bpgn"
+	last=$(tail -n 13 <<<"$output")
+	grep -q '^game 1, half-move 110: 23B\. B@g7#, board B$' <<<"$last"
+	# board A: rank 8 on top, files a-h; board B turned: rank 1 on top,
+	# files h-a, White's holdings beside the top, Black's at the bottom
+	line=$(sed -n 3p <<<"$last")
+	[ "$line" = " 8 | .  .  Q~ n !k! .  .  r |  > black in hand: p     1 | R  .  .  K  .  B  N  R |    white in hand: P B B" ]
+	line=$(sed -n 10p <<<"$last")
+	[ "$line" = " 1 | .  .  .  .  K  .  .  R |    white in hand: N     8 | r  .  .  .  .  .  .  r |  > black in hand: p p p p n b b b r q" ]
+	line=$(sed -n 12p <<<"$last")
+	[[ $line == *"a  b  c  d  e  f  g  h"*"h  g  f  e  d  c  b  a" ]]
+	# board B's rank 6 from h to a (the FEN's p5pk turned): the mated
+	# king on h6 first
+	line=$(sed -n 8p <<<"$last")
+	[[ $line == *" 6 |!k! p  .  .  .  .  .  p |" ]]
+}
