@@ -503,8 +503,13 @@ on_bply(void *arg, const struct zh_bply *pl)
 
 		if (!take)
 			break;
-		if (pl->move != NULL)
-			zh_bply_move(pl, true, o->dialect, lbl, sizeof lbl);
+		if (pl->move != NULL) {	/* "23B. B@g7#", as in the BPGN */
+			char lab[ZH_BLABELMAX], mv[ZH_MOVEMAX];
+
+			zh_bply_label(pl, lab);
+			zh_san_dialect(pl->move->rm.san, o->dialect, mv);
+			snprintf(lbl, sizeof lbl, "%s. %s", lab, mv);
+		}
 		n = (size_t)snprintf(head, sizeof head,
 		    "game %ld, half-move %ld: %s%s%c\n", st->g->number,
 		    pl->index, lbl, pl->move ? ", board " : "",

@@ -236,6 +236,7 @@ moved(struct zh_pos *p, struct zh_move m, unsigned char pc, unsigned char cap)
 
 	if (p->king[us] == m.from)
 		p->king[us] = m.to;
+	p->taken = cap;
 	p->halfmove = (ZH_TYPE(pc) == ZH_PAWN || cap != 0) ? 0 :
 	    p->halfmove + 1;
 	p->ep = (m.flags & ZH_MDOUBLE) ? (unsigned char)(m.from + FORWARD(us)) :
@@ -288,6 +289,7 @@ make_drop8(struct zh_pos *p, struct zh_move m)
 	p->bb_type[m.piece] |= tb;
 	p->pocket[us][m.piece]--;
 	p->count[us][m.piece]++;
+	p->taken = 0;
 	p->halfmove = m.piece == ZH_PAWN ? 0 : p->halfmove + 1;
 	p->ep = ZH_NOSQ;
 	p->side = (unsigned char)!us;

@@ -143,7 +143,8 @@ clock_of(const struct zh_token *t, double *sec)
 	return clock_text(t, sec);
 }
 
-/* clock_of() for the rest: white space around, a sign, [%clk]. */
+/* clock_of() for the rest: white space around (line ends too: comments
+ * are wrapped), a sign, [%clk]. */
 static bool
 clock_text(const struct zh_token *t, double *sec)
 {
@@ -151,9 +152,9 @@ clock_text(const struct zh_token *t, double *sec)
 	uint64_t x = 0, scale = 1;
 	bool neg = false, digits = false;
 
-	while (s < e && (*s == ' ' || *s == '\t'))
+	while (s < e && isspace((unsigned char)*s))
 		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	if (s < e && *s == '[')
 		return zh_comment_clock(t->text, t->len, "clk", sec);
@@ -229,7 +230,6 @@ static const char *const side_name[2] = { "White", "Black" };
 /* Who may play from here: the state of one board while replaying. */
 struct board {
 	struct zh_pos pos;
-	uint64_t promoted;	/* squares of promoted pieces */
 	double clock[2];	/* last clock of each side, NAN if none */
 	long mated_ply;		/* mated after this ply, 0 if not */
 	long pending;		/* in check after this ply, mate not tested
@@ -237,14 +237,6 @@ struct board {
 				   answers it, a move on the other board or
 				   the end asks it */
 };
-
-static inline uint64_t
-sqbit(int s)
-{
-	unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
-
-	return f < 8 && r < 8 ? (uint64_t)1 << (r * 8 + f) : 0;
-}
 
 /* Increment in seconds of TimeControl "base+inc", 0 if none. */
 static double
@@ -318,8 +310,6 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	struct zh_bmove *bm = next_move(b);
 	struct zh_error e;	/* set in full only on an error */
 	struct zh_move m;
-	unsigned char cnt[ZH_NTYPES];
-	uint64_t them_bb;
 	int us = p->side, them = !us, ncand, ty;
 	long ply = b->nplies[bd] + 1;
 	size_t n;
@@ -333,8 +323,6 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	e.code = ZH_OK;
 	e.line = e.col = e.ply = 0;
 	e.text[0] = '\0';
-	memcpy(cnt, p->count[them], sizeof cnt);
-	them_bb = p->bb_side[them];
 	bm->rm.san[0] = bm->rm.uci[0] = '\0';
 	if (!zh__play_fast(p, t->text, t->len, &m, b->fast ? NULL : bm->rm.san,
 	    b->fast ? NULL : bm->rm.uci)) {
@@ -380,30 +368,14 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	bm->side = (unsigned char)us;
 	bm->captured = 0;
 	bm->has_clock = false;
-	/* the capture, to the partner: the other board's pieces of the
-	   captured piece's colour */
-	if (!(m.flags & ZH_MDROP)) {
-		uint64_t gone = them_bb & ~p->bb_side[them];
-
-		if (gone != 0) {
-			for (ty = ZH_PAWN; ty < ZH_NTYPES; ty++)
-				if (p->count[them][ty] < cnt[ty])
-					break;
-			if ((B->promoted & gone) && b->v->demote)
-				ty = ZH_PAWN;
-			B->promoted &= ~gone;
-			if (ty < ZH_NTYPES) {
-				bm->captured = (unsigned char)ty;
-				if (b->labels)
-					bds[!bd].pos.pocket[them][ty]++;
-			}
-		}
-		if (B->promoted & sqbit(m.from)) {
-			B->promoted &= ~sqbit(m.from);
-			B->promoted |= sqbit(m.to);
-		}
-		if (m.flags & ZH_MPROMO)
-			B->promoted |= sqbit(m.to);
+	/* the capture, to the partner, as it stood on the board: a
+	   promoted piece (the FEN's '~' too) goes over as a pawn */
+	if (!(m.flags & ZH_MDROP) && p->taken != 0) {
+		ty = (p->taken & ZH_PROMOTED) && b->v->demote ? ZH_PAWN :
+		    ZH_TYPE(p->taken);
+		bm->captured = (unsigned char)ty;
+		if (b->labels)
+			bds[!bd].pos.pocket[them][ty]++;
 	}
 	b->nplies[bd] = ply;
 	b->nmoves++;
@@ -660,7 +632,6 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 	}
 	for (i = 0; i < 2; i++) {
 		bds[i].pos = b->start[i];
-		bds[i].promoted = 0;
 		bds[i].clock[0] = bds[i].clock[1] = NAN;
 		bds[i].mated_ply = 0;
 		bds[i].pending = 0;
@@ -875,6 +846,10 @@ zh_bug_walk(const struct zh_bug *b,
 	for (i = 0; i < b->nmoves; i++) {
 		const struct zh_bmove *m = &b->moves[i];
 
+		/* one board alone: a dropped piece was sent, as replayed */
+		if (!b->labels && (m->rm.move.flags & ZH_MDROP) &&
+		    p[m->board].pocket[m->side][m->rm.move.piece] == 0)
+			p[m->board].pocket[m->side][m->rm.move.piece]++;
 		zh_make(&p[m->board], m->rm.move);
 		if (m->captured && b->labels)
 			p[!m->board].pocket[!m->side][m->captured]++;

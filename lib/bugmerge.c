@@ -15,6 +15,7 @@
  * visited once, bounded by ZH_BUG_MERGE_MAXSTATES.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,13 @@ zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
 	    (pb != NULL && names(pb, a) == 0))
 		return ZH_PAIR_NO;
 	if (ba != 0 && ba == bb)
+		return ZH_PAIR_NO;
+	/* boards of one game: partner tags that name each other (or
+	   cannot be told apart), one naming the other, or both boards
+	   tagged; a game tagged next to an untagged one is a stranger */
+	if (!(pa != NULL && pb != NULL) && !(ba != 0 && bb != 0) &&
+	    !(pa != NULL && names(pa, b) == 1) &&
+	    !(pb != NULL && names(pb, a) == 1))
 		return ZH_PAIR_NO;
 	return ba == 'B' || bb == 'A' ? ZH_PAIR_BA : ZH_PAIR_AB;
 }
@@ -842,7 +850,12 @@ check_back(const struct merge *mg, const char *buf, size_t len,
     const struct zh_variant *v, struct zh_error *err)
 {
 	FILE *f = fmemopen((void *)(uintptr_t)buf, len, "r");
-	struct zh_pgn_reader *r = f != NULL ? zh_pgn_open(f, NULL) : NULL;
+	/* our own text, as long as the games it was made of: no limit
+	   below what it holds (a game read under --limit reads back) */
+	long n = len < LONG_MAX / 2 ? (long)len + 64 : LONG_MAX / 2;
+	struct zh_pgn_limits lim = { (size_t)n, (size_t)n, (size_t)n, n, n,
+	    n, 0 };
+	struct zh_pgn_reader *r = f != NULL ? zh_pgn_open(f, &lim) : NULL;
 	struct zh_game g;
 	struct zh_bug bug;
 	size_t at[2] = { 0, 0 }, p;

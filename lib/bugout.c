@@ -123,23 +123,44 @@ seconds_text(char *buf, size_t size, double sec)
 	return n > 0 ? (size_t)n : 0;
 }
 
-/* "[%clk H:MM:SS.s]" (tenths, or milliseconds when the clock has
- * them: no time lost); a negative clock (FICS lag) as 0. */
-static size_t
-clk_text(char *buf, size_t size, double sec)
+/* The digits after the point that a game's clocks need: 1 (tenths,
+ * the least, as chess.com), 2 or 3 (milliseconds); one precision for
+ * the whole game, the source's. */
+static int
+clock_digits(const struct zh_bug *b)
 {
+	size_t k;
+	int dg = 1;
+
+	for (k = 0; k < b->nmoves && dg < 3; k++) {
+		long long ms = b->moves[k].has_clock ?
+		    millis(b->moves[k].clock) : 0;
+
+		if (ms % 10 != 0)
+			dg = 3;
+		else if (ms % 100 != 0)
+			dg = 2;
+	}
+	return dg;
+}
+
+/* "[%clk H:MM:SS.s]", with as many digits after the point as the
+ * game's clocks need (clock_digits()); a negative clock (FICS lag) as
+ * 0. */
+static size_t
+clk_text(char *buf, size_t size, double sec, int digits)
+{
+	static const int unit[4] = { 1000, 100, 10, 1 };
 	long long ms = millis(sec);
 	int n;
 
 	if (ms < 0)
 		ms = 0;
-	if (ms % 100 == 0)
-		n = snprintf(buf, size, "[%%clk %lld:%02lld:%02lld.%lld]",
-		    ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
-		    ms % 1000 / 100);
-	else
-		n = snprintf(buf, size, "[%%clk %lld:%02lld:%02lld.%03lld]",
-		    ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+	if (digits < 1 || digits > 3)
+		digits = 3;
+	n = snprintf(buf, size, "[%%clk %lld:%02lld:%02lld.%0*lld]",
+	    ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, digits,
+	    ms % 1000 / unit[digits]);
 	return n > 0 ? (size_t)n : 0;
 }
 
@@ -199,6 +220,7 @@ given_result(const struct zh_game *g)
 struct wr {
 	struct zh__buf *b;
 	size_t col;
+	int digits;	/* of the game's [%clk]s: clock_digits() */
 };
 
 /* A word (a comment may hold line ends), wrapped as pgnout.c wraps. */
@@ -246,7 +268,7 @@ clock_word(struct wr *w, double sec, int d)
 
 	s[0] = '{';
 	if (zh__dialect(d, ZH_SAN_AUTO)->bpgn_clk)
-		n += clk_text(s + n, sizeof s - 2, sec);
+		n += clk_text(s + n, sizeof s - 2, sec, w->digits);
 	else
 		n += seconds_text(s + n, sizeof s - 2, sec);
 	s[n++] = '}';
@@ -311,7 +333,7 @@ static void
 bpgn_movetext(struct zh__buf *out, const struct zh_game *g,
     const struct zh_bug *b, int d, const size_t *map)
 {
-	struct wr w = { out, 0 };
+	struct wr w = { out, 0, clock_digits(b) };
 	size_t i, clk = SIZE_MAX;	/* the clock comment to rewrite */
 	double sec = 0;
 	bool have_result = false;
@@ -605,7 +627,7 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
     const int64_t *ts)
 {
 	const struct zh_pos *s = &b->start[bd];
-	struct wr w = { out, 0 };
+	struct wr w = { out, 0, clock_digits(b) };
 	size_t i, k, clk;
 	bool force = true, stamp;
 
@@ -639,7 +661,8 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 			n = 0;
 			mw[n++] = '{';
 			if (m->has_clock)
-				n += clk_text(mw + n, 30, m->clock);
+				n += clk_text(mw + n, 30, m->clock,
+				    w.digits);
 			if (stamp)
 				n += ts_text(mw + n, ts[k], m->has_clock);
 			mw[n++] = '}';
@@ -763,9 +786,12 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	zh__json_ascii(b, m->board == ZH_BOARD_B ? "B" : "A");
 	zh__json_key(b, "mover");
 	zh__json_ascii(b, m->side == ZH_WHITE ? "white" : "black");
-	zh__json_key(b, "label");
-	label_text(j->bug, m, s);
-	zh__json_ascii(b, s);
+	if (j->bug->labels) {	/* one board's moves are numbered: no label
+				   for the reader to read back */
+		zh__json_key(b, "label");
+		label_text(j->bug, m, s);
+		zh__json_ascii(b, s);
+	}
 	zh__json_key(b, "ply");
 	zh__json_int(b, m->rm.ply);
 	zh__json_key(b, "san");

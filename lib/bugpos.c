@@ -225,8 +225,11 @@ zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
 	int bd;
 
 	for (bd = 0; bd < 2; bd++) {
+		/* board B turned: partners (White on A, Black on B) sit
+		   side by side, as the players see the boards */
 		zh_diagram_write(pl->pos[bd], m != NULL && m->board == bd ?
-		    &m->rm.move : NULL, flags, d[bd], ZH_DIAGMAX);
+		    &m->rm.move : NULL, bd == ZH_BOARD_B ? flags |
+		    ZH_DIAG_TURNED : flags, d[bd], ZH_DIAGMAX);
 		l[bd] = d[bd];
 	}
 	/* board A's widest line, so that B's lines start in one column */

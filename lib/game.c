@@ -195,6 +195,14 @@ zh_game_variant(const struct zh_game *g, const struct zh_variant *force,
 
 /* ======================== comments ======================== */
 
+/* PGN's white space, which a [%...] command may hold wherever it holds
+ * a blank: chess.com wraps "{[%clk" and "0:01:41.6]}" on two lines. */
+static inline bool
+blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 /* Find "[%cmd " in a comment; returns a pointer after it or NULL. */
 static const char *
 find_cmd(const char *s, size_t n, const char *cmd)
@@ -209,7 +217,7 @@ find_cmd(const char *s, size_t n, const char *cmd)
 		if (p[1] == '%') {
 			for (j = 0; j < k && p[2 + j] == cmd[j]; j++)
 				;
-			if (j == k && (p[2 + k] == ' ' || p[2 + k] == '\t'))
+			if (j == k && blank(p[2 + k]))
 				return p + 2 + k;
 		}
 		p++;
@@ -226,12 +234,12 @@ zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
 
 	if (p == NULL)
 		return false;
-	while (p < e && (*p == ' ' || *p == '\t'))
+	while (p < e && blank(*p))
 		p++;
 	/* "H:MM:SS" then ']' or ' ', as Lichess writes it: the sum below,
 	   exact in whole seconds */
 	if (e - p >= 8 && p[1] == ':' && p[4] == ':' &&
-	    (p[7] == ']' || p[7] == ' ') &&
+	    (p[7] == ']' || blank(p[7])) &&
 	    isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[2]) &&
 	    isdigit((unsigned char)p[3]) && isdigit((unsigned char)p[5]) &&
 	    isdigit((unsigned char)p[6])) {
@@ -259,7 +267,7 @@ zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
 		else
 			break;
 	}
-	if (p >= e || (*p != ']' && *p != ' '))
+	if (p >= e || (*p != ']' && !blank(*p)))
 		return false;
 	*sec = np == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] :
 	    np == 2 ? parts[0] * 60 + parts[1] : parts[0];
@@ -275,9 +283,10 @@ zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
 
 	if (p == NULL)
 		return false;
-	while (p < e && *p == ' ')
+	while (p < e && blank(*p))
 		p++;
-	while (p < e && *p != ']' && *p != ',' && *p != ' ' && k < sizeof buf - 1)
+	while (p < e && *p != ']' && *p != ',' && !blank(*p) &&
+	    k < sizeof buf - 1)
 		buf[k++] = *p++;
 	buf[k] = '\0';
 	if (k == 0)

@@ -69,6 +69,7 @@ make_board(struct zh_pos *p, struct zh_move m)
 		put_sq(p, m.to, ZH_PIECE(us, m.piece), bb);
 		p->pocket[us][m.piece]--;
 		p->count[us][m.piece]++;
+		p->taken = 0;
 		p->halfmove = m.piece == ZH_PAWN ? 0 : p->halfmove + 1;
 		p->ep = ZH_NOSQ;
 		goto done;
@@ -158,6 +159,7 @@ static void
 make_null(struct zh_pos *p)
 {
 	p->ep = ZH_NOSQ;
+	p->taken = 0;
 	p->halfmove++;
 	if (p->side == ZH_BLACK)
 		p->fullmove++;

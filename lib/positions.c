@@ -712,20 +712,23 @@ zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
 	const struct zh_variant *v = p->v;
 	bool colour = flags & ZH_DIAG_COLOUR;
 	int checked = zh_in_check(p) ? p->king[p->side] : -1;
-	int f, r;
+	bool turned = flags & ZH_DIAG_TURNED;
+	int f, r, fi, ri;
 
 	PUTS(&o, "   +");
 	for (f = 0; f < v->files * 3; f++)
 		put(&o, '-');
 	PUTS(&o, "+\n");
-	for (r = v->ranks - 1; r >= 0; r--) {
+	for (ri = 0; ri < v->ranks; ri++) {
 		char num[12];
+
+		r = turned ? ri : v->ranks - 1 - ri;
 
 		snprintf(num, sizeof num, "%2d", r + 1);
 		puts_(&o, num);
 		PUTS(&o, " |");
-		for (f = 0; f < v->files; f++) {
-			int s = ZH_SQ(f, r);
+		for (fi = 0; fi < v->files; fi++) {
+			int s = ZH_SQ(f = turned ? v->files - 1 - fi : fi, r);
 			unsigned char pc = p->sq[s];
 			bool mark = last != NULL && (s == last->to ||
 			    (!(last->flags & ZH_MDROP) && s == last->from));
@@ -763,10 +766,10 @@ zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
 				PUTS(&o, "\033[0m");
 		}
 		put(&o, '|');
-		if (r == v->ranks - 1)
-			put_pocket(&o, p, ZH_BLACK, flags);
-		else if (r == 0)
-			put_pocket(&o, p, ZH_WHITE, flags);
+		if (ri == 0)	/* the far side's pocket at the top */
+			put_pocket(&o, p, turned ? ZH_WHITE : ZH_BLACK, flags);
+		else if (ri == v->ranks - 1)
+			put_pocket(&o, p, turned ? ZH_BLACK : ZH_WHITE, flags);
 		put(&o, '\n');
 	}
 	PUTS(&o, "   +");
@@ -775,7 +778,7 @@ zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
 	PUTS(&o, "+\n    ");
 	for (f = 0; f < v->files; f++) {
 		put(&o, ' ');
-		put(&o, (char)('a' + f));
+		put(&o, (char)('a' + (turned ? v->files - 1 - f : f)));
 		if (f + 1 < v->files)
 			put(&o, ' ');
 	}

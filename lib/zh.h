@@ -178,6 +178,10 @@ struct zh_pos {
 	unsigned halfmove, fullmove;
 	unsigned char check;			/* side to move in check: 2 yes,
 						   1 no, 0 not known */
+	unsigned char taken;			/* what the last move took, as
+						   it stood (ZH_PROMOTED kept),
+						   0 if nothing: a bughouse
+						   capture goes to the partner */
 	/* 8x8 boards: the squares (bit 8 * rank + file) of each colour's
 	   pieces and of each type, kept with sq by zh_make and the FEN
 	   reader (zh_pos_update after editing sq by hand) */
@@ -870,7 +874,9 @@ char *zh_bfen_json_file(const char *file, const char *in, size_t n,
  * their tags: Board "A"/"B", and a partner tag (PartnerGame or
  * PartnerGameId) naming the other game (its GameId, or the last part
  * of its Link or Site; a game with neither GameId nor Link cannot be
- * told apart, and is taken as named). */
+ * told apart, and is taken as named).  Only boards of one game pair:
+ * partner tags on both, one naming the other, or a Board tag on both;
+ * a tagged game next to an untagged one is ZH_PAIR_NO. */
 enum {
 	ZH_PAIR_NO = 0,		/* tags say they are not partners */
 	ZH_PAIR_AB,		/* partners, the first is board A */
@@ -928,7 +934,9 @@ struct zh_bug_merge_report {
  * zh_bug_board_write writes them, or bughouse.pro's "[ts=12.345]"),
  * the stamps order the moves instead of the clocks (equal ones by
  * legality); a stamp order that is illegal falls back to the clocks'
- * (rep->stamps_illegal).  0, or -1 with err
+ * (rep->stamps_illegal).  The read back takes no reader limit below
+ * what the written text holds (boards read under raised limits merge).
+ * 0, or -1 with err
  * (line and column of the move at fault; rep->err_board its board);
  * nothing is written then.  rep may be NULL.  An error in writing is
  * ZH_EIO.
@@ -1205,10 +1213,13 @@ struct json_t *zh_ply_object(const struct zh_ply *pl, int d, unsigned flags);
  * bottom one, '>' at the side to move.  ASCII: '.' for an empty square,
  * [x] around the last move's squares, !K! around a king in check, '~'
  * after a promoted piece.  ZH_DIAG_UNICODE: chess symbols; ZH_DIAG_COLOUR:
- * ANSI backgrounds for the squares instead of the brackets.  Returns
- * the length (cut at size like zh_ply_json).
+ * ANSI backgrounds for the squares instead of the brackets.
+ * ZH_DIAG_TURNED: the board turned (rotated 180 degrees), Black's side
+ * at the bottom with its pocket, as bughouse's board B is seen by the
+ * partners beside board A.  Returns the length (cut at size like
+ * zh_ply_json).
  */
-enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2 };
+enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
 #define ZH_DIAGMAX 8192
 size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
     unsigned flags, char *buf, size_t size);

@@ -156,7 +156,7 @@ EOF
 @test "bughouse replay: -F board puts the diagrams side by side, the last move marked on its board only" {
 	run zhreplay -F board -p 3 "$REAL/1283326.bpgn"
 	assert_success
-	assert_line --index 0 'game 1, half-move 3: 1a.Nf6, board A'
+	assert_line --index 0 'game 1, half-move 3: 1a. Nf6, board A'
 	# 13 lines: the head, 11 diagram lines side by side, the FEN
 	[ "${#lines[@]}" -eq 13 ]
 	assert_line --index 12 'rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR/ w KQkq - 1 2 | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR/ b KQkq - 0 1'
@@ -167,7 +167,7 @@ import re, sys
 rows = [re.sub(r"\x1b\[[0-9;]*m", "", l.rstrip("\n")) for l in sys.stdin][1:12]
 # where B starts: its border, after A and the gap
 c = rows[0].index("   +", 4)
-ok = all(re.match(r"( [1-8] \||   \+-+\+|     a  b)", r[c:]) for r in rows)
+ok = all(re.match(r"( [1-8] \||   \+-+\+|     a  b|     h  g)", r[c:]) for r in rows)
 print(c if ok else "ragged")'
 	}
 	c=$(printf '%s\n' "${lines[@]}" | col)
