@@ -93,7 +93,7 @@ usage(FILE *f)
 	    "      --game-offset N  number games from N+1 (a chunk's place in a\n"
 	    "                     split input)\n"
 	    "  -o, --output FILE  write to FILE (with a split: its name pattern)\n"
-	    "      --rejects FILE also write the games with errors there, as read\n"
+	    "  -r, --rejects FILE also write the games with errors there, as read\n"
 	    CLEAN_SPLIT_HELP
 	    PIC_HELP
 	    PIC_GIF_HELP
@@ -735,8 +735,7 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR,
-	O_REJECTS };
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR };
 
 /* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
    if not one, -1 if bad (said). */
@@ -840,7 +839,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		SEL_OPTS,
 		CLEAN_SPLIT_OPTS,
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, O_REJECTS },
+		{ "rejects", required_argument, NULL, 'r' },
 		{ "start-only", no_argument, NULL, O_START },
 		{ "to", required_argument, NULL, 't' },
 		{ "variant", required_argument, NULL, 'v' },
@@ -852,7 +851,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	};
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "e:F:f:hJj:o:p:qt:v:V" WARN_SHORT, lopts,
+	while ((c = getopt_long(argc, argv, "e:F:f:hJj:o:p:qr:t:v:V" WARN_SHORT, lopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'h':
@@ -861,7 +860,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		case 'o':
 			*outpath = optarg;
 			break;
-		case O_REJECTS:
+		case 'r':
 			*rejpath = optarg;
 			break;
 		case 'q':

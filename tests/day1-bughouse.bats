@@ -97,9 +97,9 @@ EOG
 @test "one board: a [%...] command may hold line breaks and runs of blanks" {
 	printf '[Event "a"]\n[Result "*"]\n\n1. e4 {[%%clk\n0:01:41.6]} e5 {[%%clk   0:01:40.1\r\n]} 2. Nf3 {\n[%%clk\t0:01:39]} {[%%eval\n  0.25  ]} *\n' > c.pgn
 	run -0 --separate-stderr zhpgn --json c.pgn
-	[ "$(jq -c '[.moves[]|[.clock,.eval]]' <<<"$output")" = '[[101.6,null],[100.1,null],[99,25]]' ]
+	[ "$(jq -c '[.moves[]|[.clock,.cp]]' <<<"$output")" = '[[101.6,null],[100.1,null],[99,25]]' ]
 	run -0 --separate-stderr zhreplay -F jsonl c.pgn
-	[ "$(jq -sc 'map([.clock,.eval])' <<<"$output")" = '[[null,null],[101.6,null],[100.1,null],[99,0.25]]' ]
+	[ "$(jq -sc 'map([.clock,.cp])' <<<"$output")" = '[[null,null],[101.6,null],[100.1,null],[99,25]]' ]
 	# and a bughouse game's bare board: the clocks go with the moves
 	printf '[Event "b"]\n[WhiteA "a"]\n[BlackA "b"]\n[WhiteB "c"]\n[BlackB "d"]\n[Result "*"]\n[Variant "Bughouse"]\n\n1A. e4 {[%%clk\n0:01:41.6]} 1a. e5 {\n[%%clk 0:01:40]\n} *\n' > b.bpgn
 	run -0 --separate-stderr zhpgn --json b.bpgn

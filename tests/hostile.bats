@@ -179,6 +179,9 @@ import json, sys
 		    "${t%% *}: fen1000.pgn:2:80: error: too many fields (at most 16)"
 		[[ ${stderr_lines[-1]} == *"checked 3 positions: 2 valid, 1 invalid"* ]] || fail "$t: $stderr"
 	done
-	run -1 zhfen -q fen1000.pgn
+	# -q: no summary; the error is still said (one face: -q is the
+	# summary alone in every tool)
+	run -1 --separate-stderr zhfen -q fen1000.pgn
 	assert_equal "${#lines[@]}" 2
+	assert_equal "${#stderr_lines[@]}" 1
 }

@@ -244,8 +244,10 @@ test_movetext(void)
 	EXPECT("%comment\n[Event \"a\"]\n%x [Event \"no\"]\n1. e4\n% x\n e5 *\n",
 	    "#1@2 [Event=a] 1. e4 e5 =*\n");
 	/* a comment on the result's line belongs to the game */
+	/* a comment on the line below the result is its game's (the
+	   movetext runs to its empty line, as python-chess reads it) */
 	EXPECT("e4 1-0 {White wins} ; ok\n{next} d4 *\n",
-	    "#1@1 e4 =1-0 {White wins} { ok}\n#2@2 {next} d4 =*\n");
+	    "#1@1 e4 =1-0 {White wins} { ok} {next}\n#2@2 d4 =*\n");
 }
 
 static void
