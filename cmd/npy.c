@@ -122,7 +122,8 @@ fixed(unsigned char *q, size_t n, const char *s)
 }
 
 /* Room for a record of table t: its tag byte written, the record's
-   first byte returned (zeroed), or NULL when out of memory. */
+   first byte returned (a game's zeroed; a position's fields are all
+   set by its writer), or NULL when out of memory. */
 static unsigned char *
 add_record(struct npy_rec *w, int t)
 {
@@ -143,7 +144,8 @@ add_record(struct npy_rec *w, int t)
 	}
 	p = w->buf + w->len;
 	p[0] = (unsigned char)tags[t];
-	memset(p + 1, 0, recsize[t]);
+	if (t == T_GAME)
+		memset(p + 1, 0, recsize[t]);
 	w->len += n;
 	return p + 1;
 }
@@ -362,6 +364,16 @@ repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n)
 	return count > 255 ? 255 : (int)count;
 }
 
+/* zh_posrec_square(), inline: the record's index of square s */
+static inline unsigned char
+rec_square(int s)
+{
+	int f = ZH_FILE(s), r = ZH_RANK(s);
+
+	return (unsigned char)(s == ZH_NOSQ || (unsigned)f >= ZH_MAXFILES ||
+	    (unsigned)r >= ZH_MAXRANKS ? ZH_REC_NOSQ : r * 10 + f);
+}
+
 /* The move m (its UCI text uci) into the fields at q: from, to, drop,
    promotion, the UCI text. */
 static void
@@ -370,9 +382,9 @@ put_move(unsigned char *q, const struct zh_move *m, const char *uci)
 	int k;
 
 	q[0] = (unsigned char)((m->flags & (ZH_MDROP | ZH_MNULL)) ?
-	    ZH_REC_NOSQ : zh_posrec_square(m->from));
+	    ZH_REC_NOSQ : rec_square(m->from));
 	q[1] = (unsigned char)((m->flags & ZH_MNULL) ? ZH_REC_NOSQ :
-	    zh_posrec_square(m->to));
+	    rec_square(m->to));
 	q[2] = (m->flags & ZH_MDROP) ? m->piece : 0;
 	q[3] = (m->flags & ZH_MPROMO) ? m->piece : 0;
 	for (k = 0; k < 8 && uci[k] != '\0'; k++)	/* the rest is 0 */
@@ -441,6 +453,7 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 	w->last = (long)w->len;
 	if ((q = add_record(w, T_POS)) == NULL)
 		return -1;
+	memset(q, 0, 22);	/* game (the sink's), the move's (the next's) */
 	le32(q + 4, (uint32_t)pl->ply);
 	q[8] = (unsigned char)(pl->pos->v - zh_variants);
 	q[9] = pl->last;
@@ -518,6 +531,7 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 	w->last = (long)w->len;
 	if ((q = add_record(w, T_BUG)) == NULL)
 		return -1;
+	memset(q, 0, 23);	/* game (the sink's), the move's (the next's) */
 	le32(q + 4, (uint32_t)pl->index);
 	q[8] = (unsigned char)(pl->pos[0]->v - zh_variants);
 	q[9] = pl->last;

@@ -21,8 +21,7 @@ zh_posrec_square(int s)
 static uint64_t
 mix(uint64_t h, uint64_t w)
 {
-	h = (h ^ w) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
+	return (h ^ w) * 0x100000001b3ULL;	/* the key folds it at the end */
 }
 
 /* A board of any size: its squares, the pockets and the state, 8 bytes
@@ -40,6 +39,7 @@ bytes_key(const struct zh_posrec *r)
 	}
 	for (; i < n; i++)
 		h = mix(h, b[i]);
+	h ^= h >> 29;
 	return h ^ (h >> 32);
 }
 
@@ -134,6 +134,7 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 	memcpy(w, r->pocket, sizeof w);
 	h = mix(mix(mix(h, w[0]), w[1]), (uint64_t)r->side |
 	    (uint64_t)r->castle << 8 | (uint64_t)r->ep << 16);
+	h ^= h >> 29;
 	r->key = h ^ (h >> 32);
 }
 
