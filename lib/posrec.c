@@ -86,6 +86,7 @@ fill_ranks8(struct zh_posrec *r, const struct zh_pos *p)
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
 	int rk, k;
 
+#pragma GCC unroll 8
 	for (rk = 0; rk < 8; rk++) {
 		memcpy(&w, &p->sq[ZH_SQ(0, rk)], sizeof w);
 		h = mix(h, w);
