@@ -38,10 +38,10 @@ static const struct field pos_fields[] = {
 	{ "halfmove", "<u2", NULL }, { "fullmove", "<u2", NULL },
 	{ "clock", "<i4", "(2,)" }, { "cp", "<i4", NULL },
 	{ "mate", "<i2", NULL },
-	{ "pockets", "|u1", "(2, 8)" }, { "board", "|u1", "(10, 10)" },
-	{ "promoted", "|b1", "(10, 10)" }, { NULL, NULL, NULL }
+	{ "pockets", "|u1", "(2, 8)" }, { "promoted", "|u1", "(13,)" },
+	{ "board", "|u1", "(10, 10)" }, { NULL, NULL, NULL }
 };
-#define PREC	262
+#define PREC	175
 
 /* bughouse.npy: a two-board game's position, the boards' fields with a
    first axis of two (board A, board B) */
@@ -57,10 +57,10 @@ static const struct field bug_fields[] = {
 	{ "result", "|i1", "(2,)" },
 	{ "halfmove", "<u2", "(2,)" }, { "fullmove", "<u2", "(2,)" },
 	{ "clock", "<i4", "(2, 2)" },
-	{ "pockets", "|u1", "(2, 2, 8)" }, { "board", "|u1", "(2, 10, 10)" },
-	{ "promoted", "|b1", "(2, 10, 10)" }, { NULL, NULL, NULL }
+	{ "pockets", "|u1", "(2, 2, 8)" }, { "promoted", "|u1", "(2, 13)" },
+	{ "board", "|u1", "(2, 10, 10)" }, { NULL, NULL, NULL }
 };
-#define BREC	490
+#define BREC	316
 
 /* games.npy */
 static const struct field game_fields[] = {
@@ -122,7 +122,8 @@ fixed(unsigned char *q, size_t n, const char *s)
 }
 
 /* Room for a record of table t: its tag byte written, the record's
-   first byte returned (zeroed), or NULL when out of memory. */
+   first byte returned (a game's zeroed; a position's fields are all
+   set by its writer), or NULL when out of memory. */
 static unsigned char *
 add_record(struct npy_rec *w, int t)
 {
@@ -143,7 +144,8 @@ add_record(struct npy_rec *w, int t)
 	}
 	p = w->buf + w->len;
 	p[0] = (unsigned char)tags[t];
-	memset(p + 1, 0, recsize[t]);
+	if (t == T_GAME)
+		memset(p + 1, 0, recsize[t]);
 	w->len += n;
 	return p + 1;
 }
@@ -222,6 +224,8 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 	w->fail = false;
 	w->two = v->boards >= 2;
 	w->result = result_code(zh_game_result(g));
+	w->rtext = NULL;
+	w->rcode = NORESULT;
 	for (b = 0; b < 4; b++)
 		w->clock[b / 2][b % 2] = UNKNOWN32;
 	if ((q = add_record(w, T_GAME)) == NULL)
@@ -360,18 +364,31 @@ repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n)
 	return count > 255 ? 255 : (int)count;
 }
 
+/* zh_posrec_square(), inline: the record's index of square s */
+static inline unsigned char
+rec_square(int s)
+{
+	int f = ZH_FILE(s), r = ZH_RANK(s);
+
+	return (unsigned char)(s == ZH_NOSQ || (unsigned)f >= ZH_MAXFILES ||
+	    (unsigned)r >= ZH_MAXRANKS ? ZH_REC_NOSQ : r * 10 + f);
+}
+
 /* The move m (its UCI text uci) into the fields at q: from, to, drop,
    promotion, the UCI text. */
 static void
 put_move(unsigned char *q, const struct zh_move *m, const char *uci)
 {
+	int k;
+
 	q[0] = (unsigned char)((m->flags & (ZH_MDROP | ZH_MNULL)) ?
-	    ZH_REC_NOSQ : zh_posrec_square(m->from));
+	    ZH_REC_NOSQ : rec_square(m->from));
 	q[1] = (unsigned char)((m->flags & ZH_MNULL) ? ZH_REC_NOSQ :
-	    zh_posrec_square(m->to));
+	    rec_square(m->to));
 	q[2] = (m->flags & ZH_MDROP) ? m->piece : 0;
 	q[3] = (m->flags & ZH_MPROMO) ? m->piece : 0;
-	fixed(q + 4, 8, uci);
+	for (k = 0; k < 8 && uci[k] != '\0'; k++)	/* the rest is 0 */
+		q[4 + k] = (unsigned char)uci[k];
 }
 
 /* A side's result from White's: the other side's is its negation. */
@@ -387,7 +404,7 @@ put_board(unsigned char *board, unsigned char *promoted,
     unsigned char *pockets, const struct zh_posrec *r)
 {
 	memcpy(board, r->board, ZH_REC_SQUARES);
-	memcpy(promoted, r->promoted, ZH_REC_SQUARES);
+	memcpy(promoted, r->promoted, ZH_REC_PROMOTED);
 	memcpy(pockets, r->pocket, 16);
 }
 
@@ -436,6 +453,7 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 	w->last = (long)w->len;
 	if ((q = add_record(w, T_POS)) == NULL)
 		return -1;
+	memset(q, 0, 22);	/* game (the sink's), the move's (the next's) */
 	le32(q + 4, (uint32_t)pl->ply);
 	q[8] = (unsigned char)(pl->pos->v - zh_variants);
 	q[9] = pl->last;
@@ -445,7 +463,11 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 	q[24] = r.ep;
 	q[25] = r.check;
 	q[26] = (unsigned char)rep;
-	q[27] = (unsigned char)view(result_code(pl->result), r.side);
+	if (pl->result != w->rtext) {	/* the same text all the game */
+		w->rtext = pl->result;
+		w->rcode = result_code(pl->result);
+	}
+	q[27] = (unsigned char)view(w->rcode, r.side);
 	le16(q + 28, clamp16(r.halfmove));
 	le16(q + 30, clamp16(r.fullmove));
 	le32(q + 32, (uint32_t)w->clock[0][0]);
@@ -453,7 +475,7 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 	le32(q + 40, (uint32_t)(pl->has_eval && pl->mate == 0 ?
 	    (int32_t)floor(pl->eval * 100 + 0.5) : UNKNOWN32));
 	le16(q + 44, (unsigned)(pl->has_eval ? pl->mate : 0));
-	put_board(q + 62, q + 162, q + 46, &r);
+	put_board(q + 75, q + 62, q + 46, &r);
 	w->records++;
 	return 0;
 }
@@ -477,8 +499,8 @@ put_bboards(unsigned char *q, const struct zh_posrec *r, signed char white,
 		le16(q + 38 + 2 * b, clamp16(r[b].fullmove));
 		le32(q + 42 + 8 * b, (uint32_t)clock[b][0]);
 		le32(q + 46 + 8 * b, (uint32_t)clock[b][1]);
-		put_board(q + 90 + 100 * b, q + 290 + 100 * b, q + 58 + 16 * b,
-		    &r[b]);
+		put_board(q + 116 + 100 * b, q + 90 + ZH_REC_PROMOTED * b,
+		    q + 58 + 16 * b, &r[b]);
 	}
 }
 
@@ -509,6 +531,7 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 	w->last = (long)w->len;
 	if ((q = add_record(w, T_BUG)) == NULL)
 		return -1;
+	memset(q, 0, 23);	/* game (the sink's), the move's (the next's) */
 	le32(q + 4, (uint32_t)pl->index);
 	q[8] = (unsigned char)(pl->pos[0]->v - zh_variants);
 	q[9] = pl->last;
@@ -625,8 +648,9 @@ path_of(const struct npy *n, const char *name)
 	return p;
 }
 
+/* DIR/name made, unbuffered if 'whole' (its writes are large) */
 static FILE *
-create(const struct npy *n, const char *name)
+create(const struct npy *n, const char *name, bool whole)
 {
 	char *p = path_of(n, name);
 	FILE *f = p != NULL ? fopen(p, "wb") : NULL;
@@ -634,8 +658,8 @@ create(const struct npy *n, const char *name)
 	if (f == NULL)
 		cli_fail("%s: %s", p != NULL ? p : name, strerror(p != NULL ?
 		    errno : ENOMEM));
-	else
-		setvbuf(f, NULL, _IOFBF, 1 << 20);
+	else if (whole)	/* the tables' own buffers, written whole */
+		setvbuf(f, NULL, _IONBF, 0);
 	free(p);
 	return f;
 }
@@ -755,10 +779,11 @@ npy_open(const char *dir)
 			cli_fail("out of memory");
 			goto fail;
 		}
-		if ((n->t[k].f = create(n, names[k])) == NULL)
+		if ((n->t[k].f = create(n, names[k], true)) == NULL)
 			goto fail;
 		if (put_header(&n->t[k]) != 0) {
-			cli_fail("%s/%s: %s", dir, names[k], strerror(errno));
+			cli_fail("%s/%s: write error: %s", dir, names[k],
+			    strerror(errno));
 			goto fail;
 		}
 	}
@@ -766,7 +791,9 @@ npy_open(const char *dir)
 		cli_fail("out of memory");
 		goto fail;
 	}
-	setvbuf(n->sink, NULL, _IOFBF, 1 << 18);
+	/* each game's records (a run of games with -j) straight to
+	   sink_write(), not copied into a buffer first */
+	setvbuf(n->sink, NULL, _IONBF, 0);
 	return n;
 fail:
 	for (k = 0; k < NTABLES; k++) {
@@ -817,7 +844,7 @@ write_files(struct npy *n)
 			w = strlen(n->files[i]);
 	snprintf(type, sizeof type, "|S%zu", w);
 	hl = header(h, sizeof h, NULL, type, n->nfiles);
-	if ((f = create(n, "files.npy")) == NULL)
+	if ((f = create(n, "files.npy", false)) == NULL)
 		return -1;
 	if (fwrite(h, 1, hl, f) != hl)
 		rc = -1;

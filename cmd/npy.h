@@ -40,6 +40,8 @@ struct npy_rec {
 	int clock[2][2];		/* [board][colour], ms */
 	bool two;			/* a bughouse game */
 	signed char result;		/* White's (board A's) view */
+	const char *rtext;		/* the last ply's result text */
+	signed char rcode;		/* and its result_code() */
 	bool fail;			/* out of memory */
 };
 

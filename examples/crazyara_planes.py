@@ -135,7 +135,10 @@ def planes(pos, normalize=False, dtype=np.float32):
     dtype (CrazyAra's own are float64: the values are computed so)."""
     n = len(pos)
     board = np.ascontiguousarray(pos["board"][:, :8, :8])
-    promoted = np.ascontiguousarray(pos["promoted"][:, :8, :8])
+    # the promoted squares' bits (bit i % 8 of byte i // 8: square i)
+    promoted = np.unpackbits(pos["promoted"], axis=1, count=100,
+                             bitorder="little").reshape(n, 10, 10)
+    promoted = np.ascontiguousarray(promoted[:, :8, :8]).astype(bool)
     side = pos["side"].astype(np.int16)
     black = side == 1
     me_off, you_off = 8 * side, 8 * (1 - side)

@@ -212,6 +212,12 @@ find_cmd(const char *s, size_t n, const char *cmd)
 
 	while (cmd[k] != '\0')		/* a short name: no calls for it */
 		k++;
+	if (n >= k + 3 && s[0] == '[' && s[1] == '%') {	/* at the start */
+		for (j = 0; j < k && s[2 + j] == cmd[j]; j++)
+			;
+		if (j == k && blank(s[2 + k]))
+			return s + 2 + k;
+	}
 	while (e - p >= (ptrdiff_t)(k + 3) &&
 	    (p = memchr(p, '[', (size_t)(e - p) - k - 2)) != NULL) {
 		if (p[1] == '%') {
@@ -224,6 +230,9 @@ find_cmd(const char *s, size_t n, const char *cmd)
 	}
 	return NULL;
 }
+
+/* an ASCII digit, without isdigit()'s table call */
+#define DIGIT(c)	((unsigned)((c) - '0') < 10)
 
 bool
 zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
@@ -240,9 +249,8 @@ zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec)
 	   exact in whole seconds */
 	if (e - p >= 8 && p[1] == ':' && p[4] == ':' &&
 	    (p[7] == ']' || blank(p[7])) &&
-	    isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[2]) &&
-	    isdigit((unsigned char)p[3]) && isdigit((unsigned char)p[5]) &&
-	    isdigit((unsigned char)p[6])) {
+	    DIGIT(p[0]) && DIGIT(p[2]) && DIGIT(p[3]) && DIGIT(p[5]) &&
+	    DIGIT(p[6])) {
 		*sec = (p[0] - '0') * 3600.0 + ((p[2] - '0') * 10 + p[3] - '0') *
 		    60.0 + ((p[5] - '0') * 10 + p[6] - '0');
 		return true;

@@ -180,6 +180,54 @@ build(struct zh_lines *w, int l, size_t k, size_t len)
 	return len;
 }
 
+#define DIGIT(c)	((unsigned)((c) - '0') < 10)
+
+/* "[%clk H:MM:SS]" (or a space after the seconds) at p, as Lichess
+   writes it: the seconds into *sec, what zh_comment_clock() says of it;
+   false if p is something else. */
+static bool
+lichess_clock(const char *p, const char *e, double *sec)
+{
+	if (e - p < 14 || memcmp(p, "[%clk ", 6) != 0 || p[7] != ':' ||
+	    p[10] != ':' || (p[13] != ']' && p[13] != ' ') ||
+	    !DIGIT(p[6]) || !DIGIT(p[8]) || !DIGIT(p[9]) || !DIGIT(p[11]) ||
+	    !DIGIT(p[12]))
+		return false;
+	*sec = (p[6] - '0') * 3600.0 + ((p[8] - '0') * 10 + p[9] - '0') *
+	    60.0 + ((p[11] - '0') * 10 + p[12] - '0');
+	return true;
+}
+
+/* A comment's [%clk] and [%eval], in one scan: each read from the
+   first "[%" of its initial (zh_comment_clock() and zh_comment_eval()
+   find the first of their name from there, as from the comment's
+   start, since none is before). */
+static void
+comment_cmds(const struct zh_token *t, struct zh_ply *pl)
+{
+	const char *p = t->text, *e = t->text + t->len;
+	bool clk = pl->has_clock, ev = pl->has_eval;
+
+	while (!(clk && ev) && e - p >= 4) {
+		if (*p == ' ' && p[1] == '[')	/* "{ [%clk ...] }" */
+			p++;
+		else if (*p != '[' && (p = memchr(p, '[', (size_t)(e - p) -
+		    3)) == NULL)
+			break;
+		if (p[1] == '%' && p[2] == 'c' && !clk) {
+			pl->has_clock = lichess_clock(p, e, &pl->clock) ||
+			    zh_comment_clock(p, (size_t)(e - p), "clk",
+			    &pl->clock);
+			clk = true;
+		} else if (p[1] == '%' && p[2] == 'e' && !ev) {
+			pl->has_eval = zh_comment_eval(p, (size_t)(e - p),
+			    &pl->eval, &pl->mate);
+			ev = true;
+		}
+		p++;
+	}
+}
+
 static void
 comments(const struct zh_game *g, size_t i, struct zh_ply *pl)
 {
@@ -191,12 +239,7 @@ comments(const struct zh_game *g, size_t i, struct zh_ply *pl)
 			continue;
 		if (t->kind != ZH_T_COMMENT)
 			break;
-		if (!pl->has_clock)
-			pl->has_clock = zh_comment_clock(t->text, t->len, "clk",
-			    &pl->clock);
-		if (!pl->has_eval)
-			pl->has_eval = zh_comment_eval(t->text, t->len, &pl->eval,
-			    &pl->mate);
+		comment_cmds(t, pl);
 	}
 }
 

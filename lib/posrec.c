@@ -1,7 +1,7 @@
 /*
  * posrec.c - a position as the fixed-size record of zhkit-arrays(5):
  * one 10x10 grid of piece codes for every board size, the promoted
- * pieces, the pockets and the state, and the key a repetition is
+ * pieces as one bit a square, the pockets and the state, and the key a repetition is
  * looked up by.  The writer of the arrays is zhreplay's (cmd/npy.c).
  */
 #include <string.h>
@@ -21,8 +21,7 @@ zh_posrec_square(int s)
 static uint64_t
 mix(uint64_t h, uint64_t w)
 {
-	h = (h ^ w) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
+	return (h ^ w) * 0x100000001b3ULL;	/* the key folds it at the end */
 }
 
 /* A board of any size: its squares, the pockets and the state, 8 bytes
@@ -40,6 +39,7 @@ bytes_key(const struct zh_posrec *r)
 	}
 	for (; i < n; i++)
 		h = mix(h, b[i]);
+	h ^= h >> 29;
 	return h ^ (h >> 32);
 }
 
@@ -58,29 +58,49 @@ fill_squares(struct zh_posrec *r, const struct zh_pos *p)
 				continue;
 			r->board[rk * 10 + f] = (unsigned char)(ZH_TYPE(pc) +
 			    (ZH_COLOR(pc) == ZH_BLACK ? ZH_REC_BLACK : 0));
-			r->promoted[rk * 10 + f] = (pc & ZH_PROMOTED) != 0;
+			if (pc & ZH_PROMOTED)
+				r->promoted[(rk * 10 + f) >> 3] |=
+				    (unsigned char)(1u << ((rk * 10 + f) & 7));
 		}
 }
 
 #define BYTES(x)	((x) * 0x0101010101010101ULL)
 
+/* bits (one a file, file a the lowest) at bit 'at' of the 128 in m */
+static void
+put_bits(uint64_t m[2], uint64_t bits, int at)
+{
+	if (at < 64)
+		m[0] |= bits << at;
+	if (at > 56)
+		m[1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
+}
+
 /* An 8x8 board: each rank's eight squares at once (a rank is eight
-   bytes of p->sq), the piece codes and promoted flags byte by byte;
-   the key from the ranks as they are. */
+   bytes of p->sq), the piece codes byte by byte and the promoted flags
+   gathered into eight bits; the key from the ranks as they are. */
 static uint64_t
 fill_ranks8(struct zh_posrec *r, const struct zh_pos *p)
 {
-	uint64_t w, code, promo, h = 0x9e3779b97f4a7c15ULL;
-	int rk;
+	uint64_t w, code, promo, m[2] = { 0, 0 };
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	int rk, k;
 
+#pragma GCC unroll 8
 	for (rk = 0; rk < 8; rk++) {
 		memcpy(&w, &p->sq[ZH_SQ(0, rk)], sizeof w);
 		h = mix(h, w);
 		/* type + 8 for Black: no byte carries into the next */
 		code = (w & BYTES(ZH_TYPEMASK)) + ((w >> 1) & BYTES(ZH_BLACKBIT >> 1));
-		promo = (w >> 5) & BYTES(ZH_PROMOTED >> 5);
 		memcpy(r->board + rk * 10, &code, sizeof code);
-		memcpy(r->promoted + rk * 10, &promo, sizeof promo);
+		promo = (w >> 5) & BYTES(ZH_PROMOTED >> 5);
+		if (promo != 0)	/* byte k's bit to bit k */
+			put_bits(m, (promo * 0x0102040810204080ULL) >> 56,
+			    rk * 10);
+	}
+	for (k = 0; k < 8 && (m[0] | m[1]) != 0; k++) {
+		r->promoted[k] = (unsigned char)(m[0] >> 8 * k);
+		r->promoted[8 + k] = (unsigned char)(m[1] >> 8 * k);
 	}
 	return h;
 }
@@ -89,17 +109,16 @@ void
 zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 {
 	uint64_t h = 0, w[2];
-	int c, t;
 	bool b8 = p->v->files == 8 && p->v->ranks == 8;
 
-	memset(r, 0, sizeof *r);
+	/* the board and promoted squares; every other field is set */
+	memset(r, 0, offsetof(struct zh_posrec, pocket));
 	if (b8)
 		h = fill_ranks8(r, p);
 	else
 		fill_squares(r, p);
-	for (c = 0; c < 2; c++)
-		for (t = ZH_PAWN; t < ZH_NTYPES; t++)
-			r->pocket[c][t - 1] = p->pocket[c][t];
+	memcpy(r->pocket[0], &p->pocket[0][ZH_PAWN], 8);
+	memcpy(r->pocket[1], &p->pocket[1][ZH_PAWN], 8);
 	r->side = p->side;
 	r->castle = p->castle;
 	r->ep = (unsigned char)(p->ep != ZH_NOSQ && zh_ep_legal(p) ?
@@ -116,6 +135,7 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 	memcpy(w, r->pocket, sizeof w);
 	h = mix(mix(mix(h, w[0]), w[1]), (uint64_t)r->side |
 	    (uint64_t)r->castle << 8 | (uint64_t)r->ep << 16);
+	h ^= h >> 29;
 	r->key = h ^ (h >> 32);
 }
 

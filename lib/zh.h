@@ -265,12 +265,16 @@ bool zh_ep_attacked(const struct zh_pos *p);
  * for an empty square.
  */
 #define ZH_REC_SQUARES	100
+#define ZH_REC_PROMOTED	13	/* bytes of the promoted squares' bits */
 #define ZH_REC_NOSQ	255
 #define ZH_REC_BLACK	8
 
 struct zh_posrec {
 	unsigned char board[ZH_REC_SQUARES];	/* piece codes */
-	unsigned char promoted[ZH_REC_SQUARES];	/* 1: a promoted piece */
+	unsigned char promoted[16];		/* bit i & 7 of byte i >> 3:
+						   a promoted piece on square
+						   i (ZH_REC_PROMOTED bytes
+						   used, the rest 0) */
 	unsigned char pocket[2][8];		/* [colour][type - 1] in hand */
 	unsigned char side;			/* ZH_WHITE or ZH_BLACK */
 	unsigned char castle;			/* ZH_CASTLE_* rights */

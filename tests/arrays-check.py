@@ -103,6 +103,18 @@ def pockets_of(pk):
     return a
 
 
+def packed(grid):
+    """A (10, 10) grid of flags as the record's promoted field: bit
+    i % 8 of byte i // 8 is square i (10 * rank + file), 13 bytes."""
+    return np.packbits(np.asarray(grid, bool).reshape(100), bitorder="little")
+
+
+def unpacked(bits):
+    """The record's promoted field as a (10, 10) grid of flags."""
+    return np.unpackbits(np.asarray(bits), count=100,
+                         bitorder="little").reshape(10, 10).astype(bool)
+
+
 def board_state(o, nranks):
     """One board of a JSON position -> the record's fields."""
     f = o["fen"].split()
@@ -111,7 +123,7 @@ def board_state(o, nranks):
     for s in o["promoted"]:
         promo2.flat[square(s)] = True
     return {
-        "board": board, "promoted": promo2,
+        "board": board, "promoted": packed(promo2),
         "pockets": pockets_of(o["pockets"]),
         "side": 0 if o["side"] == "white" else 1,
         "castling": castling_bits(f[2]),
@@ -308,7 +320,7 @@ def check_chess(d):
 def rec_fen(r, house):
     """The start record as a FEN for python-chess (a game's start may be
     a FEN tag's position): written from the record alone."""
-    rows = []
+    rows, promo = [], unpacked(r["promoted"])
     for rank in range(7, -1, -1):
         row, empty = "", 0
         for f in range(8):
@@ -318,7 +330,7 @@ def rec_fen(r, house):
                 continue
             row += (str(empty) if empty else "") + \
                 (TYPES[c - 1] if c <= 8 else TYPES[c - 9].lower())
-            row += "~" if r["promoted"][rank][f] else ""
+            row += "~" if promo[rank][f] else ""
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
     pocket = "".join(TYPES[t] * int(r["pockets"][0][t]) for t in range(8)) + \
@@ -347,7 +359,7 @@ def pychess_fields(b, chess):
           b.has_kingside_castling_rights(chess.BLACK) * 4 +
           b.has_queenside_castling_rights(chess.BLACK) * 8)
     ep = b.ep_square if b.ep_square is not None and b.has_legal_en_passant() else None
-    return {"board": board, "promoted": promo, "pockets": pockets,
+    return {"board": board, "promoted": packed(promo), "pockets": pockets,
             "side": 0 if b.turn == chess.WHITE else 1, "castling": cs,
             "ep": 255 if ep is None else chess.square_rank(ep) * 10 + chess.square_file(ep),
             "halfmove": b.halfmove_clock, "fullmove": b.fullmove_number,
