@@ -115,24 +115,13 @@ check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
 
-# The tools' Bats suites (not perft's, too slow) with every tool run in
-# valgrind memcheck (tests/common.bash): a memory error or a leak fails.
-# compress.bats runs on 30 games there, without its two tests on the
-# 10,000-game bench archives.  Left out: zhfen's round trips (36 runs over the whole FEN corpus per
-# variant, half an hour in memcheck; the fen-cases suite covers the same
-# code), and trust-rules' EPD round trips (130 runs; the same readers).
-VGSUITES = tests/zhfen.bats tests/zhpgn.bats tests/zhcheck.bats tests/zhreplay.bats \
-           tests/trust-reader.bats \
-           tests/hostile.bats tests/split.bats tests/man.bats tests/fen-cases.bats \
-           tests/trust-io.bats tests/trust-rules.bats tests/select.bats \
-           tests/clean.bats tests/compress.bats tests/jsonin.bats tests/face-opts.bats \
-           tests/warn.bats tests/bughouse-replay.bats tests/bughouse-merge.bats \
-           tests/bughouse-pgn.bats
-VGFILTER = ^(bughouse-merge|bughouse-pgn: [^-]|face-opts|bughouse replay|zhfen bughouse|warn|zhfen: ([^r]|r[^o])|zhpgn|select|clean: (bad|a stripped)|zhcheck|zhreplay|trust-reader|hostile|split|man|fen-cases|trust-io|rules: ([^z]|zh[.f]|zhperft)|compress: ([^tz]|zhf)|jsonin: (each kind|an invalid|detection|a line over))
+# The tools' Bats suites with every tool run in valgrind memcheck
+# (tests/common.bash): a memory error or a leak fails.  Which suites, and
+# which of their tests, is tests/valgrind.list.
 check-valgrind: deps
 	@$(MAKE) --no-print-directory all
 	@command -v valgrind >/dev/null || { echo "check-valgrind: valgrind not installed"; exit 2; }
-	VALGRIND=1 bats $$(sh tests/bats-jobs) --filter '$(VGFILTER)' $(VGSUITES)
+	@sh tests/valgrind-run
 
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
