@@ -1154,6 +1154,22 @@ variant_of(const struct zh_game *g, int bd, struct zh_error *err)
 	return v;
 }
 
+/* The BPGN's own Result tag and movetext result, as board A's file
+ * carries them (its convention kept: a board's result is the team's)
+ * into rep->result; the movetext's returned. */
+static const char *
+carried_result(const struct zh_game *a, struct zh_bug_merge_report *rep)
+{
+	const char *v;
+
+	if (zh_game_tag(a, "BPGNTags") == NULL)
+		return rep->result;
+	if ((v = zh_game_tag(a, "BPGNResult")) != NULL)
+		rep->result = v;
+	v = zh_game_tag(a, "BPGNResultToken");
+	return v != NULL ? v : rep->result;
+}
+
 int
 zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
     int d, struct zh_bug_merge_report *rep, struct zh_error *err)
@@ -1226,18 +1242,12 @@ found:
 	rb = team_result(b, true);
 	rep->result_conflict = ra != NULL && rb != NULL && strcmp(ra, rb) != 0;
 	rep->result = ra != NULL ? ra : rb != NULL ? rb : "*";
-	/* the BPGN's own Result, as board A's file carries it: its
-	   convention kept (a board's result is the team's) */
-	if (zh_game_tag(a, "BPGNTags") != NULL &&
-	    zh_game_tag(a, "BPGNResult") != NULL)
-		rep->result = zh_game_tag(a, "BPGNResult");
+	end = carried_result(a, rep);
 	if ((mem = open_memstream(&buf, &len)) == NULL) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		goto done;
 	}
-	end = zh_game_tag(a, "BPGNTags") != NULL ?
-	    zh_game_tag(a, "BPGNResultToken") : NULL;
-	write_game(mg, mem, d, rep->result, end != NULL ? end : rep->result);
+	write_game(mg, mem, d, rep->result, end);
 	if (fclose(mem) != 0 || buf == NULL) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		goto done;
