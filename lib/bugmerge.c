@@ -126,24 +126,6 @@ zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
 
 /* ======================== the boards alone ======================== */
 
-/* Seconds in a TimeControl "180" or "180+2"; false if not that form. */
-static bool
-time_control(const char *tc, double *base, double *inc)
-{
-	char *end;
-
-	if (tc == NULL || !isdigit((unsigned char)*tc))
-		return false;
-	*base = strtod(tc, &end);
-	*inc = 0;
-	if (*end == '+') {
-		if (!isdigit((unsigned char)end[1]))
-			return false;
-		*inc = strtod(end + 1, &end);
-	}
-	return *end == '\0' && *base <= ZH_CLOCK_MAX && *inc <= ZH_CLOCK_MAX;
-}
-
 static int64_t
 ms_of(double sec)
 {
@@ -239,47 +221,6 @@ times(struct side_moves *sm, double base, double inc)
 	}
 }
 
-void
-zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
-{
-	int64_t used[2][2] = { { 0, 0 }, { 0, 0 } }, last[2] = { 0, 0 };
-	int64_t prev = -1, base, in;
-	long made[2][2] = { { 0, 0 }, { 0, 0 } };
-	double bs = 0, ic = 0;
-	size_t i;
-	int seen = 0;
-
-	/* the base as clock_base() takes it: TimeControl, else the
-	   largest first clock of the four players */
-	if (!time_control(zh_game_tag(g, "TimeControl"), &bs, &ic))
-		for (ic = 0, i = 0; i < b->nmoves; i++) {
-			const struct zh_bmove *m = &b->moves[i];
-			int bit = 1 << (2 * m->board + m->side);
-
-			if (!m->has_clock || (seen & bit))
-				continue;
-			seen |= bit;
-			if (m->clock > bs)
-				bs = m->clock;
-		}
-	base = ms_of(bs);
-	in = ms_of(ic);
-	for (i = 0; i < b->nmoves; i++) {
-		const struct zh_bmove *m = &b->moves[i];
-		int bd = m->board != 0, s = m->side;
-		int64_t t;
-
-		made[bd][s]++;
-		if (m->has_clock)
-			used[bd][s] = base - ms_of(m->clock) + in * made[bd][s];
-		t = used[bd][0] + used[bd][1];
-		if (t < last[bd])
-			t = last[bd];	/* a board's times never go back */
-		last[bd] = t;
-		ts[i] = prev = t > prev ? t : prev + 1;
-	}
-}
-
 /* A time stamp in comment t: "[%ts 12.345]" (zhpgn --boards) or
  * bughouse.pro's "[ts=12.345]"; false if none. */
 static bool
@@ -360,7 +301,7 @@ clock_base(const struct side_moves sm[2], double *base, double *inc)
 	int k, seen;
 
 	for (k = 0; k < 2; k++)
-		if (time_control(zh_game_tag(sm[k].g, "TimeControl"), base,
+		if (zh__time_control(zh_game_tag(sm[k].g, "TimeControl"), base,
 		    inc))
 			return;
 	*inc = 0;

@@ -436,6 +436,65 @@ zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 
 /* ======================== one board ======================== */
 
+/* Seconds in a TimeControl "180" or "180+2"; false if not that form. */
+bool
+zh__time_control(const char *tc, double *base, double *inc)
+{
+	char *end;
+
+	if (tc == NULL || !isdigit((unsigned char)*tc))
+		return false;
+	*base = strtod(tc, &end);
+	*inc = 0;
+	if (*end == '+') {
+		if (!isdigit((unsigned char)end[1]))
+			return false;
+		*inc = strtod(end + 1, &end);
+	}
+	return *end == '\0' && *base <= ZH_CLOCK_MAX && *inc <= ZH_CLOCK_MAX;
+}
+
+void
+zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
+{
+	int64_t used[2][2] = { { 0, 0 }, { 0, 0 } }, last[2] = { 0, 0 };
+	int64_t prev = -1, base, in;
+	long made[2][2] = { { 0, 0 }, { 0, 0 } };
+	double bs = 0, ic = 0;
+	size_t i;
+	int seen = 0;
+
+	/* the base as bugmerge.c's clock_base() takes it: TimeControl, else the
+	   largest first clock of the four players */
+	if (!zh__time_control(zh_game_tag(g, "TimeControl"), &bs, &ic))
+		for (ic = 0, i = 0; i < b->nmoves; i++) {
+			const struct zh_bmove *m = &b->moves[i];
+			int bit = 1 << (2 * m->board + m->side);
+
+			if (!m->has_clock || (seen & bit))
+				continue;
+			seen |= bit;
+			if (m->clock > bs)
+				bs = m->clock;
+		}
+	base = millis(bs);
+	in = millis(ic);
+	for (i = 0; i < b->nmoves; i++) {
+		const struct zh_bmove *m = &b->moves[i];
+		int bd = m->board != 0, s = m->side;
+		int64_t t;
+
+		made[bd][s]++;
+		if (m->has_clock)
+			used[bd][s] = base - millis(m->clock) + in * made[bd][s];
+		t = used[bd][0] + used[bd][1];
+		if (t < last[bd])
+			t = last[bd];	/* a board's times never go back */
+		last[bd] = t;
+		ts[i] = prev = t > prev ? t : prev + 1;
+	}
+}
+
 /* The team result (1-0: White on A and Black on B won): from the
  * ending the replay found, else the Result as given (a result of one
  * board's convention is not told apart without an ending). */
