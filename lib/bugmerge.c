@@ -13,6 +13,11 @@
  * whether the next move of a board is legal depends on (i, j) alone,
  * and the search for a legal order is a walk on that grid, each point
  * visited once, bounded by ZH_BUG_MERGE_MAXSTATES.
+ *
+ * The merged game is read back, replayed and written by bugout.c's BPGN
+ * writer; board files that zhpgn --boards wrote give their BPGN back
+ * byte for byte: board A's carries the BPGN's tags (BPGNTags, BPGN<name>,
+ * BPGNResultToken), each board the NAGs and comments after its moves.
  */
 #include <ctype.h>
 #include <limits.h>
