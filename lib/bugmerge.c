@@ -13,6 +13,11 @@
  * whether the next move of a board is legal depends on (i, j) alone,
  * and the search for a legal order is a walk on that grid, each point
  * visited once, bounded by ZH_BUG_MERGE_MAXSTATES.
+ *
+ * The merged game is read back, replayed and written by bugout.c's BPGN
+ * writer; board files that zhpgn --boards wrote give their BPGN back
+ * byte for byte: board A's carries the BPGN's tags (BPGNTags, BPGN<name>,
+ * BPGNResultToken), each board the NAGs and comments after its moves.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -126,24 +131,6 @@ zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
 
 /* ======================== the boards alone ======================== */
 
-/* Seconds in a TimeControl "180" or "180+2"; false if not that form. */
-static bool
-time_control(const char *tc, double *base, double *inc)
-{
-	char *end;
-
-	if (tc == NULL || !isdigit((unsigned char)*tc))
-		return false;
-	*base = strtod(tc, &end);
-	*inc = 0;
-	if (*end == '+') {
-		if (!isdigit((unsigned char)end[1]))
-			return false;
-		*inc = strtod(end + 1, &end);
-	}
-	return *end == '\0' && *base <= ZH_CLOCK_MAX && *inc <= ZH_CLOCK_MAX;
-}
-
 static int64_t
 ms_of(double sec)
 {
@@ -239,47 +226,6 @@ times(struct side_moves *sm, double base, double inc)
 	}
 }
 
-void
-zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
-{
-	int64_t used[2][2] = { { 0, 0 }, { 0, 0 } }, last[2] = { 0, 0 };
-	int64_t prev = -1, base, in;
-	long made[2][2] = { { 0, 0 }, { 0, 0 } };
-	double bs = 0, ic = 0;
-	size_t i;
-	int seen = 0;
-
-	/* the base as clock_base() takes it: TimeControl, else the
-	   largest first clock of the four players */
-	if (!time_control(zh_game_tag(g, "TimeControl"), &bs, &ic))
-		for (ic = 0, i = 0; i < b->nmoves; i++) {
-			const struct zh_bmove *m = &b->moves[i];
-			int bit = 1 << (2 * m->board + m->side);
-
-			if (!m->has_clock || (seen & bit))
-				continue;
-			seen |= bit;
-			if (m->clock > bs)
-				bs = m->clock;
-		}
-	base = ms_of(bs);
-	in = ms_of(ic);
-	for (i = 0; i < b->nmoves; i++) {
-		const struct zh_bmove *m = &b->moves[i];
-		int bd = m->board != 0, s = m->side;
-		int64_t t;
-
-		made[bd][s]++;
-		if (m->has_clock)
-			used[bd][s] = base - ms_of(m->clock) + in * made[bd][s];
-		t = used[bd][0] + used[bd][1];
-		if (t < last[bd])
-			t = last[bd];	/* a board's times never go back */
-		last[bd] = t;
-		ts[i] = prev = t > prev ? t : prev + 1;
-	}
-}
-
 /* A time stamp in comment t: "[%ts 12.345]" (zhpgn --boards) or
  * bughouse.pro's "[ts=12.345]"; false if none. */
 static bool
@@ -360,7 +306,7 @@ clock_base(const struct side_moves sm[2], double *base, double *inc)
 	int k, seen;
 
 	for (k = 0; k < 2; k++)
-		if (time_control(zh_game_tag(sm[k].g, "TimeControl"), base,
+		if (zh__time_control(zh_game_tag(sm[k].g, "TimeControl"), base,
 		    inc))
 			return;
 	*inc = 0;
@@ -770,17 +716,109 @@ word(struct lines *l, const char *s, size_t n)
 	l->col += (int)n;
 }
 
+/* The players' tags of a BPGN ("WhiteA", "BlackBElo"): board bd's
+ * White or Black tag (with its Elo) of that name, into *from; false for
+ * another tag. */
+static bool
+seat_of(const char *name, int *bd, const char **from)
+{
+	static const char *const one[2][2] = { { "White", "Black" },
+	    { "WhiteElo", "BlackElo" } };
+	int s, e;
+
+	for (s = 0; s < 2; s++) {
+		size_t n = strlen(side_name[s]);
+
+		if (strncmp(name, side_name[s], n) != 0 ||
+		    (name[n] != 'A' && name[n] != 'B'))
+			continue;
+		e = strcmp(name + n + 1, "Elo") == 0;
+		if (name[n + 1] != '\0' && !e)
+			continue;
+		*bd = name[n] == 'B';
+		*from = one[e][s];
+		return true;
+	}
+	return false;
+}
+
+/* The value of the n-th tag (from 0) of g named name; NULL if none. */
+static const char *
+nth_tag(const struct zh_game *g, const char *name, int n)
+{
+	size_t k;
+
+	for (k = 0; k < g->ntags; k++)
+		if (strcmp(g->tags[k].name, name) == 0 && n-- == 0)
+			return g->tags[k].value;
+	return NULL;
+}
+
+/* How many times the name at list + at (n bytes) comes before it. */
+static int
+times_before(const char *list, size_t at, size_t n)
+{
+	size_t k = 0;
+	int c = 0;
+
+	while (k < at) {
+		size_t m = strcspn(list + k, " ");
+
+		c += m == n && memcmp(list + k, list + at, n) == 0;
+		k += m + (list[k + m] == ' ');
+	}
+	return c;
+}
+
+/* The tags as board A's file carries them from the BPGN it was split
+ * from (BPGNTags: the names in order; BPGN<name>: a value the board
+ * file does not carry as it is; bugout.c). */
 static void
-write_game(const struct merge *mg, FILE *f, int d, const char *result)
+carried_tags(const struct merge *mg, FILE *f, int d, const char *list,
+    const char *result)
+{
+	const struct zh_game *a = mg->sm[0].g, *g;
+	char name[256], pname[sizeof name + 4];
+	const char *v, *from;
+	size_t n, at = 0;
+	int bd, nth;
+
+	while (list[at] != '\0') {
+		n = strcspn(list + at, " ");
+		snprintf(name, sizeof name, "%.*s", (int)n, list + at);
+		nth = times_before(list, at, n);
+		at += n + (list[at + n] == ' ');
+		snprintf(pname, sizeof pname, "BPGN%s", name);
+		if (strcmp(name, "Result") == 0)
+			v = result;
+		else if (strcmp(name, "FEN") == 0) {
+			struct zh_pos two[2] = { mg->sm[0].start,
+			    mg->sm[1].start };
+			char fen[2 * ZH_FENMAX + 4];
+
+			zh_bfen_write(two, d, fen, sizeof fen);
+			put_tag(f, name, fen, true);
+			continue;
+		} else if (seat_of(name, &bd, &from)) {
+			g = bd ? mg->sm[1].g : a;
+			v = zh_game_tag(g, from);
+		} else if ((v = nth_tag(a, pname, nth)) == NULL)
+			v = nth_tag(a, name, nth);
+		if (v != NULL)
+			put_tag(f, name, v, true);
+	}
+}
+
+static void
+board_tags(const struct merge *mg, FILE *f, int d, const char *result)
 {
 	static const char *const copied[] = { "Event", "Site", "Date" };
 	static const char *const seats[2][2] = { { "White", "Black" },
 	    { "WhiteB", "BlackB" } };
 	const struct zh_game *a = mg->sm[0].g, *b = mg->sm[1].g;
 	const char *v;
-	struct lines l = { f, 0 };
-	size_t at[2] = { 0, 0 }, p, k;
 	char buf[64], name[16];
+	size_t k;
 	int bd, s;
 
 	for (k = 0; k < sizeof copied / sizeof copied[0]; k++)
@@ -818,7 +856,136 @@ write_game(const struct merge *mg, FILE *f, int d, const char *result)
 		put_tag(f, "FEN", fen, true);
 	}
 	put_tag(f, "Result", result, true);
+}
+
+/* A comment's text without white space at its ends, and without a
+ * last "[%ts ...]" (the time stamp zhpgn --boards adds). */
+static void
+unstamped(const struct zh_token *t, const char **s, const char **e)
+{
+	const char *p;
+
+	*s = t->text;
+	*e = t->text + t->len;
+	while (*s < *e && isspace((unsigned char)**s))
+		(*s)++;
+	while (*e > *s && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+	for (p = *e; p > *s && p[-1] != '['; p--)
+		;
+	if (p > *s && *e > p && (*e)[-1] == ']' && *e - p > 4 &&
+	    memcmp(p, "%ts ", 4) == 0) {
+		*e = p - 1;
+		while (*e > *s && isspace((unsigned char)(*e)[-1]))
+			(*e)--;
+	}
+}
+
+/* A board file's comment that is a clock (and its stamp) and nothing
+ * else, or a stamp alone: the merge writes the clock itself. */
+static bool
+clock_only(const struct zh_token *t)
+{
+	const char *s, *e;
+
+	unstamped(t, &s, &e);
+	if (s == e)
+		return true;
+	if (*s == '[')
+		return e[-1] == ']' && memchr(s + 1, '[', (size_t)(e - s - 1)) ==
+		    NULL;
+	return true;	/* a bare number (bughouse.c reads it so) */
+}
+
+/* A comment as the board file has it: in braces, or (holding '}') as
+ * a ';' comment to the end of its line. */
+static void
+put_comment(struct lines *l, const struct zh_token *t)
+{
+	bool semi = memchr(t->text, '}', t->len) != NULL;
+	size_t i;
+
+	if (l->col > 0)
+		fputc(' ', l->f);
+	fputc(semi ? ';' : '{', l->f);
+	for (i = 0; i < t->len; i++)
+		fputc(semi && (t->text[i] == '\n' || t->text[i] == '\r') ?
+		    ' ' : t->text[i], l->f);
+	fputc(semi ? '\n' : '}', l->f);
+	l->col = semi ? 0 : 79;		/* the next word on a new line */
+}
+
+/* A comment that is a time stamp alone. */
+static bool
+stamp_only(const struct zh_token *t)
+{
+	const char *s, *e;
+
+	unstamped(t, &s, &e);
+	return s == e;
+}
+
+/* The comment token that holds board move m's clock: right after it,
+ * or after one NAG (bughouse.c); SIZE_MAX if none. */
+static size_t
+clock_tok(const struct zh_game *g, const struct zh_bmove *m)
+{
+	size_t k = m->tok + 1;
+
+	if (!m->has_clock)
+		return SIZE_MAX;
+	if (k < g->ntoks && g->toks[k].kind == ZH_T_NAG)
+		k++;
+	return k < g->ntoks && g->toks[k].kind == ZH_T_COMMENT &&
+	    clock_only(&g->toks[k]) ? k : SIZE_MAX;
+}
+
+/* What follows board move m in its game g up to its next move, in its
+ * order: its clock (clk) in dialect d's form, its NAGs and its other
+ * comments but the time stamps. */
+static void
+after_move(struct lines *l, const struct zh_game *g,
+    const struct zh_bmove *m, size_t clk, int d)
+{
+	char buf[64];
+	size_t i, n;
+
+	for (i = m->tok + 1; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE &&
+	    g->toks[i].kind != ZH_T_VSTART &&
+	    g->toks[i].kind != ZH_T_RESULT; i++) {
+		const struct zh_token *t = &g->toks[i];
+
+		if (i == clk) {
+			n = (size_t)clock_text(ms_of(m->clock), d, buf,
+			    sizeof buf);
+			word(l, buf, n);
+		} else if (t->kind == ZH_T_NAG)
+			word(l, t->text, t->len);
+		else if (t->kind == ZH_T_COMMENT && !stamp_only(t))
+			put_comment(l, t);
+	}
+}
+
+/* The merged game: its tags (Result: result) and movetext (ending with
+ * the result end). */
+static void
+write_game(const struct merge *mg, FILE *f, int d, const char *result,
+    const char *end)
+{
+	const struct zh_game *a = mg->sm[0].g;
+	const char *list = zh_game_tag(a, "BPGNTags");
+	struct lines l = { f, 0 };
+	size_t at[2] = { 0, 0 }, p, i, clk;
+	char name[16];
+
+	if (list != NULL)
+		carried_tags(mg, f, d, list, result);
+	else
+		board_tags(mg, f, d, result);
 	fputc('\n', f);
+	for (i = 0; i < a->ntoks && a->toks[i].kind != ZH_T_MOVE; i++)
+		if (a->toks[i].kind == ZH_T_COMMENT)
+			put_comment(&l, &a->toks[i]);
 	for (p = 0; p < mg->total; p++) {
 		int kb = mg->order[p];
 		const struct side_moves *sm = &mg->sm[kb];
@@ -832,14 +999,16 @@ write_game(const struct merge *mg, FILE *f, int d, const char *result)
 		word(&l, name, n);
 		n = zh__san_as(m->rm.san, strlen(m->rm.san), d, &san);
 		word(&l, san, n);
-		if (m->has_clock) {
-			n = (size_t)clock_text(ms_of(m->clock), d, buf,
-			    sizeof buf);
-			word(&l, buf, n);
-		}
+		clk = clock_tok(sm->g, m);
+		after_move(&l, sm->g, m, clk, d);
 		at[kb]++;
 	}
-	word(&l, result, strlen(result));
+	word(&l, end, strlen(end));
+	for (i = 0; i < a->ntoks && a->toks[i].kind != ZH_T_RESULT; i++)
+		;
+	while (++i < a->ntoks)	/* board A's comments after its result */
+		if (a->toks[i].kind == ZH_T_COMMENT)
+			put_comment(&l, &a->toks[i]);
 	fputs("\n\n", f);
 }
 
@@ -847,7 +1016,7 @@ write_game(const struct merge *mg, FILE *f, int d, const char *result)
  * the same order, every one legal. */
 static int
 check_back(const struct merge *mg, const char *buf, size_t len,
-    const struct zh_variant *v, struct zh_error *err)
+    const struct zh_variant *v, FILE *out, int d, struct zh_error *err)
 {
 	FILE *f = fmemopen((void *)(uintptr_t)buf, len, "r");
 	/* our own text, as long as the games it was made of: no limit
@@ -863,7 +1032,7 @@ check_back(const struct merge *mg, const char *buf, size_t len,
 
 	memset(&bug, 0, sizeof bug);
 	memset(&g, 0, sizeof g);
-	bug.fast = true;
+	bug.fast = false;
 	if (r == NULL)
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 	else if (zh_pgn_next(r, &g) != 1 || g.err.code != ZH_OK)
@@ -882,8 +1051,8 @@ check_back(const struct merge *mg, const char *buf, size_t len,
 			    mg->sm[k].bug.moves[at[k]++].rm.move))
 				break;
 		}
-		if (p == mg->total)
-			rc = 0;
+		if (p == mg->total)	/* written as zhpgn writes a BPGN */
+			rc = zh_bug_write(out, &g, &bug, d, err);
 		else
 			zh_error_set(err, ZH_EILLEGAL, 0, "the merged game "
 			    "replays to other moves at half-move %zu", p + 1);
@@ -931,6 +1100,22 @@ variant_of(const struct zh_game *g, int bd, struct zh_error *err)
 	return v;
 }
 
+/* The BPGN's own Result tag and movetext result, as board A's file
+ * carries them (its convention kept: a board's result is the team's)
+ * into rep->result; the movetext's returned. */
+static const char *
+carried_result(const struct zh_game *a, struct zh_bug_merge_report *rep)
+{
+	const char *v;
+
+	if (zh_game_tag(a, "BPGNTags") == NULL)
+		return rep->result;
+	if ((v = zh_game_tag(a, "BPGNResult")) != NULL)
+		rep->result = v;
+	v = zh_game_tag(a, "BPGNResultToken");
+	return v != NULL ? v : rep->result;
+}
+
 int
 zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
     int d, struct zh_bug_merge_report *rep, struct zh_error *err)
@@ -938,7 +1123,7 @@ zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
 	struct zh_bug_merge_report dummy;
 	struct merge *mg = calloc(1, sizeof *mg);
 	const struct zh_variant *v;
-	const char *ra, *rb;
+	const char *ra, *rb, *end;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -1003,21 +1188,19 @@ found:
 	rb = team_result(b, true);
 	rep->result_conflict = ra != NULL && rb != NULL && strcmp(ra, rb) != 0;
 	rep->result = ra != NULL ? ra : rb != NULL ? rb : "*";
+	end = carried_result(a, rep);
 	if ((mem = open_memstream(&buf, &len)) == NULL) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		goto done;
 	}
-	write_game(mg, mem, d, rep->result);
+	write_game(mg, mem, d, rep->result, end);
 	if (fclose(mem) != 0 || buf == NULL) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		goto done;
 	}
-	if (check_back(mg, buf, len, v, err) != 0) {
-		err->line = a->line;
-		goto done;
-	}
-	if (fwrite(buf, 1, len, out) != len) {
-		zh_error_set(err, ZH_EIO, 0, "write error");
+	if (check_back(mg, buf, len, v, out, d, err) != 0) {
+		if (err->code != ZH_EIO)
+			err->line = a->line;
 		goto done;
 	}
 	rc = 0;

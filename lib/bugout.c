@@ -189,13 +189,12 @@ is_label(const struct zh_token *t)
 	return k > 0 && k + 1 == t->len && strchr("AaBb", t->text[k]) != NULL;
 }
 
+/* A tag's value and what follows it: ' "value"]'. */
 static void
-put_tag(struct zh__buf *b, const char *name, const char *value, bool nl)
+tag_rest(struct zh__buf *b, const char *value, bool nl)
 {
 	const char *s;
 
-	bputc(b, '[');
-	bputs(b, name);
 	bput(b, " \"", 2);
 	for (s = value; *s != '\0'; s++) {
 		if (*s == '"' || *s == '\\')
@@ -205,6 +204,14 @@ put_tag(struct zh__buf *b, const char *name, const char *value, bool nl)
 	bput(b, "\"]", 2);
 	if (nl)
 		bputc(b, '\n');
+}
+
+static void
+put_tag(struct zh__buf *b, const char *name, const char *value, bool nl)
+{
+	bputc(b, '[');
+	bputs(b, name);
+	tag_rest(b, value, nl);
 }
 
 /* The result as given: the token, else a Result tag of the four forms,
@@ -429,6 +436,65 @@ zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
 
 /* ======================== one board ======================== */
 
+/* Seconds in a TimeControl "180" or "180+2"; false if not that form. */
+bool
+zh__time_control(const char *tc, double *base, double *inc)
+{
+	char *end;
+
+	if (tc == NULL || !isdigit((unsigned char)*tc))
+		return false;
+	*base = strtod(tc, &end);
+	*inc = 0;
+	if (*end == '+') {
+		if (!isdigit((unsigned char)end[1]))
+			return false;
+		*inc = strtod(end + 1, &end);
+	}
+	return *end == '\0' && *base <= ZH_CLOCK_MAX && *inc <= ZH_CLOCK_MAX;
+}
+
+void
+zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
+{
+	int64_t used[2][2] = { { 0, 0 }, { 0, 0 } }, last[2] = { 0, 0 };
+	int64_t prev = -1, base, in;
+	long made[2][2] = { { 0, 0 }, { 0, 0 } };
+	double bs = 0, ic = 0;
+	size_t i;
+	int seen = 0;
+
+	/* the base as bugmerge.c's clock_base() takes it: TimeControl, else the
+	   largest first clock of the four players */
+	if (!zh__time_control(zh_game_tag(g, "TimeControl"), &bs, &ic))
+		for (ic = 0, i = 0; i < b->nmoves; i++) {
+			const struct zh_bmove *m = &b->moves[i];
+			int bit = 1 << (2 * m->board + m->side);
+
+			if (!m->has_clock || (seen & bit))
+				continue;
+			seen |= bit;
+			if (m->clock > bs)
+				bs = m->clock;
+		}
+	base = millis(bs);
+	in = millis(ic);
+	for (i = 0; i < b->nmoves; i++) {
+		const struct zh_bmove *m = &b->moves[i];
+		int bd = m->board != 0, s = m->side;
+		int64_t t;
+
+		made[bd][s]++;
+		if (m->has_clock)
+			used[bd][s] = base - millis(m->clock) + in * made[bd][s];
+		t = used[bd][0] + used[bd][1];
+		if (t < last[bd])
+			t = last[bd];	/* a board's times never go back */
+		last[bd] = t;
+		ts[i] = prev = t > prev ? t : prev + 1;
+	}
+}
+
 /* The team result (1-0: White on A and Black on B won): from the
  * ending the replay found, else the Result as given (a result of one
  * board's convention is not told apart without an ending). */
@@ -547,6 +613,56 @@ board_player(const struct zh_game *g, const struct zh_bug *b, int bd, int c,
 	return v;
 }
 
+/* A tag that board A's file carries for the merge under its name
+ * prefixed with "BPGN": one the board file makes itself or leaves
+ * out, but for the roster and the four players' tags (those it
+ * carries as they are). */
+static bool
+carried_tag(const char *name)
+{
+	static const char *const kept[] = { "Event", "Site", "Date",
+	    "Round" };
+	size_t k;
+
+	for (k = 0; k < sizeof kept / sizeof kept[0]; k++)
+		if (strcmp(name, kept[k]) == 0)
+			return false;
+	for (k = 0; k < 4; k++)
+		if (strcmp(name, players[k]) == 0 || strcmp(name, elos[k]) == 0)
+			return false;
+	return board_made_tag(name);
+}
+
+/*
+ * What board A's file carries for zhpgn --merge-boards to give the
+ * BPGN back: BPGNTags, the names of the BPGN's tags in their order,
+ * and each tag the board file does not carry as it is (its Result,
+ * Lag, Termination, ...) as BPGN<name>.
+ */
+static void
+bpgn_carried(struct zh__buf *out, const struct zh_game *g)
+{
+	const char *v;
+	size_t k;
+
+	bputs(out, "[BPGNTags \"");
+	for (k = 0; k < g->ntags; k++) {
+		if (k > 0)
+			bputc(out, ' ');
+		bputs(out, g->tags[k].name);
+	}
+	bputs(out, "\"]\n");
+	if (g->result != NULL && ((v = zh_game_tag(g, "Result")) == NULL ||
+	    strcmp(v, g->result) != 0))	/* the movetext's, another */
+		put_tag(out, "BPGNResultToken", g->result, true);
+	for (k = 0; k < g->ntags; k++)
+		if (carried_tag(g->tags[k].name)) {
+			bputs(out, "[BPGN");
+			bputs(out, g->tags[k].name);
+			tag_rest(out, g->tags[k].value, true);
+		}
+}
+
 static void
 board_tags(struct zh__buf *out, const struct zh_game *g,
     const struct zh_bug *b, int bd, int d, const char *result,
@@ -598,12 +714,18 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 	} else if ((v = zh_game_tag(g, "PartnerGame")) != NULL)
 		put_tag(out, "PartnerGame", v, true);
 	for (k = 0; k < g->ntags; k++)
-		if (!board_made_tag(g->tags[k].name))
+		if (!board_made_tag(g->tags[k].name) &&
+		    (b->labels || strncmp(g->tags[k].name, "BPGN", 4) != 0))
 			put_tag(out, g->tags[k].name, g->tags[k].value, true);
 	term = b->labels ? termination(g, b, bd, team, buf, sizeof buf) :
 	    zh_game_tag(g, "Termination");
 	if (term != NULL)
 		put_tag(out, "Termination", term, true);
+	if (b->labels && bd == ZH_BOARD_A)
+		bpgn_carried(out, g);
+	for (k = 0; k < g->ntags && !b->labels; k++)	/* where they were */
+		if (strncmp(g->tags[k].name, "BPGN", 4) == 0)
+			put_tag(out, g->tags[k].name, g->tags[k].value, true);
 }
 
 /* "[%ts 12.345]" (sp: after a space) for time stamp ms (never
@@ -628,7 +750,7 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 {
 	const struct zh_pos *s = &b->start[bd];
 	struct wr w = { out, 0, clock_digits(b) };
-	size_t i, k, clk;
+	size_t i, k, clk, nag;
 	bool force = true, stamp;
 
 	for (i = 0; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE; i++)
@@ -653,9 +775,14 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 		force = false;
 		stamp = ts != NULL;
 		clk = clock_token(g, m);
+		nag = SIZE_MAX;
 		if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
 			clk = SIZE_MAX;	/* [%clk] and more: kept as written */
 		else if (m->has_clock || stamp) {
+			if (clk == m->tok + 2) {	/* a NAG before it */
+				nag = m->tok + 1;
+				word(&w, g->toks[nag].text, g->toks[nag].len);
+			}
 			/* a move without a clock gets its stamp so too: no
 			   clock is read from it */
 			n = 0;
@@ -669,15 +796,18 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 			word(&w, mw, n);
 			stamp = false;
 		}
-		/* its other comments: up to the next move or label (a
-		   clock kept as written numbers no move, as one rewritten) */
+		/* its other comments and NAGs: up to the next move or
+		   label (a clock kept as written numbers no move, as one
+		   rewritten) */
 		for (i = m->tok + 1; i < g->ntoks &&
 		    g->toks[i].kind != ZH_T_MOVE &&
-		    g->toks[i].kind != ZH_T_VSTART; i++)
+		    g->toks[i].kind != ZH_T_VSTART &&
+		    g->toks[i].kind != ZH_T_RESULT; i++)
 			if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
 				comment(&w, &g->toks[i]);
 				force = force || i != clock_token(g, m);
-			}
+			} else if (g->toks[i].kind == ZH_T_NAG && i != nag)
+				word(&w, g->toks[i].text, g->toks[i].len);
 		if (stamp) {	/* after a clock comment kept as written */
 			mw[0] = '{';
 			n = 1 + ts_text(mw + 1, ts[k], false);
@@ -686,6 +816,11 @@ board_movetext(struct zh__buf *out, const struct zh_game *g,
 		}
 	}
 	word(&w, result, strlen(result));
+	for (i = 0; i < g->ntoks && g->toks[i].kind != ZH_T_RESULT; i++)
+		;
+	while (++i < g->ntoks)	/* the comments after the result */
+		if (g->toks[i].kind == ZH_T_COMMENT)
+			comment(&w, &g->toks[i]);
 	bputc(out, '\n');
 }
 

@@ -249,13 +249,17 @@ const char *zh__error_code(const struct zh_game *g, const struct zh_replay *r,
 
 /*
  * The time stamp of each half-move of bughouse game b (read as g), in
- * ms from the start, into ts[b->nmoves] (bugmerge.c): the time both
+ * ms from the start, into ts[b->nmoves] (bugout.c): the time both
  * players of its board have used, made strictly increasing in the
  * game's text order; 0, 1, 2... ms without clocks.  The board writer's
  * [%ts], that a merge orders the boards by.
  */
 void zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b,
     int64_t *ts);
+
+/* Seconds in a TimeControl "180" or "180+2"; false if not that form
+ * (bugout.c). */
+bool zh__time_control(const char *tc, double *base, double *inc);
 
 /*
  * A word of PGN movetext (a comment's may hold line ends) appended to b
