@@ -622,16 +622,21 @@ struct zh_replay {
 	size_t nvarerr, nvarerr_more;
 	struct zh_rmove *moves;		/* one per token of the game */
 	size_t cap;
-	const struct zh_bug *bug;	/* set by the caller: a two-board
-					   game's replay (zh_bug_replay),
-					   which the selection and the game
-					   key then read; zh_replay clears
-					   it */
+	const struct zh_bug *bug;	/* a game of two boards (its
+					   variant's row has boards = 2):
+					   its replay, both boards (then
+					   r->err is its first error);
+					   NULL for a game of one board.
+					   The replay's own: never set by
+					   the caller */
+	struct zh_bug *bug_own;		/* private: what bug points to,
+					   kept from game to game and
+					   freed by zh_replay_free */
 };
 
-/* Replay g; 0 if every mainline move was legal, else -1 (see r->err).
- * A game of a two-board variant is refused (ZH_EVARIANT, r->v its
- * variant): zh_bug_replay() replays it. */
+/* Replay g, of one board or two; 0 if every mainline move was legal,
+ * else -1 (see r->err).  The variant is found once (force, else the
+ * game's tags); a game of two boards is replayed into r->bug. */
 int zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r);
 void zh_replay_free(struct zh_replay *r);
@@ -1080,9 +1085,9 @@ struct zh_problem {
 #define ZH_MAXPROBLEMS 24
 
 struct zh_check {
-	struct zh_replay r;	/* the replay; reused from game to game */
-	struct zh_bug bug;	/* a bughouse game's replay; r.v and
-				   r.nplies (all half-moves) set too */
+	struct zh_replay r;	/* the replay; reused from game to game
+				   (a bughouse game's: r.bug, with r.v
+				   and r.nplies, all half-moves) */
 	bool is_bug;		/* the last game checked was bughouse */
 	const char *convention;	/* bughouse: the Result read as "board"
 				   (of the board where it ended), "team"

@@ -267,4 +267,13 @@ struct zh__buf;
 void zh__pgn_word(struct zh__buf *b, size_t *col, const char *s, size_t n,
     size_t trail, int opens);
 
+/*
+ * zh_replay's part of one board (game.c): 0 or -1 as zh_replay, or
+ * ZH__TWO_BOARDS with r->v the game's variant, whose row has boards = 2:
+ * the game is zh_bug_replay's (replay.c).
+ */
+#define ZH__TWO_BOARDS	1
+int zh__replay_board(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_replay *r);
+
 #endif
