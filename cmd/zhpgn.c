@@ -179,16 +179,13 @@ work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &b->err;
 	if (o->json)
-		rc = zh_bug_json(out, g, b, o->to, o->flags, &e);
+		rc = zh_game_json(out, g, &s->r, o->to, o->flags, &e);
 	else if (bad != NULL)
 		rc = 0;
-	else if (o->boards) {
-		rc = zh_bug_board_write(out, g, b, ZH_BOARD_A, o->to, &e);
-		if (rc == 0 && b->labels)
-			rc = zh_bug_board_write(out, g, b, ZH_BOARD_B, o->to,
-			    &e);
-	} else
-		rc = zh_bug_write(out, g, b, o->to, &e);
+	else if (o->boards)
+		rc = zh_pgn_write_boards(out, g, &s->r, o->to, &e);
+	else
+		rc = zh_pgn_write(out, g, &s->r, o->to, &e);
 	return written(o, g, err, rc, &e, bad != NULL);
 }
 

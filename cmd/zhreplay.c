@@ -441,7 +441,7 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 
 /* ======================== a bughouse position ======================== */
 
-/* A position of a two-board game: both boards (zh_bug_walk). */
+/* A position of a two-board game: both boards (zh_bply_walk). */
 static int
 on_bply(void *arg, const struct zh_bply *pl)
 {
@@ -569,7 +569,7 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		started = false;	/* never written */
 	else if (o->fmt == F_NPY)
 		npy_game_begin(&st->npy, g, b->v);
-	if (started && (zh_bug_walk(b, on_bply, st) != 0 || st->npy.fail)) {
+	if (started && (zh_bply_walk(&st->r, on_bply, st) != 0 || st->npy.fail)) {
 		cli_fdiag(err, "error", o->name, g->line, 1,
 		    "game %ld: out of memory", g->number);
 		return 1;

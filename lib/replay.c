@@ -62,3 +62,10 @@ zh_replay_free(struct zh_replay *r)
 		r->bug = NULL;
 	}
 }
+
+int
+zh_bply_walk(const struct zh_replay *r,
+    int (*fn)(void *arg, const struct zh_bply *pl), void *arg)
+{
+	return r->bug != NULL ? zh_bug_walk(r->bug, fn, arg) : -1;
+}
