@@ -845,11 +845,11 @@ enum {
 	ZH_PAIR_BA,		/* partners, the second is board A */
 	ZH_PAIR_UNTAGGED	/* no tag tells: the caller decides */
 };
-int zh_bug_pair(const struct zh_game *a, const struct zh_game *b);
+int zh_boards_pair(const struct zh_game *a, const struct zh_game *b);
 
 /* Two half-moves of the two boards whose clocks did not decide their
  * order, next to each other in the merged game. */
-struct zh_bug_tie {
+struct zh_merge_tie {
 	size_t index;		/* the first's place in the merged game, 0-based */
 	int first;		/* board of the one written first */
 	long line[2], col[2];	/* the moves' tokens on boards A and B */
@@ -863,7 +863,7 @@ struct zh_bug_tie {
 
 #define ZH_BUG_MAXTIES	32
 
-struct zh_bug_merge_report {
+struct zh_merge_report {
 	size_t nmoves[2];	/* half-moves of boards A and B */
 	size_t ties;		/* adjacent pairs of the two boards that the
 				   clocks did not order */
@@ -874,7 +874,7 @@ struct zh_bug_merge_report {
 	const char *result;	/* the team result written */
 	bool result_conflict;	/* the boards' Result tags disagree */
 	int err_board;		/* board of the error, -1 if none */
-	struct zh_bug_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
+	struct zh_merge_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
 				   mattered or went against the clocks first */
 	size_t ntie;
 	bool stamped;		/* ordered by the moves' time stamps ([%ts]) */
@@ -882,7 +882,7 @@ struct zh_bug_merge_report {
 				   ordered by the clocks */
 };
 
-/* How many prefixes of orders zh_bug_merge searches before it gives up
+/* How many prefixes of orders zh_merge_boards searches before it gives up
  * (an error): a bound on its time whatever the input. */
 #define ZH_BUG_MERGE_MAXSTATES	2000000
 
@@ -903,8 +903,8 @@ struct zh_bug_merge_report {
  * nothing is written then.  rep may be NULL.  An error in writing is
  * ZH_EIO.
  */
-int zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
-    int d, struct zh_bug_merge_report *rep, struct zh_error *err);
+int zh_merge_boards(const struct zh_game *a, const struct zh_game *b, FILE *out,
+    int d, struct zh_merge_report *rep, struct zh_error *err);
 
 /* ======================== selecting games ======================== */
 
@@ -1219,7 +1219,7 @@ int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
  * dialect d (ZH_AUTO: Lichess), zhkit-json(5) "Bughouse games" from
  * zh_game_json.  zh_pgn_write_boards writes each board of a two-board
  * game alone, as chess.com exports it (board A, then B when the game
- * has labels; each move's [%ts] time stamp, the order zh_bug_merge
+ * has labels; each move's [%ts] time stamp, the order zh_merge_boards
  * gives back); a game of one board as zh_pgn_write.
  */
 int zh_pgn_write_boards(FILE *f, const struct zh_game *g,

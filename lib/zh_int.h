@@ -318,7 +318,7 @@ int zh_bug_walk(const struct zh_bug *b,
  * [%clk] after every move and ordinary move numbers.  Each half-move of
  * a two-board game also gets its time stamp, "{[%clk 0:02:58.3] [%ts
  * 1.700]}" (seconds from the start of the game, strictly increasing in
- * the BPGN's order: zh_bug_merge gives that order back by them).
+ * the BPGN's order: zh_merge_boards gives that order back by them).
  */
 int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
     int d, struct zh_error *err);

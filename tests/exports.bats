@@ -167,3 +167,10 @@ PY
 	run sh -c "nm -D --defined-only '$(ls "$ZH_TOP"/build/libzh.so.* | head -1)' | grep -cE ' zh_bug_(replay|free|walk|write|json|board_write|team_result|board_result)$'"
 	assert_output 0
 }
+
+# The tools never ask "one board or two" by the two-board engine's names:
+# a game of either goes through zh_replay and the public writers.
+@test "exports: no tool or picture code names the two-board engine (zh_bug_*)" {
+	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*.h '$ZH_TOP'/draw/*.c '$ZH_TOP'/draw/*.h | grep -c 'zh_bug_'"
+	assert_output 0
+}
