@@ -671,7 +671,7 @@ bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
  * ("12b", without the dot).  A Bughouse game without labels is one
  * board of a bughouse game (chess.com exports each board apart): its
  * drops cannot be checked (the partner's captures are not there), and
- * zh_bug_replay plays it as board A, taking each dropped piece as sent.
+ * zh_replay plays it as board A, taking each dropped piece as sent.
  */
 enum { ZH_BOARD_A = 0, ZH_BOARD_B = 1 };
 
@@ -701,8 +701,8 @@ struct zh_bwarn {
 #define ZH_BUG_MAXWARN 16
 
 /*
- * A replayed bughouse game.  Zero it before the first use, reuse it,
- * zh_bug_free() at the end (as struct zh_replay).
+ * A replayed bughouse game: a replay's r->bug, owned by the replay
+ * (zh_replay fills it, zh_replay_free frees it); read only.
  */
 struct zh_bug {
 	const struct zh_variant *v;	/* its board variant (boards = 2) */
@@ -770,7 +770,7 @@ int zh_bply_walk(const struct zh_replay *r,
 
 
 /*
- * A position of zh_bug_walk as zhreplay writes it (bugpos.c).  The
+ * A position of zh_bply_walk as zhreplay writes it (bugpos.c).  The
  * half-moves are the game's "plies": a selection (zh_plysel) counts
  * them over both boards, 0 being the start.
  */
@@ -893,7 +893,7 @@ struct zh_merge_report {
  * result: a's Result, else b's read for the other team).  The game is
  * read back and replayed before it is written.  When every half-move
  * of both boards has a time stamp after it ("[%ts 12.345]", as
- * zh_bug_board_write writes them, or bughouse.pro's "[ts=12.345]"),
+ * zh_pgn_write_boards writes them, or bughouse.pro's "[ts=12.345]"),
  * the stamps order the moves instead of the clocks (equal ones by
  * legality); a stamp order that is illegal falls back to the clocks'
  * (rep->stamps_illegal).  The read back takes no reader limit below
