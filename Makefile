@@ -23,8 +23,8 @@ LIBS     = -ljansson -lpcre2-8 -lpthread
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
 CODECLIBS = -lzstd -lz -lbz2 -llzma
-SOMAJOR  = 0
-SOVER    = $(SOMAJOR).1.0
+SOMAJOR  = 1
+SOVER    = $(SOMAJOR).0.0
 
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)

@@ -1,6 +1,6 @@
 /*
  * merge.c - zhpgn --merge-boards: the board games of a stream taken two
- * at a time and merged into one BPGN game each (zh_bug_merge), with the
+ * at a time and merged into one BPGN game each (zh_merge_boards), with the
  * clock ties that legality decided told as notes.
  */
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 /* The ties the clocks left open and the moves' legality decided. */
 static void
 notes(const struct merge_run *m, const char *name, long na, long nb,
-    const struct zh_bug_merge_report *rep, const struct zh_game *a)
+    const struct zh_merge_report *rep, const struct zh_game *a)
 {
 	size_t k;
 
@@ -21,7 +21,7 @@ notes(const struct merge_run *m, const char *name, long na, long nb,
 		    "the moves' time stamps ([%%ts]) give no legal order; "
 		    "merged by the clocks", na, nb);
 	for (k = 0; k < rep->ntie; k++) {
-		const struct zh_bug_tie *t = &rep->tie[k];
+		const struct zh_merge_tie *t = &rep->tie[k];
 		int x = t->first, y = !x;
 
 		if (!t->mattered && !t->against)
@@ -53,12 +53,12 @@ static bool
 merge_pair(struct merge_run *m, const char *name, const struct zh_game *a,
     const struct zh_game *b, FILE *out)
 {
-	struct zh_bug_merge_report rep;
+	struct zh_merge_report rep;
 	struct zh_error e;
 	long na = a->number + m->offset, nb = b->number + m->offset;
 	char where[40] = "";
 
-	if (zh_bug_merge(a, b, out, m->to, &rep, &e) != 0) {
+	if (zh_merge_boards(a, b, out, m->to, &rep, &e) != 0) {
 		if (e.code == ZH_EIO)
 			return false;
 		if (e.ply > 0 && rep.err_board >= 0)
@@ -108,7 +108,7 @@ merge_boards(struct merge_run *m, FILE *in, const char *name, FILE *out)
 			}
 			continue;
 		}
-		pair = zh_bug_pair(first, &g);
+		pair = zh_boards_pair(first, &g);
 		if (pair == ZH_PAIR_NO) {
 			alone(m, name, first, "the game after it is not its "
 			    "partner board (Board and PartnerGame tags)");

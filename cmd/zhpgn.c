@@ -65,7 +65,6 @@ struct opts {
 
 struct state {
 	struct zh_replay r;
-	struct zh_bug bug;		/* a bughouse game's two boards */
 	struct zh_select_scratch sc;
 };
 
@@ -83,7 +82,6 @@ free_state(void *p)
 
 	if (st != NULL) {
 		zh_replay_free(&st->r);
-		zh_bug_free(&st->bug);
 		zh_select_scratch_free(&st->sc);
 		free(st);
 	}
@@ -148,23 +146,19 @@ var_errors(const struct opts *o, const struct zh_game *g,
 }
 
 /*
- * A game of a two-board variant (bughouse), which zh_replay leaves to
- * zh_bug_replay: its diagnostics name the board; written as BPGN, as
- * JSON, or (--boards) as the PGN of each board.
+ * A game of a two-board variant (bughouse), replayed by zh_replay into
+ * r.bug (rc its value): its diagnostics name the board; written as
+ * BPGN, as JSON, or (--boards) as the PGN of each board.
  */
 static int
 work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
-    struct state *s, struct jobs_res *res, int tagdrop)
+    struct state *s, struct jobs_res *res, int tagdrop, int rc)
 {
-	struct zh_bug *b = &s->bug;
+	const struct zh_bug *b = s->r.bug;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
 	char on[16] = "";
-	int rc;
 
-	b->fast = false;
-	rc = zh_bug_replay(g, cli_game_variant(g, o->variant, o->defvar), b);
-	s->r.bug = b;		/* the selection's tests read it */
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0) {
@@ -185,16 +179,13 @@ work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &b->err;
 	if (o->json)
-		rc = zh_bug_json(out, g, b, o->to, o->flags, &e);
+		rc = zh_game_json(out, g, &s->r, o->to, o->flags, &e);
 	else if (bad != NULL)
 		rc = 0;
-	else if (o->boards) {
-		rc = zh_bug_board_write(out, g, b, ZH_BOARD_A, o->to, &e);
-		if (rc == 0 && b->labels)
-			rc = zh_bug_board_write(out, g, b, ZH_BOARD_B, o->to,
-			    &e);
-	} else
-		rc = zh_bug_write(out, g, b, o->to, &e);
+	else if (o->boards)
+		rc = zh_pgn_write_boards(out, g, &s->r, o->to, &e);
+	else
+		rc = zh_pgn_write(out, g, &s->r, o->to, &e);
 	return written(o, g, err, rc, &e, bad != NULL);
 }
 
@@ -222,8 +213,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
-	if (rc != 0 && r->v != NULL && r->v->boards >= 2)
-		return work_bug(o, g, out, err, s, res, tagdrop);
+	if (r->bug != NULL)
+		return work_bug(o, g, out, err, s, res, tagdrop, rc);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)

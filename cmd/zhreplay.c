@@ -45,7 +45,6 @@ struct opts {
 /* Per worker: the replay, the lines, and the game's output buffer. */
 struct state {
 	struct zh_replay r;
-	struct zh_bug bug;		/* a two-board game's replay */
 	const struct zh_game *g;	/* the game being written */
 	struct zh_lines lines;
 	struct zh_select_scratch sc;
@@ -442,7 +441,7 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 
 /* ======================== a bughouse position ======================== */
 
-/* A position of a two-board game: both boards (zh_bug_walk). */
+/* A position of a two-board game: both boards (zh_bply_walk). */
 static int
 on_bply(void *arg, const struct zh_bply *pl)
 {
@@ -535,22 +534,17 @@ on_bply(void *arg, const struct zh_bply *pl)
 
 /*
  * A two-board game (its variant's row has boards >= 2): replayed by
- * zh_bug_replay, written by on_bply; errors as for one board, with the
+ * zh_replay into r.bug (rc its value), written by on_bply; errors as for one board, with the
  * board named.  Returns work()'s value.
  */
 static int
 bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
-    struct jobs_res *res, int tagdrop)
+    struct jobs_res *res, int tagdrop, int rc)
 {
 	const struct opts *o = st->o;
-	struct zh_bug *b = &st->bug;
+	const struct zh_bug *b = st->r.bug;
 	bool started;
-	int rc;
 
-	b->fast = o->fmt == F_FEN || o->fmt == F_EPD;
-	st->npy.len = 0;
-	rc = zh_bug_replay(g, cli_game_variant(g, o->force, o->defvar), b);
-	st->r.bug = b;		/* the selection's tests read it */
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, &st->r, res->route,
 		    sizeof res->route);
@@ -575,7 +569,7 @@ bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
 		started = false;	/* never written */
 	else if (o->fmt == F_NPY)
 		npy_game_begin(&st->npy, g, b->v);
-	if (started && (zh_bug_walk(b, on_bply, st) != 0 || st->npy.fail)) {
+	if (started && (zh_bply_walk(&st->r, on_bply, st) != 0 || st->npy.fail)) {
 		cli_fdiag(err, "error", o->name, g->line, 1,
 		    "game %ld: out of memory", g->number);
 		return 1;
@@ -610,7 +604,6 @@ free_state(void *p)
 
 	if (st != NULL) {
 		zh_replay_free(&st->r);
-		zh_bug_free(&st->bug);
 		zh_lines_free(&st->lines);
 		zh_select_scratch_free(&st->sc);
 		pic_free(&st->pic);
@@ -648,8 +641,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	st->len = 0;
-	if (rc != 0 && r->v != NULL && r->v->boards >= 2)
-		return bug_game(g, out, err, st, res, tagdrop);
+	if (r->bug != NULL)
+		return bug_game(g, out, err, st, res, tagdrop, rc);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (o->gsel.on && sel_game(&o->gsel, g, r,

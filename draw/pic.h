@@ -61,7 +61,7 @@ int pic_setup(struct pic_opts *o, const char *outpath, int maxconv);
 /* The picture of one board or a pair into p->buf (emptied first); -1 if
  * out of memory. */
 int pic_draw(struct pic *p, const struct draw_board *b, int nboards);
-/* A bughouse position of zh_bug_walk as a pair: board A as the options
+/* A bughouse position of zh_bply_walk as a pair: board A as the options
  * say, B turned, the partners side by side; the four players' names
  * ([board][colour], NULL: none) and clocks (p's, which it keeps: a
  * half-move's clock is its mover's). */

@@ -107,7 +107,7 @@ board_tag(const struct zh_game *g)
 }
 
 int
-zh_bug_pair(const struct zh_game *a, const struct zh_game *b)
+zh_boards_pair(const struct zh_game *a, const struct zh_game *b)
 {
 	const char *pa = partner_tag(a), *pb = partner_tag(b);
 	int ba = board_tag(a), bb = board_tag(b);
@@ -507,7 +507,7 @@ tok_of(const struct side_moves *sm, size_t i)
  * move that could not come (a drop without its piece, a mate with moves
  * of the other board after it). */
 static void
-blame(const struct merge *mg, struct zh_bug_merge_report *rep,
+blame(const struct merge *mg, struct zh_merge_report *rep,
     struct zh_error *err)
 {
 	const size_t *at = mg->deep_i;
@@ -574,7 +574,7 @@ blame(const struct merge *mg, struct zh_bug_merge_report *rep,
  * order, into rep: those that mattered (or went against the clocks)
  * first. */
 static void
-ties(const struct merge *mg, struct zh_bug_merge_report *rep)
+ties(const struct merge *mg, struct zh_merge_report *rep)
 {
 	size_t at[2] = { 0, 0 }, p;
 	int pass;
@@ -611,7 +611,7 @@ ties(const struct merge *mg, struct zh_bug_merge_report *rep)
 			}
 			if ((pass == 0) == (mattered || against) &&
 			    rep->ntie < ZH_BUG_MAXTIES) {
-				struct zh_bug_tie *e = &rep->tie[rep->ntie++];
+				struct zh_merge_tie *e = &rep->tie[rep->ntie++];
 				int k;
 
 				e->index = p;
@@ -1117,10 +1117,10 @@ carried_result(const struct zh_game *a, struct zh_bug_merge_report *rep)
 }
 
 int
-zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
-    int d, struct zh_bug_merge_report *rep, struct zh_error *err)
+zh_merge_boards(const struct zh_game *a, const struct zh_game *b, FILE *out,
+    int d, struct zh_merge_report *rep, struct zh_error *err)
 {
-	struct zh_bug_merge_report dummy;
+	struct zh_merge_report dummy;
 	struct merge *mg = calloc(1, sizeof *mg);
 	const struct zh_variant *v;
 	const char *ra, *rb, *end;

@@ -365,8 +365,8 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 	/* one board alone (chess.com's export): its own two players */
 	static const char *const one[] = { "Event", "Site", "Date",
 	    "White", "Black", "Result" };
-	const char *const *names = c->bug.labels ? roster : one;
-	size_t nnames = c->bug.labels ? sizeof roster / sizeof roster[0] :
+	const char *const *names = c->r.bug->labels ? roster : one;
+	size_t nnames = c->r.bug->labels ? sizeof roster / sizeof roster[0] :
 	    sizeof one / sizeof one[0];
 	const struct zh_tag *res = find_tag(g, "Result");
 	char missing[80] = "";
@@ -391,7 +391,7 @@ bug_tags(struct zh_check *c, const struct zh_game *g, int soft)
 static void
 bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 {
-	const struct zh_bug *b = &c->bug;
+	const struct zh_bug *b = c->r.bug;
 	const struct zh_tag *res = find_tag(g, "Result");
 	const struct zh_token *term = result_token(g);
 	const char *r = g->result ? g->result : res ? res->value : NULL;
@@ -467,14 +467,11 @@ bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 static void
 bug_check(struct zh_check *c, const struct zh_game *g, int soft)
 {
-	struct zh_bug *b = &c->bug;
+	const struct zh_bug *b = c->r.bug;	/* zh_replay's */
 	struct zh_problem *p;
 	size_t i;
 
 	c->is_bug = true;
-	b->fast = true;
-	zh_bug_replay(g, c->r.v, b);	/* the variant zh_replay found */
-	c->r.bug = b;			/* for the selection */
 	c->r.v = b->v;
 	c->r.nplies = (long)b->nmoves;
 	c->r.complete = b->complete;
@@ -537,8 +534,8 @@ zh_check_game(const struct zh_game *g, const struct zh_variant *force,
 	c->is_bug = false;
 	c->convention = NULL;
 	skipped_problem(c, &g->skipped);
-	if (zh_replay(g, force, &c->r) != 0 && c->r.v != NULL &&
-	    c->r.v->boards >= 2)
+	zh_replay(g, force, &c->r);
+	if (c->r.bug != NULL)
 		bug_check(c, g, soft);
 	else {
 		if (g->err.code != ZH_OK)
@@ -580,7 +577,6 @@ zh_check_free(struct zh_check *c)
 {
 	if (c != NULL) {
 		zh_replay_free(&c->r);
-		zh_bug_free(&c->bug);
 	}
 }
 
@@ -635,7 +631,7 @@ bug_json(struct zh__buf *b, const struct zh_check *c, const struct zh_game *g)
 	    "BlackB" };
 	static const char *const keys[4] = { "\"white_a\":", "\"black_a\":",
 	    "\"white_b\":", "\"black_b\":" };
-	const struct zh_bug *u = &c->bug;
+	const struct zh_bug *u = c->r.bug;
 	int i;
 
 	zh__json_key(b, "players");

@@ -701,36 +701,13 @@ walk(struct walker *w, struct zh_pos *pos)
 	r->nplies = ln.ply;
 }
 
-/* A two-board game is zh_bug_replay's: r->err says so (-1). */
-static int
-two_board_refused(const struct zh_game *g, struct zh_replay *r)
-{
-	size_t k;
-
-	zh_error_set(&r->err, ZH_EVARIANT, 1, "a %s game has two boards: "
-	    "zh_bug_replay() replays it", r->v->name);
-	r->err.line = g->line;
-	if (r->fast)	/* validation (zh_check_game) reads v and err only */
-		return -1;
-	zh_pos_start(&r->start, r->v);
-	r->final = r->start;
-	for (k = 0; k < g->ntoks; k++)	/* cheaper than clearing all */
-		r->moves[k].ok = false;
-	return -1;
-}
-
-void
-zh_replay_free(struct zh_replay *r)
-{
-	if (r != NULL) {
-		free(r->moves);
-		r->moves = NULL;
-		r->cap = 0;
-	}
-}
-
+/*
+ * Replay a game of one board (zh_replay's part below the two-board
+ * layer): 0 or -1 as zh_replay; ZH__TWO_BOARDS, r->v set, for a game of
+ * two boards, which replay.c then replays.
+ */
 int
-zh_replay(const struct zh_game *g, const struct zh_variant *force,
+zh__replay_board(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
 	struct walker w = { g, r, false, r->fast, r->fast || r->no_uci };
@@ -763,7 +740,7 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	/* walk() sets every move token's entry; the early exits clear all. */
 	if (zh_game_variant(g, force, &r->v, &r->err) == 0 &&
 	    r->v->boards >= 2)
-		return two_board_refused(g, r);
+		return ZH__TWO_BOARDS;
 	if (r->err.code != ZH_OK) {
 		if (r->err.line == 0)
 			r->err.line = g->line;

@@ -319,12 +319,12 @@ zh_pgn_write_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	int rc;
 
 	if (!view_needed(o))
-		return zh_pgn_write(f, g, r, d, err);
+		return zh__pgn_write_board(f, g, r, d, err);
 	if (!view_make(&v, g, r, o)) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		return -1;
 	}
-	rc = zh_pgn_write(f, &v.g, &v.r, d, err);
+	rc = zh__pgn_write_board(f, &v.g, &v.r, d, err);
 	free(v.mem);
 	return rc;
 }
@@ -337,12 +337,12 @@ zh_game_json_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 	int rc;
 
 	if (!view_needed(o))
-		return zh_game_json(f, g, r, d, flags, err);
+		return zh__game_json_board(f, g, r, d, flags, err);
 	if (!view_make(&v, g, r, o)) {
 		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
 		return -1;
 	}
-	rc = zh_game_json(f, &v.g, &v.r, d, flags, err);
+	rc = zh__game_json_board(f, &v.g, &v.r, d, flags, err);
 	free(v.mem);
 	return rc;
 }

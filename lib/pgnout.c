@@ -592,7 +592,7 @@ write_movetext(struct zh__buf *b, const struct zh_game *g,
 }
 
 int
-zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+zh__pgn_write_board(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, struct zh_error *err)
 {
 	char local[LOCALBUF];
@@ -1163,7 +1163,7 @@ jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+zh__game_json_board(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, struct zh_error *err)
 {
 	struct jctx c = { g, r, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags, NULL,

@@ -626,16 +626,21 @@ struct zh_replay {
 	size_t nvarerr, nvarerr_more;
 	struct zh_rmove *moves;		/* one per token of the game */
 	size_t cap;
-	const struct zh_bug *bug;	/* set by the caller: a two-board
-					   game's replay (zh_bug_replay),
-					   which the selection and the game
-					   key then read; zh_replay clears
-					   it */
+	const struct zh_bug *bug;	/* a game of two boards (its
+					   variant's row has boards = 2):
+					   its replay, both boards (then
+					   r->err is its first error);
+					   NULL for a game of one board.
+					   The replay's own: never set by
+					   the caller */
+	struct zh_bug *bug_own;		/* private: what bug points to,
+					   kept from game to game and
+					   freed by zh_replay_free */
 };
 
-/* Replay g; 0 if every mainline move was legal, else -1 (see r->err).
- * A game of a two-board variant is refused (ZH_EVARIANT, r->v its
- * variant): zh_bug_replay() replays it. */
+/* Replay g, of one board or two; 0 if every mainline move was legal,
+ * else -1 (see r->err).  The variant is found once (force, else the
+ * game's tags); a game of two boards is replayed into r->bug. */
 int zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r);
 void zh_replay_free(struct zh_replay *r);
@@ -670,7 +675,7 @@ bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
  * ("12b", without the dot).  A Bughouse game without labels is one
  * board of a bughouse game (chess.com exports each board apart): its
  * drops cannot be checked (the partner's captures are not there), and
- * zh_bug_replay plays it as board A, taking each dropped piece as sent.
+ * zh_replay plays it as board A, taking each dropped piece as sent.
  */
 enum { ZH_BOARD_A = 0, ZH_BOARD_B = 1 };
 
@@ -700,8 +705,8 @@ struct zh_bwarn {
 #define ZH_BUG_MAXWARN 16
 
 /*
- * A replayed bughouse game.  Zero it before the first use, reuse it,
- * zh_bug_free() at the end (as struct zh_replay).
+ * A replayed bughouse game: a replay's r->bug, owned by the replay
+ * (zh_replay fills it, zh_replay_free frees it); read only.
  */
 struct zh_bug {
 	const struct zh_variant *v;	/* its board variant (boards = 2) */
@@ -736,20 +741,12 @@ struct zh_bug {
 
 /* Replay g, a game of a two-board variant ('force' or detected): 0 if
  * every half-move was legal on its board and labelled so, else -1. */
-int zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
-    struct zh_bug *b);
-void zh_bug_free(struct zh_bug *b);
 /* Board letter 'A' or 'B'. */
 static inline char
 zh_board_letter(int board)
 {
 	return board == ZH_BOARD_B ? 'B' : 'A';
 }
-/* "1-0", "0-1", "1/2-1/2" or NULL: the team result (1-0: White on A and
- * Black on B won) and the result of the board where it ended, from the
- * ending zh_bug_replay found. */
-const char *zh_bug_team_result(const struct zh_bug *b);
-const char *zh_bug_board_result(const struct zh_bug *b);
 
 /*
  * A two-board FEN: two FENs of the board variant v (NULL: bughouse)
@@ -769,50 +766,15 @@ struct zh_bply {
 	const struct zh_pos *pos[2];	/* boards A and B */
 	bool last;
 };
-int zh_bug_walk(const struct zh_bug *b,
+/* Every position of r, a replayed game of two boards (r->bug), to fn in
+ * order; fn's nonzero value stops the walk and is returned; -1 for a
+ * game of one board (zh_lines_walk walks it). */
+int zh_bply_walk(const struct zh_replay *r,
     int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
 
-/*
- * A bughouse game out (bugout.c), from g replayed by zh_bug_replay()
- * into b (not fast).  Each builds the game in memory and writes it with
- * one fwrite; -1 (err set) when b has no start position (unknown
- * variant, bad FEN tag), when out of memory or on a write error.
- *
- * zh_bug_write: BPGN in dialect d (ZH_AUTO: Lichess).  Tags Event,
- * Site, Date, WhiteA, BlackA, WhiteB, BlackB (each with its Elo tag on
- * its line, "[WhiteA "x"][WhiteAElo "n"]"), the others in input
- * order, Result as given; a FEN tag as a two-board FEN of d.  Each
- * half-move as its label and SAN ("12b. N@f3", pawn drops as d writes
- * them), its clock as d's row says ({118.585} or {[%clk 0:01:58.585]}),
- * other comments as written, the result as given (never scored again);
- * the moves past an error as written; lines of at most 80 columns.  A
- * game without labels (one board of a game) is written as one board,
- * as zh_bug_board_write(board A) writes it.
- *
- * zh_bug_json: one line of JSON (zhkit-json(5) "Bughouse games"): the
- * game object's keys, "boards", and one object per half-move in text
- * order (board, side, label, ply, san, uci, clock, comment, the
- * holdings of both boards after it, with ZH_JSON_FENS the two-board
- * FEN).
- *
- * zh_bug_board_write: board 'board' (ZH_BOARD_A or B) alone, as
- * chess.com exports it: a one-board PGN of that board's players with
- * Variant "Bughouse", Board and PartnerGame tags, the board's own
- * result (A's is the team's, B's its mirror), a Termination tag, a
- * [%clk] after every move and ordinary move numbers.  Each half-move of
- * a two-board game also gets its time stamp, "{[%clk 0:02:58.3] [%ts
- * 1.700]}" (seconds from the start of the game, strictly increasing in
- * the BPGN's order: zh_bug_merge gives that order back by them).
- */
-int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
-    int d, struct zh_error *err);
-int zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b,
-    int d, unsigned flags, struct zh_error *err);
-int zh_bug_board_write(FILE *f, const struct zh_game *g,
-    const struct zh_bug *b, int board, int d, struct zh_error *err);
 
 /*
- * A position of zh_bug_walk as zhreplay writes it (bugpos.c).  The
+ * A position of zh_bply_walk as zhreplay writes it (bugpos.c).  The
  * half-moves are the game's "plies": a selection (zh_plysel) counts
  * them over both boards, 0 being the start.
  */
@@ -887,11 +849,11 @@ enum {
 	ZH_PAIR_BA,		/* partners, the second is board A */
 	ZH_PAIR_UNTAGGED	/* no tag tells: the caller decides */
 };
-int zh_bug_pair(const struct zh_game *a, const struct zh_game *b);
+int zh_boards_pair(const struct zh_game *a, const struct zh_game *b);
 
 /* Two half-moves of the two boards whose clocks did not decide their
  * order, next to each other in the merged game. */
-struct zh_bug_tie {
+struct zh_merge_tie {
 	size_t index;		/* the first's place in the merged game, 0-based */
 	int first;		/* board of the one written first */
 	long line[2], col[2];	/* the moves' tokens on boards A and B */
@@ -905,7 +867,7 @@ struct zh_bug_tie {
 
 #define ZH_BUG_MAXTIES	32
 
-struct zh_bug_merge_report {
+struct zh_merge_report {
 	size_t nmoves[2];	/* half-moves of boards A and B */
 	size_t ties;		/* adjacent pairs of the two boards that the
 				   clocks did not order */
@@ -916,7 +878,7 @@ struct zh_bug_merge_report {
 	const char *result;	/* the team result written */
 	bool result_conflict;	/* the boards' Result tags disagree */
 	int err_board;		/* board of the error, -1 if none */
-	struct zh_bug_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
+	struct zh_merge_tie tie[ZH_BUG_MAXTIES];	/* the first ties, those that
 				   mattered or went against the clocks first */
 	size_t ntie;
 	bool stamped;		/* ordered by the moves' time stamps ([%ts]) */
@@ -924,7 +886,7 @@ struct zh_bug_merge_report {
 				   ordered by the clocks */
 };
 
-/* How many prefixes of orders zh_bug_merge searches before it gives up
+/* How many prefixes of orders zh_merge_boards searches before it gives up
  * (an error): a bound on its time whatever the input. */
 #define ZH_BUG_MERGE_MAXSTATES	2000000
 
@@ -935,7 +897,7 @@ struct zh_bug_merge_report {
  * result: a's Result, else b's read for the other team).  The game is
  * read back and replayed before it is written.  When every half-move
  * of both boards has a time stamp after it ("[%ts 12.345]", as
- * zh_bug_board_write writes them, or bughouse.pro's "[ts=12.345]"),
+ * zh_pgn_write_boards writes them, or bughouse.pro's "[ts=12.345]"),
  * the stamps order the moves instead of the clocks (equal ones by
  * legality); a stamp order that is illegal falls back to the clocks'
  * (rep->stamps_illegal).  The read back takes no reader limit below
@@ -945,8 +907,8 @@ struct zh_bug_merge_report {
  * nothing is written then.  rep may be NULL.  An error in writing is
  * ZH_EIO.
  */
-int zh_bug_merge(const struct zh_game *a, const struct zh_game *b, FILE *out,
-    int d, struct zh_bug_merge_report *rep, struct zh_error *err);
+int zh_merge_boards(const struct zh_game *a, const struct zh_game *b, FILE *out,
+    int d, struct zh_merge_report *rep, struct zh_error *err);
 
 /* ======================== selecting games ======================== */
 
@@ -1084,9 +1046,9 @@ struct zh_problem {
 #define ZH_MAXPROBLEMS 24
 
 struct zh_check {
-	struct zh_replay r;	/* the replay; reused from game to game */
-	struct zh_bug bug;	/* a bughouse game's replay; r.v and
-				   r.nplies (all half-moves) set too */
+	struct zh_replay r;	/* the replay; reused from game to game
+				   (a bughouse game's: r.bug, with r.v
+				   and r.nplies, all half-moves) */
 	bool is_bug;		/* the last game checked was bughouse */
 	const char *convention;	/* bughouse: the Result read as "board"
 				   (of the board where it ended), "team"
@@ -1256,6 +1218,16 @@ bool zh_plysel_match(const struct zh_plysel *s, const struct zh_ply *pl);
  */
 int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, struct zh_error *err);
+/*
+ * A game of two boards (r->bug) goes to the two-board writer: BPGN in
+ * dialect d (ZH_AUTO: Lichess), zhkit-json(5) "Bughouse games" from
+ * zh_game_json.  zh_pgn_write_boards writes each board of a two-board
+ * game alone, as chess.com exports it (board A, then B when the game
+ * has labels; each move's [%ts] time stamp, the order zh_merge_boards
+ * gives back); a game of one board as zh_pgn_write.
+ */
+int zh_pgn_write_boards(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, struct zh_error *err);
 
 /*
  * Write g and its replay r as one line of compact JSON (zhkit-json(5)):

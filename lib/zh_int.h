@@ -271,4 +271,78 @@ struct zh__buf;
 void zh__pgn_word(struct zh__buf *b, size_t *col, const char *s, size_t n,
     size_t trail, int opens);
 
+/*
+ * zh_replay's part of one board (game.c): 0 or -1 as zh_replay, or
+ * ZH__TWO_BOARDS with r->v the game's variant, whose row has boards = 2:
+ * the game is zh_bug_replay's (replay.c).
+ */
+#define ZH__TWO_BOARDS	1
+int zh__replay_board(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_replay *r);
+
+/*
+ * The two-board engine (bughouse.c, bugout.c): internal since the one
+ * door (replay.c: zh_replay owns the struct zh_bug; gameout.c: the
+ * public writers choose the engine).  The tools never call these.
+ */
+int zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_bug *b);
+void zh_bug_free(struct zh_bug *b);
+
+int zh_bug_walk(const struct zh_bug *b,
+    int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
+
+/*
+ * A bughouse game out (bugout.c), from g replayed by zh_bug_replay()
+ * into b (not fast).  Each builds the game in memory and writes it with
+ * one fwrite; -1 (err set) when b has no start position (unknown
+ * variant, bad FEN tag), when out of memory or on a write error.
+ *
+ * zh_bug_write: BPGN in dialect d (ZH_AUTO: Lichess).  Tags Event,
+ * Site, Date, WhiteA, BlackA, WhiteB, BlackB (each with its Elo tag on
+ * its line, "[WhiteA "x"][WhiteAElo "n"]"), the others in input
+ * order, Result as given; a FEN tag as a two-board FEN of d.  Each
+ * half-move as its label and SAN ("12b. N@f3", pawn drops as d writes
+ * them), its clock as d's row says ({118.585} or {[%clk 0:01:58.585]}),
+ * other comments as written, the result as given (never scored again);
+ * the moves past an error as written; lines of at most 80 columns.  A
+ * game without labels (one board of a game) is written as one board,
+ * as zh_bug_board_write(board A) writes it.
+ *
+ * zh_bug_json: one line of JSON (zhkit-json(5) "Bughouse games"): the
+ * game object's keys, "boards", and one object per half-move in text
+ * order (board, side, label, ply, san, uci, clock, comment, the
+ * holdings of both boards after it, with ZH_JSON_FENS the two-board
+ * FEN).
+ *
+ * zh_bug_board_write: board 'board' (ZH_BOARD_A or B) alone, as
+ * chess.com exports it: a one-board PGN of that board's players with
+ * Variant "Bughouse", Board and PartnerGame tags, the board's own
+ * result (A's is the team's, B's its mirror), a Termination tag, a
+ * [%clk] after every move and ordinary move numbers.  Each half-move of
+ * a two-board game also gets its time stamp, "{[%clk 0:02:58.3] [%ts
+ * 1.700]}" (seconds from the start of the game, strictly increasing in
+ * the BPGN's order: zh_merge_boards gives that order back by them).
+ */
+int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
+    int d, struct zh_error *err);
+int zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b,
+    int d, unsigned flags, struct zh_error *err);
+int zh_bug_board_write(FILE *f, const struct zh_game *g,
+    const struct zh_bug *b, int board, int d, struct zh_error *err);
+
+/* "1-0", "0-1", "1/2-1/2" or NULL: the team result (1-0: White on A and
+ * Black on B won) and the result of the board where it ended, from the
+ * ending zh_bug_replay found. */
+const char *zh_bug_team_result(const struct zh_bug *b);
+const char *zh_bug_board_result(const struct zh_bug *b);
+
+
+/* The one-board writers (pgnout.c) behind zh_pgn_write and zh_game_json
+ * (gameout.c), which send a game of two boards to bugout.c. */
+int zh__pgn_write_board(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, struct zh_error *err);
+int zh__game_json_board(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err);
+
 #endif

@@ -133,3 +133,44 @@ PY
 	assert_success
 	assert_output ''
 }
+
+# The tools and the pictures' code reach the library by its public door
+# only: every libzh name their objects call is one zh.h declares, never
+# an internal (zh__*, or the two-board engine zh_int.h keeps: the
+# replay, walk and writers of struct zh_bug behind zh_replay,
+# zh_bply_walk, zh_pgn_write, zh_pgn_write_boards and zh_game_json).
+@test "exports: no tool calls an internal of libzh (the two-board engine's included)" {
+	local f o=$BATS_TEST_TMPDIR/o
+	mkdir "$o"
+	declared >"$BATS_TEST_TMPDIR/declared"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
+	# every tool's object (make deletes the five tools' own as
+	# intermediate), compiled here without optimization
+	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/draw/*.c; do
+		cc -std=c17 -D_POSIX_C_SOURCE=200809L -I"$ZH_TOP/lib" \
+		    -I"$ZH_TOP/cmd" -I"$ZH_TOP/draw" -c -o "$o/$(basename "$f" .c).o" "$f" ||
+		    return 1
+	done
+	[ -f "$o/zhpgn.o" ] && [ -f "$o/zhreplay.o" ] && [ -f "$o/pic.o" ]
+	# a name the tools define themselves (zh_lines_*, in cmd/) is theirs
+	nm "$o"/*.o |
+	    awk '$1 ~ /^[TDRBG]$/ || $2 ~ /^[TDRBG]$/ { print $NF }' |
+	    sort -u >"$BATS_TEST_TMPDIR/own"
+	nm -u "$o"/*.o |
+	    awk '$NF ~ /^zh_/ { print $NF }' | sort -u |
+	    comm -23 - "$BATS_TEST_TMPDIR/own" >"$BATS_TEST_TMPDIR/called"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/called")" -gt 20 ]
+	run comm -23 "$BATS_TEST_TMPDIR/called" "$BATS_TEST_TMPDIR/declared"
+	assert_success
+	assert_output ''
+	# the library side: those internals are hidden too
+	run sh -c "nm -D --defined-only '$(ls "$ZH_TOP"/build/libzh.so.* | head -1)' | grep -cE ' zh_bug_(replay|free|walk|write|json|board_write|team_result|board_result)$'"
+	assert_output 0
+}
+
+# The tools never ask "one board or two" by the two-board engine's names:
+# a game of either goes through zh_replay and the public writers.
+@test "exports: no tool or picture code names the two-board engine (zh_bug_*)" {
+	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*.h '$ZH_TOP'/draw/*.c '$ZH_TOP'/draw/*.h | grep -c 'zh_bug_'"
+	assert_output 0
+}

@@ -10,7 +10,7 @@ setup_file() {
 }
 
 @test "install: tools, static and shared library, header, pc file, pages, completion, JSON schema" {
-	for f in usr/bin/zhperft usr/lib/libzh.a usr/lib/libzh.so usr/lib/libzh.so.0 \
+	for f in usr/bin/zhperft usr/lib/libzh.a usr/lib/libzh.so usr/lib/libzh.so.1 \
 	    usr/include/zh.h usr/lib/pkgconfig/zhkit.pc usr/share/man/man3/libzh.3 \
 	    usr/share/man/man1/zhperft.1 usr/share/bash-completion/completions/zhperft \
 	    usr/share/zhkit/zhkit-game.schema.json \
@@ -18,7 +18,7 @@ setup_file() {
 		[ -e "$STAGE/$f" ] || { echo "missing $f"; return 1; }
 	done
 	run objdump -p "$STAGE/usr/lib/libzh.so"
-	assert_output --partial 'SONAME               libzh.so.0'
+	assert_output --partial 'SONAME               libzh.so.1'
 }
 
 @test "install: the libzh(3) example compiles with pkg-config and runs" {

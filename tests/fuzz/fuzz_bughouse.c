@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zh_int.h"	/* the two-board engine, internal */
+
 #include "zh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /*
- * fuzz_merge.c - libFuzzer target for zh_bug_merge: the input's first
+ * fuzz_merge.c - libFuzzer target for zh_merge_boards: the input's first
  * two games are merged as board A and board B (then the other way
  * round), in each output dialect picked by the first byte.  Built by
  * make fuzz; make check replays its corpus (tests/fuzz.bats).
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void
 merge(const struct zh_game *a, const struct zh_game *b, int d)
 {
-	struct zh_bug_merge_report rep;
+	struct zh_merge_report rep;
 	struct zh_error err;
 	char *s = NULL;
 	size_t n = 0;
@@ -29,7 +29,7 @@ merge(const struct zh_game *a, const struct zh_game *b, int d)
 
 	if (f == NULL)
 		abort();
-	rc = zh_bug_merge(a, b, f, d, &rep, &err);
+	rc = zh_merge_boards(a, b, f, d, &rep, &err);
 	if (fclose(f) != 0)
 		abort();
 	if (rc != 0 && (err.text[0] == '\0' || n != 0))
@@ -40,7 +40,7 @@ merge(const struct zh_game *a, const struct zh_game *b, int d)
 	if (rep.states > ZH_BUG_MERGE_MAXSTATES + 1)
 		abort();
 	free(s);
-	(void)zh_bug_pair(a, b);
+	(void)zh_boards_pair(a, b);
 }
 
 int
