@@ -1104,7 +1104,7 @@ variant_of(const struct zh_game *g, int bd, struct zh_error *err)
  * carries them (its convention kept: a board's result is the team's)
  * into rep->result; the movetext's returned. */
 static const char *
-carried_result(const struct zh_game *a, struct zh_bug_merge_report *rep)
+carried_result(const struct zh_game *a, struct zh_merge_report *rep)
 {
 	const char *v;
 
