@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # zhreplay -F npy (issue 34): positions as NumPy arrays, zhkit-arrays(5).
 # Every record is checked against what zhreplay -F jsonl and zhpgn
-# --json say of the same position and game (tests/arrays-check.py reads
+# --json say of the same position and game (tests/helpers/arrays-check.py reads
 # them with its own code), the crazyhouse and chess records against
 # python-chess, and examples/crazyara_planes.py against CrazyAra's own
 # board_to_planes.  numpy is Debian's (python3-numpy, /usr/bin/python3);
@@ -35,7 +35,7 @@ sample() {
 	    "wild5 wild/5" "grandhouse Grandhouse" "grand Grand" "chess Standard"; do
 		# shellcheck disable=SC2086
 		set -- $v
-		"$PY" "$ZH_TOP/tests/arrays-gen.py" "$1" "$2" 5 36 7 >"$T/gen-$1.pgn"
+		"$PY" "$ZH_TOP/tests/helpers/arrays-gen.py" "$1" "$2" 5 36 7 >"$T/gen-$1.pgn"
 	done
 	for f in "$TESTDATA"/bughouse/gen/*.bpgn; do
 		awk '/^\[Event /{n++} n <= 40' "$f" >"$T/bug-$(basename "$f")"
@@ -50,7 +50,7 @@ sample() {
 	zhpgn -q -J "${SAMPLE[@]}" >"$T/games.jsonl" 2>/dev/null || true
 	run zhreplay -q -F npy -o "$T/a" "${SAMPLE[@]}"
 	[ "$status" -le 1 ]
-	run "$PY" "$ZH_TOP/tests/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl"
+	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl"
 	assert_success
 	assert_output --regexp '^jsonl: [0-9]+ games, [0-9]+ positions, [0-9]+ bughouse positions: 0 differences$'
 	# every variant is there, and the sample has what the fields say
@@ -72,7 +72,7 @@ sample() {
 	[ -n "$PEERS" ] || skip "../shared/peers not found"
 	sample
 	zhreplay -q -F npy -o "$T/a" "$TESTDATA"/pgn/*.pgn "$TESTDATA"/zhreplay/games.pgn "$T/gen-chess.pgn" 2>/dev/null || true
-	PYTHONPATH=$PEERS/python-chess run "$PY" "$ZH_TOP/tests/arrays-check.py" chess "$T/a"
+	PYTHONPATH=$PEERS/python-chess run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" chess "$T/a"
 	assert_success
 	assert_output --regexp '^python-chess: [0-9]+ games, [0-9]+ positions: 0 differences$'
 	n=$(echo "$output" | awk '{ print $4 }')
@@ -82,7 +82,7 @@ sample() {
 @test "arrays: examples/crazyara_planes.py's planes are CrazyAra's board_to_planes (v3, 64 planes) on 10,000+ positions" {
 	[ -n "$PEERS" ] && [ -d "$PEERS/crazyara/DeepCrazyhouse" ] || skip "../shared/peers/crazyara not found"
 	zhreplay -q -F npy -o "$T/a" "$TESTDATA"/pgn/*.pgn 2>/dev/null || true
-	PYTHONPATH=$PEERS/python-chess:$PEERS/crazyara run "$PY" "$ZH_TOP/tests/arrays-crazyara.py" "$T/a" 10000
+	PYTHONPATH=$PEERS/python-chess:$PEERS/crazyara run "$PY" "$ZH_TOP/tests/helpers/arrays-crazyara.py" "$T/a" 10000
 	assert_success
 	assert_output --regexp '^crazyara: [0-9]+ positions, 64 planes, normalized and not: 0 differences$'
 	# and the example's own command line
@@ -94,7 +94,7 @@ sample() {
 
 @test "arrays: the tables are .npy files numpy memory-maps, data at a multiple of 64, the count patched in" {
 	zhreplay -q -F npy -o "$T/a" "$TESTDATA"/pgn/fatics-zh.pgn "$TESTDATA"/bughouse/real/*.bpgn
-	run "$PY" "$ZH_TOP/tests/arrays-check.py" mmap "$T/a"
+	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" mmap "$T/a"
 	assert_success
 	assert_output "mmap: 4 tables memory-mapped"
 	# a 1 GB table opens without being read: its header with the count

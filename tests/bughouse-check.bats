@@ -58,7 +58,7 @@ setup() {
 
 @test "bughouse: the generated answers are Fairy-Stockfish's legal moves (the oracle itself)" {
 	command -v /usr/games/fairy-stockfish >/dev/null || skip "fairy-stockfish not installed"
-	run -0 python3 "$ZH_TOP/tests/check-bughouse-fsf.py" <"$B/gen/answers.jsonl"
+	run -0 python3 "$ZH_TOP/tests/helpers/check-bughouse-fsf.py" <"$B/gen/answers.jsonl"
 	assert_output "ok 21361"
 }
 
@@ -76,9 +76,9 @@ setup() {
 }
 
 @test "bughouse: every broken copy is flagged where its generator put the defect, and nothing else" {
-	run -0 python3 "$ZH_TOP/tests/check-broken.py" "$B/broken/answers.tsv" "$B/broken"
+	run -0 python3 "$ZH_TOP/tests/helpers/check-broken.py" "$B/broken/answers.tsv" "$B/broken"
 	assert_output "75 answers, 0 wrong"
-	run -0 python3 "$ZH_TOP/tests/check-broken.py" "$B/broken/answers.tsv" "$B/broken" --strict
+	run -0 python3 "$ZH_TOP/tests/helpers/check-broken.py" "$B/broken/answers.tsv" "$B/broken" --strict
 	assert_output "75 answers, 0 wrong"
 }
 
@@ -101,7 +101,7 @@ setup() {
 		zhcheck --json -j 1 "$f" >one.jsonl 2>/dev/null || :
 		zhcheck --json -j 2 "$f" >two.jsonl 2>/dev/null || :
 		cmp one.jsonl two.jsonl
-		python3 "$ZH_TOP/tests/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" one.jsonl check >/dev/null
+		python3 "$ZH_TOP/tests/helpers/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" one.jsonl check >/dev/null
 	done
 }
 
@@ -144,7 +144,7 @@ setup() {
 	# final positions
 	for f in bughousedb bughousedb-org chesscom pychess; do
 		zhreplay -F jsonl --to fairy "$B/gen/$f.bpgn" >pos.jsonl
-		run -0 python3 "$ZH_TOP/tests/check-bughouse-fens.py" "$B/gen/answers.jsonl" <pos.jsonl
+		run -0 python3 "$ZH_TOP/tests/helpers/check-bughouse-fens.py" "$B/gen/answers.jsonl" <pos.jsonl
 		assert_output "ok 21361"
 	done
 }

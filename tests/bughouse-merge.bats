@@ -2,7 +2,7 @@
 # zhpgn --merge-boards: two one-board games of a bughouse game, as
 # chess.com exports them, merged into one BPGN game in the order of time.
 # The real games of testdata/bughouse/merge (bughousedb.com BPGN) are
-# split into board files by tests/bpgn-split.py, which knows no chess and
+# split into board files by tests/helpers/bpgn-split.py, which knows no chess and
 # runs no zhkit tool, and must come back with the same half-moves in the
 # same order; hand-made pairs have ties that only legality decides, and
 # no legal order at all.
@@ -35,7 +35,7 @@ board_moves() {
 roundtrip() {
 	local g=$1
 	shift
-	python3 "$ZH_TOP/tests/bpgn-split.py" "$@" "$D/$g.bpgn" >"$T/boards.pgn" 2>"$T/split.err"
+	python3 "$ZH_TOP/tests/helpers/bpgn-split.py" "$@" "$D/$g.bpgn" >"$T/boards.pgn" 2>"$T/split.err"
 	run zhpgn --merge-boards -o "$T/merged.bpgn" "$T/boards.pgn"
 	assert_success
 	assert_output --partial 'zhpgn: 2 games: 1 written, 0 rejected'
@@ -55,11 +55,11 @@ roundtrip() {
 @test "bughouse-merge: untagged board files are taken in order, A then B" { roundtrip 1934660 --untagged; }
 
 @test "bughouse-merge: the splitter retimed FICS's lag-corrected clocks (the test data is not trivial)" {
-	python3 "$ZH_TOP/tests/bpgn-split.py" "$D/1934301.bpgn" 2>&1 >/dev/null | grep -q '^retimed [1-9][0-9]* of 110 clocks$'
+	python3 "$ZH_TOP/tests/helpers/bpgn-split.py" "$D/1934301.bpgn" 2>&1 >/dev/null | grep -q '^retimed [1-9][0-9]* of 110 clocks$'
 }
 
 @test "bughouse-merge: the team result, the four players and their ratings" {
-	python3 "$ZH_TOP/tests/bpgn-split.py" "$D/1934301.bpgn" >"$T/b.pgn" 2>/dev/null
+	python3 "$ZH_TOP/tests/helpers/bpgn-split.py" "$D/1934301.bpgn" >"$T/b.pgn" 2>/dev/null
 	run zhpgn -q --merge-boards "$T/b.pgn"
 	assert_success
 	assert_line '[WhiteA "Rabbos"][WhiteAElo "0"]'
@@ -74,7 +74,7 @@ roundtrip() {
 	local g cut
 	for g in 1934301 1934660; do
 	for cut in --tenths --whole; do
-		python3 "$ZH_TOP/tests/bpgn-split.py" --raw $cut "$D/$g.bpgn" >"$T/b.pgn" 2>/dev/null
+		python3 "$ZH_TOP/tests/helpers/bpgn-split.py" --raw $cut "$D/$g.bpgn" >"$T/b.pgn" 2>/dev/null
 		run zhpgn --merge-boards -o "$T/m.bpgn" "$T/b.pgn"
 		assert_success
 		if [ $cut = --whole ]; then
@@ -92,7 +92,7 @@ roundtrip() {
 }
 
 @test "bughouse-merge: the chesscom dialect writes [%clk] clocks and @ pawn drops, and reads back" {
-	python3 "$ZH_TOP/tests/bpgn-split.py" "$D/1934660.bpgn" >"$T/b.pgn" 2>/dev/null
+	python3 "$ZH_TOP/tests/helpers/bpgn-split.py" "$D/1934660.bpgn" >"$T/b.pgn" 2>/dev/null
 	run zhpgn -q --merge-boards -t chesscom -o "$T/m.bpgn" "$T/b.pgn"
 	assert_success
 	# one precision a game, as zhpgn -t chesscom writes a BPGN

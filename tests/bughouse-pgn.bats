@@ -135,7 +135,7 @@ boards_match() {
 schema_ok() {
 	local t=$BATS_TEST_TMPDIR
 	{ zhpgn -q --json "$1"; zhpgn -q --json --fens "$1"; } >"$t/j.json"
-	python3 "$ZH_TOP/tests/check-json.py" \
+	python3 "$ZH_TOP/tests/helpers/check-json.py" \
 	    "$ZH_TOP/man/zhkit-game.schema.json" "$t/j.json"
 }
 
@@ -301,7 +301,7 @@ EOF
 	done
 	zhpgn -q --json "$B/hand/fairy.bpgn" | jq -c 'del(.moves[3].pockets)' \
 	    >"$BATS_TEST_TMPDIR/bad.json"
-	run python3 "$ZH_TOP/tests/check-json.py" \
+	run python3 "$ZH_TOP/tests/helpers/check-json.py" \
 	    "$ZH_TOP/man/zhkit-game.schema.json" "$BATS_TEST_TMPDIR/bad.json"
 	assert_failure
 	assert_output --partial "'pockets' missing"
@@ -359,7 +359,7 @@ EOF
 ["bughouse",2]
 ["bughouse",2]
 EOF
-	run python3 "$ZH_TOP/tests/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" "$t/mixed.json"
+	run python3 "$ZH_TOP/tests/helpers/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" "$t/mixed.json"
 	assert_success
 	run bash -c "zhpgn -q --boards '$p' | cmp - <(zhpgn -q '$p')"
 	assert_success

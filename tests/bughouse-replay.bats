@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # zhreplay and zhfen on bughouse (two boards, one game): the real games of
 # testdata/bughouse/real replayed to the end and checked half-move by
-# half-move against Fairy-Stockfish (tests/bughouse-fsf-replay.py, which
+# half-move against Fairy-Stockfish (tests/helpers/bughouse-fsf-replay.py, which
 # replays each board with the engine and moves the captures itself); the
 # output formats; two-board FENs through zhfen, their moves against the
 # engine's, their errors at their columns.
@@ -10,7 +10,7 @@ load common
 
 REAL="$TESTDATA/bughouse/real"
 FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || true)
-ORACLE="$ZH_TOP/tests/bughouse-fsf-replay.py"
+ORACLE="$ZH_TOP/tests/helpers/bughouse-fsf-replay.py"
 SCHEMA="$ZH_TOP/man/zhkit-position.schema.json"
 START='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
 
@@ -127,7 +127,7 @@ EOF
 	for f in "$REAL"/*.bpgn; do
 		zhreplay -F jsonl "$f"
 	done > "$BATS_TEST_TMPDIR/j"
-	run python3 "$ZH_TOP/tests/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bughouse
+	run python3 "$ZH_TOP/tests/helpers/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bughouse
 	assert_success
 	assert_output --partial '228 objects fit'
 	j=$BATS_TEST_TMPDIR/j
@@ -210,7 +210,7 @@ print(c if ok else "ragged")'
 	assert_failure 1
 	[ "$(jq -r '.valid' <<<"$output" | sort -u)" = false ]
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/j"
-	run python3 "$ZH_TOP/tests/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bughouse
+	run python3 "$ZH_TOP/tests/helpers/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bughouse
 	assert_success
 	# a label out of turn: on board B, before any move there
 	printf '[Event "x"]\n[WhiteA "a"][BlackA "b"][WhiteB "c"][BlackB "d"]\n\n1A. e4 1b. e5 *\n' \
@@ -338,7 +338,7 @@ PY
 	[ "$(jq -r '.fen' <<<"$output")" = "$(zhfen -t lichess "$f")" ]
 	[ "$(jq -r '.boards[0].moves | join(" ")' <<<"$output")" = "$(zhfen -m "$f" | sed 's/ | .*//')" ]
 	{ printf '%s\n' "$output"; zhfen -J 'x | y' || true; zhfen -J "$START | $START"; } > "$BATS_TEST_TMPDIR/j"
-	run python3 "$ZH_TOP/tests/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bfen
+	run python3 "$ZH_TOP/tests/helpers/check-json.py" "$SCHEMA" "$BATS_TEST_TMPDIR/j" bfen
 	assert_success
 	assert_output --partial '3 objects fit'
 	run --separate-stderr zhfen -J 'x | y'

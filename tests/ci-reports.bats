@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Issue 32, item 24: zhcheck --report github|junit|sarif, the formats CI
-# systems read, each checked by a reader of its own (tests/ci-reports.py):
+# systems read, each checked by a reader of its own (tests/helpers/ci-reports.py):
 # SARIF against its published JSON schema (testdata/sarif, with
 # python3-jsonschema), JUnit with python3's XML parser and the element
 # and attribute names Jenkins and GitLab read, GitHub's workflow commands
@@ -38,7 +38,7 @@ setup() {
 @test "ci: --report sarif is valid SARIF 2.1.0 (its schema), a result for each diagnostic, the same for any -j" {
 	run -1 --separate-stderr zhcheck --all-warnings --report sarif -o r.sarif "${IN[@]}"
 	printf '%s\n' "$stderr" >err
-	run -0 "$PY" "$BATS_TEST_DIRNAME/ci-reports.py" sarif "$SCHEMA" r.sarif err
+	run -0 "$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" sarif "$SCHEMA" r.sarif err
 	[[ $output == "7 results" ]] || fail "$output"
 	for j in 2 3; do
 		zhcheck --report sarif -j "$j" "${IN[@]}" >rj.sarif 2>/dev/null || true
@@ -52,25 +52,25 @@ setup() {
 	run -0 --separate-stderr zhcheck --report sarif "$TESTDATA/zhpgn/setup.pgn"
 	printf '%s\n' "$output" >e.sarif
 	: >noerr
-	"$PY" "$BATS_TEST_DIRNAME/ci-reports.py" sarif "$SCHEMA" e.sarif noerr
+	"$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" sarif "$SCHEMA" e.sarif noerr
 	printf '8/8/8/8/8/8/8/8 w - - 0 1\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n' >p.fen
 	run -1 --separate-stderr zhcheck --fen --report sarif -o f.sarif p.fen
 	printf '%s\n' "$stderr" >ferr
-	run -0 "$PY" "$BATS_TEST_DIRNAME/ci-reports.py" sarif "$SCHEMA" f.sarif ferr
+	run -0 "$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" sarif "$SCHEMA" f.sarif ferr
 	[[ $output == "1 results" ]] || fail "$output"
 }
 
 @test "ci: a SARIF log that breaks the schema is refused by the check (the check can fail)" {
 	zhcheck --report sarif "${IN[@]}" 2>err >r.sarif || true
 	jq -c '.runs[0].results[0].level = "fatal"' r.sarif >bad.sarif
-	run -1 "$PY" "$BATS_TEST_DIRNAME/ci-reports.py" sarif "$SCHEMA" bad.sarif err
+	run -1 "$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" sarif "$SCHEMA" bad.sarif err
 	[[ $output == *"not valid against its schema"* ]] || fail "$output"
 }
 
 @test "ci: --report junit: a testsuite per file, a testcase per game, failures with message and type" {
 	run -1 --separate-stderr zhcheck --all-warnings --report junit -o r.xml "${IN[@]}"
 	printf '%s\n' "$stderr" >err
-	run -0 "$PY" "$BATS_TEST_DIRNAME/ci-reports.py" junit r.xml err
+	run -0 "$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" junit r.xml err
 	# the games of each file: as many as zhcheck --json reports
 	local n
 	n=$(zhcheck -q --json "${IN[@]}" 2>/dev/null | wc -l)
@@ -93,7 +93,7 @@ print(",".join(s.get("name") + "=" + s.get("tests") for s in E.parse("r.xml").ge
 	run -1 --separate-stderr zhcheck --all-warnings --report github "${IN[@]}"
 	printf '%s\n' "$output" >r.gh
 	printf '%s\n' "$stderr" >err
-	run -0 "$PY" "$BATS_TEST_DIRNAME/ci-reports.py" github r.gh err
+	run -0 "$PY" "$BATS_TEST_DIRNAME/helpers/ci-reports.py" github r.gh err
 	[[ $output == "7 commands" ]] || fail "$output"
 	# ',' and ':' in a property, '%' in the message
 	grep -q '^::warning file=we%2Cird%3A name.pgn,line=1,col=1,title=zhcheck text-between-games::' r.gh

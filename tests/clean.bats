@@ -3,7 +3,7 @@
 # --keep-tags, --split N and --split-by TAG|variant.
 #
 # The answers are not zhpgn's: a strip is checked against zhpgn's plain
-# output with the stripped thing taken out by tests/clean-ref.py
+# output with the stripped thing taken out by tests/helpers/clean-ref.py
 # (regular expressions over the text, laid out again as PGN export
 # format), the JSON strips against jq deleting the fields, and split
 # files against awk and jq over the unsplit output.
@@ -11,7 +11,7 @@
 bats_require_minimum_version 1.5.0
 load common
 
-REF="$BATS_TEST_DIRNAME/clean-ref.py"
+REF="$BATS_TEST_DIRNAME/helpers/clean-ref.py"
 
 setup() {
 	T=$BATS_TEST_TMPDIR

@@ -12,7 +12,7 @@ load common
 bats_require_minimum_version 1.5.0
 
 SCHEMAS="$ZH_TOP/man"
-CHECKJSON="$ZH_TOP/tests/check-json.py"
+CHECKJSON="$ZH_TOP/tests/helpers/check-json.py"
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Hostile input: each case (made at test time by tests/gen-hostile.sh,
+# Hostile input: each case (made at test time by tests/helpers/gen-hostile.sh,
 # nothing big is committed) is a valid game, the hostile one, and another
 # valid game.  Every tool must report the hostile game once as
 # "TOOL: FILE:LINE:COL: error: game 2...", exit 1, still process the two
@@ -19,7 +19,7 @@ CASES="comment nested tags nul utf8 truncated endless garbage fen1000"
 setup_file() {
 	local c
 	for c in $CASES; do
-		sh "$BATS_TEST_DIRNAME/gen-hostile.sh" "$c" "$BATS_FILE_TMPDIR/$c.pgn"
+		sh "$BATS_TEST_DIRNAME/helpers/gen-hostile.sh" "$c" "$BATS_FILE_TMPDIR/$c.pgn"
 	done
 }
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
 # Pictures (issue 35): what the marks of a picture may not hide, seen in
-# librsvg's rendering (tests/pictures-overlap.py): a pocket's count badge
+# librsvg's rendering (tests/helpers/pictures-overlap.py): a pocket's count badge
 # covers no pixel of its piece; a rank's number ("10" of a 10x10 board)
 # is not drawn under the rook on its square.
 bats_require_minimum_version 1.5.0
 load common
 
 PY=/usr/bin/python3
-CHECK="$ZH_TOP/tests/pictures-overlap.py"
+CHECK="$ZH_TOP/tests/helpers/pictures-overlap.py"
 
 need() {
 	"$PY" -c 'import PIL' 2>/dev/null || skip "python3-pil not installed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Pictures (issue 35): zhfen -F svg|png, zhreplay -F svg|png|gif.  The
 # SVGs of testdata/pictures/cases.tsv byte for byte against the checked-in
-# files, and each read back on its own (tests/pictures-check.py: every
+# files, and each read back on its own (tests/helpers/pictures-check.py: every
 # piece on its square, the pockets and their counts, the promoted marks);
 # PNG and GIF decoded and compared with librsvg's rendering of the SVG;
 # an SVG seen in headless Chromium.
@@ -49,15 +49,15 @@ PYEOF
 	while IFS='	' read -r name v opt fen; do
 		[ "$name" = bughouse ] && continue
 		[ "$opt" = - ] && opt= || opt=flip
-		run -0 "$PY" "$ZH_TOP/tests/pictures-check.py" "$PICS/$name.svg" "$fen" $opt
+		run -0 "$PY" "$ZH_TOP/tests/helpers/pictures-check.py" "$PICS/$name.svg" "$fen" $opt
 	done < <(cases)
 }
 
 @test "pictures: the checker sees a wrong piece, count and orientation" {
 	fen='4k3/8/8/8/8/8/4Q~3/4K3[PPPPPPNNBBRRQQppppnnbbrrqq] b - - 0 1'
-	run -1 "$PY" "$ZH_TOP/tests/pictures-check.py" "$PICS/zh-full-check.svg" "${fen/4Q~3/4R~3}"
-	run -1 "$PY" "$ZH_TOP/tests/pictures-check.py" "$PICS/zh-full-check.svg" "${fen/PPPPPP/PPPPP}"
-	run -1 "$PY" "$ZH_TOP/tests/pictures-check.py" "$PICS/zh-full-check.svg" "$fen" flip
+	run -1 "$PY" "$ZH_TOP/tests/helpers/pictures-check.py" "$PICS/zh-full-check.svg" "${fen/4Q~3/4R~3}"
+	run -1 "$PY" "$ZH_TOP/tests/helpers/pictures-check.py" "$PICS/zh-full-check.svg" "${fen/PPPPPP/PPPPP}"
+	run -1 "$PY" "$ZH_TOP/tests/helpers/pictures-check.py" "$PICS/zh-full-check.svg" "$fen" flip
 }
 
 @test "pictures: an SVG is one line, one document, in a stream of them" {
@@ -125,7 +125,7 @@ PYEOF
 	# the position after 1... d5, which zhcheck reports the move against
 	zhfen -F svg 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2' > fen.svg
 	# the same board and pockets (the replay marks the last move: d7-d5)
-	run -0 "$PY" "$ZH_TOP/tests/pictures-check.py" bad.svg \
+	run -0 "$PY" "$ZH_TOP/tests/helpers/pictures-check.py" bad.svg \
 	    'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2'
 }
 

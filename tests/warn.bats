@@ -212,7 +212,7 @@ after_null() {
 }
 
 @test "json: every tool's JSON on the corpus fits the schemas" {
-	local s=$ZH_TOP/man j=$ZH_TOP/tests/check-json.py
+	local s=$ZH_TOP/man j=$ZH_TOP/tests/helpers/check-json.py
 	zhpgn -q --json ./*.pgn "$TESTDATA"/zhcheck/*.pgn "$TESTDATA"/zhpgn/*.pgn >"$T/g" 2>/dev/null || true
 	python3 "$j" "$s/zhkit-game.schema.json" "$T/g"
 	zhcheck -q --json ./*.pgn "$TESTDATA"/zhcheck/*.pgn >"$T/c" 2>/dev/null || true

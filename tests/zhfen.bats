@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # zhfen: reading every dialect, writing each exactly, round trips over the
-# corpus (testdata/fen/corpus.tsv, made by tests/gen-fen-corpus.sh),
+# corpus (testdata/fen/corpus.tsv, made by tests/helpers/gen-fen-corpus.sh),
 # diagnostics, robustness, JSON, interop with Fairy-Stockfish, man pages.
 bats_require_minimum_version 1.5.0
 load common
@@ -60,13 +60,13 @@ roundtrip() {
 @test "zhfen: round trip A->B->A, every dialect pair: grand and grandhouse" { roundtrip grand; roundtrip grandhouse; }
 @test "zhfen: round trip A->B->A, every dialect pair: chess (6789 positions)" { roundtrip chess; }
 
-@test "zhfen: the corpus is what tests/gen-fen-corpus.sh makes" {
-	run bash -c "'$ZH_TOP/tests/gen-fen-corpus.sh' | diff - '$CORPUS'"
+@test "zhfen: the corpus is what tests/helpers/gen-fen-corpus.sh makes" {
+	run bash -c "'$ZH_TOP/tests/helpers/gen-fen-corpus.sh' | diff - '$CORPUS'"
 	assert_success
 }
 
-@test "zhfen: tests/fen-cases.bats is what tests/gen-fen-cases.sh makes" {
-	run bash -c "'$ZH_TOP/tests/gen-fen-cases.sh' | diff - '$ZH_TOP/tests/fen-cases.bats'"
+@test "zhfen: tests/fen-cases.bats is what tests/helpers/gen-fen-cases.sh makes" {
+	run bash -c "'$ZH_TOP/tests/helpers/gen-fen-cases.sh' | diff - '$ZH_TOP/tests/fen-cases.bats'"
 	assert_success
 }
 

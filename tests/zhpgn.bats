@@ -225,7 +225,7 @@ assert m[5]["cp"] == -52 and "eval" not in m[5], m[5]
 	# the summary's game count (the reader's) is the number of lines
 	[[ "$stderr" == *"zhpgn: $(wc -l < "$t/all.json") games: "* ]]
 	[ "$(wc -l < "$t/all.json")" -ge 1266 ]
-	python3 "$ZH_TOP/tests/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" "$t/all.json"
+	python3 "$ZH_TOP/tests/helpers/check-json.py" "$ZH_TOP/man/zhkit-game.schema.json" "$t/all.json"
 }
 
 @test "zhpgn: --variant gives the variant of games without a Variant tag" {

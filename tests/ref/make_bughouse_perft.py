@@ -5,7 +5,7 @@ Perft counts of one bughouse board (Fairy-Stockfish's variant `bughouse`:
 crazyhouse whose captures do not go to the capturer's hand) for N
 positions (default 60) taken at even steps from the generated games'
 answers (testdata/bughouse/gen/answers.jsonl: each half-move's board FEN
-with its holdings at that moment, written by tests/gen-bughouse.py from
+with its holdings at that moment, written by tests/helpers/gen-bughouse.py from
 Fairy-Stockfish's own positions).  Depth 3 counts, and depth 2."""
 import json
 import os

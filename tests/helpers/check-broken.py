@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check-broken.py ANSWERS DIR [ZHCHECK-OPTION...]: every row of ANSWERS
-(testdata/bughouse/broken/answers.tsv, made by tests/gen-bughouse.py from
+(testdata/bughouse/broken/answers.tsv, made by tests/helpers/gen-bughouse.py from
 Fairy-Stockfish's positions, not by zhkit) is a problem that `zhcheck
 --json` reports for that game of that file at that line, column, ply and
 board, with that severity and code; and zhcheck reports nothing else.

@@ -2,9 +2,9 @@
 # Make testdata/fen/corpus.tsv ("VARIANT<TAB>FEN"): every FEN that zhfen
 # accepts from the published perft suites, the peers' FEN cases and expectations,
 # the python-chess fuzz FENs and dialect-examples.txt.  For round trips.
-# Usage: tests/gen-fen-corpus.sh > testdata/fen/corpus.tsv  (after make)
+# Usage: tests/helpers/gen-fen-corpus.sh > testdata/fen/corpus.tsv  (after make)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export LC_ALL=C
 {
 	for f in testdata/perft/*.perft; do

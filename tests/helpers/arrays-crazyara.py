@@ -27,7 +27,7 @@ from DeepCrazyhouse.src.domain.variants.input_representation import \
 from DeepCrazyhouse.src.domain.variants.constants import NB_LAST_MOVES  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "examples"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "examples"))
 sys.path.insert(0, HERE)
 import crazyara_planes                                    # noqa: E402
 arrays_check = __import__("arrays-check")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate bughouse test data whose answers come from Fairy-Stockfish.
 
-    tests/gen-bughouse.py [--games N] [--seed S] [--out DIR] [--fsf PATH]
+    tests/helpers/gen-bughouse.py [--games N] [--seed S] [--out DIR] [--fsf PATH]
 
 Plays N two-board games of random legal play.  Every half-move is chosen
 from the legal-move list Fairy-Stockfish (variant `bughouse`, one board,

@@ -4,7 +4,7 @@
 # them, e.g. with rsvg-convert, before committing: tests/pictures.bats
 # compares the tools' output with these byte for byte).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 P=testdata/pictures
 grep -v '^#' "$P/cases.tsv" | while IFS='	' read -r name v opt fen; do
 	[ "$opt" = - ] && opt=

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check bughouse half-moves against Fairy-Stockfish (variant bughouse).
 
-    tests/check-bughouse-fsf.py [--fsf PATH] < moves.jsonl
+    tests/helpers/check-bughouse-fsf.py [--fsf PATH] < moves.jsonl
 
 Each input line is a JSON object with at least "fen_before" (one board's
 FEN with its holdings at that moment, in `[...]` or lichess `/...` form;
