@@ -71,7 +71,7 @@ DRAWSRC  = $(sort $(wildcard draw/*.c))
 DRAWOBJ  = $(DRAWSRC:draw/%.c=build/draw/%.o)
 DRAWTOOLS = bin/zhfen bin/zhreplay
 
-build/draw/%.o: draw/%.c draw/draw.h draw/pic.h $(LIBHDR) cmd/cli.h
+build/draw/%.o: draw/%.c draw/draw.h draw/pic.h $(LIBHDR) cmd/cli.h cmd/tmpout.h
 	@mkdir -p build/draw
 	$(CC) $(CFLAGS_ALL) -Icmd -Idraw -c -o $@ $<
 

@@ -597,6 +597,22 @@ is_input(const struct output *o)
 	return 0;
 }
 
+/* The input that path names (an existing file), or NULL: for outputs
+ * made by name on a worker (pictures), after cli_inputs(). */
+const char *
+cli_input_named(const char *path)
+{
+	struct stat st;
+	int i;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	for (i = 0; i < nins; i++)
+		if (ins[i].dev == st.st_dev && ins[i].ino == st.st_ino)
+			return ins[i].name;
+	return NULL;
+}
+
 /* Refuse an output that is an input or another output. */
 static int
 out_same(const struct output *o)

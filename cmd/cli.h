@@ -67,6 +67,8 @@ int cli_from(const char *name);
  */
 void cli_output(const char *path, FILE **fp);
 void cli_inputs(int n, char *const *paths);
+/* The input that path names (an existing file), or NULL. */
+const char *cli_input_named(const char *path);
 int cli_outputs_open(void);		/* 0, or -1 after a message */
 bool cli_outputs_failed(void);		/* after each record: stop if true */
 int cli_outputs_close(void);		/* flush and close; 0 or -1 */

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "pic.h"
+#include "tmpout.h"
 
 static atomic_int failed;		/* a picture could not be written */
 static atomic_long singles;		/* pictures into a -o without %d */
@@ -192,33 +193,42 @@ pic_draw_bply(struct pic *p, const struct zh_bply *pl,
 	return pic_draw(p, b, 2);
 }
 
-/* buf to path whole; a failed write removes it.  0, or errno. */
+/* buf to path whole, under a temporary name renamed at the end (an
+ * interrupted run leaves no cut picture, tmpout.h); a failed write
+ * leaves nothing.  0, or errno. */
 static int
 write_whole(const char *path, const struct draw_buf *buf)
 {
-	FILE *f = fopen(path, "wb");
-	int e;
+	char *tmp;
+	size_t off = 0;
+	ssize_t n;
+	int fd, e = 0;
 
-	if (f == NULL)
+	if ((fd = tmpout_create(path, -1, path, &tmp)) < 0)
 		return errno;
-	if (fwrite(buf->p, 1, buf->len, f) != buf->len) {
-		e = errno;
-		fclose(f);
-		unlink(path);
-		return e ? e : EIO;
+	while (off < buf->len && e == 0) {
+		if ((n = write(fd, buf->p + off, buf->len - off)) < 0) {
+			if (errno != EINTR)
+				e = errno;
+		} else
+			off += (size_t)n;
 	}
-	if (fclose(f) != 0) {
+	if (close(fd) != 0 && e == 0)
 		e = errno;
-		unlink(path);
-		return e;
-	}
-	return 0;
+	if (e != 0)
+		tmpout_drop(tmp, NULL);
+	else if (tmpout_commit(tmp, path) != 0)
+		e = errno;
+	free(tmp);
+	return e;
 }
 
 int
 pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
 {
 	char path[4096];
+	const char *in;
+	long k;
 	int e;
 
 	if (p->o->pattern == NULL) {
@@ -228,15 +238,23 @@ pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
 		atomic_store(&failed, 1);
 		return -1;
 	}
-	if (p->o->nconv == 0 && atomic_fetch_add(&singles, 1) > 0) {
-		fprintf(err, "%s: -o '%s' names one picture, and there are more: "
-		    "give it a %%d\n", cli_prog, p->o->pattern);
+	if (p->o->nconv == 0 && (k = atomic_fetch_add(&singles, 1)) > 0) {
+		if (k == 1)	/* said once, not for every picture after */
+			fprintf(err, "%s: -o '%s' names one picture, and there "
+			    "are more: give it a %%d\n", cli_prog,
+			    p->o->pattern);
 		atomic_store(&failed, 1);
 		return -1;
 	}
 	if (!file_name(p->o->pattern, n1, n2, path, sizeof path)) {
 		fprintf(err, "%s: -o '%s': the name is too long\n", cli_prog,
 		    p->o->pattern);
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	if ((in = cli_input_named(path)) != NULL) {
+		fprintf(err, "%s: %s: cannot write: it is the input %s\n",
+		    cli_prog, path, in);
 		atomic_store(&failed, 1);
 		return -1;
 	}

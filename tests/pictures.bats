@@ -229,3 +229,15 @@ assert im.n_frames == $n, (im.n_frames, $n)"
 	[[ $output == '<svg '*' width="330" height="450" '* ]]
 	run -2 zhfen --size 8 -F svg '8/8/8/8/8/8/8/K6k[] w - - 0 1'
 }
+
+@test "pictures: -o naming the input is refused, the input intact; one -o for many pictures said once" {
+	cd "$BATS_TEST_TMPDIR"
+	cp "$TESTDATA/pictures/drop.pgn" in.pgn
+	cp in.pgn orig.pgn
+	run -2 --separate-stderr zhreplay -F svg --final-only -o in.pgn in.pgn
+	[[ $stderr == *"in.pgn: cannot write: it is the input in.pgn"* ]]
+	cmp in.pgn orig.pgn
+	run -2 --separate-stderr zhreplay -F svg -o one.svg in.pgn
+	[ "$(grep -c 'names one picture' <<<"$stderr")" -eq 1 ]
+	[ -z "$(find . -name '.*.??????')" ]
+}
