@@ -18,7 +18,7 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpcre2-8 -lpthread
-# The tools' codecs (cmd/codec.c); libzh does not use them.  Loading the
+# The tools' codecs (cli/codec.c); libzh does not use them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
@@ -29,11 +29,11 @@ SOVER    = $(SOMAJOR).0.0
 LIBSRC   = $(sort $(wildcard lib/*.c))
 LIBOBJ   = $(LIBSRC:lib/%.c=build/lib/%.o)
 LIBHDR   = $(wildcard lib/*.h)
-CLIOBJ   = cmd/cli.c cmd/codec.c cmd/jobs.c cmd/lines.c cmd/merge.c cmd/pieces.c \
-           cmd/select.c cmd/clean.c cmd/warn.c cmd/npy.c cmd/tmpout.c cmd/report.c \
-           cmd/kind.c
-CLISRC   = $(sort $(filter-out $(CLIOBJ),$(wildcard cmd/*.c)))
-TOOLS    = $(CLISRC:cmd/%.c=bin/%)
+CLISRC   = $(sort $(wildcard cli/*.c))
+CLIOBJ   = $(CLISRC:cli/%.c=build/cli/%.o)
+CLIHDR   = $(wildcard cli/*.h)
+TOOLSRC  = $(sort $(wildcard cmd/*.c))
+TOOLS    = $(TOOLSRC:cmd/%.c=bin/%)
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNITSRC:tests/unit/%.c=build/unit/%)
 MAN      = $(sort $(wildcard man/*.[1-9]))
@@ -62,30 +62,34 @@ build/zhkit.pc: Makefile
 	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
 	    'Cflags: -I$${includedir}' > $@
 
-build/cmd/%.o: cmd/%.c $(LIBHDR) $(wildcard cmd/*.h) $(wildcard draw/*.h)
+build/cmd/%.o: cmd/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h)
 	@mkdir -p build/cmd
-	$(CC) $(CFLAGS_ALL) -Icmd -Idraw -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Icli -Idraw -c -o $@ $<
+
+build/cli/%.o: cli/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h)
+	@mkdir -p build/cli
+	$(CC) $(CFLAGS_ALL) -Icli -Idraw -c -o $@ $<
 
 # The pictures (draw/): the tools that draw link them, libzh does not.
 DRAWSRC  = $(sort $(wildcard draw/*.c))
 DRAWOBJ  = $(DRAWSRC:draw/%.c=build/draw/%.o)
 DRAWTOOLS = bin/zhfen bin/zhreplay
 
-build/draw/%.o: draw/%.c draw/draw.h draw/pic.h $(LIBHDR) cmd/cli.h cmd/tmpout.h
+build/draw/%.o: draw/%.c draw/draw.h draw/pic.h $(LIBHDR) cli/cli.h cli/tmpout.h
 	@mkdir -p build/draw
-	$(CC) $(CFLAGS_ALL) -Icmd -Idraw -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Icli -Idraw -c -o $@ $<
 
 build/libzhdraw.a: $(DRAWOBJ)
 	rm -f $@
 	$(AR) -rc $@ $(DRAWOBJ)
 
-$(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzhdraw.a build/libzh.a
+$(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ) build/libzhdraw.a build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
-bin/%: build/cmd/%.o $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a
+bin/%: build/cmd/%.o $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ:cmd/%.c=build/cmd/%.o) build/libzh.a $(LIBS) $(CODECLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
 
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit
@@ -106,10 +110,10 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -o $@ $< tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
-# The codec's target reads through cmd/codec.c and its libraries.
-build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cmd/codec.c cmd/codec.h build/libzh.a
+# The codec's target reads through cli/codec.c and its libraries.
+build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Icmd -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -157,7 +161,7 @@ pgo:
 	bin/zhreplay -f jsonl build/pgo-train.pgn >/dev/null
 	bin/zhreplay -f fen build/pgo-train.pgn | bin/zhfen --to xboard >/dev/null
 	bin/zhperft --variant crazyhouse 4 >/dev/null
-	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd/*.o build/draw/*.o
+	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd/*.o build/cli/*.o build/draw/*.o
 	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" all
 
 demo: deps
@@ -173,10 +177,10 @@ build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
 
-# Decompression alone through the tools' read path (cmd/codec.c).
-build/bench/inflate: bench/inflate.c cmd/codec.c cmd/codec.h build/libzh.a
+# Decompression alone through the tools' read path (cli/codec.c).
+build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS_ALL) -Icmd -o $@ bench/inflate.c cmd/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
@@ -187,9 +191,9 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -o $@ $< $(LIBSRC) $(LIBS)
 
-build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cmd/codec.c cmd/codec.h $(LIBSRC) $(LIBHDR)
+build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icmd -o $@ tests/fuzz/fuzz_codec.c cmd/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_codec.c cli/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

@@ -1,6 +1,6 @@
 /*
  * inflate.c - decompression alone, through the tools' own read path:
- * cmd/codec.c's stream read with fread() in the PGN reader's 128 KB
+ * cli/codec.c's stream read with fread() in the PGN reader's 128 KB
  * asks, the text thrown away.  bench/run.sh times it beside `zstd -dc`.
  * Prints the text's size.
  */

@@ -301,7 +301,7 @@ if want jobs; then jobs_section; fi
 # to /dev/null, each pair run in turn (bench/pairs.py): zhcheck reading the
 # file itself against zstdcat piped into zhcheck, one worker each; -j 2
 # against -j 1 on it; decompression alone through the tools' read path
-# (build/bench/inflate: cmd/codec.c, 128 KB freads) against zstd -dc; and
+# (build/bench/inflate: cli/codec.c, 128 KB freads) against zstd -dc; and
 # zhcheck -j 1's peak memory (/usr/bin/time -v), zstd's window included.
 compress_section() {
 	local z size rss

@@ -10,7 +10,7 @@
 #include "lines.h"
 #include "jobs.h"
 #include "report.h"
-#include "select.h"
+#include "selopts.h"
 #include "warn.h"
 
 struct run {

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "jobs.h"
 #include "merge.h"
-#include "select.h"
+#include "selopts.h"
 #include "warn.h"
 
 static void

@@ -11,7 +11,7 @@
 #include "warn.h"
 #include "jobs.h"
 #include "npy.h"
-#include "select.h"
+#include "selopts.h"
 #include "pic.h"
 
 enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS, F_NPY,
@@ -37,7 +37,7 @@ struct opts {
 	FILE *rejects;			/* --rejects: the games with errors */
 	struct npy *npy;		/* -F npy: the arrays (npy.h) */
 	struct jobs *jobs;
-	struct sel gsel;		/* which games (select.h) */
+	struct sel gsel;		/* which games (selopts.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
 	struct pic_opts pic;		/* -F svg, png, gif (pic.h) */
 };

@@ -890,7 +890,7 @@ bjson_after(struct zh__buf *b, const struct zh_game *g, size_t i, size_t clk)
 		if (t->kind == ZH_T_NAG)
 			zh__json_str(b, t->text, t->len);
 		else if (t->kind == ZH_T_COMMENT && i != clk) {
-			c.len = 0;	/* "{text": jsontoks.c's form */
+			c.len = 0;	/* "{text": gamejson.c's form */
 			bputc(&c, '{');
 			bput(&c, t->text, t->len);
 			zh__json_str(b, c.s, c.len);

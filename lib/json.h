@@ -186,7 +186,7 @@ zh__json_comment_add(struct zh__buf *b, const struct zh_token *t)
 }
 
 /*
- * jsontoks.c: the tokens of a game's movetext from token i to the end
+ * gamejson.c: the tokens of a game's movetext from token i to the end
  * of a run (the next move of its line, the line's end): returns where it
  * ends, and *plain, whether the game object's keys say them exactly
  * ('after': the run after a move, whose NAGs, comment and variations the

@@ -428,7 +428,7 @@ zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
 	r->cut = false;
 	r->fresh = line == 0 && games == 0;
 	r->json = false;
-	zh__pgnjson_free(r);
+	zh__jsonread_free(r);
 	memset(&r->skip, 0, sizeof r->skip);
 	newgame(r);
 	return r;
@@ -455,8 +455,8 @@ zh_pgn_next(struct zh_pgn_reader *r, struct zh_game *g)
 	int rc;
 
 	memset(g, 0, sizeof *g);
-	if (r->json || (r->fresh && zh__pgnjson_sniff(r)))
-		return zh__pgnjson_next(r, g);
+	if (r->json || (r->fresh && zh__jsonread_sniff(r)))
+		return zh__jsonread_next(r, g);
 	for (;;) {
 		newgame(r);
 		if (r->fail == 0) {
@@ -511,7 +511,7 @@ zh_pgn_tail(const struct zh_pgn_reader *r)
 	return &r->skip;
 }
 
-/* The one table of the compressions' magic numbers (cmd/codec.c reads
+/* The one table of the compressions' magic numbers (cli/codec.c reads
  * it too); a byte of 0 in mask[] takes any value. */
 const char *
 zh_pgn_magic(const void *buf, size_t len)
@@ -570,6 +570,6 @@ zh_pgn_close(struct zh_pgn_reader *r)
 	free(r->tagoff);
 	free(r->strs);
 	free(r->vstack);
-	zh__pgnjson_free(r);
+	zh__jsonread_free(r);
 	free(r);
 }

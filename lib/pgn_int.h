@@ -97,7 +97,7 @@ struct zh_pgn_reader {
 	size_t slen, scap;
 	long *vstack;		/* line and column of each open '(' */
 
-	/* JSON Lines input (pgnjson.c) */
+	/* JSON Lines input (jsonread.c) */
 	bool json;		/* the stream is zhkit-json(5) game objects */
 	void *jroot;		/* the line's parsed object (json_t), kept
 				   for its strings until the next game */
@@ -138,11 +138,11 @@ void zh__pgn_trim(struct zh_pgn_reader *);
 /* Is the token's text a static string (a glyph's NAG)? */
 bool zh__pgn_isstatic(const struct zh_token *);
 
-/* pgnjson.c: JSON Lines read back.  sniff: at the start of the stream,
+/* jsonread.c: JSON Lines read back.  sniff: at the start of the stream,
  * is it JSON (r->json set)?  next: as zh_pgn_next(); free: its memory. */
-bool zh__pgnjson_sniff(struct zh_pgn_reader *);
-int zh__pgnjson_next(struct zh_pgn_reader *, struct zh_game *);
-void zh__pgnjson_free(struct zh_pgn_reader *);
+bool zh__jsonread_sniff(struct zh_pgn_reader *);
+int zh__jsonread_next(struct zh_pgn_reader *, struct zh_game *);
+void zh__jsonread_free(struct zh_pgn_reader *);
 /* pgnskip.c: the filter, and the movetext of a dropped game skipped.
  * zh__pgn_filter at the lexer's position: 0 to go on lexing, 1 if the
  * game was dropped and skipped to its end; zh__pgn_filter_tags asks

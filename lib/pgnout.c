@@ -642,13 +642,13 @@ struct jmove {
 	size_t done;		/* its comments and NAGs end before this token */
 	size_t tok;		/* its token */
 	bool odd;		/* the tokens after it may say more than its
-				   keys (jsontoks.c looks): a second comment
+				   keys (gamejson.c looks): a second comment
 				   or one not " text ", a NAG, a variation, a
 				   move that could not be played, ... */
 };
 
 /* The move's fields after its texts, but its variations; "after" when
- * they do not say the tokens after it (jsontoks.c). */
+ * they do not say the tokens after it (gamejson.c). */
 static void
 jmove_fields(struct zh__buf *b, const struct jmove *m,
     const struct zh_game *g, const struct zh_rmove *moves,
@@ -1147,7 +1147,7 @@ out:
 
 /* {"line":L,"col":C,"ply":P,"code":"...","message":"...",
  * "severity":S[,"variation":true]}, or "reader":true for the PGN
- * reader's error (read back: pgnjson.c); an error in a variation is a
+ * reader's error (read back: jsonread.c); an error in a variation is a
  * warning, as zhcheck says it (the game stays valid) */
 static void
 jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,

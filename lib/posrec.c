@@ -2,7 +2,7 @@
  * posrec.c - a position as the fixed-size record of zhkit-arrays(5):
  * one 10x10 grid of piece codes for every board size, the promoted
  * pieces as one bit a square, the pockets and the state, and the key a repetition is
- * looked up by.  The writer of the arrays is zhreplay's (cmd/npy.c).
+ * looked up by.  The writer of the arrays is zhreplay's (cli/npy.c).
  */
 #include <string.h>
 

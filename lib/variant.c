@@ -7,7 +7,6 @@
  * Ranks are relative (0 = the side's own first rank).
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -261,27 +260,4 @@ size_t
 zh_square_write(int s, char *buf)
 {
 	return zh__square_write(s, buf);
-}
-
-/* ======================== errors ======================== */
-
-void
-zh_error_set(struct zh_error *err, int code, long col, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || err->code != ZH_OK)
-		return;
-	err->code = code;
-	err->col = col;
-	va_start(ap, fmt);
-	vsnprintf(err->text, sizeof err->text, fmt, ap);
-	va_end(ap);
-}
-
-void
-zh_error_clear(struct zh_error *err)
-{
-	if (err != NULL)
-		memset(err, 0, sizeof *err);
 }

@@ -146,13 +146,13 @@ PY
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
 	# every tool's object (make deletes the five tools' own as
 	# intermediate), compiled here without optimization
-	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/draw/*.c; do
+	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/cli/*.c "$ZH_TOP"/draw/*.c; do
 		cc -std=c17 -D_POSIX_C_SOURCE=200809L -I"$ZH_TOP/lib" \
-		    -I"$ZH_TOP/cmd" -I"$ZH_TOP/draw" -c -o "$o/$(basename "$f" .c).o" "$f" ||
+		    -I"$ZH_TOP/cli" -I"$ZH_TOP/draw" -c -o "$o/$(basename "$f" .c).o" "$f" ||
 		    return 1
 	done
 	[ -f "$o/zhpgn.o" ] && [ -f "$o/zhreplay.o" ] && [ -f "$o/pic.o" ]
-	# a name the tools define themselves (zh_lines_*, in cmd/) is theirs
+	# a name the tools define themselves (zh_lines_*, in cli/) is theirs
 	nm "$o"/*.o |
 	    awk '$1 ~ /^[TDRBG]$/ || $2 ~ /^[TDRBG]$/ { print $NF }' |
 	    sort -u >"$BATS_TEST_TMPDIR/own"
@@ -171,6 +171,6 @@ PY
 # The tools never ask "one board or two" by the two-board engine's names:
 # a game of either goes through zh_replay and the public writers.
 @test "exports: no tool or picture code names the two-board engine (zh_bug_*)" {
-	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*.h '$ZH_TOP'/draw/*.c '$ZH_TOP'/draw/*.h | grep -c 'zh_bug_'"
+	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cli/*.[ch] '$ZH_TOP'/draw/*.[ch] | grep -c 'zh_bug_'"
 	assert_output 0
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # -j N: the input is cut into chunks before "[Event " lines and each
-# worker reads its own chunk (cmd/pieces.c, cmd/jobs.c); a chunk whose games or lines
+# worker reads its own chunk (cli/pieces.c, cli/jobs.c); a chunk whose games or lines
 # do not come out as guessed is read again, with all after it, by one
 # reader.  Either way -j 2 must write what -j 1 writes.  ZH_JOBS_CHUNK
 # makes the chunks tiny (a cut at almost every game), ZH_JOBS_DEBUG says
@@ -155,7 +155,7 @@ chunk_games() {
 	    grep -q 'then one reader' || fail "the fallback reader was not used"
 }
 
-@test "jobs: cmd/pieces.c alone drives the reader's piece calls, jobs.c alone renumbers" {
+@test "jobs: cli/pieces.c alone drives the reader's piece calls, jobs.c alone renumbers" {
 	local src=$BATS_TEST_DIRNAME/../cmd f
 	for f in "$src"/*.c "$src"/*.h; do
 		case $f in */pieces.[ch]) continue ;; esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Selecting games (issue 23; cmd/select.c, libzh's zh_select_*): every
+# Selecting games (issue 23; cli/selopts.c, libzh's zh_select_*): every
 # option of zhpgn, zhreplay and zhcheck, each answer obtained another
 # way: tag tests by jq over the same games' JSON (or awk over the PGN),
 # standard chess's --tag and --dedupe by pgn-extract, positions by

@@ -1,5 +1,5 @@
 /*
- * fuzz_codec.c - the decompressing read (cmd/codec.c) over arbitrary
+ * fuzz_codec.c - the decompressing read (cli/codec.c) over arbitrary
  * bytes: whatever the input, the stream gives text and ends, or fails
  * with a reason that names the codec and an offset within the input.
  * The first byte picks the codec's magic number put in front of the

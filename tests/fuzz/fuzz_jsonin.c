@@ -1,6 +1,6 @@
 /*
  * fuzz_jsonin.c - libFuzzer target for the reader of JSON Lines
- * (lib/pgnjson.c): zhkit-json(5) game objects read back as games.
+ * (lib/jsonread.c): zhkit-json(5) game objects read back as games.
  * Built by make fuzz; make check replays its corpus (tests/fuzz.bats).
  *
  * The input is read as a stream of JSON lines (after a game object put

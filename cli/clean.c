@@ -6,7 +6,7 @@
  * file named by -o's pattern: the N-th file of --split, or the file of
  * a route for --split-by (a tag value made safe for a file name, or a
  * variant's name).  Files are opened when their first game comes,
- * through cmd/cli.c's late outputs (checked as -o is); at most MAXOPEN
+ * through cli/cli.c's late outputs (checked as -o is); at most MAXOPEN
  * stay open, the least recently used closed and opened again to append
  * when it has more.
  */

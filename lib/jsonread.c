@@ -1,5 +1,5 @@
 /*
- * pgnjson.c - the PGN reader's other input: zhkit-json(5) game objects,
+ * jsonread.c - the PGN reader's other input: zhkit-json(5) game objects,
  * one a line, as zhpgn --json writes them, read back as games.
  *
  * zh_pgn_next() reads a stream as JSON Lines when its first non-blank
@@ -38,7 +38,7 @@ blank(int c)
 }
 
 bool
-zh__pgnjson_sniff(struct zh_pgn_reader *r)
+zh__jsonread_sniff(struct zh_pgn_reader *r)
 {
 	size_t i = 0, bom = 0;
 	int c;
@@ -665,7 +665,7 @@ parse(struct zh_pgn_reader *r, const char *b, size_t len)
 }
 
 void
-zh__pgnjson_free(struct zh_pgn_reader *r)
+zh__jsonread_free(struct zh_pgn_reader *r)
 {
 	json_decref(r->jroot);
 	r->jroot = NULL;
@@ -674,12 +674,12 @@ zh__pgnjson_free(struct zh_pgn_reader *r)
 }
 
 int
-zh__pgnjson_next(struct zh_pgn_reader *r, struct zh_game *g)
+zh__jsonread_next(struct zh_pgn_reader *r, struct zh_game *g)
 {
 	size_t len, next;
 	int rc;
 
-	zh__pgnjson_free(r);
+	zh__jsonread_free(r);
 	memset(&r->err, 0, sizeof r->err);
 	r->ntoks = r->ntags = r->slen = 0;
 	r->truncated = r->has_moves = false;

@@ -1,5 +1,5 @@
 /*
- * select.c - the selection options of the PGN tools (select.h): parsing,
+ * selopts.c - the selection options of the PGN tools (selopts.h): parsing,
  * a game's verdict, duplicates, --max, counts, the summary and --stats.
  */
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 
 
 #include "cli.h"
-#include "select.h"
+#include "selopts.h"
 
 static const char *test_option(const struct sel *s, int i);
 static int want_tags(struct sel *s);

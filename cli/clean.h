@@ -1,7 +1,7 @@
 /*
  * clean.h - zhpgn's cleaning and splitting of what it writes: the
  * --strip, --keep-tags, --split and --split-by options, and the split
- * files, opened as games come (cmd/cli.c's late outputs).
+ * files, opened as games come (cli/cli.c's late outputs).
  *
  * A tool keeps a struct clean (zeroed), passes its options to
  * clean_option(), checks them with clean_setup() once -o is known

@@ -1,6 +1,6 @@
 /*
- * jsontoks.c - what a JSON game object must say so that the PGN reader
- * can read it back into the same game (pgnjson.c): its tags (all of them
+ * gamejson.c - what a JSON game object must say so that the PGN reader
+ * can read it back into the same game (jsonread.c): its tags (all of them
  * in "tag_list" when a name repeats), and the movetext tokens around a
  * move that its other keys do not say exactly.
  *

@@ -1,5 +1,5 @@
 /*
- * select.h - the selection options zhpgn, zhreplay and zhcheck share
+ * selopts.h - the selection options zhpgn, zhreplay and zhcheck share
  * (--tag, --player, --game-variant, --ply-count, --ending, --only-valid,
  * --only-invalid, --position, --dedupe, --duplicates, --max, --invert,
  * --stats): their parsing, a game's verdict on a worker (sel_early,
@@ -13,8 +13,8 @@
  * games the tests drop instead (and drops those that pass them all);
  * duplicates are still dropped and --max still counts selected games.
  */
-#ifndef SELECT_H
-#define SELECT_H
+#ifndef SELOPTS_H
+#define SELOPTS_H
 #include <getopt.h>
 #include <stdio.h>
 
@@ -80,7 +80,7 @@ struct sel {
 	int ninputs;
 	char *const *inputs;
 	struct sel_seen *seen;		/* tags --tag names that no game had
-					   yet (select.c); NULL: none */
+					   yet (selopts.c); NULL: none */
 };
 
 /* Option c (SEL_*) with its argument into s: 1 if taken, 0 if not one of

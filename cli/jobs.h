@@ -29,7 +29,7 @@
 struct jobs_res {
 	int result;				/* work()'s return value */
 	int drop;				/* the selection's cause of
-						   dropping it (select.h), 0
+						   dropping it (selopts.h), 0
 						   if selected */
 	bool has_key;				/* key is set */
 	struct zh_key key;			/* zh_game_key, for duplicates */
