@@ -312,6 +312,105 @@ dialect(const char *s, bool auto_ok)
 
 enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS };
 
+/* Option c (its argument optarg) into o and j; -1 to go on, else the
+ * exit status. */
+static int
+option(int c, struct opts *o, struct jobs *j, const char **outpath,
+    const char **rejpath)
+{
+	int k;
+
+	switch (c) {
+	case 'F':	/* -F is --format in zhreplay */
+		cli_deprecated("-F for --fens", "--fens");
+		/* FALLTHROUGH */
+	case O_FENS:
+		o->flags |= ZH_JSON_FENS;
+		break;
+	case 'f':
+		if (dialect(optarg, true) < 0)
+			return cli_usage();
+		break;	/* every reader already accepts every form */
+	case 'h':
+		usage(stdout);
+		return cli_exit(EXIT_VALID);
+	case 'J':
+		o->json = true;
+		break;
+	case 'w':
+	case 'W':
+	case WARN_NULL:
+	case WARN_ALL:
+		if (warn_getopt(c, optarg) != 0)
+			return EXIT_USAGE;
+		break;
+	case 'o':
+		*outpath = optarg;
+		break;
+	case 'q':
+		cli_quiet = 1;
+		break;
+	case 'r':
+		*rejpath = optarg;
+		break;
+	case 't':
+		if ((o->to = dialect(optarg, false)) < 0)
+			return cli_usage();
+		break;
+	case O_MERGE:
+		o->merge = true;
+		break;
+	case O_BOARDS:
+		o->boards = true;
+		break;
+	case O_DEFVAR:
+		if ((o->defvar = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	case 'V':
+		cli_version();
+		return cli_exit(EXIT_VALID);
+	case 'v':
+		if ((o->variant = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	default:
+		if ((k = sel_option(&o->sel, c, optarg)) == 0)
+			k = jobs_option(j, c, optarg);
+		if (k == 0)
+			k = clean_option(&o->clean, c, optarg);
+		if (k > 0)
+			break;
+		return cli_usage();
+	}
+	return -1;
+}
+
+/* The options together, once all are read: what cannot go with what,
+ * and the outputs set up; -1 to go on, else the exit status. */
+static int
+options_check(struct opts *o, const char *outpath, const char *rejpath)
+{
+	if ((o->flags & ZH_JSON_FENS) && !o->json) {
+		cli_fail("--fens needs --json");
+		return cli_usage();
+	}
+	if (o->merge && (o->json || clean_splits(&o->clean) ||
+	    o->clean.po.strip != 0 || o->sel.on || rejpath != NULL ||
+	    o->boards)) {
+		cli_fail("--merge-boards writes BPGN: not with --json, --boards, "
+		    "cleaning, splitting, selecting or --rejects");
+		return cli_usage();
+	}
+	if (o->boards && o->json) {
+		cli_fail("--boards writes PGN, not --json");
+		return cli_usage();
+	}
+	if (clean_setup(&o->clean, outpath) != 0)
+		return cli_usage();
+	return -1;
+}
+
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o, struct jobs *j,
@@ -340,91 +439,13 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, k;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:" WARN_SHORT, longopts,
 	    NULL)) != -1)
-		switch (c) {
-		case 'F':	/* -F is --format in zhreplay */
-			cli_deprecated("-F for --fens", "--fens");
-			/* FALLTHROUGH */
-		case O_FENS:
-			o->flags |= ZH_JSON_FENS;
-			break;
-		case 'f':
-			if (dialect(optarg, true) < 0)
-				return cli_usage();
-			break;	/* every reader already accepts every form */
-		case 'h':
-			usage(stdout);
-			return cli_exit(EXIT_VALID);
-		case 'J':
-			o->json = true;
-			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			*outpath = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case 'r':
-			*rejpath = optarg;
-			break;
-		case 't':
-			if ((o->to = dialect(optarg, false)) < 0)
-				return cli_usage();
-			break;
-		case O_MERGE:
-			o->merge = true;
-			break;
-		case O_BOARDS:
-			o->boards = true;
-			break;
-		case O_DEFVAR:
-			if ((o->defvar = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
-		case 'v':
-			if ((o->variant = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		default:
-			if ((k = sel_option(&o->sel, c, optarg)) == 0)
-				k = jobs_option(j, c, optarg);
-			if (k == 0)
-				k = clean_option(&o->clean, c, optarg);
-			if (k > 0)
-				break;
-			return cli_usage();
-		}
-	if ((o->flags & ZH_JSON_FENS) && !o->json) {
-		cli_fail("--fens needs --json");
-		return cli_usage();
-	}
-	if (o->merge && (o->json || clean_splits(&o->clean) ||
-	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL ||
-	    o->boards)) {
-		cli_fail("--merge-boards writes BPGN: not with --json, --boards, "
-		    "cleaning, splitting, selecting or --rejects");
-		return cli_usage();
-	}
-	if (o->boards && o->json) {
-		cli_fail("--boards writes PGN, not --json");
-		return cli_usage();
-	}
-	if (clean_setup(&o->clean, *outpath) != 0)
-		return cli_usage();
-	return -1;
+		if ((rc = option(c, o, j, outpath, rejpath)) >= 0)
+			return rc;
+	return options_check(o, *outpath, *rejpath);
 }
 
 /* --merge-boards on one input (merge.c); the exit status so far. */

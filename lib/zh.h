@@ -1284,6 +1284,19 @@ int zh_game_json_opts(FILE *f, const struct zh_game *g,
  */
 int zh_strip_parse(const char *list, unsigned *strip, struct zh_error *err);
 
+/* ======================== JSON text ======================== */
+
+/*
+ * s (n bytes, any bytes) as a JSON string with its quotes, the one
+ * encoder of every JSON the library and the tools write (zhkit-json(5)
+ * TEXT): valid UTF-8 as it is, any other byte read as ISO 8859-1, '"',
+ * '\\' and the control bytes escaped.  Stored in out (size bytes,
+ * NUL-terminated, cut if too small: a size of 0 stores nothing) as
+ * snprintf does; returns the length of the whole string (more than
+ * size - 1: out was too small), 0 if out of memory.
+ */
+size_t zh_json_string(const char *s, size_t n, char *out, size_t size);
+
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop
 #endif
