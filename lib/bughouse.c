@@ -683,9 +683,10 @@ walk_label(struct walk *w, size_t *k, long n, int bd, int sd, bool *stop)
 {
 	const struct zh_game *g = w->g;
 	const struct zh_token *t;
-	struct zh_error e = { 0 };
 
 	if (w->lab != NULL) {
+		struct zh_error e = { 0 };	/* here: a cost a move */
+
 		zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' without a move",
 		    (int)w->lab->len, w->lab->text);
 		fail(w->b, "syntax", w->lab, 0, w->lab_board, &e);
@@ -713,13 +714,14 @@ static int
 walk_board(struct walk *w, const struct zh_token *t)
 {
 	const struct zh_pos *p;
-	struct zh_error e = { 0 };
 	char want[16];
 	int bd;
 
 	if (!w->b->labels)
 		return ZH_BOARD_A;
 	if (w->lab == NULL) {
+		struct zh_error e = { 0 };	/* here: a cost a move */
+
 		zh_error_set(&e, ZH_ESYNTAX, 1, "move '%.*s' without a board "
 		    "label (1A. 1a. 1B. 1b.)", (int)t->len, t->text);
 		fail(w->b, "move-label", t, 0, -1, &e);
@@ -728,6 +730,8 @@ walk_board(struct walk *w, const struct zh_token *t)
 	bd = w->lab_board;
 	p = &w->bds[bd].pos;
 	if (w->lab_side != p->side || w->lab_num != (long)p->fullmove) {
+		struct zh_error e = { 0 };
+
 		zh_error_set(&e, ZH_EILLEGAL, 1, "label '%.*s.' out of turn: "
 		    "board %c is at %s (%s to move)", (int)w->lab->len,
 		    w->lab->text, zh_board_letter(bd), label_text(p, bd, want),

@@ -57,3 +57,15 @@ $t:7 long_one 101"
 	    grep -Ev '/lib/pgnlex\.c:[0-9]+ (fast|zh__pgn_lex_game) '"
 	assert_output ""
 }
+
+# One path for every game: no tool or picture code reads the replay's
+# two-board state (r->bug) to choose a path; zh_replay, the writers and
+# zh_replay_walk choose.
+@test "layout: no tool asks a replay whether its game has one board or two" {
+	run sh -c "find '$ZH_TOP/cmd' '$ZH_TOP/draw' -name '*.[ch]' -exec grep -nE '(->|\\.)bug(_own)?\\b' {} +"
+	assert_output ""
+	# the pattern sees such a question, as the tools asked it before
+	printf '\tif (r->bug != NULL)\n\tb = st->r.bug;\n\tr->debug = 1;\n' >"$BATS_TEST_TMPDIR/q.c"
+	run grep -cE '(->|\.)bug(_own)?\b' "$BATS_TEST_TMPDIR/q.c"
+	assert_output 2
+}
