@@ -607,65 +607,21 @@ sel_summary(const struct sel *s)
 	fputc('\n', stderr);
 }
 
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned long c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2, c = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3, c = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;	/* also a cut sequence: NUL ends it */
-		c = c << 6 | (s[i] & 0x3F);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-	    (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-/*
- * A JSON string by zhkit-json(5)'s TEXT rule: valid UTF-8 as it is, any
- * other byte read as Latin-1; '"', '\\' and the control bytes escaped.
- */
+/* t as a JSON string (the library's encoder, zh_json_string). */
 static void
 jstr(FILE *f, const char *t)
 {
-	static const char ctl[] = "\b\f\n\r\t", name[] = "bfnrt";
-	const unsigned char *s = (const unsigned char *)t;
-	const char *k;
-	size_t n;
+	char a[512], *p = a;
+	size_t n = strlen(t), len = zh_json_string(t, n, a, sizeof a);
 
-	fputc('"', f);
-	while (*s != '\0') {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s < 0x20 && (k = strchr(ctl, *s)) != NULL)
-			fprintf(f, "\\%c", name[k - ctl]);
-		else if (*s < 0x20)
-			fprintf(f, "\\u%04X", *s);
-		else if ((n = utf8_len(s)) > 0) {
-			fwrite(s, 1, n, f);
-			s += n;
-			continue;
-		} else {	/* Latin-1: U+0080 to U+00FF */
-			fputc(0xC0 | *s >> 6, f);
-			fputc(0x80 | (*s & 0x3F), f);
-		}
-		s++;
-	}
-	fputc('"', f);
+	if (len >= sizeof a && (p = malloc(len + 1)) != NULL)
+		len = zh_json_string(t, n, p, len + 1);
+	if (len == 0 || p == NULL)	/* out of memory */
+		fputs("null", f);
+	else
+		fwrite(p, 1, len, f);
+	if (p != a)
+		free(p);
 }
 
 /* Bytes of input i (a regular file, standard input if one), or -1. */

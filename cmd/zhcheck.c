@@ -318,6 +318,106 @@ summary(const struct run *o, bool fen)
 
 enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR, OPT_REPORT };
 
+/* Option c (its argument optarg) into o and j; -1 to go on, else the
+ * exit status. */
+static int
+option(int c, struct run *o, struct jobs *j, const char **outpath, bool *fen)
+{
+	int k;
+
+	switch (c) {
+	case OPT_FEN:
+		*fen = true;
+		break;
+	case OPT_DEFVAR:
+		if ((o->defvar = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	case 'J':
+		o->json = true;
+		break;
+	case 'f':	/* as zhpgn's: every reader reads every form */
+		if (cli_from(optarg) != 0)
+			return cli_usage();
+		break;
+	case OPT_REPORT:
+		if ((o->report = report_find(optarg)) < 0)
+			return cli_usage();
+		break;
+	case 'h':
+		usage(stdout);
+		return cli_exit(EXIT_VALID);
+	case 'm':	/* -m is --moves in zhfen */
+		cli_deprecated("-m for --max-errors", "--max-errors");
+		/* FALLTHROUGH */
+	case OPT_MAXERR:
+		if ((o->max_errors = cli_number(optarg, 1, 1L << 40,
+		    "--max-errors")) < 0)
+			return cli_usage();
+		break;
+	case 'o':
+		*outpath = optarg;
+		break;
+	case 'q':
+		cli_quiet = 1;
+		break;
+	case 's':
+		o->flags |= ZH_CHECK_STRICT;	/* --fen: material */
+		warn_strict();
+		break;
+	case 'w':
+	case 'W':
+	case WARN_NULL:
+	case WARN_ALL:
+		if (warn_getopt(c, optarg) != 0)
+			return EXIT_USAGE;
+		break;
+	case 'v':
+		if ((o->force = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	case 'V':
+		cli_version();
+		return cli_exit(EXIT_VALID);
+	default:
+		if ((k = sel_option(&o->sel, c, optarg)) == 0 &&
+		    (k = jobs_option(j, c, optarg)) == 0)
+			k = clean_option(&o->clean, c, optarg);
+		if (k > 0)
+			break;
+		return cli_usage();
+	}
+	return -1;
+}
+
+/* The options together, once all are read: what cannot go with what,
+ * and the outputs set up; -1 to go on, else the exit status. */
+static int
+options_check(struct run *o, struct jobs *j, const char *outpath, bool fen)
+{
+	if (fen && o->sel.on) {
+		cli_fail("--fen: the selection options are for games, not "
+		    "positions");
+		return cli_usage();
+	}
+	if (o->report != REPORT_NONE && (o->json ||
+	    clean_splits(&o->clean))) {
+		cli_fail("--report: one report on one output, not with --json "
+		    "or a split");
+		return cli_usage();
+	}
+	if (clean_splits(&o->clean) && (fen || !o->json)) {
+		cli_fail("%s: zhcheck splits its --json lines of games",
+		    o->clean.by ? "--split-by" : "--split");
+		return cli_usage();
+	}
+	if (clean_setup(&o->clean, outpath) != 0 ||
+	    (clean_splits(&o->clean) && (j->out = clean_sink(&o->clean)) ==
+	    NULL))
+		return cli_usage();
+	return -1;
+}
+
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct run *o, struct jobs *j,
@@ -345,93 +445,13 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, k;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "f:hJj:m:o:qsv:V" WARN_SHORT, opts,
 	    NULL)) != -1)
-		switch (c) {
-		case OPT_FEN:
-			*fen = true;
-			break;
-		case OPT_DEFVAR:
-			if ((o->defvar = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		case 'f':	/* as zhpgn's: every reader reads every form */
-			if (cli_from(optarg) != 0)
-				return cli_usage();
-			break;
-		case OPT_REPORT:
-			if ((o->report = report_find(optarg)) < 0)
-				return cli_usage();
-			break;
-		case 'h':
-			usage(stdout);
-			return cli_exit(EXIT_VALID);
-		case 'm':	/* -m is --moves in zhfen */
-			cli_deprecated("-m for --max-errors", "--max-errors");
-			/* FALLTHROUGH */
-		case OPT_MAXERR:
-			if ((o->max_errors = cli_number(optarg, 1, 1L << 40,
-			    "--max-errors")) < 0)
-				return cli_usage();
-			break;
-		case 'o':
-			*outpath = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case 's':
-			o->flags |= ZH_CHECK_STRICT;	/* --fen: material */
-			warn_strict();
-			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'v':
-			if ((o->force = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
-		default:
-			if ((k = sel_option(&o->sel, c, optarg)) == 0 &&
-			    (k = jobs_option(j, c, optarg)) == 0)
-				k = clean_option(&o->clean, c, optarg);
-			if (k > 0)
-				break;
-			return cli_usage();
-		}
-	if (*fen && o->sel.on) {
-		cli_fail("--fen: the selection options are for games, not "
-		    "positions");
-		return cli_usage();
-	}
-	if (o->report != REPORT_NONE && (o->json ||
-	    clean_splits(&o->clean))) {
-		cli_fail("--report: one report on one output, not with --json "
-		    "or a split");
-		return cli_usage();
-	}
-	if (clean_splits(&o->clean) && (*fen || !o->json)) {
-		cli_fail("%s: zhcheck splits its --json lines of games",
-		    o->clean.by ? "--split-by" : "--split");
-		return cli_usage();
-	}
-	if (clean_setup(&o->clean, *outpath) != 0 ||
-	    (clean_splits(&o->clean) && (j->out = clean_sink(&o->clean)) ==
-	    NULL))
-		return cli_usage();
-	return -1;
+		if ((rc = option(c, o, j, outpath, fen)) >= 0)
+			return rc;
+	return options_check(o, j, *outpath, *fen);
 }
 
 /*

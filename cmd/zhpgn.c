@@ -49,7 +49,6 @@ enum { WRITTEN, REJECTED, UNWRITTEN, DROPPED, FATAL = -1 };
 struct opts {
 	int to;
 	bool json;
-	bool boards;			/* --boards */
 	unsigned flags;
 	const struct zh_variant *variant;
 	const struct zh_variant *defvar;	/* --default-variant */
@@ -145,50 +144,6 @@ var_errors(const struct opts *o, const struct zh_game *g,
 	return reject;
 }
 
-/*
- * A game of a two-board variant (bughouse), replayed by zh_replay into
- * r.bug (rc its value): its diagnostics name the board; written as
- * BPGN, as JSON, or (--boards) as the PGN of each board.
- */
-static int
-work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
-    struct state *s, struct jobs_res *res, int tagdrop, int rc)
-{
-	const struct zh_bug *b = s->r.bug;
-	struct zh_error e = { 0 };
-	const struct zh_error *bad = NULL;
-	char on[16] = "";
-
-	if (g->err.code != ZH_OK)
-		bad = &g->err;
-	else if (rc != 0) {
-		bad = &b->err;
-		if (b->err_board >= 0)
-			snprintf(on, sizeof on, " on board %c",
-			    zh_board_letter(b->err_board));
-	}
-	if (o->sel.on && sel_game(&o->sel, g, &s->r, bad ? -1 : 0, tagdrop,
-	    &s->sc, res) != 0)
-		return DROPPED;
-	if (bad != NULL)
-		cli_fdiag(err, "error", o->name, bad->line, bad->col,
-		    "game %ld%s%.0ld%s: %s; game rejected", g->number,
-		    bad->ply ? ", ply " : "", bad->ply, bad->ply ? on : "",
-		    bad->text);
-	if (bad == NULL && !o->json && g->result == NULL &&
-	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
-		bad = &b->err;
-	if (o->json)
-		rc = zh_game_json(out, g, &s->r, o->to, o->flags, &e);
-	else if (bad != NULL)
-		rc = 0;
-	else if (o->boards)
-		rc = zh_pgn_write_boards(out, g, &s->r, o->to, &e);
-	else
-		rc = zh_pgn_write(out, g, &s->r, o->to, &e);
-	return written(o, g, err, rc, &e, bad != NULL);
-}
-
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
@@ -199,6 +154,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	struct zh_replay *r;
 	struct zh_error e = { 0 };
 	const struct zh_error *bad = NULL;
+	char on[16] = "";
 	int rc, tagdrop;
 	bool cut;
 
@@ -213,8 +169,6 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
-	if (r->bug != NULL)
-		return work_bug(o, g, out, err, s, res, tagdrop, rc);
 	if (g->err.code != ZH_OK)
 		bad = &g->err;
 	else if (rc != 0)
@@ -224,12 +178,17 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		return DROPPED;
 	/* of a game over the game limit, the rejects get the first bytes */
 	cut = bad != NULL && g->raw_truncated && o->rejects != NULL;
+	/* an error of a game of two boards names its board */
+	if (bad == &r->err && r->err_board >= 0)
+		snprintf(on, sizeof on, " on board %c",
+		    zh_board_letter(r->err_board));
 	if (bad != NULL)
 		cli_fdiag(err, "error", o->name, bad->line, bad->col,
-		    "game %ld%s%.0ld: %s; game rejected%s%.0zu%s", g->number,
-		    bad->ply ? ", ply " : "", bad->ply, bad->text,
-		    cut ? " (only its first " : "", cut ? g->rawlen : 0,
-		    cut ? " bytes go to the rejects file)" : "");
+		    "game %ld%s%.0ld%s: %s; game rejected%s%.0zu%s", g->number,
+		    bad->ply ? ", ply " : "", bad->ply, bad->ply ? on : "",
+		    bad->text, cut ? " (only its first " : "",
+		    cut ? g->rawlen : 0, cut ? " bytes go to the rejects file)" :
+		    "");
 	/* a warning said as an error rejects the game as an error does */
 	if (warn_nulls(err, o->name, g, r) && bad == NULL)
 		bad = &r->err;
@@ -238,14 +197,13 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	if (bad == NULL && !o->json && g->result == NULL &&
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &r->err;
-	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
-		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
-		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
-		    o->to, &o->clean.po, &e);
-	else if (o->json)
-		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
+	/* the writers of any game: cleaned (one board) or --boards */
+	if (o->json)
+		rc = zh_game_json_opts(out, g, r, o->to, o->flags, &o->clean.po,
+		    &e);
 	else
-		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
+		rc = bad ? 0 : zh_pgn_write_opts(out, g, r, o->to, &o->clean.po,
+		    &e);
 	return written(o, g, err, rc, &e, bad != NULL);
 }
 
@@ -312,6 +270,105 @@ dialect(const char *s, bool auto_ok)
 
 enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS };
 
+/* Option c (its argument optarg) into o and j; -1 to go on, else the
+ * exit status. */
+static int
+option(int c, struct opts *o, struct jobs *j, const char **outpath,
+    const char **rejpath)
+{
+	int k;
+
+	switch (c) {
+	case 'F':	/* -F is --format in zhreplay */
+		cli_deprecated("-F for --fens", "--fens");
+		/* FALLTHROUGH */
+	case O_FENS:
+		o->flags |= ZH_JSON_FENS;
+		break;
+	case 'f':
+		if (dialect(optarg, true) < 0)
+			return cli_usage();
+		break;	/* every reader already accepts every form */
+	case 'h':
+		usage(stdout);
+		return cli_exit(EXIT_VALID);
+	case 'J':
+		o->json = true;
+		break;
+	case 'w':
+	case 'W':
+	case WARN_NULL:
+	case WARN_ALL:
+		if (warn_getopt(c, optarg) != 0)
+			return EXIT_USAGE;
+		break;
+	case 'o':
+		*outpath = optarg;
+		break;
+	case 'q':
+		cli_quiet = 1;
+		break;
+	case 'r':
+		*rejpath = optarg;
+		break;
+	case 't':
+		if ((o->to = dialect(optarg, false)) < 0)
+			return cli_usage();
+		break;
+	case O_MERGE:
+		o->merge = true;
+		break;
+	case O_BOARDS:
+		o->clean.po.boards = true;
+		break;
+	case O_DEFVAR:
+		if ((o->defvar = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	case 'V':
+		cli_version();
+		return cli_exit(EXIT_VALID);
+	case 'v':
+		if ((o->variant = cli_variant(optarg)) == NULL)
+			return cli_usage();
+		break;
+	default:
+		if ((k = sel_option(&o->sel, c, optarg)) == 0)
+			k = jobs_option(j, c, optarg);
+		if (k == 0)
+			k = clean_option(&o->clean, c, optarg);
+		if (k > 0)
+			break;
+		return cli_usage();
+	}
+	return -1;
+}
+
+/* The options together, once all are read: what cannot go with what,
+ * and the outputs set up; -1 to go on, else the exit status. */
+static int
+options_check(struct opts *o, const char *outpath, const char *rejpath)
+{
+	if ((o->flags & ZH_JSON_FENS) && !o->json) {
+		cli_fail("--fens needs --json");
+		return cli_usage();
+	}
+	if (o->merge && (o->json || clean_splits(&o->clean) ||
+	    o->clean.po.strip != 0 || o->sel.on || rejpath != NULL ||
+	    o->clean.po.boards)) {
+		cli_fail("--merge-boards writes BPGN: not with --json, --boards, "
+		    "cleaning, splitting, selecting or --rejects");
+		return cli_usage();
+	}
+	if (o->clean.po.boards && o->json) {
+		cli_fail("--boards writes PGN, not --json");
+		return cli_usage();
+	}
+	if (clean_setup(&o->clean, outpath) != 0)
+		return cli_usage();
+	return -1;
+}
+
 /* The options into o and j; -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o, struct jobs *j,
@@ -340,91 +397,13 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, k;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:" WARN_SHORT, longopts,
 	    NULL)) != -1)
-		switch (c) {
-		case 'F':	/* -F is --format in zhreplay */
-			cli_deprecated("-F for --fens", "--fens");
-			/* FALLTHROUGH */
-		case O_FENS:
-			o->flags |= ZH_JSON_FENS;
-			break;
-		case 'f':
-			if (dialect(optarg, true) < 0)
-				return cli_usage();
-			break;	/* every reader already accepts every form */
-		case 'h':
-			usage(stdout);
-			return cli_exit(EXIT_VALID);
-		case 'J':
-			o->json = true;
-			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			*outpath = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case 'r':
-			*rejpath = optarg;
-			break;
-		case 't':
-			if ((o->to = dialect(optarg, false)) < 0)
-				return cli_usage();
-			break;
-		case O_MERGE:
-			o->merge = true;
-			break;
-		case O_BOARDS:
-			o->boards = true;
-			break;
-		case O_DEFVAR:
-			if ((o->defvar = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
-		case 'v':
-			if ((o->variant = cli_variant(optarg)) == NULL)
-				return cli_usage();
-			break;
-		default:
-			if ((k = sel_option(&o->sel, c, optarg)) == 0)
-				k = jobs_option(j, c, optarg);
-			if (k == 0)
-				k = clean_option(&o->clean, c, optarg);
-			if (k > 0)
-				break;
-			return cli_usage();
-		}
-	if ((o->flags & ZH_JSON_FENS) && !o->json) {
-		cli_fail("--fens needs --json");
-		return cli_usage();
-	}
-	if (o->merge && (o->json || clean_splits(&o->clean) ||
-	    o->clean.po.strip != 0 || o->sel.on || *rejpath != NULL ||
-	    o->boards)) {
-		cli_fail("--merge-boards writes BPGN: not with --json, --boards, "
-		    "cleaning, splitting, selecting or --rejects");
-		return cli_usage();
-	}
-	if (o->boards && o->json) {
-		cli_fail("--boards writes PGN, not --json");
-		return cli_usage();
-	}
-	if (clean_setup(&o->clean, *outpath) != 0)
-		return cli_usage();
-	return -1;
+		if ((rc = option(c, o, j, outpath, rejpath)) >= 0)
+			return rc;
+	return options_check(o, *outpath, *rejpath);
 }
 
 /* --merge-boards on one input (merge.c); the exit status so far. */

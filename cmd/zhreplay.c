@@ -525,62 +525,11 @@ on_bply(void *arg, const struct zh_bply *pl)
 	}
 	case F_UCIPOS:
 	default:
-		break;		/* refused by bug_game() */
+		break;		/* refused by work() */
 	case F_NPY:
 		return npy_bply(&st->npy, pl, &o->sel);
 	}
 	return st->fail ? -1 : 0;
-}
-
-/*
- * A two-board game (its variant's row has boards >= 2): replayed by
- * zh_replay into r.bug (rc its value), written by on_bply; errors as for one board, with the
- * board named.  Returns work()'s value.
- */
-static int
-bug_game(const struct zh_game *g, FILE *out, FILE *err, struct state *st,
-    struct jobs_res *res, int tagdrop, int rc)
-{
-	const struct opts *o = st->o;
-	const struct zh_bug *b = st->r.bug;
-	bool started;
-
-	if (o->clean.by != NULL)
-		clean_route(&o->clean, g, &st->r, res->route,
-		    sizeof res->route);
-	if (o->gsel.on && sel_game(&o->gsel, g, &st->r,
-	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
-		return 0;
-	st->g = g;
-	st->bad = rc != 0 || g->err.code != ZH_OK;
-	/* a variant or FEN tag error leaves nothing to replay */
-	started = b->v != NULL && (b->err_code == NULL ||
-	    strcmp(b->err_code, "fen") != 0);
-	if (o->fmt == F_UCIPOS) {
-		/* an engine given one board's moves could not play its
-		   drops: their pieces come from the other board */
-		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: -F "
-		    "ucipos: a bughouse board cannot be replayed alone (its "
-		    "drops come from the partner's captures); use -F fen",
-		    g->number);
-		return 1;
-	}
-	if (o->fmt == F_NPY && (st->bad || !started))
-		started = false;	/* never written */
-	else if (o->fmt == F_NPY)
-		npy_game_begin(&st->npy, g, b->v);
-	if (started && (zh_bply_walk(&st->r, on_bply, st) != 0 || st->npy.fail)) {
-		cli_fdiag(err, "error", o->name, g->line, 1,
-		    "game %ld: out of memory", g->number);
-		return 1;
-	}
-	if (started && o->fmt == F_NPY)
-		npy_game_end(&st->npy);
-	if (pic_game_end(st) != 0)
-		return 1;
-	/* a ply of an error's board: named */
-	return game_end(st, g, out, err, &b->err, b->err.ply > 0 &&
-	    b->err_board >= 0, b->err_board) > 0;
 }
 
 /* ======================== one game ======================== */
@@ -641,16 +590,22 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	st->len = 0;
-	if (r->bug != NULL)
-		return bug_game(g, out, err, st, res, tagdrop, rc);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);
 	if (o->gsel.on && sel_game(&o->gsel, g, r,
 	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
 		return 0;
-	/* a variant or FEN tag error leaves nothing to replay */
-	started = r->err.code == ZH_OK || r->err.ply > 0;
+	started = r->started;	/* a variant or FEN tag error: nothing */
 	st->bad = rc != 0 || g->err.code != ZH_OK;
+	if (o->fmt == F_UCIPOS && r->v != NULL && r->v->boards > 1) {
+		/* an engine given one board's moves could not play its
+		   drops: their pieces come from the other board */
+		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: -F "
+		    "ucipos: a bughouse board cannot be replayed alone (its "
+		    "drops come from the partner's captures); use -F fen",
+		    g->number);
+		return 1;
+	}
 	if (o->fmt == F_NPY && st->bad)
 		started = false;	/* never written */
 	else if (o->fmt == F_NPY && started)
@@ -660,7 +615,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		    (o->fmt == F_JSONL || o->fmt == F_NPY || PICTURE(o->fmt) ?
 		    ZH_WALK_COMMENTS : 0);
 
-		if (zh_lines_walk(&st->lines, g, r, fl, on_ply, st) != 0 ||
+		if (zh_replay_walk(&st->lines, g, r, fl, on_ply, on_bply,
+		    st) != 0 ||
 		    st->fail || st->npy.fail) {
 			cli_fdiag(err, "error", o->name, g->line, 1,
 			    "game %ld: out of memory", g->number);
@@ -671,7 +627,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 			npy_game_end(&st->npy);
 	}	/* a game that failed before its start: nothing written */
 	picbad = pic_game_end(st) != 0;
-	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0, -1)) < 0)
+	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0,
+	    r->err_board)) < 0)
 		return 0;
 	bad = rc > 0 || picbad;
 	if (started && warn_nulls(err, o->name, g, r))

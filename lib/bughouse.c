@@ -588,19 +588,25 @@ start_of(struct zh_bug *b, const struct zh_game *g)
 	return -1;
 }
 
-int
-zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
-    struct zh_bug *b)
-{
+/*
+ * A replay under way: the two boards and the label read but not yet
+ * followed by its move (lab, NULL if none: its number, board, side and
+ * token index).
+ */
+struct walk {
+	const struct zh_game *g;
+	struct zh_bug *b;
 	struct board bds[2];
-	const struct zh_token *lab = NULL;
-	long lab_num = 0, lab_tok = -1;
-	int lab_board = 0, lab_side = 0, depth = 0, i;
-	size_t k;
-	double inc = increment(g);
-	struct zh_error e = { 0 };
-	char want[16];
+	const struct zh_token *lab;
+	long lab_num, lab_tok;
+	int lab_board, lab_side;
+	double inc;		/* TimeControl's increment, in seconds */
+};
 
+/* b as before any game: no move, no ending, no error. */
+static void
+bug_reset(struct zh_bug *b)
+{
 	b->nmoves = 0;
 	b->nplies[0] = b->nplies[1] = 0;
 	b->setup = b->complete = b->labels = false;
@@ -611,6 +617,22 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 	b->err_board = -1;
 	b->err_code = NULL;
 	zh_error_clear(&b->err);
+}
+
+/*
+ * The set-up: the variant (two boards), the start positions (the FEN
+ * tag) and whether the moves carry board labels.  -1 (b->err said) if
+ * there is nothing to replay.
+ */
+static int
+walk_begin(struct walk *w, const struct zh_variant *force)
+{
+	struct zh_bug *b = w->b;
+	const struct zh_game *g = w->g;
+	size_t k;
+	int i;
+
+	bug_reset(b);
 	if (zh_game_variant(g, force, &b->v, &b->err) != 0) {
 		if (b->err.line == 0)
 			b->err.line = g->line;
@@ -631,143 +653,232 @@ zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
 		return -1;
 	}
 	for (i = 0; i < 2; i++) {
-		bds[i].pos = b->start[i];
-		bds[i].clock[0] = bds[i].clock[1] = NAN;
-		bds[i].mated_ply = 0;
-		bds[i].pending = 0;
+		w->bds[i].pos = b->start[i];
+		w->bds[i].clock[0] = w->bds[i].clock[1] = NAN;
+		w->bds[i].mated_ply = 0;
+		w->bds[i].pending = 0;
 	}
+	w->lab = NULL;
+	w->lab_num = 0;
+	w->lab_tok = -1;
+	w->lab_board = w->lab_side = 0;
+	w->inc = increment(g);
 	for (k = 0; k < g->ntoks && !b->labels; k++) {
 		long n;
 		int bd, sd;
 
 		b->labels = label_of(&g->toks[k], &n, &bd, &sd);
 	}
-	for (k = 0; k < g->ntoks && b->err.code == ZH_OK; k++) {
-		const struct zh_token *t = &g->toks[k];
-		long n;
-		int bd, sd;
+	return 0;
+}
 
-		if (t->kind != ZH_T_MOVE && t->kind != ZH_T_COMMENT) {
-			if (t->kind == ZH_T_VSTART)
-				depth++;
-			else if (t->kind == ZH_T_VEND && depth > 0)
-				depth--;
-			continue;	/* variations: not walked */
-		}
-		if (depth > 0)
-			continue;
-		if (t->kind == ZH_T_COMMENT) {
-			if (b->nmoves > 0 &&
-			    b->moves[b->nmoves - 1].tok + 1 == k)
-				clock_after(b, bds, &b->moves[b->nmoves - 1],
-				    t, inc);
-			else if (b->nmoves > 0 &&
-			    b->moves[b->nmoves - 1].tok + 2 == k &&
-			    g->toks[k - 1].kind == ZH_T_NAG)
-				clock_after(b, bds, &b->moves[b->nmoves - 1],
-				    t, inc);
-			continue;
-		}
-		if (t->kind != ZH_T_MOVE)
-			continue;
-		if (b->labels && label_of(t, &n, &bd, &sd)) {
-			if (lab != NULL) {
-				zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' "
-				    "without a move", (int)lab->len, lab->text);
-				fail(b, "syntax", lab, 0, lab_board, &e);
-				break;
-			}
-			lab = t;
-			lab_num = n;
-			lab_board = bd;
-			lab_side = sd;
-			lab_tok = (long)k;
-			/* most labels: the move right after */
-			if (k + 1 >= g->ntoks || g->toks[k + 1].kind != ZH_T_MOVE)
-				continue;
-			t = &g->toks[++k];
-			if (label_of(t, &n, &bd, &sd)) {
-				k--;	/* a second label: said above */
-				continue;
-			}
-		}
-		if (b->labels) {
-			const struct zh_pos *p;
+/*
+ * Token *k is a board label: kept for its move, *k moved on to that
+ * move when it follows right away.  Returns the move's token, NULL if
+ * none yet (*k unchanged: the loop's next token) or on an error (two
+ * labels in a row: b->err said, *stop set).
+ */
+static const struct zh_token *
+walk_label(struct walk *w, size_t *k, long n, int bd, int sd, bool *stop)
+{
+	const struct zh_game *g = w->g;
+	const struct zh_token *t;
 
-			if (lab == NULL) {
-				zh_error_set(&e, ZH_ESYNTAX, 1, "move '%.*s' "
-				    "without a board label (1A. 1a. 1B. 1b.)",
-				    (int)t->len, t->text);
-				fail(b, "move-label", t, 0, -1, &e);
-				break;
-			}
-			bd = lab_board;
-			p = &bds[bd].pos;
-			if (lab_side != p->side || lab_num != (long)p->fullmove) {
-				zh_error_set(&e, ZH_EILLEGAL, 1, "label '%.*s.' "
-				    "out of turn: board %c is at %s (%s to "
-				    "move)", (int)lab->len, lab->text,
-				    zh_board_letter(bd), label_text(p, bd, want),
-				    side_name[p->side]);
-				fail(b, "move-label", lab, b->nplies[bd] + 1, bd,
-				    &e);
-				break;
-			}
-		} else
-			bd = ZH_BOARD_A;
-		mate_asked(&bds[!bd]);
-		if (bds[0].mated_ply != 0 || bds[1].mated_ply != 0) {
-			int m = bds[0].mated_ply != 0 ? 0 : 1;
+	if (w->lab != NULL) {
+		struct zh_error e = { 0 };	/* here: a cost a move */
 
-			zh_error_set(&e, ZH_EILLEGAL, 1, "the game is over: "
-			    "%s was checkmated on board %c at ply %ld",
-			    side_name[bds[m].pos.side], zh_board_letter(m),
-			    bds[m].mated_ply);
-			fail(b, "illegal-move", t, b->nplies[bd] + 1, bd, &e);
-			break;
-		}
-		if (!play(b, bds, bd, t, k, lab_tok, !b->labels)) {
-			mate_asked(&bds[bd]);
-			if (bds[bd].mated_ply != 0) {	/* the better word */
-				zh_error_clear(&b->err);
-				zh_error_set(&e, ZH_EILLEGAL, 1, "the game is "
-				    "over: %s was checkmated on board %c at "
-				    "ply %ld", side_name[bds[bd].pos.side],
-				    zh_board_letter(bd), bds[bd].mated_ply);
-				fail(b, "illegal-move", t, b->nplies[bd] + 1,
-				    bd, &e);
-			}
-			break;
-		}
-		lab = NULL;
-		lab_tok = -1;
-		if (k + 1 < g->ntoks && g->toks[k + 1].kind == ZH_T_COMMENT) {
-			k++;	/* most moves: the clock, right after */
-			clock_after(b, bds, &b->moves[b->nmoves - 1],
-			    &g->toks[k], inc);
-		}
-	}
-	if (b->err.code == ZH_OK && lab != NULL) {
 		zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' without a move",
-		    (int)lab->len, lab->text);
-		fail(b, "syntax", lab, 0, lab_board, &e);
+		    (int)w->lab->len, w->lab->text);
+		fail(w->b, "syntax", w->lab, 0, w->lab_board, &e);
+		*stop = true;
+		return NULL;
 	}
-	/* the ending: a comment after the last move (or before it, for a
-	   game cut short by an error) */
+	w->lab = &g->toks[*k];
+	w->lab_num = n;
+	w->lab_board = bd;
+	w->lab_side = sd;
+	w->lab_tok = (long)*k;
+	/* most labels: the move right after */
+	if (*k + 1 >= g->ntoks || g->toks[*k + 1].kind != ZH_T_MOVE)
+		return NULL;
+	t = &g->toks[*k + 1];
+	if (label_of(t, &n, &bd, &sd))
+		return NULL;	/* a second label: said next time */
+	++*k;
+	return t;
+}
+
+/* The board of move t (its label's, checked against the board's turn;
+ * board A in a game without labels), -1 on an error (b->err said). */
+static int
+walk_board(struct walk *w, const struct zh_token *t)
+{
+	const struct zh_pos *p;
+	char want[16];
+	int bd;
+
+	if (!w->b->labels)
+		return ZH_BOARD_A;
+	if (w->lab == NULL) {
+		struct zh_error e = { 0 };	/* here: a cost a move */
+
+		zh_error_set(&e, ZH_ESYNTAX, 1, "move '%.*s' without a board "
+		    "label (1A. 1a. 1B. 1b.)", (int)t->len, t->text);
+		fail(w->b, "move-label", t, 0, -1, &e);
+		return -1;
+	}
+	bd = w->lab_board;
+	p = &w->bds[bd].pos;
+	if (w->lab_side != p->side || w->lab_num != (long)p->fullmove) {
+		struct zh_error e = { 0 };
+
+		zh_error_set(&e, ZH_EILLEGAL, 1, "label '%.*s.' out of turn: "
+		    "board %c is at %s (%s to move)", (int)w->lab->len,
+		    w->lab->text, zh_board_letter(bd), label_text(p, bd, want),
+		    side_name[p->side]);
+		fail(w->b, "move-label", w->lab, w->b->nplies[bd] + 1, bd, &e);
+		return -1;
+	}
+	return bd;
+}
+
+/* "The game is over": board m's side to move was mated; said of move t
+ * on board bd. */
+static void
+walk_over(struct walk *w, int m, const struct zh_token *t, int bd)
+{
+	struct zh_error e = { 0 };
+
+	zh_error_set(&e, ZH_EILLEGAL, 1, "the game is over: %s was "
+	    "checkmated on board %c at ply %ld", side_name[w->bds[m].pos.side],
+	    zh_board_letter(m), w->bds[m].mated_ply);
+	fail(w->b, "illegal-move", t, w->b->nplies[bd] + 1, bd, &e);
+}
+
+/*
+ * One half-move: move token *k (its label's, when the game has labels,
+ * read first), played on its board, then the clock comment right after
+ * it (*k moved past what was read).  false when the replay stops
+ * (b->err said).
+ */
+static bool
+walk_move(struct walk *w, size_t *k)
+{
+	struct zh_bug *b = w->b;
+	const struct zh_game *g = w->g;
+	const struct zh_token *t = &g->toks[*k];
+	long n;
+	int bd, sd;
+	bool stop = false;
+
+	if (b->labels && label_of(t, &n, &bd, &sd) &&
+	    (t = walk_label(w, k, n, bd, sd, &stop)) == NULL)
+		return !stop;
+	if ((bd = walk_board(w, t)) < 0)
+		return false;
+	mate_asked(&w->bds[!bd]);
+	if (w->bds[0].mated_ply != 0 || w->bds[1].mated_ply != 0) {
+		walk_over(w, w->bds[0].mated_ply != 0 ? 0 : 1, t, bd);
+		return false;
+	}
+	if (!play(b, w->bds, bd, t, *k, w->lab_tok, !b->labels)) {
+		mate_asked(&w->bds[bd]);
+		if (w->bds[bd].mated_ply != 0) {	/* the better word */
+			zh_error_clear(&b->err);
+			walk_over(w, bd, t, bd);
+		}
+		return false;
+	}
+	w->lab = NULL;
+	w->lab_tok = -1;
+	if (*k + 1 < g->ntoks && g->toks[*k + 1].kind == ZH_T_COMMENT) {
+		++*k;	/* most moves: the clock, right after */
+		clock_after(b, w->bds, &b->moves[b->nmoves - 1], &g->toks[*k],
+		    w->inc);
+	}
+	return true;
+}
+
+/* A comment k not right after a move: the clock of the last move if
+ * only a NAG stands between them. */
+static void
+walk_comment(struct walk *w, size_t k)
+{
+	struct zh_bug *b = w->b;
+	const struct zh_game *g = w->g;
+	size_t last;
+
+	if (b->nmoves == 0)
+		return;
+	last = b->moves[b->nmoves - 1].tok;
+	if (last + 1 == k || (last + 2 == k && g->toks[k - 1].kind == ZH_T_NAG))
+		clock_after(b, w->bds, &b->moves[b->nmoves - 1], &g->toks[k],
+		    w->inc);
+}
+
+/*
+ * The ending: a label left without its move, the comment that says how
+ * the game ended (after the last move, or before it for a game cut
+ * short by an error), the final positions and a mate not yet asked,
+ * else the Termination tag.
+ */
+static int
+walk_end(struct walk *w)
+{
+	struct zh_bug *b = w->b;
+	const struct zh_game *g = w->g;
+	struct zh_error e = { 0 };
+	size_t k;
+	int i;
+
+	if (b->err.code == ZH_OK && w->lab != NULL) {
+		zh_error_set(&e, ZH_ESYNTAX, 1, "label '%.*s.' without a move",
+		    (int)w->lab->len, w->lab->text);
+		fail(b, "syntax", w->lab, 0, w->lab_board, &e);
+	}
 	for (k = g->ntoks; k > 0 && g->toks[k - 1].kind != ZH_T_MOVE; k--)
 		if (g->toks[k - 1].kind == ZH_T_COMMENT &&
 		    ending_of(b, g, &g->toks[k - 1]))
 			break;
 	for (i = 0; i < 2; i++) {
-		mate_asked(&bds[i]);
-		b->final[i] = bds[i].pos;
-		if (bds[i].mated_ply != 0)
+		mate_asked(&w->bds[i]);
+		b->final[i] = w->bds[i].pos;
+		if (w->bds[i].mated_ply != 0)
 			b->mated_board = i;
 	}
 	if (b->end_how == NULL)
 		termination_tag(b, g);
 	b->complete = b->err.code == ZH_OK;
 	return b->complete ? 0 : -1;
+}
+
+int
+zh_bug_replay(const struct zh_game *g, const struct zh_variant *force,
+    struct zh_bug *b)
+{
+	struct walk w;
+	size_t k;
+	int depth = 0;
+
+	w.g = g;
+	w.b = b;
+	if (walk_begin(&w, force) != 0)
+		return -1;
+	for (k = 0; k < g->ntoks && b->err.code == ZH_OK; k++) {
+		const struct zh_token *t = &g->toks[k];
+
+		if (t->kind == ZH_T_VSTART)
+			depth++;
+		else if (t->kind == ZH_T_VEND && depth > 0)
+			depth--;
+		else if (depth > 0)
+			continue;	/* variations: not walked */
+		else if (t->kind == ZH_T_COMMENT)
+			walk_comment(&w, k);
+		else if (t->kind == ZH_T_MOVE && !walk_move(&w, &k))
+			break;
+	}
+	return walk_end(&w);
 }
 
 void

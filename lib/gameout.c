@@ -40,3 +40,24 @@ zh_pgn_write_boards(FILE *f, const struct zh_game *g,
 		rc = zh_bug_board_write(f, g, r->bug, ZH_BOARD_B, d, err);
 	return rc;
 }
+
+/* Cleaning (pgnclean.c) for a game of one board; a game of two whole. */
+int
+zh_pgn_write_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, const struct zh_pgn_opts *o, struct zh_error *err)
+{
+	if (r->bug == NULL)
+		return zh__pgn_write_clean(f, g, r, d, o, err);
+	if (o != NULL && o->boards)
+		return zh_pgn_write_boards(f, g, r, d, err);
+	return zh_bug_write(f, g, r->bug, d, err);
+}
+
+int
+zh_game_json_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, unsigned flags, const struct zh_pgn_opts *o, struct zh_error *err)
+{
+	if (r->bug == NULL)
+		return zh__game_json_clean(f, g, r, d, flags, o, err);
+	return zh_bug_json(f, g, r->bug, d, flags, err);
+}

@@ -306,6 +306,24 @@ zh__json_str(struct zh__buf *b, const char *s, size_t n)
 	zh__bputc(b, '"');
 }
 
+size_t
+zh_json_string(const char *s, size_t n, char *out, size_t size)
+{
+	char a[256];
+	struct zh__buf b = ZH_BUF_LOCAL(a);
+	size_t len;
+
+	zh__json_str(&b, s, n);
+	len = b.fail ? 0 : b.len;
+	if (size > 0 && !b.fail) {
+		memcpy(out, b.s, len < size ? len : size - 1);
+		out[len < size ? len : size - 1] = '\0';
+	}
+	if (!b.local)
+		free(b.s);
+	return len;
+}
+
 void
 zh__json_strz(struct zh__buf *b, const char *s)
 {

@@ -312,7 +312,7 @@ view_needed(const struct zh_pgn_opts *o)
 }
 
 int
-zh_pgn_write_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+zh__pgn_write_clean(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, const struct zh_pgn_opts *o, struct zh_error *err)
 {
 	struct view v;
@@ -330,7 +330,7 @@ zh_pgn_write_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh_game_json_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+zh__game_json_clean(FILE *f, const struct zh_game *g, const struct zh_replay *r,
     int d, unsigned flags, const struct zh_pgn_opts *o, struct zh_error *err)
 {
 	struct view v;

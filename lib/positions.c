@@ -243,6 +243,18 @@ comments(const struct zh_game *g, size_t i, struct zh_ply *pl)
 	}
 }
 
+/* A game of two boards to bughouse.c's walk, of one to the lines'. */
+int
+zh_replay_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl),
+    int (*bfn)(void *arg, const struct zh_bply *pl), void *arg)
+{
+	if (r->bug != NULL)
+		return zh_bug_walk(r->bug, bfn, arg);
+	return zh_lines_walk(w, g, r, flags, fn, arg);
+}
+
 int
 zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
     const struct zh_replay *r, unsigned flags,

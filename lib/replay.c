@@ -6,6 +6,7 @@
  * (bughouse.c), which no caller sets.  zh_replay_free frees both.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "zh_int.h"
 
@@ -29,12 +30,17 @@ replay_two(const struct zh_game *g, struct zh_replay *r)
 	rc = zh_bug_replay(g, r->v, b);	/* the variant found once */
 	r->bug = b;
 	r->err = b->err;
+	r->err_board = b->err_board;
+	/* a variant or FEN tag error leaves nothing to walk */
+	r->started = b->v != NULL && (b->err_code == NULL ||
+	    strcmp(b->err_code, "fen") != 0);
+	for (k = 0; k < g->ntoks; k++)	/* no one-board move: cheaper than
+					   clearing all */
+		r->moves[k].ok = false;
 	if (r->fast)	/* validation reads v, bug and err only */
 		return rc;
 	zh_pos_start(&r->start, r->v);
 	r->final = r->start;
-	for (k = 0; k < g->ntoks; k++)	/* cheaper than clearing all */
-		r->moves[k].ok = false;
 	return rc;
 }
 
@@ -44,7 +50,12 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 {
 	int rc = zh__replay_board(g, force, r);
 
-	return rc == ZH__TWO_BOARDS ? replay_two(g, r) : rc;
+	if (rc == ZH__TWO_BOARDS)
+		return replay_two(g, r);
+	r->err_board = -1;
+	/* a variant or FEN tag error (or no memory) has no ply */
+	r->started = r->err.code == ZH_OK || r->err.ply > 0;
+	return rc;
 }
 
 void

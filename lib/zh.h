@@ -622,6 +622,12 @@ struct zh_replay {
 	long start_ply;			/* plies before the start position */
 	long nplies;			/* legal mainline moves played */
 	struct zh_error err;		/* first mainline error (line, col, ply) */
+	int err_board;			/* the board of err's ply in a game of
+					   two boards (ZH_BOARD_A or B), else
+					   -1: "ply 12 on board B" */
+	bool started;			/* the start was set up (variant and
+					   FEN tag read): its positions, up to
+					   err, can be walked */
 	struct zh_error varerr[8];	/* errors inside variations */
 	size_t nvarerr, nvarerr_more;
 	struct zh_rmove *moves;		/* one per token of the game */
@@ -1147,6 +1153,17 @@ int zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
     const struct zh_replay *r, unsigned flags,
     int (*fn)(void *arg, const struct zh_ply *pl), void *arg);
 void zh_lines_free(struct zh_lines *w);
+/*
+ * Every position of a game replayed by zh_replay() into r (r->started),
+ * one board or two, in one call: a game of one board as zh_lines_walk
+ * (fn, flags), a game of two as zh_bply_walk (bfn: its mainline, both
+ * boards, flags unused).  The two kinds of position are two types, so
+ * two functions; the caller never asks which the game is.
+ */
+int zh_replay_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl),
+    int (*bfn)(void *arg, const struct zh_bply *pl), void *arg);
 
 /* The game's result: its result token, else a Result tag of one of the
  * four forms, else "*". */
@@ -1269,8 +1286,13 @@ struct zh_pgn_opts {
 	unsigned strip;			/* ZH_STRIP_* */
 	const char *const *keep_tags;	/* with ZH_STRIP_TAGS */
 	size_t nkeep;
+	bool boards;			/* a game of two boards as each
+					   board's PGN (zh_pgn_write_boards) */
 };
 
+/* The one door of every game, of one board or two: a game of two boards
+ * is written whole, as zh_pgn_write, zh_pgn_write_boards (o->boards)
+ * and zh_game_json write it (cleaning is for games of one board). */
 int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
     struct zh_error *err);
@@ -1283,6 +1305,19 @@ int zh_game_json_opts(FILE *f, const struct zh_game *g,
  * or -1 with err->col the 1-based column of the bad item.
  */
 int zh_strip_parse(const char *list, unsigned *strip, struct zh_error *err);
+
+/* ======================== JSON text ======================== */
+
+/*
+ * s (n bytes, any bytes) as a JSON string with its quotes, the one
+ * encoder of every JSON the library and the tools write (zhkit-json(5)
+ * TEXT): valid UTF-8 as it is, any other byte read as ISO 8859-1, '"',
+ * '\\' and the control bytes escaped.  Stored in out (size bytes,
+ * NUL-terminated, cut if too small: a size of 0 stores nothing) as
+ * snprintf does; returns the length of the whole string (more than
+ * size - 1: out was too small), 0 if out of memory.
+ */
+size_t zh_json_string(const char *s, size_t n, char *out, size_t size);
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

@@ -344,5 +344,13 @@ int zh__pgn_write_board(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, struct zh_error *err);
 int zh__game_json_board(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, unsigned flags, struct zh_error *err);
+/* The same cleaned on write (pgnclean.c), behind zh_pgn_write_opts and
+ * zh_game_json_opts (gameout.c). */
+int zh__pgn_write_clean(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
+    struct zh_error *err);
+int zh__game_json_clean(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err);
 
 #endif
