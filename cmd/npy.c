@@ -339,11 +339,11 @@ same_rec(const unsigned char *a, const unsigned char *b)
 	    memcmp(a + 46, b + 46, PREC - 46) == 0;
 }
 
-/* The slot of the position equal to r (n boards; n 0: the one-board
-   record rec) with key 'key', or of the empty slot it would take. */
+/* The slot of the position equal to r (n boards) with key 'key', or of
+   the empty slot it would take. */
 static struct npy_slot *
 find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
-    size_t n, const unsigned char *rec)
+    size_t n)
 {
 	size_t i = (size_t)key & (w->nslot - 1), k;
 	struct npy_slot *s;
@@ -354,11 +354,6 @@ find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
 			return s;
 		if (w->keys[s->pos] != key)
 			continue;
-		if (n == 0) {
-			if (same_rec(rec_at(w, s->pos), rec))
-				return s;
-			continue;
-		}
 		for (k = 0; k < n && zh_posrec_same(&w->seen[s->pos * n + k],
 		    &r[k]); k++)
 			;
@@ -396,27 +391,52 @@ slot_room(struct npy_rec *w, size_t at)
 	return true;
 }
 
-/* The position kept, its key 'key': n boards r (n 0: the one-board
-   record rec at offset 'off' of buf); how many times it was seen before
-   in the game. */
+/* The position of n boards r kept, its key 'key'; how many times it
+   was seen before in the game. */
 static int
 repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n,
-    uint64_t key, const unsigned char *rec, size_t off)
+    uint64_t key)
 {
-	size_t at = n ? w->nseen / n : w->nseen;
+	size_t at = w->nseen / n;
 	struct npy_slot *s;
 	uint32_t count;
 
 	if (!seen_room(w, at, n) || !slot_room(w, at))
 		return 0;
-	if (n > 0)
-		memcpy(w->seen + w->nseen, r, n * sizeof *r);
-	w->nseen += n > 0 ? n : 1;
+	memcpy(w->seen + w->nseen, r, n * sizeof *r);
+	w->nseen += n;
+	w->keys[at] = key;
+	s = find_slot(w, key, r, n);
+	if (s->gen != w->gen)
+		*s = (struct npy_slot){ w->gen, (uint32_t)at, 0 };
+	count = s->count++;
+	return count > 255 ? 255 : (int)count;
+}
+
+/* repeats() of a one-board position, its key 'key', its record rec at
+   offset 'off' of buf (found again by locs). */
+static inline int
+repeats1(struct npy_rec *w, uint64_t key, const unsigned char *rec,
+    size_t off)
+{
+	size_t at = w->nseen, i;
+	struct npy_slot *s;
+	uint32_t count;
+
+	if ((at >= w->keycap && !seen_room(w, at, 0)) ||
+	    (2 * (at + 1) > w->nslot && !slot_room(w, at)))
+		return 0;
+	w->nseen++;
 	w->keys[at] = key;
 	w->locs[at] = off;
-	s = find_slot(w, key, r, n, rec);
-	if (s->gen != w->gen) {
-		*s = (struct npy_slot){ w->gen, (uint32_t)at, 0 };
+	for (i = (size_t)key & (w->nslot - 1);; i = (i + 1) & (w->nslot - 1)) {
+		s = &w->slot[i];
+		if (s->gen != w->gen) {		/* the first time */
+			*s = (struct npy_slot){ w->gen, (uint32_t)at, 1 };
+			return 0;
+		}
+		if (w->keys[s->pos] == key && same_rec(rec_at(w, s->pos), rec))
+			break;
 	}
 	count = s->count++;
 	return count > 255 ? 255 : (int)count;
@@ -492,27 +512,12 @@ put_uci(unsigned char *q, const struct zh_move *m)
 		*q = (unsigned char)(zh_type_letter(m->piece) - 'A' + 'a');
 }
 
-/* The move m (its UCI text uci; NULL: from m) into the fields at q
-   (the text's zeroed): from, to, drop, promotion, the UCI text. */
-static void
-put_move(unsigned char *q, const struct zh_move *m, const char *uci)
+/* put_move() of any move */
+static void __attribute__((noinline))
+put_any_move(unsigned char *q, const struct zh_move *m, const char *uci)
 {
-	unsigned ff = (unsigned)ZH_FILE(m->from), fr = (unsigned)ZH_RANK(m->from),
-	    tf = (unsigned)ZH_FILE(m->to), tr = (unsigned)ZH_RANK(m->to);
 	int k;
 
-	/* a plain move between squares of one-digit ranks: most */
-	if (uci == NULL && !(m->flags & (ZH_MDROP | ZH_MNULL | ZH_MPROMO)) &&
-	    ff < ZH_MAXFILES && tf < ZH_MAXFILES && fr < 9 && tr < 9) {
-		q[0] = (unsigned char)(fr * 10 + ff);
-		q[1] = (unsigned char)(tr * 10 + tf);
-		q[2] = q[3] = 0;
-		q[4] = (unsigned char)('a' + ff);
-		q[5] = (unsigned char)('1' + fr);
-		q[6] = (unsigned char)('a' + tf);
-		q[7] = (unsigned char)('1' + tr);
-		return;
-	}
 	q[0] = (unsigned char)((m->flags & (ZH_MDROP | ZH_MNULL)) ?
 	    ZH_REC_NOSQ : rec_square(m->from));
 	q[1] = (unsigned char)((m->flags & ZH_MNULL) ? ZH_REC_NOSQ :
@@ -523,6 +528,29 @@ put_move(unsigned char *q, const struct zh_move *m, const char *uci)
 		put_uci(q + 4, m);
 	for (k = 0; uci != NULL && k < 8 && uci[k] != '\0'; k++)
 		q[4 + k] = (unsigned char)uci[k];
+}
+
+/* The move m (its UCI text uci; NULL: from m) into the fields at q
+   (the text's zeroed): from, to, drop, promotion, the UCI text. */
+static inline void
+put_move(unsigned char *q, const struct zh_move *m, const char *uci)
+{
+	unsigned ff = (unsigned)ZH_FILE(m->from), fr = (unsigned)ZH_RANK(m->from),
+	    tf = (unsigned)ZH_FILE(m->to), tr = (unsigned)ZH_RANK(m->to);
+
+	/* a plain move between squares of one-digit ranks: most */
+	if (uci != NULL || (m->flags & (ZH_MDROP | ZH_MNULL | ZH_MPROMO)) ||
+	    ff >= ZH_MAXFILES || tf >= ZH_MAXFILES || fr >= 9 || tr >= 9) {
+		put_any_move(q, m, uci);
+		return;
+	}
+	q[0] = (unsigned char)(fr * 10 + ff);
+	q[1] = (unsigned char)(tr * 10 + tf);
+	q[2] = q[3] = 0;
+	q[4] = (unsigned char)('a' + ff);
+	q[5] = (unsigned char)('1' + fr);
+	q[6] = (unsigned char)('a' + tf);
+	q[7] = (unsigned char)('1' + tr);
 }
 
 /* A side's result from White's: the other side's is its negation. */
@@ -564,9 +592,9 @@ put_position(struct npy_rec *w, unsigned char *q, size_t off,
 	q[23] = p->castle;
 	q[24] = p->ep != ZH_NOSQ && zh_ep_legal(p) ? rec_square(p->ep) :
 	    ZH_REC_NOSQ;
-	q[25] = m != NULL ? m->check : zh_in_check(p);
+	q[25] = m != NULL && m->check != 0 ? m->check == 2 : zh_in_check(p);
 	key = zh_posrec_put(p, q + 75, q + 62, q + 46, q[24]);
-	return repeats(w, NULL, 0, key, q, off);
+	return repeats1(w, key, q, off);
 }
 
 int
@@ -657,7 +685,7 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 		return -1;
 	zh_posrec_fill(&r[0], pl->pos[0], -1);
 	zh_posrec_fill(&r[1], pl->pos[1], -1);
-	rep = repeats(w, r, 2, r[0].key, NULL, 0);
+	rep = repeats(w, r, 2, r[0].key);
 	w->plies = pl->index;
 	if (m != NULL && w->last >= 0) {
 		w->buf[w->last + 10] = m->board;

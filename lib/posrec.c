@@ -79,9 +79,9 @@ put_bits(uint64_t m[2], uint64_t bits, int at)
 
 /* An 8x8 board: each rank's eight squares at once (a rank is eight
    bytes of p->sq), the piece codes byte by byte into board (the rest of
-   its 10x10 grid left as it is) and the promoted flags gathered into
-   the 128 bits of m; the key from the ranks as they are. */
-static uint64_t
+   its 10x10 grid zeroed) and the promoted flags gathered into the 128
+   bits of m; the key from the ranks as they are. */
+static ZH_HOT_INLINE uint64_t
 fill_ranks8(unsigned char *board, uint64_t m[2], const struct zh_pos *p)
 {
 	uint64_t w, code, any = 0;
@@ -97,7 +97,9 @@ fill_ranks8(unsigned char *board, uint64_t m[2], const struct zh_pos *p)
 		/* type + 8 for Black: no byte carries into the next */
 		code = (w & BYTES(ZH_TYPEMASK)) + ((w >> 1) & BYTES(ZH_BLACKBIT >> 1));
 		memcpy(board + rk * 10, &code, sizeof code);
+		memset(board + rk * 10 + 8, 0, 2);	/* files 8 and 9 */
 	}
+	memset(board + 80, 0, ZH_REC_SQUARES - 80);
 	if ((any & BYTES(ZH_PROMOTED)) == 0)
 		return h;
 	for (rk = 0; rk < 8; rk++) {	/* byte k's bit to bit k */
@@ -184,7 +186,6 @@ zh_posrec_put(const struct zh_pos *p, unsigned char *board,
 			h = mix(h, promoted[k]);
 		return key_end(h, pockets, p->side, p->castle, ep);
 	}
-	memset(board, 0, ZH_REC_SQUARES);
 	h = fill_ranks8(board, m, p);
 	if ((m[0] | m[1]) != 0)
 		put_promoted(promoted, m, ZH_REC_PROMOTED);

@@ -605,8 +605,10 @@ struct zh_rmove {
 	struct zh_move move;
 	char san[ZH_MOVEMAX];	/* SAN in the Lichess dialect ("P@e4", "+", "#") */
 	char uci[ZH_MOVEMAX];
-	bool check;		/* it gives check (its SAN's '+' or '#'; set
-				   without the SAN too) */
+	unsigned char check;	/* the position after it in check, as
+				   zh_pos.check: 2 yes (its SAN's '+' or
+				   '#'; set without the SAN too), 1 no, 0
+				   not known */
 	long ply;		/* 1-based ply from the game's start position */
 	int depth;		/* 0: mainline; n: inside n variations */
 };
