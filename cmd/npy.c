@@ -136,27 +136,35 @@ fixed(unsigned char *q, size_t n, const char *s)
 	memset(q + k, 0, n - k);
 }
 
+/* Room for n more bytes in w->buf: false if out of memory. */
+static bool __attribute__((noinline))
+grow(struct npy_rec *w, size_t n)
+{
+	size_t cap = w->cap ? w->cap * 2 : 16384;
+	unsigned char *p;
+
+	while (cap < w->len + n)
+		cap *= 2;
+	if ((p = realloc(w->buf, cap)) == NULL) {
+		w->fail = true;
+		return false;
+	}
+	w->buf = p;
+	w->cap = cap;
+	return true;
+}
+
 /* Room for a record of table t: its first byte returned (a game's
    zeroed; a position's fields are all set by its writer), or NULL when
    out of memory. */
-static unsigned char *
+static inline unsigned char *
 add_record(struct npy_rec *w, int t)
 {
 	size_t n = recsize[t];
 	unsigned char *p;
 
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16384;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		if ((p = realloc(w->buf, cap)) == NULL) {
-			w->fail = true;
-			return NULL;
-		}
-		w->buf = p;
-		w->cap = cap;
-	}
+	if (w->len + n > w->cap && !grow(w, n))
+		return NULL;
 	p = w->buf + w->len;
 	if (t == T_GAME)
 		memset(p, 0, n);
@@ -573,7 +581,12 @@ put_board(unsigned char *board, unsigned char *promoted,
 static int32_t
 msec(double s)
 {
-	double ms = floor(s * 1000 + 0.5);
+	double ms = s * 1000;
+
+	/* whole milliseconds (a clock of whole seconds): as they are */
+	if (ms > -1e9 && ms < 1e9 && (double)(int32_t)ms == ms)
+		return (int32_t)ms;
+	ms = floor(ms + 0.5);
 
 	return ms >= INT32_MAX || ms <= INT32_MIN ? UNKNOWN32 : (int32_t)ms;
 }
