@@ -14,7 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "npy.h"
@@ -831,13 +833,23 @@ path_of(const struct npy *n, const char *name)
 	return p;
 }
 
-/* DIR/name made, unbuffered if 'whole' (its writes are large) */
+/* DIR/name made, unbuffered if 'whole' (a table: its writes are large).
+   A table is written over, not emptied first, and cut to its length
+   at the end (finish): emptying a table a run before wrote, whose
+   pages the system may still be writing out, can cost more than
+   writing the new one. */
 static FILE *
 create(const struct npy *n, const char *name, bool whole)
 {
 	char *p = path_of(n, name);
-	FILE *f = p != NULL ? fopen(p, "wb") : NULL;
+	int fd = p != NULL ? open(p, O_WRONLY | O_CREAT | (whole ? 0 : O_TRUNC),
+	    0666) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 
+	if (f == NULL && fd >= 0) {
+		close(fd);
+		errno = ENOMEM;
+	}
 	if (f == NULL)
 		cli_fail("%s: %s", p != NULL ? p : name, strerror(p != NULL ?
 		    errno : ENOMEM));
@@ -1080,14 +1092,19 @@ write_files(struct npy *n)
 	return rc;
 }
 
-/* A table's count into its header; closed. */
+/* A table cut to what was written (a file's old bytes after it gone),
+   its count into its header; closed. */
 static int
 finish(struct table *t)
 {
+	struct stat st;
+	off_t end;
 	int rc = 0;
 
-	if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
-	    put_header(t) != 0)
+	if (fflush(t->f) != 0 || (end = ftello(t->f)) < 0 ||
+	    fstat(fileno(t->f), &st) != 0 || (S_ISREG(st.st_mode) &&
+	    ftruncate(fileno(t->f), end) != 0) ||
+	    fseek(t->f, 0, SEEK_SET) != 0 || put_header(t) != 0)
 		rc = -1;
 	if (fclose(t->f) != 0)
 		rc = -1;
