@@ -20,7 +20,9 @@
 #   ZH_BENCH_SLOW_RUNS  runs for the slow ffish peer (default 1: ~1 min a run)
 #   ZH_BENCH_FENS   FENs in the zhfen input (default 1000000)
 #   ZH_BENCH_BIG=1  also measure speed and peak memory on a ~1 GB file
-#                   (bench/tmp/zh-1g.pgn: zh.pgn x 140)
+#                   (bench/tmp/zh-1g.pgn: zh.pgn x 140); in the arrays
+#                   section, -F npy's peak RSS on zh-tags.pgn x 43 and
+#                   numpy.load(mmap_mode='r') of its ~5.4 GB positions.npy
 #   ZH_BENCH_BIG_PGN the archive repeated to ~1 GB (zh.pgn; e.g. zh-clk.pgn)
 #   ZH_BENCH_BASE   a git revision (e.g. 42ba11e): build it in bench/tmp/base-REV
 #                   and time its PGN rows against this tree's, in turn
@@ -384,6 +386,9 @@ if want base; then base_section; fi
 # ------------------------------------------ speed and peak memory, 1 GB ----
 big_section() {
 	local name=${ZH_BENCH_BIG_PGN:-zh.pgn} src big size reps tool opts label j jopt rss wall secs gsecs= spec
+	# (a quote inside "${x:+...}" starts a quoted string in bash 5.2:
+	# the word with one is kept apart)
+	local ofgrep="of grep's MB/s"
 	src=$(pgn_path "$name") || { note "$name not found in $DATA: memory benchmark skipped"; return; }
 	big=$TMP/${name%.pgn}-1g.pgn
 	if ! have_tool zhcheck && ! have_tool zhpgn; then
@@ -412,7 +417,7 @@ big_section() {
 			label=${spec%%|*}
 			secs=$(time_cmd "big-floor-${spec#*|}" "$BIG_RUNS" "build/bench/floor ${spec#*|} $big") || continue
 			row "$label" "${big##*/}" "$secs" "MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
-			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
+			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") $ofgrep}"
 		done
 	else
 		note "build/bench/floor not built (make build/bench/floor): the reader's floors skipped"
@@ -430,7 +435,7 @@ big_section() {
 			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
 			secs=$(python3 -c 'import sys; p=[float(x) for x in sys.argv[1].split(":")]; print(sum(v*60**i for i,v in enumerate(reversed(p))))' "$wall")
 			row "$label" "${big##*/}" "$secs" "max RSS $(calc "'%.1f' % ($rss / 1024)") MB  MB/s $(calc "'%.1f' % ($size / $secs / 1e6)")" \
-			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") of grep's MB/s}"
+			    "${gsecs:+1/$(calc "'%.1f' % ($secs / $gsecs)") $ofgrep}"
 		done
 	done
 }
@@ -559,7 +564,9 @@ if want pictures; then pictures_section; fi
 # games, default 300, scaled by positions) and against zhreplay -F jsonl +
 # json.loads building them (1,000 games, scaled); and the writer's peak
 # RSS (/usr/bin/time -v), on zh-tags.pgn and, with ZH_BENCH_BIG=1, on
-# zh-tags.pgn repeated to about 1 GB.  Needs Debian's /usr/bin/python3
+# zh-tags.pgn repeated to about 1 GB (its arrays, about 5.4 GB, then
+# opened by numpy.load(mmap_mode='r'): the seconds and the resident set
+# it added; deleted after).  Needs Debian's /usr/bin/python3
 # with python3-numpy; python-chess from ../shared/peers (ZH_PEERS).
 arrays_section() {
 	local pgn py=/usr/bin/python3 npos out=$TMP/arrays tnpy tpc tjs peers big reps rss
@@ -602,7 +609,7 @@ arrays_section() {
 		/usr/bin/time -v bin/zhreplay -q -F npy -o "$out" "$pgn" 2>"$TMP/time.txt" >/dev/null
 		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
 		row "zhreplay -F npy peak RSS" "zh-tags.pgn" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB"
-		if [ -n "${ZH_BENCH_BIG:-}" ]; then
+		if [ "${ZH_BENCH_BIG:-0}" = 1 ]; then
 			big=$TMP/zh-tags-1g.pgn
 			if [ ! -s "$big" ]; then
 				reps=$(calc "-(-1000000000 // $(wc -c <"$(readlink -f "$pgn")"))")
@@ -612,6 +619,16 @@ arrays_section() {
 			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
 			row "zhreplay -F npy peak RSS" "zh-tags x$(calc "-(-1000000000 // $(wc -c <"$(readlink -f "$pgn")"))")" 0 \
 				"max RSS $(calc "'%.1f' % ($rss / 1024)") MB (bar 64)"
+			# its positions.npy (GBs) opened by numpy, mapped: the
+			# seconds, and what the load added to the resident set
+			set -- $("$py" -c 'import sys, time, numpy as np
+def rss():
+	return int([l for l in open("/proc/self/status") if l.startswith("VmRSS")][0].split()[1])
+r = rss(); t = time.perf_counter()
+a = np.load(sys.argv[1], mmap_mode="r")
+t = time.perf_counter() - t
+print("%.6f %d %.2f" % (t, rss() - r, a.size * a.dtype.itemsize / 1e9))' "$out-big/positions.npy")
+			[ $# -eq 3 ] && row "numpy.load(mmap_mode='r')" "$3 GB .npy" "$1" "RSS +$2 KB" "opened without reading it"
 			rm -rf "$out-big"
 		fi
 	fi

@@ -14,7 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "npy.h"
@@ -79,23 +81,38 @@ static const struct field game_fields[] = {
 #define NORESULT	(-128)		/* "*" */
 
 enum { T_POS, T_BUG, T_GAME, NTABLES };
-static const char tags[NTABLES] = { 'P', 'B', 'G' };
 static const size_t recsize[NTABLES] = { PREC, BREC, GREC };
 
 /* ======================== bytes ======================== */
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LE	1	/* a store of the integer is its little-endian bytes */
+#else
+#define LE	0
+#endif
+
 static void
 le16(unsigned char *q, unsigned v)
 {
-	q[0] = (unsigned char)v;
-	q[1] = (unsigned char)(v >> 8);
+	uint16_t x = (uint16_t)v;
+
+	if (LE)
+		memcpy(q, &x, 2);
+	else {
+		q[0] = (unsigned char)v;
+		q[1] = (unsigned char)(v >> 8);
+	}
 }
 
 static void
 le32(unsigned char *q, uint32_t v)
 {
-	le16(q, v & 0xffff);
-	le16(q + 2, v >> 16);
+	if (LE)
+		memcpy(q, &v, 4);
+	else {
+		le16(q, v & 0xffff);
+		le16(q + 2, v >> 16);
+	}
 }
 
 static void
@@ -121,33 +138,40 @@ fixed(unsigned char *q, size_t n, const char *s)
 	memset(q + k, 0, n - k);
 }
 
-/* Room for a record of table t: its tag byte written, the record's
-   first byte returned (a game's zeroed; a position's fields are all
-   set by its writer), or NULL when out of memory. */
-static unsigned char *
-add_record(struct npy_rec *w, int t)
+/* Room for n more bytes in w->buf: false if out of memory. */
+static bool __attribute__((noinline))
+grow(struct npy_rec *w, size_t n)
 {
-	size_t n = 1 + recsize[t];
+	size_t cap = w->cap ? w->cap * 2 : 16384;
 	unsigned char *p;
 
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16384;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		if ((p = realloc(w->buf, cap)) == NULL) {
-			w->fail = true;
-			return NULL;
-		}
-		w->buf = p;
-		w->cap = cap;
+	while (cap < w->len + n)
+		cap *= 2;
+	if ((p = realloc(w->buf, cap)) == NULL) {
+		w->fail = true;
+		return false;
 	}
+	w->buf = p;
+	w->cap = cap;
+	return true;
+}
+
+/* Room for a record of table t: its first byte returned (a game's
+   zeroed; a position's fields are all set by its writer), or NULL when
+   out of memory. */
+static inline unsigned char *
+add_record(struct npy_rec *w, int t)
+{
+	size_t n = recsize[t];
+	unsigned char *p;
+
+	if (w->len + n > w->cap && !grow(w, n))
+		return NULL;
 	p = w->buf + w->len;
-	p[0] = (unsigned char)tags[t];
 	if (t == T_GAME)
-		memset(p + 1, 0, recsize[t]);
+		memset(p, 0, n);
 	w->len += n;
-	return p + 1;
+	return p;
 }
 
 /* ======================== a game's record ======================== */
@@ -213,6 +237,7 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 
 	w->len = 0;
 	w->nseen = 0;
+	w->auxlen = 0;
 	if (++w->gen == 0) {	/* the stamps are old again */
 		if (w->slot != NULL)
 			memset(w->slot, 0, w->nslot * sizeof *w->slot);
@@ -250,7 +275,7 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 void
 npy_game_end(struct npy_rec *w)
 {
-	unsigned char *q = w->buf + 1;
+	unsigned char *q = w->buf;
 
 	if (w->fail || w->len == 0)
 		return;
@@ -264,35 +289,68 @@ npy_rec_free(struct npy_rec *w)
 	free(w->buf);
 	free(w->seen);
 	free(w->keys);
+	free(w->locs);
+	free(w->aux);
 	free(w->slot);
 	memset(w, 0, sizeof *w);
 }
 
 /* ======================== a position's record ======================== */
 
-/* Room for n more positions kept; false if out of memory. */
+/* Room for position 'at', its n boards kept in seen (n 0: a one-board
+   game's, whose record is kept where locs says): false if out of
+   memory. */
 static bool
-seen_room(struct npy_rec *w, size_t n)
+seen_room(struct npy_rec *w, size_t at, size_t n)
 {
-	size_t cap = w->seencap ? w->seencap * 2 : 256;
-	struct zh_posrec *s;
-	uint64_t *k;
+	size_t cap;
+	void *p;
 
-	if (w->nseen + n <= w->seencap)
-		return true;
-	if ((s = realloc(w->seen, cap * sizeof *s)) != NULL)
-		w->seen = s;
-	if (s == NULL || (k = realloc(w->keys, cap / n * sizeof *k)) == NULL) {
-		w->fail = true;
-		return false;
+	if (n > 0 && w->nseen + n > w->seencap) {
+		cap = w->seencap ? w->seencap * 2 : 256;
+		if ((p = realloc(w->seen, cap * sizeof *w->seen)) == NULL)
+			goto fail;
+		w->seen = p;
+		w->seencap = cap;
 	}
-	w->keys = k;
-	w->seencap = cap;
+	if (at >= w->keycap) {
+		cap = w->keycap ? w->keycap * 2 : 256;
+		if ((p = realloc(w->keys, cap * sizeof *w->keys)) == NULL)
+			goto fail;
+		w->keys = p;
+		if ((p = realloc(w->locs, cap * sizeof *w->locs)) == NULL)
+			goto fail;
+		w->locs = p;
+		w->keycap = cap;
+	}
 	return true;
+fail:
+	w->fail = true;
+	return false;
 }
 
-/* The slot of position 'pos' of the game (n boards, its key 'key'), or
-   of the empty slot it would take. */
+#define IN_AUX	(SIZE_MAX / 2 + 1)	/* a loc's flag: in aux */
+
+/* One-board position i's record */
+static const unsigned char *
+rec_at(const struct npy_rec *w, size_t i)
+{
+	size_t l = w->locs[i];
+
+	return (l & IN_AUX) ? w->aux + (l & ~IN_AUX) : w->buf + l;
+}
+
+/* Do two one-board records repeat each other: the same side, castling,
+   en-passant square, pockets, promoted squares and board? */
+static bool
+same_rec(const unsigned char *a, const unsigned char *b)
+{
+	return memcmp(a + 22, b + 22, 3) == 0 &&
+	    memcmp(a + 46, b + 46, PREC - 46) == 0;
+}
+
+/* The slot of the position equal to r (n boards) with key 'key', or of
+   the empty slot it would take. */
 static struct npy_slot *
 find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
     size_t n)
@@ -317,10 +375,10 @@ find_slot(const struct npy_rec *w, uint64_t key, const struct zh_posrec *r,
 /* Room for 'at' + 1 positions in the table, which is kept at most half
    full: false if out of memory. */
 static bool
-slot_room(struct npy_rec *w, size_t at, size_t n)
+slot_room(struct npy_rec *w, size_t at)
 {
-	struct npy_slot *old = w->slot, *s;
-	size_t i, nold = w->nslot, cap = nold ? nold : 512;
+	struct npy_slot *old = w->slot;
+	size_t i, j, nold = w->nslot, cap = nold ? nold : 512;
 
 	while (2 * (at + 1) > cap)
 		cap *= 2;
@@ -333,35 +391,90 @@ slot_room(struct npy_rec *w, size_t at, size_t n)
 	}
 	w->nslot = cap;
 	for (i = 0; i < nold; i++)	/* the game's positions again */
-		if (old[i].gen == w->gen) {
-			s = find_slot(w, w->keys[old[i].pos],
-			    &w->seen[old[i].pos * n], n);
-			*s = old[i];
+		if (old[i].gen == w->gen) {	/* all different */
+			j = (size_t)w->keys[old[i].pos] & (cap - 1);
+			while (w->slot[j].gen == w->gen)
+				j = (j + 1) & (cap - 1);
+			w->slot[j] = old[i];
 		}
 	free(old);
 	return true;
 }
 
-/* The position (n boards) kept; how many times it was seen before in
-   the game: found by its key (board A's), the boards compared. */
+/* The position of n boards r kept, its key 'key'; how many times it
+   was seen before in the game. */
 static int
-repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n)
+repeats(struct npy_rec *w, const struct zh_posrec *r, size_t n,
+    uint64_t key)
 {
 	size_t at = w->nseen / n;
 	struct npy_slot *s;
 	uint32_t count;
 
-	if (!seen_room(w, n) || !slot_room(w, at, n))
+	if (!seen_room(w, at, n) || !slot_room(w, at))
 		return 0;
 	memcpy(w->seen + w->nseen, r, n * sizeof *r);
-	w->keys[at] = r[0].key;
 	w->nseen += n;
-	s = find_slot(w, r[0].key, r, n);
-	if (s->gen != w->gen) {
+	w->keys[at] = key;
+	s = find_slot(w, key, r, n);
+	if (s->gen != w->gen)
 		*s = (struct npy_slot){ w->gen, (uint32_t)at, 0 };
+	count = s->count++;
+	return count > 255 ? 255 : (int)count;
+}
+
+/* repeats() of a one-board position, its key 'key', its record rec at
+   offset 'off' of buf (found again by locs). */
+static inline int
+repeats1(struct npy_rec *w, uint64_t key, const unsigned char *rec,
+    size_t off)
+{
+	size_t at = w->nseen, i;
+	struct npy_slot *s;
+	uint32_t count;
+
+	if ((at >= w->keycap && !seen_room(w, at, 0)) ||
+	    (2 * (at + 1) > w->nslot && !slot_room(w, at)))
+		return 0;
+	w->nseen++;
+	w->keys[at] = key;
+	w->locs[at] = off;
+	for (i = (size_t)key & (w->nslot - 1);; i = (i + 1) & (w->nslot - 1)) {
+		s = &w->slot[i];
+		if (s->gen != w->gen) {		/* the first time */
+			*s = (struct npy_slot){ w->gen, (uint32_t)at, 1 };
+			return 0;
+		}
+		if (w->keys[s->pos] == key && same_rec(rec_at(w, s->pos), rec))
+			break;
 	}
 	count = s->count++;
 	return count > 255 ? 255 : (int)count;
+}
+
+/* The one-board record at q (offset 'off' of buf), the last position,
+   not written: kept in aux for the repetitions; false if out of
+   memory. */
+static bool
+keep_aside(struct npy_rec *w, const unsigned char *q, size_t off)
+{
+	size_t at = w->nseen - 1, cap;
+	unsigned char *p;
+
+	if (w->auxlen + PREC > w->auxcap) {
+		cap = w->auxcap ? w->auxcap * 2 : 16 * PREC;
+		if ((p = realloc(w->aux, cap)) == NULL) {
+			w->fail = true;
+			return false;
+		}
+		w->aux = p;
+		w->auxcap = cap;
+	}
+	memcpy(w->aux + w->auxlen, q, PREC);
+	if (w->locs[at] == off)		/* it is the last */
+		w->locs[at] = w->auxlen | IN_AUX;
+	w->auxlen += PREC;
+	return true;
 }
 
 /* zh_posrec_square(), inline: the record's index of square s */
@@ -374,10 +487,44 @@ rec_square(int s)
 	    (unsigned)r >= ZH_MAXRANKS ? ZH_REC_NOSQ : r * 10 + f);
 }
 
-/* The move m (its UCI text uci) into the fields at q: from, to, drop,
-   promotion, the UCI text. */
+/* Square s's name at q ("e4", "a10"): past it returned. */
+static unsigned char *
+uci_square(unsigned char *q, int s)
+{
+	int r = ZH_RANK(s);
+
+	*q++ = (unsigned char)('a' + ZH_FILE(s));
+	if (r == 9) {
+		*q++ = '1';
+		*q++ = '0';
+	} else
+		*q++ = (unsigned char)('1' + r);
+	return q;
+}
+
+/* The move m's UCI text, as zh_uci_write() writes it, at q (8 bytes,
+   zeroed). */
 static void
-put_move(unsigned char *q, const struct zh_move *m, const char *uci)
+put_uci(unsigned char *q, const struct zh_move *m)
+{
+	if (m->flags & ZH_MNULL) {
+		memcpy(q, "0000", 4);
+		return;
+	}
+	if (m->flags & ZH_MDROP) {
+		*q++ = (unsigned char)zh_type_letter(m->piece);
+		*q++ = '@';
+		uci_square(q, m->to);
+		return;
+	}
+	q = uci_square(uci_square(q, m->from), m->to);
+	if (m->flags & ZH_MPROMO)
+		*q = (unsigned char)(zh_type_letter(m->piece) - 'A' + 'a');
+}
+
+/* put_move() of any move */
+static void __attribute__((noinline))
+put_any_move(unsigned char *q, const struct zh_move *m, const char *uci)
 {
 	int k;
 
@@ -387,8 +534,33 @@ put_move(unsigned char *q, const struct zh_move *m, const char *uci)
 	    rec_square(m->to));
 	q[2] = (m->flags & ZH_MDROP) ? m->piece : 0;
 	q[3] = (m->flags & ZH_MPROMO) ? m->piece : 0;
-	for (k = 0; k < 8 && uci[k] != '\0'; k++)	/* the rest is 0 */
+	if (uci == NULL)
+		put_uci(q + 4, m);
+	for (k = 0; uci != NULL && k < 8 && uci[k] != '\0'; k++)
 		q[4 + k] = (unsigned char)uci[k];
+}
+
+/* The move m (its UCI text uci; NULL: from m) into the fields at q
+   (the text's zeroed): from, to, drop, promotion, the UCI text. */
+static inline void
+put_move(unsigned char *q, const struct zh_move *m, const char *uci)
+{
+	unsigned ff = (unsigned)ZH_FILE(m->from), fr = (unsigned)ZH_RANK(m->from),
+	    tf = (unsigned)ZH_FILE(m->to), tr = (unsigned)ZH_RANK(m->to);
+
+	/* a plain move between squares of one-digit ranks: most */
+	if (uci != NULL || (m->flags & (ZH_MDROP | ZH_MNULL | ZH_MPROMO)) ||
+	    ff >= ZH_MAXFILES || tf >= ZH_MAXFILES || fr >= 9 || tr >= 9) {
+		put_any_move(q, m, uci);
+		return;
+	}
+	q[0] = (unsigned char)(fr * 10 + ff);
+	q[1] = (unsigned char)(tr * 10 + tf);
+	q[2] = q[3] = 0;
+	q[4] = (unsigned char)('a' + ff);
+	q[5] = (unsigned char)('1' + fr);
+	q[6] = (unsigned char)('a' + tf);
+	q[7] = (unsigned char)('1' + tr);
 }
 
 /* A side's result from White's: the other side's is its negation. */
@@ -411,71 +583,82 @@ put_board(unsigned char *board, unsigned char *promoted,
 static int32_t
 msec(double s)
 {
-	double ms = floor(s * 1000 + 0.5);
+	double ms = s * 1000;
+
+	/* whole milliseconds (a clock of whole seconds): as they are */
+	if (ms > -1e9 && ms < 1e9 && (double)(int32_t)ms == ms)
+		return (int32_t)ms;
+	ms = floor(ms + 0.5);
 
 	return ms >= INT32_MAX || ms <= INT32_MIN ? UNKNOWN32 : (int32_t)ms;
 }
 
-/* Check, as the suffix of the SAN of the move that led here says; -1 if
-   there is none. */
+/* A one-board position's fields a repetition compares and whether it
+   is in check (m: the move that led to it, NULL at the start), into
+   the record at q (offset 'off' of buf); how many times it was seen
+   before. */
 static int
-san_check(const struct zh_rmove *m)
+put_position(struct npy_rec *w, unsigned char *q, size_t off,
+    const struct zh_pos *p, const struct zh_rmove *m)
 {
-	size_t n;
+	uint64_t key;
 
-	if (m == NULL || m->san[0] == '\0')
-		return -1;
-	n = strnlen(m->san, sizeof m->san);
-	return m->san[n - 1] == '+' || m->san[n - 1] == '#';
+	q[22] = p->side;
+	q[23] = p->castle;
+	q[24] = p->ep != ZH_NOSQ && zh_ep_legal(p) ? rec_square(p->ep) :
+	    ZH_REC_NOSQ;
+	q[25] = m != NULL && m->check != 0 ? m->check == 2 : zh_in_check(p);
+	key = zh_posrec_put(p, q + 75, q + 62, q + 46, q[24]);
+	return repeats1(w, key, q, off);
 }
 
 int
 npy_ply(struct npy_rec *w, const struct zh_ply *pl,
     const struct zh_plysel *sel)
 {
-	struct zh_posrec r;
+	const struct zh_pos *p = pl->pos;
 	unsigned char *q;
+	size_t off;
 	int rep;
 
 	if (pl->line != 0 || pl->prefix || w->fail)
 		return w->fail ? -1 : 0;
-	zh_posrec_fill(&r, pl->pos, san_check(pl->move));
-	rep = repeats(w, &r, 1);
-	w->plies = pl->ply;
-	if (pl->move != NULL && w->last >= 0)	/* the move from there */
-		put_move(w->buf + w->last + 1 + 10, &pl->move->move,
-		    pl->move->uci);
-	if (pl->has_clock)	/* the mover's */
-		w->clock[0][r.side ^ 1] = msec(pl->clock);
-	w->last = -1;
-	if (!zh_plysel_match(sel, pl))
-		return 0;
-	w->last = (long)w->len;
+	/* made in place: taken back below if sel does not take it */
 	if ((q = add_record(w, T_POS)) == NULL)
 		return -1;
+	off = (size_t)(q - w->buf);
+	rep = put_position(w, q, off, p, pl->move);
+	if (w->fail)
+		return -1;
+	w->plies = pl->ply;
+	if (pl->move != NULL && w->last >= 0)	/* the move from there */
+		put_move(w->buf + w->last + 10, &pl->move->move, NULL);
+	if (pl->has_clock)	/* the mover's */
+		w->clock[0][p->side ^ 1] = msec(pl->clock);
+	w->last = -1;
+	if (!zh_plysel_match(sel, pl)) {
+		w->len -= PREC;
+		return keep_aside(w, q, off) ? 0 : -1;
+	}
+	w->last = (long)off;
 	memset(q, 0, 22);	/* game (the sink's), the move's (the next's) */
 	le32(q + 4, (uint32_t)pl->ply);
-	q[8] = (unsigned char)(pl->pos->v - zh_variants);
+	q[8] = (unsigned char)(p->v - zh_variants);
 	q[9] = pl->last;
 	q[10] = q[11] = ZH_REC_NOSQ;
-	q[22] = r.side;
-	q[23] = r.castle;
-	q[24] = r.ep;
-	q[25] = r.check;
 	q[26] = (unsigned char)rep;
 	if (pl->result != w->rtext) {	/* the same text all the game */
 		w->rtext = pl->result;
 		w->rcode = result_code(pl->result);
 	}
-	q[27] = (unsigned char)view(w->rcode, r.side);
-	le16(q + 28, clamp16(r.halfmove));
-	le16(q + 30, clamp16(r.fullmove));
+	q[27] = (unsigned char)view(w->rcode, p->side);
+	le16(q + 28, clamp16(p->halfmove));
+	le16(q + 30, clamp16(p->fullmove));
 	le32(q + 32, (uint32_t)w->clock[0][0]);
 	le32(q + 36, (uint32_t)w->clock[0][1]);
 	le32(q + 40, (uint32_t)(pl->has_eval && pl->mate == 0 ?
 	    (int32_t)floor(pl->eval * 100 + 0.5) : UNKNOWN32));
 	le16(q + 44, (unsigned)(pl->has_eval ? pl->mate : 0));
-	put_board(q + 75, q + 62, q + 46, &r);
 	w->records++;
 	return 0;
 }
@@ -517,11 +700,11 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 		return -1;
 	zh_posrec_fill(&r[0], pl->pos[0], -1);
 	zh_posrec_fill(&r[1], pl->pos[1], -1);
-	rep = repeats(w, r, 2);
+	rep = repeats(w, r, 2, r[0].key);
 	w->plies = pl->index;
 	if (m != NULL && w->last >= 0) {
-		w->buf[w->last + 1 + 10] = m->board;
-		put_move(w->buf + w->last + 1 + 11, &m->rm.move, m->rm.uci);
+		w->buf[w->last + 10] = m->board;
+		put_move(w->buf + w->last + 11, &m->rm.move, m->rm.uci);
 	}
 	if (m != NULL && m->has_clock)
 		w->clock[m->board & 1][m->side & 1] = msec(m->clock);
@@ -562,8 +745,10 @@ struct npy {
 	char *dir;
 	struct table t[NTABLES];
 	FILE *sink;
-	unsigned char stage[1 + BREC];	/* the record being received */
-	size_t have, need;
+	unsigned char stage[BREC];	/* the record being received */
+	size_t have;			/* its bytes */
+	int k;				/* the table of the game's records */
+	uint64_t left;			/* records of the game to come */
 	uint64_t game;			/* games received */
 	char **files;			/* the inputs' names */
 	size_t nfiles;
@@ -648,13 +833,23 @@ path_of(const struct npy *n, const char *name)
 	return p;
 }
 
-/* DIR/name made, unbuffered if 'whole' (its writes are large) */
+/* DIR/name made, unbuffered if 'whole' (a table: its writes are large).
+   A table is written over, not emptied first, and cut to its length
+   at the end (finish): emptying a table a run before wrote, whose
+   pages the system may still be writing out, can cost more than
+   writing the new one. */
 static FILE *
 create(const struct npy *n, const char *name, bool whole)
 {
 	char *p = path_of(n, name);
-	FILE *f = p != NULL ? fopen(p, "wb") : NULL;
+	int fd = p != NULL ? open(p, O_WRONLY | O_CREAT | (whole ? 0 : O_TRUNC),
+	    0666) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 
+	if (f == NULL && fd >= 0) {
+		close(fd);
+		errno = ENOMEM;
+	}
 	if (f == NULL)
 		cli_fail("%s: %s", p != NULL ? p : name, strerror(p != NULL ?
 		    errno : ENOMEM));
@@ -676,6 +871,14 @@ flush_table(struct npy *n, struct table *t)
 	t->len = 0;
 }
 
+/* The table of a game's records: the one for its variant's boards. */
+static int
+records_table(const unsigned char *game)
+{
+	return game[10] < zh_nvariants && zh_variants[game[10]].boards >= 2 ?
+	    T_BUG : T_POS;
+}
+
 /* The record at src of table k: into its table's buffer, numbered there
    (a game gets the next game's row, its input and its first record; a
    position its game's row). */
@@ -694,53 +897,81 @@ put(struct npy *n, int k, const unsigned char *src)
 	if (k == T_GAME) {
 		le32(q, (uint32_t)n->game++);
 		le16(q + 8, n->nfiles > 0 ? (unsigned)(n->nfiles - 1) : 0);
-		le64(q + 24, n->t[q[10] < zh_nvariants &&
-		    zh_variants[q[10]].boards >= 2 ? T_BUG : T_POS].n);
+		le64(q + 24, n->t[records_table(q)].n);
 	} else
 		le32(q, (uint32_t)(n->game - 1));
 }
 
-static int
-table_of(char tag)
+/* Whole record 'rec' of the table the stream is at: sent. */
+static void
+got(struct npy *n, const unsigned char *rec)
 {
-	int k;
-
-	for (k = 0; k < NTABLES && tags[k] != tag; k++)
-		;
-	return k;
+	if (n->left == 0) {		/* a game: its records follow */
+		put(n, T_GAME, rec);
+		n->k = records_table(rec);
+		n->left = (uint64_t)rec[32] | (uint64_t)rec[33] << 8 |
+		    (uint64_t)rec[34] << 16 | (uint64_t)rec[35] << 24;
+		return;
+	}
+	put(n, n->k, rec);
+	n->left--;
 }
 
-/* The games' output, in input order: records, each after its table's
-   tag byte; one cut between two writes is kept in 'stage'. */
+/* Up to c whole records at p of the game's table into its buffer at
+   once, numbered; how many were taken (at least one). */
+static size_t
+put_records(struct npy *n, const unsigned char *p, size_t c)
+{
+	struct table *t = &n->t[n->k];
+	size_t size = recsize[n->k], i, room;
+	unsigned char *q;
+
+	if (t->len + size > TBUF)
+		flush_table(n, t);
+	room = (TBUF - t->len) / size;
+	if (c > room)
+		c = room;
+	q = t->buf + t->len;
+	for (i = 0; i < c; i++) {	/* one by one: no "rep movsb" */
+		memcpy(q + i * size, p + i * size, size);
+		le32(q + i * size, (uint32_t)(n->game - 1));
+	}
+	t->len += c * size;
+	t->n += c;
+	n->left -= c;
+	return c;
+}
+
+/* The games' output, in input order: each game's record, then its
+   records (as many as it says, of the table its variant says); a
+   record cut between two writes is kept in 'stage'. */
 static ssize_t
 sink_write(void *cookie, const char *buf, size_t size)
 {
 	struct npy *n = cookie;
 	const unsigned char *p = (const unsigned char *)buf;
-	size_t left = size, take;
-	int k;
+	size_t left = size, take, need, c;
 
 	while (left > 0) {
-		if (n->have == 0) {
-			if ((k = table_of((char)*p)) == NTABLES) {
-				errno = EINVAL;		/* cannot be: a bug */
-				return -1;
-			}
-			n->need = 1 + recsize[k];
-			if (left >= n->need) {		/* whole: no copy */
-				put(n, k, p + 1);
-				p += n->need;
-				left -= n->need;
-				continue;
-			}
+		need = recsize[n->left > 0 ? n->k : T_GAME];
+		if (n->have == 0 && left >= need) {	/* whole: no copy */
+			if (n->left == 0) {
+				got(n, p);
+				c = 1;
+			} else
+				c = put_records(n, p, left / need <
+				    n->left ? left / need : (size_t)n->left);
+			p += c * need;
+			left -= c * need;
+			continue;
 		}
-		take = n->need - n->have < left ? n->need - n->have : left;
+		take = need - n->have < left ? need - n->have : left;
 		memcpy(n->stage + n->have, p, take);
 		n->have += take;
 		p += take;
 		left -= take;
-		if (n->have == n->need) {
-			put(n, table_of((char)n->stage[0]), n->stage + 1);
+		if (n->have == need) {
+			got(n, n->stage);
 			n->have = 0;
 		}
 	}
@@ -861,14 +1092,19 @@ write_files(struct npy *n)
 	return rc;
 }
 
-/* A table's count into its header; closed. */
+/* A table cut to what was written (a file's old bytes after it gone),
+   its count into its header; closed. */
 static int
 finish(struct table *t)
 {
+	struct stat st;
+	off_t end;
 	int rc = 0;
 
-	if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
-	    put_header(t) != 0)
+	if (fflush(t->f) != 0 || (end = ftello(t->f)) < 0 ||
+	    fstat(fileno(t->f), &st) != 0 || (S_ISREG(st.st_mode) &&
+	    ftruncate(fileno(t->f), end) != 0) ||
+	    fseek(t->f, 0, SEEK_SET) != 0 || put_header(t) != 0)
 		rc = -1;
 	if (fclose(t->f) != 0)
 		rc = -1;
@@ -881,7 +1117,7 @@ npy_close(struct npy *n)
 	size_t i;
 	int k, rc = 0;
 
-	if (fclose(n->sink) != 0 || n->have != 0)
+	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0)
 		rc = -1;
 	for (k = 0; k < NTABLES; k++) {
 		flush_table(n, &n->t[k]);

@@ -23,8 +23,14 @@ struct npy_rec {
 	struct zh_posrec *seen;		/* every position of the game
 					   (two a half-move in bughouse),
 					   for the repetitions */
-	uint64_t *keys;			/* their keys, one a position */
-	size_t nseen, seencap;
+	uint64_t *keys;			/* the positions' keys */
+	size_t *locs;			/* a one-board game's positions:
+					   where each one's record is (in
+					   buf, or, not written, in aux) */
+	size_t nseen, seencap, keycap;	/* nseen: boards in seen (two
+					   boards), positions (one) */
+	unsigned char *aux;		/* the records not written */
+	size_t auxlen, auxcap;
 	struct npy_slot {		/* the positions by key: open
 					   addressing, a slot of another
 					   game (gen) is empty */

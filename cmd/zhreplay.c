@@ -562,6 +562,16 @@ free_state(void *p)
 	}
 }
 
+/* Is g a game of one board (its variant as zh_replay finds it)? */
+static bool
+one_board(const struct zh_game *g, const struct zh_variant *force)
+{
+	const struct zh_variant *v;
+	struct zh_error e = { 0 };
+
+	return zh_game_variant(g, force, &v, &e) == 0 && v->boards < 2;
+}
+
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -583,8 +593,12 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	st->len = 0;
 	st->npy.len = 0;
 	st->fail = false;
-	/* FEN and EPD need no move text: legality only */
-	r->fast = o->fmt == F_FEN || o->fmt == F_EPD;
+	/* FEN and EPD need no move text: legality only; nor do the arrays
+	   of one board (the UCI text from the move), but a two-board
+	   replay's check and mate need it */
+	r->fast = o->fmt == F_FEN || o->fmt == F_EPD ||
+	    (o->fmt == F_NPY && one_board(g, cli_game_variant(g, o->force,
+	    o->defvar)));
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	st->g = g;
 	r->null_moves = warn_null_moves;

@@ -381,6 +381,7 @@ play(struct zh_bug *b, struct board *bds, int bd, const struct zh_token *t,
 	b->nmoves++;
 	/* check and mate, against the move's suffix */
 	checks = zh_in_check(p);
+	bm->rm.check = checks ? 2 : 1;
 	n = t->len;
 	B->pending = 0;
 	if (checks && (!b->fast || (n > 0 && t->text[n - 1] == '#'))) {

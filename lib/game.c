@@ -439,6 +439,7 @@ fast_made(struct zh_rmove *rm, const struct zh_move *m, long ply, int depth,
 	rm->move = *m;
 	rm->ply = ply + 1;
 	rm->depth = depth;
+	rm->check = pos->check;
 	if (fast)
 		rm->san[0] = '\0';
 	if (no_uci)
@@ -458,6 +459,7 @@ static void
 rm_clear(struct zh_rmove *rm, long ply, int depth)
 {
 	rm->ok = false;
+	rm->check = 0;
 	rm->san[0] = rm->uci[0] = '\0';
 	memset(&rm->move, 0, sizeof rm->move);
 	rm->ply = ply + 1;
@@ -509,13 +511,15 @@ slow_made(struct zh_pos *pos, struct zh_move m, int ncand,
 	rm->move = m;
 	if (fast) {
 		zh_make(pos, m);
+		rm->check = zh_in_check(pos) ? 2 : 1;
 		return NULL;
 	}
 	n = zh__san_body_n(pos, m, ZH_SAN_AUTO, rm->san, ncand);
 	if (!no_uci)
 		zh_uci_write(pos, m, rm->uci);
 	zh_make(pos, m);
-	if (!zh_in_check(pos))
+	rm->check = zh_in_check(pos) ? 2 : 1;
+	if (rm->check == 1)
 		return NULL;
 	rm->san[n++] = '+';
 	rm->san[n] = '\0';

@@ -364,6 +364,7 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 		rm->move = m;
 		rm->ply = ++ply;
 		rm->depth = depth;
+		rm->check = p->check;
 		if (!san)
 			rm->san[0] = '\0';
 		else if (p->check == 2) {	/* '#' is the caller's */

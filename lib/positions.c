@@ -215,9 +215,12 @@ comment_cmds(const struct zh_token *t, struct zh_ply *pl)
 		    3)) == NULL)
 			break;
 		if (p[1] == '%' && p[2] == 'c' && !clk) {
-			pl->has_clock = lichess_clock(p, e, &pl->clock) ||
-			    zh_comment_clock(p, (size_t)(e - p), "clk",
-			    &pl->clock);
+			if (lichess_clock(p, e, &pl->clock)) {
+				pl->has_clock = true;
+				p += 13;	/* to its last byte: no "[" */
+			} else
+				pl->has_clock = zh_comment_clock(p,
+				    (size_t)(e - p), "clk", &pl->clock);
 			clk = true;
 		} else if (p[1] == '%' && p[2] == 'e' && !ev) {
 			pl->has_eval = zh_comment_eval(p, (size_t)(e - p),

@@ -43,9 +43,10 @@ bytes_key(const struct zh_posrec *r)
 	return h ^ (h >> 32);
 }
 
-/* Any board: square by square. */
+/* Any board: square by square, into a zeroed board and promoted. */
 static void
-fill_squares(struct zh_posrec *r, const struct zh_pos *p)
+fill_squares(unsigned char *board, unsigned char *promoted,
+    const struct zh_pos *p)
 {
 	const struct zh_variant *v = p->v;
 	int f, rk;
@@ -56,10 +57,10 @@ fill_squares(struct zh_posrec *r, const struct zh_pos *p)
 
 			if (pc == ZH_OFF || ZH_TYPE(pc) == ZH_EMPTY)
 				continue;
-			r->board[rk * 10 + f] = (unsigned char)(ZH_TYPE(pc) +
+			board[rk * 10 + f] = (unsigned char)(ZH_TYPE(pc) +
 			    (ZH_COLOR(pc) == ZH_BLACK ? ZH_REC_BLACK : 0));
 			if (pc & ZH_PROMOTED)
-				r->promoted[(rk * 10 + f) >> 3] |=
+				promoted[(rk * 10 + f) >> 3] |=
 				    (unsigned char)(1u << ((rk * 10 + f) & 7));
 		}
 }
@@ -77,46 +78,77 @@ put_bits(uint64_t m[2], uint64_t bits, int at)
 }
 
 /* An 8x8 board: each rank's eight squares at once (a rank is eight
-   bytes of p->sq), the piece codes byte by byte and the promoted flags
-   gathered into eight bits; the key from the ranks as they are. */
-static uint64_t
-fill_ranks8(struct zh_posrec *r, const struct zh_pos *p)
+   bytes of p->sq), the piece codes byte by byte into board (the rest of
+   its 10x10 grid zeroed) and the promoted flags gathered into the 128
+   bits of m; the key from the ranks as they are. */
+static ZH_HOT_INLINE uint64_t
+fill_ranks8(unsigned char *board, uint64_t m[2], const struct zh_pos *p)
 {
-	uint64_t w, code, promo, m[2] = { 0, 0 };
+	uint64_t w, code, any = 0;
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
-	int rk, k;
+	int rk;
 
+	m[0] = m[1] = 0;
 #pragma GCC unroll 8
 	for (rk = 0; rk < 8; rk++) {
 		memcpy(&w, &p->sq[ZH_SQ(0, rk)], sizeof w);
 		h = mix(h, w);
+		any |= w;
 		/* type + 8 for Black: no byte carries into the next */
 		code = (w & BYTES(ZH_TYPEMASK)) + ((w >> 1) & BYTES(ZH_BLACKBIT >> 1));
-		memcpy(r->board + rk * 10, &code, sizeof code);
-		promo = (w >> 5) & BYTES(ZH_PROMOTED >> 5);
-		if (promo != 0)	/* byte k's bit to bit k */
-			put_bits(m, (promo * 0x0102040810204080ULL) >> 56,
-			    rk * 10);
+		memcpy(board + rk * 10, &code, sizeof code);
+		memset(board + rk * 10 + 8, 0, 2);	/* files 8 and 9 */
 	}
-	for (k = 0; k < 8 && (m[0] | m[1]) != 0; k++) {
-		r->promoted[k] = (unsigned char)(m[0] >> 8 * k);
-		r->promoted[8 + k] = (unsigned char)(m[1] >> 8 * k);
+	memset(board + 80, 0, ZH_REC_SQUARES - 80);
+	if ((any & BYTES(ZH_PROMOTED)) == 0)
+		return h;
+	for (rk = 0; rk < 8; rk++) {	/* byte k's bit to bit k */
+		memcpy(&w, &p->sq[ZH_SQ(0, rk)], sizeof w);
+		w = (w >> 5) & BYTES(ZH_PROMOTED >> 5);
+		if (w != 0)
+			put_bits(m, (w * 0x0102040810204080ULL) >> 56, rk * 10);
 	}
 	return h;
+}
+
+/* The promoted bits m into the n bytes at q (any bits set). */
+static void
+put_promoted(unsigned char *q, const uint64_t m[2], int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		q[k] = (unsigned char)(m[k >> 3] >> 8 * (k & 7));
+}
+
+/* What zh_posrec_same compares but the board, into the key h. */
+static uint64_t
+key_end(uint64_t h, const unsigned char *pockets, int side, int castle,
+    int ep)
+{
+	uint64_t w[2];
+
+	memcpy(w, pockets, sizeof w);
+	h = mix(mix(mix(h, w[0]), w[1]), (uint64_t)side |
+	    (uint64_t)castle << 8 | (uint64_t)ep << 16);
+	h ^= h >> 29;
+	return h ^ (h >> 32);
 }
 
 void
 zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 {
-	uint64_t h = 0, w[2];
+	uint64_t h = 0, m[2];
 	bool b8 = p->v->files == 8 && p->v->ranks == 8;
 
 	/* the board and promoted squares; every other field is set */
 	memset(r, 0, offsetof(struct zh_posrec, pocket));
-	if (b8)
-		h = fill_ranks8(r, p);
-	else
-		fill_squares(r, p);
+	if (b8) {
+		h = fill_ranks8(r->board, m, p);
+		if ((m[0] | m[1]) != 0)
+			put_promoted(r->promoted, m, 16);
+	} else
+		fill_squares(r->board, r->promoted, p);
 	memcpy(r->pocket[0], &p->pocket[0][ZH_PAWN], 8);
 	memcpy(r->pocket[1], &p->pocket[1][ZH_PAWN], 8);
 	r->side = p->side;
@@ -127,16 +159,39 @@ zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check)
 	    zh_in_check(p);
 	r->halfmove = p->halfmove;
 	r->fullmove = p->fullmove;
-	if (!b8) {
-		r->key = bytes_key(r);
-		return;
+	r->key = b8 ? key_end(h, &r->pocket[0][0], r->side, r->castle, r->ep) :
+	    bytes_key(r);
+}
+
+uint64_t
+zh_posrec_put(const struct zh_pos *p, unsigned char *board,
+    unsigned char *promoted, unsigned char *pockets, int ep)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL, m[2], w;
+	int k;
+
+	memcpy(pockets, &p->pocket[0][ZH_PAWN], 8);
+	memcpy(pockets + 8, &p->pocket[1][ZH_PAWN], 8);
+	if (p->v->files != 8 || p->v->ranks != 8) {
+		memset(board, 0, ZH_REC_SQUARES);
+		memset(promoted, 0, ZH_REC_PROMOTED);
+		fill_squares(board, promoted, p);
+		for (k = 0; k + 8 <= ZH_REC_SQUARES; k += 8) {
+			memcpy(&w, board + k, 8);
+			h = mix(h, w);
+		}
+		memcpy(&w, board + ZH_REC_SQUARES - 8, 8);
+		h = mix(h, w);
+		for (k = 0; k < ZH_REC_PROMOTED; k++)
+			h = mix(h, promoted[k]);
+		return key_end(h, pockets, p->side, p->castle, ep);
 	}
-	/* what zh_posrec_same compares, as words */
-	memcpy(w, r->pocket, sizeof w);
-	h = mix(mix(mix(h, w[0]), w[1]), (uint64_t)r->side |
-	    (uint64_t)r->castle << 8 | (uint64_t)r->ep << 16);
-	h ^= h >> 29;
-	r->key = h ^ (h >> 32);
+	h = fill_ranks8(board, m, p);
+	if ((m[0] | m[1]) != 0)
+		put_promoted(promoted, m, ZH_REC_PROMOTED);
+	else
+		memset(promoted, 0, ZH_REC_PROMOTED);
+	return key_end(h, pockets, p->side, p->castle, ep);
 }
 
 bool

@@ -292,6 +292,13 @@ struct zh_posrec {
 /* r from p; 'check' 1 or 0 when the caller knows it (a SAN's suffix),
  * -1 to have it tested. */
 void zh_posrec_fill(struct zh_posrec *r, const struct zh_pos *p, int check);
+/* p's board, promoted squares and pockets straight into a record's
+ * fields, as zh_posrec_fill() sets them: board (ZH_REC_SQUARES bytes),
+ * promoted (ZH_REC_PROMOTED) and pockets (16, White's first); returns a
+ * hash of them, the side to move, castling rights and 'ep' (the
+ * record's en-passant square): equal positions have equal hashes. */
+uint64_t zh_posrec_put(const struct zh_pos *p, unsigned char *board,
+    unsigned char *promoted, unsigned char *pockets, int ep);
 /* The record's index of square s (ZH_SQ), ZH_REC_NOSQ for none. */
 int zh_posrec_square(int s);
 /* Do a and b repeat each other: the same board, promoted pieces,
@@ -598,6 +605,10 @@ struct zh_rmove {
 	struct zh_move move;
 	char san[ZH_MOVEMAX];	/* SAN in the Lichess dialect ("P@e4", "+", "#") */
 	char uci[ZH_MOVEMAX];
+	unsigned char check;	/* the position after it in check, as
+				   zh_pos.check: 2 yes (its SAN's '+' or
+				   '#'; set without the SAN too), 1 no, 0
+				   not known */
 	long ply;		/* 1-based ply from the game's start position */
 	int depth;		/* 0: mainline; n: inside n variations */
 };
