@@ -66,6 +66,7 @@ struct opts {
 struct state {
 	struct zh_replay r;
 	struct zh_select_scratch sc;
+	struct zh_text json;	/* a game's JSON text */
 };
 
 static void *
@@ -83,6 +84,7 @@ free_state(void *p)
 	if (st != NULL) {
 		zh_replay_free(&st->r);
 		zh_select_scratch_free(&st->sc);
+		zh_text_free(&st->json);
 		free(st);
 	}
 }
@@ -123,6 +125,23 @@ written(const struct opts *o, const struct zh_game *g, FILE *err, int rc,
 	if (!bad && !o->json && g->result == NULL)
 		(void)no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
+}
+
+/* The game's JSON text t (rc: its writer's) as one line to out with one
+ * fwrite, t emptied; a write error is ZH_EIO in e, as the PGN writers
+ * say theirs. */
+static int
+json_line(FILE *out, struct zh_text *t, int rc, struct zh_error *e)
+{
+	if (rc == 0) {
+		t->s[t->len] = '\n';	/* over the NUL: the text is out's */
+		if (fwrite(t->s, 1, t->len + 1, out) != t->len + 1) {
+			zh_error_set(e, ZH_EIO, 0, "write error");
+			rc = -1;
+		}
+	}
+	t->len = 0;
+	return rc;
 }
 
 /* The variations' errors: warnings, or (-Werror=variation) the reason
@@ -179,7 +198,8 @@ work_bug(struct opts *o, const struct zh_game *g, FILE *out, FILE *err,
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &b->err;
 	if (o->json)
-		rc = zh_game_json(out, g, &s->r, o->to, o->flags, &e);
+		rc = json_line(out, &s->json, zh_game_json(&s->json, g, &s->r,
+		    o->to, o->flags, &e), &e);
 	else if (bad != NULL)
 		rc = 0;
 	else if (o->boards)
@@ -239,11 +259,13 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &r->err;
 	if (o->clean.po.strip != 0)	/* cleaning: the writers of a view */
-		rc = o->json ? zh_game_json_opts(out, g, r, o->to, o->flags,
-		    &o->clean.po, &e) : bad ? 0 : zh_pgn_write_opts(out, g, r,
-		    o->to, &o->clean.po, &e);
+		rc = o->json ? json_line(out, &s->json,
+		    zh_game_json_opts(&s->json, g, r, o->to, o->flags,
+		    &o->clean.po, &e), &e) : bad ? 0 : zh_pgn_write_opts(out,
+		    g, r, o->to, &o->clean.po, &e);
 	else if (o->json)
-		rc = zh_game_json(out, g, r, o->to, o->flags, &e);
+		rc = json_line(out, &s->json, zh_game_json(&s->json, g, r,
+		    o->to, o->flags, &e), &e);
 	else
 		rc = bad ? 0 : zh_pgn_write(out, g, r, o->to, &e);
 	return written(o, g, err, rc, &e, bad != NULL);

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "zh_int.h"
+#include "json.h"
 
 int
 zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
@@ -17,12 +17,16 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, struct zh_error *err)
+zh_game_json(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err)
 {
+	struct zh__buf b = ZH_BUF_TEXT(out);
+
 	if (r->bug != NULL)
-		return zh_bug_json(f, g, r->bug, d, flags, err);
-	return zh__game_json_board(f, g, r, d, flags, err);
+		zh_bug_json(&b, g, r->bug, d, flags);
+	else
+		zh__game_json_board(&b, g, r, d, flags);
+	return zh__buf_text(&b, out, err);
 }
 
 /* Board A, then B when the game has labels (one board of a chess.com

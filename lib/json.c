@@ -68,26 +68,44 @@ zh__buf_flush(struct zh__buf *b, FILE *f, struct zh_error *err)
 	return rc;
 }
 
-/* What b holds as a malloc'd string for the caller to free, b emptied;
- * NULL if out of memory. */
-char *
-zh__buf_take(struct zh__buf *b)
+int
+zh__buf_text(struct zh__buf *b, struct zh_text *t, struct zh_error *err)
 {
-	char *s = NULL;
+	t->s = b->s;		/* a failed realloc left the block as it was */
+	t->cap = b->cap;
+	if (b->fail) {
+		if (t->s != NULL)
+			t->s[t->len] = '\0';
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	t->len = b->len;
+	return 0;
+}
 
-	if (!b->fail && b->local) {
-		if ((s = malloc(b->len + 1)) != NULL) {
-			memcpy(s, b->s, b->len);
-			s[b->len] = '\0';
-		}
-	} else if (!b->fail)
-		s = b->s != NULL ? b->s : calloc(1, 1);
-	else if (!b->local)
-		free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-	b->local = false;
-	return s;
+bool
+zh__text_room(struct zh_text *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 4096;
+	char *s;
+
+	if (t->len + n + 1 <= t->cap)
+		return true;
+	while (cap < t->len + n + 1)
+		cap *= 2;
+	if ((s = realloc(t->s, cap)) == NULL)
+		return false;
+	t->s = s;
+	t->cap = cap;
+	return true;
+}
+
+void
+zh_text_free(struct zh_text *t)
+{
+	free(t->s);
+	t->s = NULL;
+	t->len = t->cap = 0;
 }
 
 /* ======================== strings ======================== */

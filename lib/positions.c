@@ -4,14 +4,13 @@
  * diagram, and the choice of plies.
  *
  * The JSON writer is on the hot path of dataset builds (hundreds of
- * thousands of positions a second), so it writes into a caller buffer
- * without allocating, with json.c's numbers; its strings are our own
- * ASCII (FEN, moves, squares), with nothing to encode, but for the file,
- * the site and the result (json.c's encoder).  zh_ply_object reads the
- * same text back with Jansson: one writer of the members.
+ * thousands of positions a second), so it writes in place at the end of
+ * the caller's text, without allocating once that has room, with
+ * json.c's numbers; its strings are our own ASCII (FEN, moves, squares),
+ * with nothing to encode, but for the file, the site and the result
+ * (json.c's encoder).
  */
 #include <ctype.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -581,8 +580,8 @@ static _Thread_local struct {
 #define SEGMAX (ZH_FENMAX + 2 * ZH_MOVEMAX + 2 * PKTXT + 100 * 6 + \
 	3 * ZH_JSON_REALMAX + 256)
 
-size_t
-zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
+static ZH_HOT_INLINE size_t
+ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
     size_t size)
 {
 	struct out o = { buf, size, 0 };
@@ -658,7 +657,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		struct zh__buf cb;
 
 		q = QLIT(q, ",\"clock\":");
-		cb = (struct zh__buf){ q, 0, 32, false, true };
+		cb = (struct zh__buf){ q, 0, 32, false, true, 0 };
 		zh__json_seconds(&cb, pl->clock);
 		q += cb.len;
 	}
@@ -684,25 +683,32 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 }
 
 /*
- * The Jansson object is read back from zh_ply_json's text: one writer
- * of the members (as zh_pos_json's), handed out as a json_t.
+ * Written in place at the end of out, into the room it has: a position
+ * fits in 2 KiB unless its variation path or site is long, and then the
+ * length the first try told is made room for.
  */
-struct json_t *
-zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
+int
+zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags)
 {
-	char local[4096], *s = local;
-	size_t n = zh_ply_json(pl, d, flags, local, sizeof local);
-	json_t *o;
+	size_t len = out->len, room = out->cap - len, need = 2048, n;
 
-	if (n >= sizeof local) {	/* a long variation path or site */
-		if ((s = malloc(n + 1)) == NULL)
-			return NULL;
-		zh_ply_json(pl, d, flags, s, n + 1);
+	for (;;) {
+		if (room < need) {
+			if (!zh__text_room(out, need)) {
+				if (out->s != NULL)	/* a cut try's bytes */
+					out->s[len] = '\0';
+				return -1;
+			}
+			room = out->cap - len;
+		}
+		n = ply_json(pl, d, flags, out->s + len, room);
+		if (n < room)
+			break;
+		need = n + 1;
 	}
-	o = json_loadb(s, n, 0, NULL);
-	if (s != local)
-		free(s);
-	return o;
+	out->len = len + n;
+	return 0;
 }
 
 /* ======================== board diagrams ======================== */

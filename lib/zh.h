@@ -63,6 +63,28 @@ void zh_error_set(struct zh_error *err, int code, long col,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void zh_error_clear(struct zh_error *err);
 
+/* ======================== JSON output ======================== */
+
+/*
+ * Every JSON writer of libzh (zh_pos_json, zh_fen_json, zh_bfen_json,
+ * zh_ply_json, zh_bply_json, zh_check_json, zh_check_fen_json,
+ * zh_game_json) has one shape: it appends one compact JSON object, with
+ * no newline, to the caller's growable text 'out', as getline(3) grows
+ * its line: out->s is NULL or malloc'd, and realloc'd when the text
+ * needs room.  Zero a struct zh_text before the first use, reuse it
+ * (set len to 0 to start again: no allocation once it is large enough),
+ * and zh_text_free() it at the end.  Each returns 0, or -1 when out of
+ * memory: out then holds what it held before the call.  After a call
+ * that succeeded out->s[out->len] is a NUL.
+ */
+struct zh_text {
+	char *s;		/* the text, NULL before any */
+	size_t len;		/* its bytes, the NUL not counted */
+	size_t cap;		/* bytes allocated at s */
+};
+/* Free out->s and zero *out; NULL-safe in out->s. */
+void zh_text_free(struct zh_text *out);
+
 /* ======================== geometry and pieces ======================== */
 
 /*
@@ -343,27 +365,23 @@ size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
  */
 size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
 /*
- * p as a JSON object (Jansson; the caller owns it and json_decref()s it):
- * variant, fen (dialect d), board (ranks from the top, arrays of letters
- * or null), pockets, promoted, side, castling, ep, halfmove, fullmove,
+ * p as a JSON object appended to out (the JSON output section): variant,
+ * fen (dialect d), board (ranks from the top, arrays of letters or
+ * null), pockets, promoted, side, castling, ep, halfmove, fullmove,
  * in_check, legal_moves, status, and with 'moves' the sorted UCI list.
- * NULL when out of memory.
  */
-struct json_t;
-struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
+int zh_pos_json(struct zh_text *out, const struct zh_pos *p, int d,
+    bool moves);
 /*
- * One line of zhfen --json (zhkit-json(5); no newline), malloc'd, NULL
- * if out of memory: line number 'line', the input 'in' (n bytes, echoed
- * as text), and either the position p read from it (its dialect 'from',
- * ZH_AUTO when it reads the same in every one; written in dialect d,
- * with 'moves' its legal moves) or, p NULL, the error err.
+ * One line of zhfen --json (zhkit-json(5)) appended to out: "file" first
+ * when file is not NULL (the input's name), line number 'line', the
+ * input 'in' (n bytes, echoed as text), and either the position p read
+ * from it (its dialect 'from', ZH_AUTO when it reads the same in every
+ * one; written in dialect d, with 'moves' its legal moves) or, p NULL,
+ * the error err.
  */
-char *zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
-    int from, int d, bool moves, const struct zh_error *err);
-/* The same with "file" first: the input's name ('file'; NULL: none),
- * as zhfen --json writes it. */
-char *zh_fen_json_file(const char *file, const char *in, size_t n, long line,
-    const struct zh_pos *p, int from, int d, bool moves,
+int zh_fen_json(struct zh_text *out, const char *file, const char *in,
+    size_t n, long line, const struct zh_pos *p, int from, int d, bool moves,
     const struct zh_error *err);
 
 /* ======================== UCI and SAN ======================== */
@@ -522,6 +540,19 @@ struct zh_pgn_reader;
  * it).  lim may be NULL for the defaults.  Returns NULL if out of memory.
  */
 struct zh_pgn_reader *zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim);
+/*
+ * Start reading through a function of the caller's (a decompressor, a
+ * socket, a buffer of its own): read(ctx, buf, n) stores at most n bytes
+ * (n > 0) at buf and returns how many.  Fewer than n is fine (the reader
+ * asks again); 0 is the end of input, and read is not called again; a
+ * read error is ZH_PGN_READ_ERROR, with errno set to say which (0: EIO),
+ * and zh_pgn_next then returns -1 with ZH_EIO and "read error: ..." as
+ * it does for a FILE whose ferror() is set.  zh_pgn_open(f) is this
+ * reader with fread on f.  Returns NULL if out of memory.
+ */
+#define ZH_PGN_READ_ERROR	((size_t)-1)
+struct zh_pgn_reader *zh_pgn_open_read(size_t (*read)(void *ctx, char *buf,
+    size_t n), void *ctx, const struct zh_pgn_limits *lim);
 /*
  * Read the next game into *g.  Returns 1 when a game was read (check
  * g->err: the game may be bad), 0 at the end of input, -1 on a read error
@@ -798,28 +829,24 @@ size_t zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
  * fenB"), move ({board, side, label, uci, san} or null), boards (A and
  * B: {board, fen, side, pockets, promoted, check}), [clock (the
  * mover's),] result.  Returns the length needed (0: out of memory);
- * cut and NUL-terminated as zh_ply_json.
+ * appended to out.
  */
-size_t zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
-    char *buf, size_t size);
+int zh_bply_json(struct zh_text *out, const struct zh_bply *pl,
+    const struct zh_game *g, int d);
 /* Both boards' zh_diagram_write side by side, A on the left, the last
  * move marked on its board; returns the length (cut at size). */
 #define ZH_BDIAGMAX (2 * 8192 + 1024)
 size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
     size_t size);
 /*
- * One line of zhfen --json for a two-board FEN (malloc'd, NULL if out
- * of memory): as zh_fen_json, but a valid one has line, input, valid,
- * from, variant, fen ("fenA | fenB") and boards (two zh_pos_json
- * objects: A, B).
+ * One line of zhfen --json for a two-board FEN appended to out: as
+ * zh_fen_json, but a valid one has [file,] line, input, valid, from,
+ * variant, fen ("fenA | fenB") and boards (two zh_pos_json objects: A,
+ * B).
  */
-char *zh_bfen_json(const char *in, size_t n, long line,
-    const struct zh_pos p[2], int from, int d, bool moves,
-    const struct zh_error *err);
-/* The same with "file" first (as zh_fen_json_file). */
-char *zh_bfen_json_file(const char *file, const char *in, size_t n,
-    long line, const struct zh_pos p[2], int from, int d, bool moves,
-    const struct zh_error *err);
+int zh_bfen_json(struct zh_text *out, const char *file, const char *in,
+    size_t n, long line, const struct zh_pos p[2], int from, int d,
+    bool moves, const struct zh_error *err);
 /* ======================== bughouse: two board files merged ======================== */
 
 /*
@@ -1067,10 +1094,10 @@ struct zh_check {
 int zh_check_game(const struct zh_game *g, const struct zh_variant *force,
     unsigned flags, struct zh_check *c);
 void zh_check_free(struct zh_check *c);
-/* One line of JSON (no newline) reporting the checked game: malloc'd,
- * NULL if out of memory.  'file' may be NULL. */
-char *zh_check_json(const struct zh_check *c, const struct zh_game *g,
-    const char *file);
+/* The checked game reported as one JSON object appended to out.  'file'
+ * may be NULL. */
+int zh_check_json(struct zh_text *out, const struct zh_check *c,
+    const struct zh_game *g, const char *file);
 /*
  * Check one FEN or EPD (any dialect; ZH_CHECK_STRICT adds material
  * conservation) of variant v (NULL: crazyhouse) read from line 'line':
@@ -1078,8 +1105,8 @@ char *zh_check_json(const struct zh_check *c, const struct zh_game *g,
  */
 int zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
     long line, struct zh_check *c);
-char *zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
-    const char *file);
+int zh_check_fen_json(struct zh_text *out, const struct zh_check *c,
+    const char *fen, long line, const char *file);
 
 /* ======================== positions of a replayed game ======================== */
 
@@ -1157,21 +1184,16 @@ const char *zh_game_result(const struct zh_game *g);
 size_t zh_san_dialect(const char *san, int d, char *buf);
 
 /*
- * A position as one compact JSON object (no newline), byte for byte what
- * json_dumps(zh_ply_object(pl, d, flags), ZH_PLY_JSON_FLAGS) writes, but
- * without allocating: keys [file,] game, [index, site,] ply, [variation,]
- * fen, move ({uci, san} or null), side (to move), pockets ({"white":
- * {"P": 2}, "black": {}}: the pieces held), promoted (squares, in FEN
- * order), in_check, [clock,] [cp or mate,] result (null when unknown).
- * Returns the length it needs; the output is cut (and NUL-terminated) if
- * that is not less than size.  The schema is in zhkit-json(5).
+ * A position as one compact JSON object appended to out (no allocation
+ * once out has room): keys [file,] game, [index, site,] ply,
+ * [variation,] fen, move ({uci, san} or null), side (to move), pockets
+ * ({"white": {"P":2}, "black": {}}: the pieces held), promoted (squares,
+ * in FEN order), in_check, [clock,] [cp or mate,] result (null when
+ * unknown).  The schema is in zhkit-json(5).
  */
 enum { ZH_PLY_VARIATION = 1 };	/* flags: write the "variation" key */
-#define ZH_PLY_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
-size_t zh_ply_json(const struct zh_ply *pl, int d, unsigned flags,
-    char *buf, size_t size);
-/* The same as a Jansson object (new reference; NULL if out of memory). */
-struct json_t *zh_ply_object(const struct zh_ply *pl, int d, unsigned flags);
+int zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags);
 
 /*
  * A board diagram for a terminal: ranks top down with numbers, files
@@ -1230,14 +1252,15 @@ int zh_pgn_write_boards(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, struct zh_error *err);
 
 /*
- * Write g and its replay r as one line of compact JSON (zhkit-json(5)):
- * tags, variant, start, moves (san, uci, comment, nags, clock, emt,
- * eval or mate, fen, variations), comment, result, valid, errors.
- * Positions are in dialect d.  Every game yields an object, valid or not.
+ * g and its replay r as one compact JSON object (zhkit-json(5))
+ * appended to out: tags, variant, start, moves (san, uci, comment,
+ * nags, clock, emt, eval or mate, fen, variations), comment, result,
+ * valid, errors.  Positions are in dialect d.  Every game yields an
+ * object, valid or not.  -1 only when out of memory (err says so).
  */
 enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
-int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, struct zh_error *err);
+int zh_game_json(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err);
 
 /*
  * Cleaning on write: the same writers with parts of the game left out.
@@ -1274,7 +1297,7 @@ struct zh_pgn_opts {
 int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
     struct zh_error *err);
-int zh_game_json_opts(FILE *f, const struct zh_game *g,
+int zh_game_json_opts(struct zh_text *out, const struct zh_game *g,
     const struct zh_replay *r, int d, unsigned flags,
     const struct zh_pgn_opts *o, struct zh_error *err);
 /*

@@ -1,6 +1,7 @@
-/* positions.c - unit tests of lib/positions.c: the fast JSON writer is
- * byte for byte json_dumps of the Jansson object, over every position of
- * the test games; lines of play; ply selection. */
+/* positions.c - unit tests of lib/positions.c: the fast JSON writer's
+ * text is byte for byte what Jansson makes of it (parsed, dumped compact
+ * in order), over every position of the test games, appended after
+ * other text as well as alone; lines of play; ply selection. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +24,26 @@ each(void *arg, const struct zh_ply *pl)
 	if (!pl->prefix)
 		a->own++;
 	for (d = ZH_LICHESS; d < ZH_NDIALECTS; d++) {
-		char buf[4096];
-		size_t n = zh_ply_json(pl, d, a->flags, buf, sizeof buf);
-		json_t *o = zh_ply_object(pl, d, a->flags);
-		char *s = json_dumps(o, ZH_PLY_JSON_FLAGS);
+		struct zh_text t = { 0 }, u = { 0 };
+		json_t *o;
+		char *s;
 
-		CHECK(n < sizeof buf && s != NULL && strcmp(s, buf) == 0);
-		if (s == NULL || strcmp(s, buf) != 0)
-			fprintf(stderr, "fast: %s\njansson: %s\n", buf, s);
-		/* a short buffer is cut and still terminated */
-		CHECK(zh_ply_json(pl, d, a->flags, buf, 10) == n && strlen(buf) == 9);
+		CHECK(zh_ply_json(&t, pl, d, a->flags) == 0);
+		o = json_loadb(t.s, t.len, 0, NULL);
+		s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(15)) : NULL;
+		CHECK(s != NULL && strlen(t.s) == t.len && strcmp(s, t.s) == 0);
+		if (s == NULL || strcmp(s, t.s) != 0)
+			fprintf(stderr, "fast: %s\njansson: %s\n", t.s, s);
+		/* appended after a line of other text: the same bytes */
+		CHECK(zh_ply_json(&u, pl, d, a->flags) == 0 && u.len == t.len);
+		u.s[u.len++] = '\n';
+		CHECK(zh_ply_json(&u, pl, d, a->flags) == 0 &&
+		    u.len == 2 * t.len + 1 && strcmp(u.s + t.len + 1, t.s) == 0);
 		free(s);
 		json_decref(o);
+		zh_text_free(&t);
+		zh_text_free(&u);
 	}
 	return 0;
 }
