@@ -103,6 +103,8 @@ zh__text_room(struct zh_text *t, size_t n)
 void
 zh_text_free(struct zh_text *t)
 {
+	if (t == NULL)
+		return;
 	free(t->s);
 	t->s = NULL;
 	t->len = t->cap = 0;

@@ -43,3 +43,28 @@ build_pgn_read() {
 	assert_success
 	assert_output --partial ' checks, 0 failed'
 }
+
+# libzh(3)'s example of the callback reader (the literal block with
+# zh_pgn_open_read), mdoc escapes undone, built against build/libzh.a:
+# its JSON Lines are zhpgn --json's for valid games, byte for byte.
+@test "pgn-read: libzh(3)'s read(2) example writes what zhpgn --json writes" {
+	nm "$ZH_TOP/build/libzh.a" 2>/dev/null | grep -q __asan_ && skip "libzh.a built with ASan"
+	local src="$BATS_TEST_TMPDIR/ex.c" f="$ZH_TOP/testdata/pgn/scalachess-crazyhouse1.pgn"
+	awk '/^\.Bd -literal/ { blk = ""; on = 1; next } /^\.Ed/ { if (blk ~ /zh_pgn_open_read/) printf "%s", blk; on = 0 } on { blk = blk $0 "\n" }' \
+	    "$ZH_TOP/man/libzh.3" | sed 's/\\e/\\/g' >"$src"
+	grep -q 'zh_pgn_open_read(fd_read' "$src"
+	run cc -std=c17 -D_POSIX_C_SOURCE=200809L -I"$ZH_TOP/lib" -o "$BATS_TEST_TMPDIR/ex" "$src" \
+	    "$ZH_TOP/build/libzh.a" -ljansson -lpcre2-8 -lpthread
+	assert_success
+	# zhpgn names the file and numbers the game, the example does not
+	"$ZH_TOP/bin/zhpgn" -q --json "$f" |
+	    sed 's/^{"file":"[^"]*","game":[0-9]*,"index":[0-9]*,/{/' >"$BATS_TEST_TMPDIR/want"
+	"$BATS_TEST_TMPDIR/ex" <"$f" >"$BATS_TEST_TMPDIR/got"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/got")" -ge 1 ]
+	run cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	assert_success
+	# a read error: a directory as standard input
+	run "$BATS_TEST_TMPDIR/ex" <"$ZH_TOP/testdata"
+	assert_failure 1
+	assert_output 'read error: Is a directory'
+}
