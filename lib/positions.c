@@ -580,17 +580,54 @@ static _Thread_local struct {
 #define SEGMAX (ZH_FENMAX + 2 * ZH_MOVEMAX + 2 * PKTXT + 100 * 6 + \
 	3 * ZH_JSON_REALMAX + 256)
 
-static ZH_HOT_INLINE size_t
-ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
-    size_t size)
+/* The promoted squares, in FEN order, quoted, separated by commas. */
+static inline char *
+qpromoted(char *q, const struct zh_pos *p)
 {
-	struct out o = { buf, size, 0 };
-	const struct zh_pos *p = pl->pos;
 	const int files = p->v->files, ranks = p->v->ranks;
+	bool any = false;
+	int f, r;
+
+	if (files == 8 && ranks == 8 && !promoted8(p))
+		return q;
+	for (r = ranks - 1; r >= 0; r--)
+		for (f = 0; f < files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+			if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
+				continue;
+			if (any)
+				*q++ = ',';
+			any = true;
+			*q++ = '"';
+			q += zh__square_write(ZH_SQ(f, r), q);
+			*q++ = '"';
+		}
+	return q;
+}
+
+static int ply_json_again(struct zh_text *out, const struct zh_ply *pl,
+    int d, unsigned flags, size_t n);
+
+/*
+ * Written in place at the end of out, into the room it has: a position
+ * fits in PLY_ROOM bytes unless its variation path or site is long, and
+ * then it is written again (ply_json_again) with the room it told.
+ */
+#define PLY_ROOM	2048
+
+int
+zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags)
+{
+	struct out o;
+	const struct zh_pos *p = pl->pos;
 	char seg[SEGMAX], *q = seg;
 	size_t n;
-	int f, r;
-	bool any;
+
+	if (out->cap - out->len < PLY_ROOM && !zh__text_room(out, PLY_ROOM))
+		return -1;
+	o = (struct out){ out->s + out->len, out->cap - out->len, 0 };
 
 	if (pl->file != NULL)
 		put_from(&o, pl, seg);
@@ -634,21 +671,7 @@ ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	q = QLIT(q, ",\"black\":");
 	q = qpocket(q, p, ZH_BLACK);
 	q = QLIT(q, "},\"promoted\":[");
-	any = false;
-	if (files != 8 || ranks != 8 || promoted8(p))	/* FEN order */
-		for (r = ranks - 1; r >= 0; r--)
-			for (f = 0; f < files; f++) {
-				unsigned char pc = p->sq[ZH_SQ(f, r)];
-
-				if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
-					continue;
-				if (any)
-					*q++ = ',';
-				any = true;
-				*q++ = '"';
-				q += zh__square_write(ZH_SQ(f, r), q);
-				*q++ = '"';
-			}
+	q = qpromoted(q, p);
 	if (ply_check(pl))
 		q = QLIT(q, "],\"in_check\":true");
 	else
@@ -677,38 +700,22 @@ ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	else
 		putjstr(&o, pl->result);
 	put(&o, '}');
-	if (o.size > 0)
-		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
-	return o.len;
+	if (o.len >= o.size)
+		return ply_json_again(out, pl, d, flags, o.len);
+	o.buf[o.len] = '\0';
+	out->len += o.len;
+	return 0;
 }
 
-/*
- * Written in place at the end of out, into the room it has: a position
- * fits in 2 KiB unless its variation path or site is long, and then the
- * length the first try told is made room for.
- */
-int
-zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
-    unsigned flags)
+/* A long position: room for its n bytes, and written again. */
+static ZH_COLD int
+ply_json_again(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags, size_t n)
 {
-	size_t len = out->len, room = out->cap - len, need = 2048, n;
-
-	for (;;) {
-		if (room < need) {
-			if (!zh__text_room(out, need)) {
-				if (out->s != NULL)	/* a cut try's bytes */
-					out->s[len] = '\0';
-				return -1;
-			}
-			room = out->cap - len;
-		}
-		n = ply_json(pl, d, flags, out->s + len, room);
-		if (n < room)
-			break;
-		need = n + 1;
-	}
-	out->len = len + n;
-	return 0;
+	out->s[out->len] = '\0';	/* the cut try's bytes are not out's */
+	if (!zh__text_room(out, n))
+		return -1;
+	return zh_ply_json(out, pl, d, flags);
 }
 
 /* ======================== board diagrams ======================== */

@@ -14,13 +14,45 @@ struct acc {
 	unsigned flags;
 };
 
+/* A position whose site is longer than the writer's first try: written
+ * again with room, after other text, and read back whole. */
+static void
+long_site(const struct zh_ply *pl)
+{
+	static char site[5000];
+	struct zh_text t = { 0 };
+	struct zh_ply q = *pl;
+	json_t *o;
+
+	memset(site, 'x', sizeof site - 1);
+	q.file = "f.pgn";
+	q.site = site;
+	/* 8 bytes of the caller's with "[" in them: grown to the first
+	   try's room, then to the length that try told */
+	t.s = malloc(8);
+	CHECK(t.s != NULL);
+	if (t.s == NULL)
+		return;
+	t.cap = 8;
+	t.s[t.len++] = '[';
+	t.s[t.len] = '\0';
+	CHECK(zh_ply_json(&t, &q, ZH_LICHESS, 0) == 0 && t.s[0] == '[' &&
+	    strlen(t.s) == t.len && t.len > sizeof site);
+	o = json_loadb(t.s + 1, t.len - 1, 0, NULL);
+	CHECK(o != NULL && strcmp(json_string_value(json_object_get(o,
+	    "site")), site) == 0);
+	json_decref(o);
+	zh_text_free(&t);
+}
+
 static int
 each(void *arg, const struct zh_ply *pl)
 {
 	struct acc *a = arg;
 	int d;
 
-	a->positions++;
+	if (a->positions++ == 0)
+		long_site(pl);
 	if (!pl->prefix)
 		a->own++;
 	for (d = ZH_LICHESS; d < ZH_NDIALECTS; d++) {
