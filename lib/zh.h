@@ -225,6 +225,13 @@ void zh_pos_update(struct zh_pos *p);
 
 /* ======================== moves ======================== */
 
+/*
+ * A move is a value that means something only in the position it was
+ * found for: zh_make plays a legal move of that position (one that
+ * zh_legal_moves, zh_san_read or zh_uci_read gave, or that zh_is_legal
+ * accepts) and keeps what the position derives from its squares up to
+ * date, as zh_pos_update does after squares are edited by hand.
+ */
 enum {
 	ZH_MDROP = 1,		/* 'piece' is the dropped type; from is ZH_NOSQ */
 	ZH_MPROMO = 2,		/* 'piece' is the promotion type */
@@ -272,6 +279,12 @@ bool zh_ep_attacked(const struct zh_pos *p);
 
 /* ======================== dialects ======================== */
 
+/*
+ * A dialect is how one program writes FEN, SAN and clocks (its row of
+ * lib/dialect.c's table).  A reader given ZH_AUTO takes any dialect; a
+ * writer writes the dialect it is given, and for ZH_AUTO its default
+ * (said at each writer).
+ */
 enum zh_dialect {
 	ZH_AUTO = 0, ZH_LICHESS, ZH_XBOARD, ZH_CHESSCOM, ZH_FAIRY, ZH_NDIALECTS
 };
@@ -309,6 +322,11 @@ size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
 
 /* ======================== UCI and SAN ======================== */
 
+/*
+ * Writers take a legal move of p and write into buf[ZH_MOVEMAX]; readers
+ * find the legal move of p the text names, or fail with ZH_ESYNTAX,
+ * ZH_EILLEGAL or ZH_EAMBIG and say why.
+ */
 #define ZH_MOVEMAX 16
 
 /* "e2e4", "P@e4", "e7e8q", ranks 1..10, into buf[ZH_MOVEMAX]; returns the
@@ -366,8 +384,9 @@ size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
 int zh_pos_json(struct zh_text *out, const struct zh_pos *p, int d,
     bool moves);
 /*
- * One line of zhfen --json (zhkit-json(5)) appended to out: "file" first
- * when file is not NULL (the input's name), line number 'line', the
+ * The object of one line of zhfen --json (zhkit-json(5)) appended to
+ * out: "file" first when file is not NULL (the input's name), line
+ * number 'line', the
  * input 'in' (n bytes, echoed as text), and either the position p read
  * from it (its dialect 'from', ZH_AUTO when it reads the same in every
  * one; written in dialect d, with 'moves' its legal moves) or, p NULL,
@@ -874,7 +893,7 @@ int zh_bply_walk(const struct zh_replay *r,
 int zh_bply_json(struct zh_text *out, const struct zh_bply *pl,
     const struct zh_game *g, int d);
 /*
- * One line of zhfen --json for a two-board FEN appended to out: as
+ * The object of zhfen --json for a two-board FEN appended to out: as
  * zh_fen_json, but a valid one has [file,] line, input, valid, from,
  * variant, fen ("fenA | fenB") and boards (two zh_pos_json objects: A,
  * B).
