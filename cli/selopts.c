@@ -611,17 +611,13 @@ sel_summary(const struct sel *s)
 static void
 jstr(FILE *f, const char *t)
 {
-	char a[512], *p = a;
-	size_t n = strlen(t), len = zh_json_string(t, n, a, sizeof a);
+	struct zh_text j = { 0 };
 
-	if (len >= sizeof a && (p = malloc(len + 1)) != NULL)
-		len = zh_json_string(t, n, p, len + 1);
-	if (len == 0 || p == NULL)	/* out of memory */
-		fputs("null", f);
+	if (zh_json_string(&j, t, strlen(t)) == 0)
+		fwrite(j.s, 1, j.len, f);
 	else
-		fwrite(p, 1, len, f);
-	if (p != a)
-		free(p);
+		fputs("null", f);	/* out of memory */
+	zh_text_free(&j);
 }
 
 /* Bytes of input i (a regular file, standard input if one), or -1. */

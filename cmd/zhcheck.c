@@ -81,21 +81,25 @@ report(FILE *err, const char *file, const struct zh_game *g,
 	    p->line, p->col, msg, n);
 }
 
-/* Write one JSON line; -1 if it could not be made. */
+/* Write the JSON text t as one line and empty t; -1 if the text could
+ * not be made (rc, the writer's return value). */
 static int
-emit_json(FILE *out, char *s)
+emit_json(FILE *out, struct zh_text *t, int rc)
 {
-	if (s == NULL)
+	if (rc != 0)
 		return -1;
-	fprintf(out, "%s\n", s);
-	free(s);
+	fwrite(t->s, 1, t->len, out);
+	putc('\n', out);
+	t->len = 0;
 	return 0;
 }
 
-/* Per worker: the check (and its replay) and the selection's scratch. */
+/* Per worker: the check (and its replay), the selection's scratch and
+ * the JSON text. */
 struct state {
 	struct zh_check c;
 	struct zh_select_scratch sc;
+	struct zh_text json;
 };
 
 /* How a bughouse game's Result reads (1 + index in run.conv), 0: none. */
@@ -148,7 +152,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return 0;
 	for (i = 0; i < c->nprobs; i++)
 		report(err, o->name, g, &c->probs[i]);
-	if (o->json && emit_json(out, zh_check_json(c, g, o->name)) != 0)
+	if (o->json && emit_json(out, &st->json, zh_check_json(&st->json, c,
+	    g, o->name)) != 0)
 		return -1;
 	if (o->report != REPORT_NONE) {
 		struct report_case rcase = { o->name, g, g->line, c->probs,
@@ -227,6 +232,7 @@ free_state(void *state)
 	if (st != NULL) {
 		zh_check_free(&st->c);
 		zh_select_scratch_free(&st->sc);
+		zh_text_free(&st->json);
 		free(st);
 	}
 }
@@ -268,6 +274,7 @@ check_fens(FILE *in, FILE *out, struct run *o)
 {
 	static struct lines ls;
 	struct zh_check c = { 0 };
+	struct zh_text json = { 0 };
 	char *line;
 	size_t n;
 	long lineno = 0;
@@ -288,12 +295,13 @@ check_fens(FILE *in, FILE *out, struct run *o)
 			    "%s", c.probs[0].text);
 		if (o->report != REPORT_NONE)
 			fen_report(o, out, &c, lineno);
-		count(o, o->json && emit_json(out,
-		    zh_check_fen_json(&c, line, lineno, o->name)) != 0 ? -1 :
-		    c.nerrors ? 1 : 0);
+		count(o, o->json && emit_json(out, &json,
+		    zh_check_fen_json(&json, &c, line, lineno, o->name)) != 0 ?
+		    -1 : c.nerrors ? 1 : 0);
 		if (cli_outputs_failed())
 			o->jobs->stop = 1;
 	}
+	zh_text_free(&json);
 	if (ferror(in))
 		cli_read_error(in, o->name);
 }

@@ -60,14 +60,20 @@ usage(FILE *f)
 	    "  -h, --help        this help;      -V, --version  the version\n");
 }
 
-/* Print one JSON line (zh_fen_json's, NULL if out of memory). */
+/* The JSON text of a line (zhfen is one thread): zh_fen_json's. */
+static struct zh_text jtext;
+
+/* Print the JSON text as one line (rc: the writer's, -1 out of memory). */
 static void
-put_json(FILE *out, char *s)
+put_json(FILE *out, int rc)
 {
-	fputs(s != NULL ? s :
-	    "{\"valid\":false,\"error\":{\"message\":\"out of memory\"}}", out);
+	if (rc == 0)
+		fwrite(jtext.s, 1, jtext.len, out);
+	else
+		fputs("{\"valid\":false,\"error\":{\"message\":\"out of "
+		    "memory\"}}", out);
 	putc('\n', out);
-	free(s);
+	jtext.len = 0;
 }
 
 /* The picture just drawn (rc of pic_draw) to its file or the output. */
@@ -111,7 +117,7 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		else
 			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_bfen_json_file(file, line, n,
+			put_json(o->out, zh_bfen_json(&jtext, file, line, n,
 			    lineno, NULL, ZH_AUTO, ZH_AUTO, false, &err));
 		return;
 	}
@@ -137,7 +143,7 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 		break;
 	}
 	case OUT_JSON:
-		put_json(o->out, zh_bfen_json_file(file, line, n, lineno, pos,
+		put_json(o->out, zh_bfen_json(&jtext, file, line, n, lineno, pos,
 		    from, d, o->moves, NULL));
 		break;
 	case OUT_PICTURE: {
@@ -191,7 +197,7 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		else
 			cli_diag("error", file, lineno, err.col, "%s", err.text);
 		if (o->mode == OUT_JSON)
-			put_json(o->out, zh_fen_json_file(file, line,
+			put_json(o->out, zh_fen_json(&jtext, file, line,
 			    toolong != NULL && n > 64 ? 64 : n, lineno, NULL,
 			    ZH_AUTO, ZH_AUTO, false, &err));
 		return;
@@ -222,7 +228,7 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		int from = o->from != ZH_AUTO ? o->from :
 		    zh_fen_dialect(line, o->variant);
 
-		put_json(o->out, zh_fen_json_file(file, line, n, lineno, &pos,
+		put_json(o->out, zh_fen_json(&jtext, file, line, n, lineno, &pos,
 		    from, d, o->moves, NULL));
 		break;
 	}
@@ -447,6 +453,7 @@ main(int argc, char **argv)
 	if (nfen == 0 && nfiles == 0)
 		file(&o, &t, "-");
 	pic_free(&pic);
+	zh_text_free(&jtext);
 	if (cli_outputs_close() != 0)
 		return cli_exit(EXIT_USAGE);
 

@@ -65,6 +65,7 @@ struct opts {
 struct state {
 	struct zh_replay r;
 	struct zh_select_scratch sc;
+	struct zh_text json;	/* a game's JSON text */
 };
 
 static void *
@@ -82,6 +83,7 @@ free_state(void *p)
 	if (st != NULL) {
 		zh_replay_free(&st->r);
 		zh_select_scratch_free(&st->sc);
+		zh_text_free(&st->json);
 		free(st);
 	}
 }
@@ -122,6 +124,23 @@ written(const struct opts *o, const struct zh_game *g, FILE *err, int rc,
 	if (!bad && !o->json && g->result == NULL)
 		(void)no_marker(o, g, err);
 	return bad ? REJECTED : WRITTEN;
+}
+
+/* The game's JSON text t (rc: its writer's) as one line to out with one
+ * fwrite, t emptied; a write error is ZH_EIO in e, as the PGN writers
+ * say theirs. */
+static int
+json_line(FILE *out, struct zh_text *t, int rc, struct zh_error *e)
+{
+	if (rc == 0) {
+		t->s[t->len] = '\n';	/* over the NUL: the text is out's */
+		if (fwrite(t->s, 1, t->len + 1, out) != t->len + 1) {
+			zh_error_set(e, ZH_EIO, 0, "write error");
+			rc = -1;
+		}
+	}
+	t->len = 0;
+	return rc;
 }
 
 /* The variations' errors: warnings, or (-Werror=variation) the reason
@@ -199,8 +218,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 		bad = &r->err;
 	/* the writers of any game: cleaned (one board) or --boards */
 	if (o->json)
-		rc = zh_game_json_opts(out, g, r, o->to, o->flags, &o->clean.po,
-		    &e);
+		rc = json_line(out, &s->json, zh_game_json_opts(&s->json, g, r,
+		    o->to, o->flags, &o->clean.po, &e), &e);
 	else
 		rc = bad ? 0 : zh_pgn_write_opts(out, g, r, o->to, &o->clean.po,
 		    &e);

@@ -201,6 +201,31 @@ json_line(struct state *st, char *p, size_t n)
 	st->len += n + 1;
 }
 
+/*
+ * The JSON text a writer appended to t, the game's output lent as a
+ * struct zh_text ({ st->buf, st->len, st->cap }), taken back as a line
+ * (rc: the writer's return value).
+ */
+static inline int
+json_took(struct state *st, struct zh_text *t, int rc)
+{
+	size_t n = t->len - st->len;
+	char *p;
+
+	st->buf = t->s;
+	st->cap = t->cap;
+	if (rc != 0) {
+		st->fail = true;
+		return -1;
+	}
+	p = st->buf + st->len;
+	if (st->cap - t->len < BADLEN + 1 &&
+	    (p = reserve(st, n + 1 + BADLEN)) == NULL)
+		return -1;
+	json_line(st, p, n);
+	return 0;
+}
+
 /* ======================== pictures ======================== */
 
 /* The picture just drawn (rc of pic_draw) written, or the GIF's frame
@@ -355,19 +380,12 @@ on_ply(void *arg, const struct zh_ply *pl)
 		break;
 	case F_JSONL: {
 		unsigned fl = o->variations ? ZH_PLY_VARIATION : 0;
-		size_t room = 2048;
+		struct zh_text t = { st->buf, st->len, st->cap };
 
 		if (pl->prefix)
 			return 0;
-		for (;;) {
-			if ((p = reserve(st, room)) == NULL)
-				return -1;
-			n = zh_ply_json(pl, o->dialect, fl, p, room);
-			if (n + 1 + BADLEN < room)
-				break;
-			room = n + 2 + BADLEN;
-		}
-		json_line(st, p, n);
+		if (json_took(st, &t, zh_ply_json(&t, pl, o->dialect, fl)) != 0)
+			return -1;
 		break;
 	}
 	case F_BOARD: {
@@ -481,21 +499,14 @@ on_bply(void *arg, const struct zh_bply *pl)
 		if (pl->last)
 			emit(st, "\n", 1);
 		break;
-	case F_JSONL:
-		if (!take)
-			break;
-		for (room = 4096;;) {
-			if ((p = reserve(st, room)) == NULL)
-				return -1;
-			if ((n = zh_bply_json(pl, st->g, o->dialect, p,
-			    room)) == 0)
-				return -1;
-			if (n + 1 + BADLEN < room)
-				break;
-			room = n + 2 + BADLEN;
-		}
-		json_line(st, p, n);
+	case F_JSONL: {
+		struct zh_text t = { st->buf, st->len, st->cap };
+
+		if (take && json_took(st, &t, zh_bply_json(&t, pl, st->g,
+		    o->dialect)) != 0)
+			return -1;
 		break;
+	}
 	case F_BOARD: {
 		char head[160], lbl[ZH_BLABELMAX + ZH_MOVEMAX + 2] = "start";
 		char fen[2 * ZH_FENMAX + 8];

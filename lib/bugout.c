@@ -990,57 +990,55 @@ bjson_error(struct zh__buf *b, const struct zh_error *e, const char *code,
 	zh__json_close(b, '}');
 }
 
-int
-zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b, int d,
-    unsigned flags, struct zh_error *err)
+void
+zh_bug_json(struct zh__buf *out, const struct zh_game *g,
+    const struct zh_bug *b, int d, unsigned flags)
 {
-	char local[LOCALBUF], fen[2 * ZH_FENMAX + 4];
-	struct zh__buf out = ZH_BUF_LOCAL(local), pre = { 0 };
-	struct bjson j = { &out, g, b, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags,
+	char fen[2 * ZH_FENMAX + 4];
+	struct zh__buf pre = { 0 };
+	struct bjson j = { out, g, b, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags,
 	    { 0 } };
 	bool start = have_start(b, NULL);
 	size_t k;
 
-	zh__json_open(&out, '{');
-	zh__json_game_head(&out, g, b->v);
-	zh__json_key(&out, "board_count");
-	zh__json_int(&out, b->labels ? 2 : 1);
-	zh__json_key(&out, "start");
+	zh__json_open(out, '{');
+	zh__json_game_head(out, g, b->v);
+	zh__json_key(out, "board_count");
+	zh__json_int(out, b->labels ? 2 : 1);
+	zh__json_key(out, "start");
 	if (start && b->labels) {
 		zh_bfen_write(b->start, j.d, fen, sizeof fen);
-		zh__json_ascii(&out, fen);
+		zh__json_ascii(out, fen);
 	} else if (start) {
 		zh_fen_write(&b->start[ZH_BOARD_A], j.d, fen, sizeof fen);
-		zh__json_ascii(&out, fen);
+		zh__json_ascii(out, fen);
 	} else
-		zh__json_null(&out);
-	zh__json_key(&out, "moves");
-	zh__json_open(&out, '[');
+		zh__json_null(out);
+	zh__json_key(out, "moves");
+	zh__json_open(out, '[');
 	if (start)
 		zh_bug_walk(b, bjson_move, &j);
-	zh__json_close(&out, ']');
+	zh__json_close(out, ']');
 	/* the comments before the first move */
 	for (k = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
 		if (g->toks[k].kind == ZH_T_COMMENT)
 			zh__json_comment_add(&pre, &g->toks[k]);
 	if (pre.len > 0) {
-		zh__json_key(&out, "comment");
-		zh__json_str(&out, pre.s, pre.len);
+		zh__json_key(out, "comment");
+		zh__json_str(out, pre.s, pre.len);
 	}
-	zh__json_game_result(&out, g, b->complete);
-	zh__json_key(&out, "errors");
-	zh__json_open(&out, '[');
+	zh__json_game_result(out, g, b->complete);
+	zh__json_key(out, "errors");
+	zh__json_open(out, '[');
 	if (g->err.code != ZH_OK)
-		bjson_error(&out, &g->err, "syntax", -1, true);
+		bjson_error(out, &g->err, "syntax", -1, true);
 	if (b->err.code != ZH_OK)
-		bjson_error(&out, &b->err, b->err_code ? b->err_code :
+		bjson_error(out, &b->err, b->err_code ? b->err_code :
 		    "illegal-move", b->err_board, false);
-	zh__json_close(&out, ']');
-	zh__json_close(&out, '}');
-	bputc(&out, '\n');
+	zh__json_close(out, ']');
+	zh__json_close(out, '}');
 	if (j.text.fail || pre.fail)
-		out.fail = true;
+		out->fail = true;
 	free(j.text.s);
 	free(pre.s);
-	return zh__buf_flush(&out, f, err);
 }

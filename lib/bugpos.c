@@ -119,15 +119,14 @@ board_object(struct zh__buf *b, const struct zh_pos *p, int bd, int d)
 	zh__json_close(b, '}');
 }
 
-size_t
-zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
-    char *buf, size_t size)
+int
+zh_bply_json(struct zh_text *out, const struct zh_bply *pl,
+    const struct zh_game *g, int d)
 {
-	char local[4096], tmp[ZH_FENMAX * 2 + 8];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
+	char tmp[ZH_FENMAX * 2 + 8];
+	struct zh__buf b = ZH_BUF_TEXT(out);
 	const struct zh_bmove *m = pl->move;
 	const char *site = zh_game_tag(g, "Site");
-	size_t n;
 	int bd;
 
 	zh__json_open(&b, '{');
@@ -181,16 +180,7 @@ zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
 	zh__json_key(&b, "result");
 	zh__json_strz(&b, zh__json_result(g));
 	zh__json_close(&b, '}');
-	n = b.len;
-	if (size > 0) {
-		size_t k = n < size ? n : size - 1;
-
-		memcpy(buf, b.s, k);
-		buf[k] = '\0';
-	}
-	if (!b.local)
-		free(b.s);
-	return b.fail ? 0 : n;
+	return zh__buf_text(&b, out, NULL);
 }
 
 /* ======================== diagrams ======================== */
@@ -260,17 +250,17 @@ zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
 
 /* ======================== zhfen ======================== */
 
-char *
-zh_bfen_json_file(const char *file, const char *in, size_t n, long line,
-    const struct zh_pos p[2], int from, int d, bool moves,
+int
+zh_bfen_json(struct zh_text *out, const char *file, const char *in, size_t n,
+    long line, const struct zh_pos p[2], int from, int d, bool moves,
     const struct zh_error *err)
 {
-	char local[8192], fen[ZH_FENMAX * 2 + 8];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
+	char fen[ZH_FENMAX * 2 + 8];
+	struct zh__buf b = ZH_BUF_TEXT(out);
 	int bd;
 
 	if (p == NULL)		/* the error object is the one-board one */
-		return zh_fen_json_file(file, in, n, line, NULL, from, d,
+		return zh_fen_json(out, file, in, n, line, NULL, from, d,
 		    moves, err);
 	zh__fen_json_head(&b, file, in, n, line, true, from);
 	zh__json_key(&b, "variant");
@@ -287,12 +277,5 @@ zh_bfen_json_file(const char *file, const char *in, size_t n, long line,
 	}
 	zh__json_close(&b, ']');
 	zh__json_close(&b, '}');
-	return zh__buf_take(&b);
-}
-
-char *
-zh_bfen_json(const char *in, size_t n, long line, const struct zh_pos p[2],
-    int from, int d, bool moves, const struct zh_error *err)
-{
-	return zh_bfen_json_file(NULL, in, n, line, p, from, d, moves, err);
+	return zh__buf_text(&b, out, NULL);
 }

@@ -674,12 +674,11 @@ bug_json(struct zh__buf *b, const struct zh_check *c, const struct zh_game *g)
 		zh__json_null(b);
 }
 
-char *
-zh_check_json(const struct zh_check *c, const struct zh_game *g,
-    const char *file)
+int
+zh_check_json(struct zh_text *out, const struct zh_check *c,
+    const struct zh_game *g, const char *file)
 {
-	char local[1024];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
+	struct zh__buf b = ZH_BUF_TEXT(out);
 
 	zh__json_open(&b, '{');
 	zh__json_key(&b, "file");
@@ -711,15 +710,14 @@ zh_check_json(const struct zh_check *c, const struct zh_game *g,
 		bug_json(&b, c, g);
 	problems_json(&b, c);
 	zh__json_close(&b, '}');
-	return zh__buf_take(&b);
+	return zh__buf_text(&b, out, NULL);
 }
 
-char *
-zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
-    const char *file)
+int
+zh_check_fen_json(struct zh_text *out, const struct zh_check *c,
+    const char *fen, long line, const char *file)
 {
-	char local[1024];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
+	struct zh__buf b = ZH_BUF_TEXT(out);
 
 	zh__json_open(&b, '{');
 	zh__json_key(&b, "file");
@@ -732,5 +730,5 @@ zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
 	zh__json_bool(&b, c->nerrors == 0);
 	problems_json(&b, c);
 	zh__json_close(&b, '}');
-	return zh__buf_take(&b);
+	return zh__buf_text(&b, out, NULL);
 }

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "zh_int.h"
+#include "json.h"
 
 int
 zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
@@ -17,12 +17,16 @@ zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, struct zh_error *err)
+zh_game_json(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err)
 {
+	struct zh__buf b = ZH_BUF_TEXT(out);
+
 	if (r->bug != NULL)
-		return zh_bug_json(f, g, r->bug, d, flags, err);
-	return zh__game_json_board(f, g, r, d, flags, err);
+		zh_bug_json(&b, g, r->bug, d, flags);
+	else
+		zh__game_json_board(&b, g, r, d, flags);
+	return zh__buf_text(&b, out, err);
 }
 
 /* Board A, then B when the game has labels (one board of a chess.com
@@ -54,10 +58,11 @@ zh_pgn_write_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh_game_json_opts(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, const struct zh_pgn_opts *o, struct zh_error *err)
+zh_game_json_opts(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err)
 {
 	if (r->bug == NULL)
-		return zh__game_json_clean(f, g, r, d, flags, o, err);
-	return zh_bug_json(f, g, r->bug, d, flags, err);
+		return zh__game_json_clean(out, g, r, d, flags, o, err);
+	return zh_game_json(out, g, r, d, flags, err);
 }

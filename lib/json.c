@@ -68,26 +68,46 @@ zh__buf_flush(struct zh__buf *b, FILE *f, struct zh_error *err)
 	return rc;
 }
 
-/* What b holds as a malloc'd string for the caller to free, b emptied;
- * NULL if out of memory. */
-char *
-zh__buf_take(struct zh__buf *b)
+int
+zh__buf_text(struct zh__buf *b, struct zh_text *t, struct zh_error *err)
 {
-	char *s = NULL;
+	t->s = b->s;		/* a failed realloc left the block as it was */
+	t->cap = b->cap;
+	if (b->fail) {
+		if (t->s != NULL)
+			t->s[t->len] = '\0';
+		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	t->len = b->len;
+	return 0;
+}
 
-	if (!b->fail && b->local) {
-		if ((s = malloc(b->len + 1)) != NULL) {
-			memcpy(s, b->s, b->len);
-			s[b->len] = '\0';
-		}
-	} else if (!b->fail)
-		s = b->s != NULL ? b->s : calloc(1, 1);
-	else if (!b->local)
-		free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-	b->local = false;
-	return s;
+bool
+zh__text_room(struct zh_text *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 4096;
+	char *s;
+
+	if (t->len + n + 1 <= t->cap)
+		return true;
+	while (cap < t->len + n + 1)
+		cap *= 2;
+	if ((s = realloc(t->s, cap)) == NULL)
+		return false;
+	t->s = s;
+	t->cap = cap;
+	return true;
+}
+
+void
+zh_text_free(struct zh_text *t)
+{
+	if (t == NULL)
+		return;
+	free(t->s);
+	t->s = NULL;
+	t->len = t->cap = 0;
 }
 
 /* ======================== strings ======================== */
@@ -306,22 +326,13 @@ zh__json_str(struct zh__buf *b, const char *s, size_t n)
 	zh__bputc(b, '"');
 }
 
-size_t
-zh_json_string(const char *s, size_t n, char *out, size_t size)
+int
+zh_json_string(struct zh_text *out, const char *s, size_t n)
 {
-	char a[256];
-	struct zh__buf b = ZH_BUF_LOCAL(a);
-	size_t len;
+	struct zh__buf b = ZH_BUF_TEXT(out);
 
 	zh__json_str(&b, s, n);
-	len = b.fail ? 0 : b.len;
-	if (size > 0 && !b.fail) {
-		memcpy(out, b.s, len < size ? len : size - 1);
-		out[len < size ? len : size - 1] = '\0';
-	}
-	if (!b.local)
-		free(b.s);
-	return len;
+	return zh__buf_text(&b, out, NULL);
 }
 
 void

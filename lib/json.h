@@ -30,16 +30,26 @@ struct zh__buf {
 	size_t len, cap;
 	bool fail;		/* out of memory: what follows is dropped */
 	bool local;		/* s is the caller's array, not malloc'd */
+	size_t base;		/* where this JSON text starts: the bytes
+				   before it are the caller's (a struct
+				   zh_text appended to), not a value */
 };
 
 /* A buffer that starts in the array a (on the stack: most outputs fit,
  * so no malloc and free a line); it leaves a only to grow. */
-#define ZH_BUF_LOCAL(a)	{ (a), 0, sizeof (a), false, true }
+#define ZH_BUF_LOCAL(a)	{ (a), 0, sizeof (a), false, true, 0 }
+
+/* b appending to the caller's text t (zh.h), and t updated from b once
+ * written: 0, or -1 out of memory, t then as it was before (err set). */
+#define ZH_BUF_TEXT(t)	{ (t)->s, (t)->len, (t)->cap, false, false, (t)->len }
+int zh__buf_text(struct zh__buf *b, struct zh_text *t, struct zh_error *err);
+/* Room for n more bytes and a NUL at the end of t: false if out of
+ * memory (t unchanged).  For writers with their own bounded stores. */
+bool zh__text_room(struct zh_text *t, size_t n);
 
 bool zh__buf_grow(struct zh__buf *b, size_t n);
 void zh__bputs(struct zh__buf *b, const char *s);
 int zh__buf_flush(struct zh__buf *b, FILE *f, struct zh_error *err);
-char *zh__buf_take(struct zh__buf *b);
 
 /* Room for n more bytes and a NUL in b? */
 static inline bool
@@ -75,7 +85,7 @@ zh__json_sep(struct zh__buf *b)
 {
 	char c;
 
-	if (b->len > 0 && (c = b->s[b->len - 1]) != '{' && c != '[' &&
+	if (b->len > b->base && (c = b->s[b->len - 1]) != '{' && c != '[' &&
 	    c != ':')
 		zh__bputc(b, ',');
 }

@@ -376,14 +376,33 @@ setup(struct zh_pgn_reader *r, const struct zh_pgn_limits *lim)
 	zh__pgn_classes(r->cls, r->fl);
 }
 
+/* The FILE reader's read function: fread, and ferror told as the
+ * callback reader's error (errno is fread's). */
+static size_t
+file_read(void *ctx, char *buf, size_t n)
+{
+	FILE *f = ctx;
+	size_t k = fread(buf, 1, n, f);
+
+	return k == 0 && ferror(f) ? ZH_PGN_READ_ERROR : k;
+}
+
 struct zh_pgn_reader *
 zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim)
 {
+	return f == NULL ? NULL : zh_pgn_open_read(file_read, f, lim);
+}
+
+struct zh_pgn_reader *
+zh_pgn_open_read(size_t (*read)(void *ctx, char *buf, size_t n), void *ctx,
+    const struct zh_pgn_limits *lim)
+{
 	struct zh_pgn_reader *r;
 
-	if (f == NULL || (r = calloc(1, sizeof *r)) == NULL)
+	if (read == NULL || (r = calloc(1, sizeof *r)) == NULL)
 		return NULL;
-	r->f = f;
+	r->read = read;
+	r->ctx = ctx;
 	setup(r, lim);
 	r->cap = 4 * CHUNK + PAD;
 	if ((r->buf = malloc(r->cap)) == NULL) {
@@ -414,7 +433,8 @@ zh_pgn_mem(struct zh_pgn_reader *r, const char *buf, size_t len,
 	if (!r->borrowed)
 		free(r->buf);
 	r->borrowed = true;
-	r->f = NULL;
+	r->read = NULL;
+	r->ctx = NULL;
 	r->buf = (unsigned char *)(uintptr_t)buf;
 	r->cap = r->len = len;
 	r->gstart = r->pos = r->ccpos = 0;

@@ -51,7 +51,9 @@ extern const char *const zh__pgn_nagtext[7];
 /* ==================== reader state ==================== */
 
 struct zh_pgn_reader {
-	FILE *f;
+	size_t (*read)(void *ctx, char *buf, size_t n);	/* NULL: bytes in
+				   memory (zh_pgn_mem) */
+	void *ctx;
 	struct zh_pgn_limits lim;
 	unsigned char cls[256];
 	unsigned char fl[256];	/* F_* flags */

@@ -126,16 +126,20 @@ zh__pgn_fill(struct zh_pgn_reader *r)
 	}
 	if (move)
 		textptr(r);
-	n = fread(r->buf + r->len, 1, CHUNK, r->f);
+	errno = 0;
+	n = r->read(r->ctx, (char *)r->buf + r->len, CHUNK);
+	if (n == ZH_PGN_READ_ERROR) {
+		r->errnum = errno != 0 ? errno : EIO;
+		r->fail = ZH_EIO;
+		memset(r->buf + r->len, 0, PAD);
+		return -1;
+	}
+	if (n > CHUNK)		/* more than asked: a broken callback */
+		n = CHUNK;
 	r->len += n;
 	memset(r->buf + r->len, 0, PAD);	/* the sentinel and padding */
 	if (n > 0)
 		return 1;
-	if (ferror(r->f)) {
-		r->errnum = errno;
-		r->fail = ZH_EIO;
-		return -1;
-	}
 	r->eof = true;
 	if (r->mode != M_BETWEEN)
 		r->cut = true;

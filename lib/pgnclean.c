@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh_int.h"
+#include "json.h"
 
 #define STRIP_MOVETEXT	(ZH_STRIP_COMMENTS | ZH_STRIP_CLOCKS | \
     ZH_STRIP_EVALS | ZH_STRIP_COMMANDS | ZH_STRIP_NAGS | ZH_STRIP_VARIATIONS)
@@ -330,19 +330,20 @@ zh__pgn_write_clean(FILE *f, const struct zh_game *g, const struct zh_replay *r,
 }
 
 int
-zh__game_json_clean(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, const struct zh_pgn_opts *o, struct zh_error *err)
+zh__game_json_clean(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err)
 {
+	struct zh__buf b = ZH_BUF_TEXT(out);
 	struct view v;
-	int rc;
 
 	if (!view_needed(o))
-		return zh__game_json_board(f, g, r, d, flags, err);
-	if (!view_make(&v, g, r, o)) {
-		zh_error_set(err, ZH_ENOMEM, 0, "out of memory");
-		return -1;
+		zh__game_json_board(&b, g, r, d, flags);
+	else if (!view_make(&v, g, r, o))
+		b.fail = true;
+	else {
+		zh__game_json_board(&b, &v.g, &v.r, d, flags);
+		free(v.mem);
 	}
-	rc = zh__game_json_board(f, &v.g, &v.r, d, flags, err);
-	free(v.mem);
-	return rc;
+	return zh__buf_text(&b, out, err);
 }

@@ -1162,52 +1162,48 @@ jerror(struct zh__buf *b, const struct zh_game *g, const struct zh_replay *r,
 	bputc(b, '}');
 }
 
-int
-zh__game_json_board(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, struct zh_error *err)
+void
+zh__game_json_board(struct zh__buf *b, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags)
 {
 	struct jctx c = { g, r, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags, NULL,
 	    { 0 } };
-	char local[LOCALBUF];
-	struct zh__buf b = BUF_LOCAL(local);
 	struct zh_pos pos;
 	bool start = have_start(r);
 	char fen[ZH_FENMAX];
 	size_t k;
 	bool plain;
 
-	zh__json_open(&b, '{');
-	zh__json_game_head(&b, g, r->v);
-	zh__json_key(&b, "start");
+	zh__json_open(b, '{');
+	zh__json_game_head(b, g, r->v);
+	zh__json_key(b, "start");
 	if (start) {
 		zh_fen_write(&r->start, c.d, fen, sizeof fen);
-		zh__json_ascii(&b, fen);
+		zh__json_ascii(b, fen);
 	} else
-		zh__json_null(&b);
-	zh__json_key(&b, "moves");
+		zh__json_null(b);
+	zh__json_key(b, "moves");
 	pos = r->start;
-	jline(&c, &b, start && (flags & ZH_JSON_FENS) ? &pos : NULL);
+	jline(&c, b, start && (flags & ZH_JSON_FENS) ? &pos : NULL);
 	if (c.comment.len > 0) {
-		zh__json_key(&b, "comment");
-		zh__json_str(&b, c.comment.s, c.comment.len);
+		zh__json_key(b, "comment");
+		zh__json_str(b, c.comment.s, c.comment.len);
 	}
 	free(c.comment.s);
 	k = zh__json_run(g, r->moves, c.match, 0, false, false, &plain);
 	if (!plain)
-		zh__json_run_list(&b, "before", g, r->moves, c.match, 0, k,
+		zh__json_run_list(b, "before", g, r->moves, c.match, 0, k,
 		    false);
 	free(c.match);
-	zh__json_game_result(&b, g, r->complete);
-	zh__json_key(&b, "errors");
-	zh__json_open(&b, '[');
+	zh__json_game_result(b, g, r->complete);
+	zh__json_key(b, "errors");
+	zh__json_open(b, '[');
 	if (g->err.code != ZH_OK)
-		jerror(&b, g, r, &g->err, false, true);
+		jerror(b, g, r, &g->err, false, true);
 	if (r->err.code != ZH_OK)
-		jerror(&b, g, r, &r->err, false, false);
+		jerror(b, g, r, &r->err, false, false);
 	for (k = 0; k < r->nvarerr; k++)
-		jerror(&b, g, r, &r->varerr[k], true, false);
-	zh__json_close(&b, ']');
-	zh__json_close(&b, '}');
-	bputc(&b, '\n');
-	return bflush(&b, f, err);
+		jerror(b, g, r, &r->varerr[k], true, false);
+	zh__json_close(b, ']');
+	zh__json_close(b, '}');
 }

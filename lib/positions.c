@@ -4,14 +4,13 @@
  * diagram, and the choice of plies.
  *
  * The JSON writer is on the hot path of dataset builds (hundreds of
- * thousands of positions a second), so it writes into a caller buffer
- * without allocating, with json.c's numbers; its strings are our own
- * ASCII (FEN, moves, squares), with nothing to encode, but for the file,
- * the site and the result (json.c's encoder).  zh_ply_object reads the
- * same text back with Jansson: one writer of the members.
+ * thousands of positions a second), so it writes in place at the end of
+ * the caller's text, without allocating once that has room, with
+ * json.c's numbers; its strings are our own ASCII (FEN, moves, squares),
+ * with nothing to encode, but for the file, the site and the result
+ * (json.c's encoder).
  */
 #include <ctype.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -596,17 +595,54 @@ static _Thread_local struct {
 #define SEGMAX (ZH_FENMAX + 2 * ZH_MOVEMAX + 2 * PKTXT + 100 * 6 + \
 	3 * ZH_JSON_REALMAX + 256)
 
-size_t
-zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
-    size_t size)
+/* The promoted squares, in FEN order, quoted, separated by commas. */
+static inline char *
+qpromoted(char *q, const struct zh_pos *p)
 {
-	struct out o = { buf, size, 0 };
-	const struct zh_pos *p = pl->pos;
 	const int files = p->v->files, ranks = p->v->ranks;
+	bool any = false;
+	int f, r;
+
+	if (files == 8 && ranks == 8 && !promoted8(p))
+		return q;
+	for (r = ranks - 1; r >= 0; r--)
+		for (f = 0; f < files; f++) {
+			unsigned char pc = p->sq[ZH_SQ(f, r)];
+
+			if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
+				continue;
+			if (any)
+				*q++ = ',';
+			any = true;
+			*q++ = '"';
+			q += zh__square_write(ZH_SQ(f, r), q);
+			*q++ = '"';
+		}
+	return q;
+}
+
+static int ply_json_again(struct zh_text *out, const struct zh_ply *pl,
+    int d, unsigned flags, size_t n);
+
+/*
+ * Written in place at the end of out, into the room it has: a position
+ * fits in PLY_ROOM bytes unless its variation path or site is long, and
+ * then it is written again (ply_json_again) with the room it told.
+ */
+#define PLY_ROOM	2048
+
+int
+zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags)
+{
+	struct out o;
+	const struct zh_pos *p = pl->pos;
 	char seg[SEGMAX], *q = seg;
 	size_t n;
-	int f, r;
-	bool any;
+
+	if (out->cap - out->len < PLY_ROOM && !zh__text_room(out, PLY_ROOM))
+		return -1;
+	o = (struct out){ out->s + out->len, out->cap - out->len, 0 };
 
 	if (pl->file != NULL)
 		put_from(&o, pl, seg);
@@ -650,21 +686,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	q = QLIT(q, ",\"black\":");
 	q = qpocket(q, p, ZH_BLACK);
 	q = QLIT(q, "},\"promoted\":[");
-	any = false;
-	if (files != 8 || ranks != 8 || promoted8(p))	/* FEN order */
-		for (r = ranks - 1; r >= 0; r--)
-			for (f = 0; f < files; f++) {
-				unsigned char pc = p->sq[ZH_SQ(f, r)];
-
-				if (pc == ZH_OFF || !(pc & ZH_PROMOTED))
-					continue;
-				if (any)
-					*q++ = ',';
-				any = true;
-				*q++ = '"';
-				q += zh__square_write(ZH_SQ(f, r), q);
-				*q++ = '"';
-			}
+	q = qpromoted(q, p);
 	if (ply_check(pl))
 		q = QLIT(q, "],\"in_check\":true");
 	else
@@ -673,7 +695,7 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 		struct zh__buf cb;
 
 		q = QLIT(q, ",\"clock\":");
-		cb = (struct zh__buf){ q, 0, 32, false, true };
+		cb = (struct zh__buf){ q, 0, 32, false, true, 0 };
 		zh__json_seconds(&cb, pl->clock);
 		q += cb.len;
 	}
@@ -693,31 +715,22 @@ zh_ply_json(const struct zh_ply *pl, int d, unsigned flags, char *buf,
 	else
 		putjstr(&o, pl->result);
 	put(&o, '}');
-	if (o.size > 0)
-		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
-	return o.len;
+	if (o.len >= o.size)
+		return ply_json_again(out, pl, d, flags, o.len);
+	o.buf[o.len] = '\0';
+	out->len += o.len;
+	return 0;
 }
 
-/*
- * The Jansson object is read back from zh_ply_json's text: one writer
- * of the members (as zh_pos_json's), handed out as a json_t.
- */
-struct json_t *
-zh_ply_object(const struct zh_ply *pl, int d, unsigned flags)
+/* A long position: room for its n bytes, and written again. */
+static ZH_COLD int
+ply_json_again(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags, size_t n)
 {
-	char local[4096], *s = local;
-	size_t n = zh_ply_json(pl, d, flags, local, sizeof local);
-	json_t *o;
-
-	if (n >= sizeof local) {	/* a long variation path or site */
-		if ((s = malloc(n + 1)) == NULL)
-			return NULL;
-		zh_ply_json(pl, d, flags, s, n + 1);
-	}
-	o = json_loadb(s, n, 0, NULL);
-	if (s != local)
-		free(s);
-	return o;
+	out->s[out->len] = '\0';	/* the cut try's bytes are not out's */
+	if (!zh__text_room(out, n))
+		return -1;
+	return zh_ply_json(out, pl, d, flags);
 }
 
 /* ======================== board diagrams ======================== */

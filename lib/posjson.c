@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "json.h"
 
 static int
@@ -215,24 +213,15 @@ zh__pos_members(struct zh__buf *b, const struct zh_pos *p, int d, bool moves)
 	}
 }
 
-/*
- * The Jansson object is read back from the text: one writer of the
- * members, which the public API hands out as a json_t as it always has.
- */
-json_t *
-zh_pos_json(const struct zh_pos *p, int d, bool moves)
+int
+zh_pos_json(struct zh_text *out, const struct zh_pos *p, int d, bool moves)
 {
-	char local[4096];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
-	json_t *o;
+	struct zh__buf b = ZH_BUF_TEXT(out);
 
 	zh__json_open(&b, '{');
 	zh__pos_members(&b, p, d, moves);
 	zh__json_close(&b, '}');
-	o = b.fail ? NULL : json_loadb(b.s, b.len, 0, NULL);
-	if (!b.local)
-		free(b.s);
-	return o;
+	return zh__buf_text(&b, out, NULL);
 }
 
 void
@@ -259,13 +248,12 @@ zh__fen_json_head(struct zh__buf *b, const char *file, const char *in,
 		zh__json_ascii(b, zh_dialect_name(from));
 }
 
-char *
-zh_fen_json_file(const char *file, const char *in, size_t n, long line,
-    const struct zh_pos *p, int from, int d, bool moves,
+int
+zh_fen_json(struct zh_text *out, const char *file, const char *in, size_t n,
+    long line, const struct zh_pos *p, int from, int d, bool moves,
     const struct zh_error *err)
 {
-	char local[4096];
-	struct zh__buf b = ZH_BUF_LOCAL(local);
+	struct zh__buf b = ZH_BUF_TEXT(out);
 
 	zh__fen_json_head(&b, file, in, n, line, p != NULL, from);
 	if (p == NULL) {	/* the error object of every tool */
@@ -276,12 +264,5 @@ zh_fen_json_file(const char *file, const char *in, size_t n, long line,
 	} else
 		zh__pos_members(&b, p, d, moves);
 	zh__json_close(&b, '}');
-	return zh__buf_take(&b);
-}
-
-char *
-zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
-    int from, int d, bool moves, const struct zh_error *err)
-{
-	return zh_fen_json_file(NULL, in, n, line, p, from, d, moves, err);
+	return zh__buf_text(&b, out, NULL);
 }

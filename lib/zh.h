@@ -10,10 +10,26 @@
  *    that can fail takes a caller-owned struct zh_error (NULL allowed),
  *    returns 0 on success and -1 on failure; the first error recorded wins.
  *  - Positions are plain values: copy them with '=' (copy-make).
- *  - Strings returned in caller buffers are always NUL-terminated.
- *  - Only the PGN reader and the game replay allocate: release them with
- *    zh_pgn_close() and zh_replay_free() (both NULL-safe); a game kept
- *    with zh_game_dup() is one block for free().
+ *  - Strings returned in caller buffers are always NUL-terminated; a
+ *    writer into a buffer of a given size follows snprintf's rules
+ *    (returns the length it needs, cuts and terminates at the size).
+ *  - JSON has one shape: text appended to a growable struct zh_text of
+ *    the caller's (the JSON output section); no JSON library's type
+ *    appears here.
+ *  - What allocates is released by its own call, each NULL-safe: the PGN
+ *    reader (zh_pgn_close), a replay (zh_replay_free), the JSON text
+ *    (zh_text_free), a check (zh_check_free), the line walker
+ *    (zh_lines_free), a selection (zh_select_free, with its scratch
+ *    zh_select_scratch_free); a game kept with zh_game_dup() is one
+ *    block for free().
+ *
+ * The sections come in the order a reader learns them, each before what
+ * uses it: errors; the board (geometry and pieces, variants, positions,
+ * moves); positions as text (dialects, FEN, UCI and SAN, JSON output,
+ * positions as data and as records); games (the PGN reader, replay,
+ * positions of a replayed game, bughouse's two boards, writing games,
+ * merging board files, checks, selection); and last, marked, what only
+ * zhkit's own tools call.
  */
 #ifndef ZH_H
 #define ZH_H
@@ -209,6 +225,13 @@ void zh_pos_update(struct zh_pos *p);
 
 /* ======================== moves ======================== */
 
+/*
+ * A move is a value that means something only in the position it was
+ * found for: zh_make plays a legal move of that position (one that
+ * zh_legal_moves, zh_san_read or zh_uci_read gave, or that zh_is_legal
+ * accepts) and keeps what the position derives from its squares up to
+ * date, as zh_pos_update does after squares are edited by hand.
+ */
 enum {
 	ZH_MDROP = 1,		/* 'piece' is the dropped type; from is ZH_NOSQ */
 	ZH_MPROMO = 2,		/* 'piece' is the promotion type */
@@ -253,6 +276,134 @@ int zh_status(const struct zh_pos *p);
 bool zh_ep_legal(const struct zh_pos *p);
 /* Does an enemy pawn attack the ep square (Fairy-Stockfish's condition)? */
 bool zh_ep_attacked(const struct zh_pos *p);
+
+/* ======================== dialects ======================== */
+
+/*
+ * A dialect is how one program writes FEN, SAN and clocks (its row of
+ * lib/dialect.c's table).  A reader given ZH_AUTO takes any dialect; a
+ * writer writes the dialect it is given, and for ZH_AUTO its default
+ * (said at each writer).
+ */
+enum zh_dialect {
+	ZH_AUTO = 0, ZH_LICHESS, ZH_XBOARD, ZH_CHESSCOM, ZH_FAIRY, ZH_NDIALECTS
+};
+/* "lichess", "xboard", "chesscom", "fairy", "auto" -> enum; -1 if unknown. */
+int zh_dialect_find(const char *name);
+const char *zh_dialect_name(int d);
+
+/* ======================== FEN ======================== */
+
+#define ZH_FENMAX 512
+
+/*
+ * Read a FEN or EPD of variant v (NULL: crazyhouse) in dialect d
+ * (ZH_AUTO: any).  Every pocket form is read ([..], [-], [], a 9th '/'
+ * rank, chess.com's trailing fields).  Columns in err are 1-based
+ * offsets into s.  On success the position is also checked by
+ * zh_pos_check() with 'flags'.  On failure *p is left unspecified.
+ */
+enum { ZH_FEN_STRICT = 1 };	/* material a game can reach (zhfen(1) -s) */
+int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
+    int d, unsigned flags, struct zh_error *err);
+/* Position checks (kings, pawns, check, castling, ep, material). */
+int zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err);
+/*
+ * Which dialect's writer could have written FEN s (of variant v, NULL:
+ * guess from the rank count): a 7th field after the clocks is chesscom,
+ * a 9th '/' rank lichess, "[-]" or a white-then-black PNBRQ-ordered
+ * "[..]" xboard, any other "[..]" fairy; ZH_AUTO when nothing tells.
+ */
+int zh_fen_dialect(const char *s, const struct zh_variant *v);
+/* Write p as FEN of dialect d (ZH_AUTO means fairy); returns the length. */
+size_t zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size);
+/* Same without clocks (EPD: four fields, pocket as the dialect puts it). */
+size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
+
+/* ======================== UCI and SAN ======================== */
+
+/*
+ * Writers take a legal move of p and write into buf[ZH_MOVEMAX]; readers
+ * find the legal move of p the text names, or fail with ZH_ESYNTAX,
+ * ZH_EILLEGAL or ZH_EAMBIG and say why.
+ */
+#define ZH_MOVEMAX 16
+
+/* "e2e4", "P@e4", "e7e8q", ranks 1..10, into buf[ZH_MOVEMAX]; returns the
+ * length. */
+size_t zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf);
+/* Parse and check a UCI move (also "e1h1"-style castling is not read). */
+int zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err);
+
+/* SAN of a legal move in dialect d, with '+'/'#'; returns the length. */
+size_t zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf);
+/*
+ * Parse SAN (any dialect: "P@e4", "@e4", "p@e4", "e8=Q", "e8Q", "O-O",
+ * "0-0", suffixes "+#!?") or a UCI/LAN move, and find the legal move it
+ * names.  Errors say why: no such piece in hand, ambiguous, illegal.
+ */
+int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
+    struct zh_move *m, struct zh_error *err);
+
+/* ======================== JSON output ======================== */
+
+/*
+ * Every JSON writer of libzh (zh_pos_json, zh_fen_json, zh_bfen_json,
+ * zh_ply_json, zh_bply_json, zh_check_json, zh_check_fen_json,
+ * zh_game_json) has one shape: it appends one compact JSON object, with
+ * no newline, to the caller's growable text 'out', as getline(3) grows
+ * its line: out->s is NULL or malloc'd, and realloc'd when the text
+ * needs room.  Zero a struct zh_text before the first use, reuse it
+ * (set len to 0 to start again: no allocation once it is large enough),
+ * and zh_text_free() it at the end.  Each returns 0, or -1 when out of
+ * memory: out then holds what it held before the call.  After a call
+ * that succeeded out->s[out->len] is a NUL.
+ */
+struct zh_text {
+	char *s;		/* the text, NULL before any */
+	size_t len;		/* its bytes, the NUL not counted */
+	size_t cap;		/* bytes allocated at s */
+};
+/* Free out->s and zero *out (NULL allowed). */
+void zh_text_free(struct zh_text *out);
+
+/*
+ * s (n bytes, any bytes) as a JSON string with its quotes, appended to
+ * out as the writers above append: the one encoder of every JSON the
+ * library and the tools write (zhkit-json(5) TEXT): valid UTF-8 as it
+ * is, any other byte read as ISO 8859-1, '"', '\\' and the control
+ * bytes escaped.  0, or -1 when out of memory.
+ */
+int zh_json_string(struct zh_text *out, const char *s, size_t n);
+
+/* ======================== positions as data ======================== */
+
+/*
+ * The legal moves of p in UCI, sorted in byte order, separated by one
+ * space, into buf (snprintf rules); returns the length needed.
+ */
+size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
+/*
+ * p as a JSON object appended to out (the JSON output section): variant,
+ * fen (dialect d), board (ranks from the top, arrays of letters or
+ * null), pockets, promoted, side, castling, ep, halfmove, fullmove,
+ * in_check, legal_moves, status, and with 'moves' the sorted UCI list.
+ */
+int zh_pos_json(struct zh_text *out, const struct zh_pos *p, int d,
+    bool moves);
+/*
+ * The object of one line of zhfen --json (zhkit-json(5)) appended to
+ * out: "file" first when file is not NULL (the input's name), line
+ * number 'line', the
+ * input 'in' (n bytes, echoed as text), and either the position p read
+ * from it (its dialect 'from', ZH_AUTO when it reads the same in every
+ * one; written in dialect d, with 'moves' its legal moves) or, p NULL,
+ * the error err.
+ */
+int zh_fen_json(struct zh_text *out, const char *file, const char *in,
+    size_t n, long line, const struct zh_pos *p, int from, int d, bool moves,
+    const struct zh_error *err);
 
 /* ======================== positions as records ======================== */
 
@@ -304,95 +455,6 @@ int zh_posrec_square(int s);
 /* Do a and b repeat each other: the same board, promoted pieces,
  * pockets, side to move, castling rights and en-passant square? */
 bool zh_posrec_same(const struct zh_posrec *a, const struct zh_posrec *b);
-
-/* ======================== dialects ======================== */
-
-enum zh_dialect {
-	ZH_AUTO = 0, ZH_LICHESS, ZH_XBOARD, ZH_CHESSCOM, ZH_FAIRY, ZH_NDIALECTS
-};
-/* "lichess", "xboard", "chesscom", "fairy", "auto" -> enum; -1 if unknown. */
-int zh_dialect_find(const char *name);
-const char *zh_dialect_name(int d);
-
-/* ======================== FEN ======================== */
-
-#define ZH_FENMAX 512
-
-/*
- * Read a FEN or EPD of variant v (NULL: crazyhouse) in dialect d
- * (ZH_AUTO: any).  Every pocket form is read ([..], [-], [], a 9th '/'
- * rank, chess.com's trailing fields).  Columns in err are 1-based
- * offsets into s.  On success the position is also checked by
- * zh_pos_check() with 'flags'.  On failure *p is left unspecified.
- */
-enum { ZH_FEN_STRICT = 1 };	/* material a game can reach (zhfen(1) -s) */
-int zh_fen_read(struct zh_pos *p, const char *s, const struct zh_variant *v,
-    int d, unsigned flags, struct zh_error *err);
-/* Position checks (kings, pawns, check, castling, ep, material). */
-int zh_pos_check(const struct zh_pos *p, unsigned flags, struct zh_error *err);
-/*
- * Which dialect's writer could have written FEN s (of variant v, NULL:
- * guess from the rank count): a 7th field after the clocks is chesscom,
- * a 9th '/' rank lichess, "[-]" or a white-then-black PNBRQ-ordered
- * "[..]" xboard, any other "[..]" fairy; ZH_AUTO when nothing tells.
- */
-int zh_fen_dialect(const char *s, const struct zh_variant *v);
-/* Write p as FEN of dialect d (ZH_AUTO means fairy); returns the length. */
-size_t zh_fen_write(const struct zh_pos *p, int d, char *buf, size_t size);
-/* Same without clocks (EPD: four fields, pocket as the dialect puts it). */
-size_t zh_epd_write(const struct zh_pos *p, int d, char *buf, size_t size);
-
-/* ======================== positions as data ======================== */
-
-/*
- * The legal moves of p in UCI, sorted in byte order, separated by one
- * space, into buf (snprintf rules); returns the length needed.
- */
-size_t zh_moves_write(const struct zh_pos *p, char *buf, size_t size);
-/*
- * p as a JSON object (Jansson; the caller owns it and json_decref()s it):
- * variant, fen (dialect d), board (ranks from the top, arrays of letters
- * or null), pockets, promoted, side, castling, ep, halfmove, fullmove,
- * in_check, legal_moves, status, and with 'moves' the sorted UCI list.
- * NULL when out of memory.
- */
-struct json_t;
-struct json_t *zh_pos_json(const struct zh_pos *p, int d, bool moves);
-/*
- * One line of zhfen --json (zhkit-json(5); no newline), malloc'd, NULL
- * if out of memory: line number 'line', the input 'in' (n bytes, echoed
- * as text), and either the position p read from it (its dialect 'from',
- * ZH_AUTO when it reads the same in every one; written in dialect d,
- * with 'moves' its legal moves) or, p NULL, the error err.
- */
-char *zh_fen_json(const char *in, size_t n, long line, const struct zh_pos *p,
-    int from, int d, bool moves, const struct zh_error *err);
-/* The same with "file" first: the input's name ('file'; NULL: none),
- * as zhfen --json writes it. */
-char *zh_fen_json_file(const char *file, const char *in, size_t n, long line,
-    const struct zh_pos *p, int from, int d, bool moves,
-    const struct zh_error *err);
-
-/* ======================== UCI and SAN ======================== */
-
-#define ZH_MOVEMAX 16
-
-/* "e2e4", "P@e4", "e7e8q", ranks 1..10, into buf[ZH_MOVEMAX]; returns the
- * length. */
-size_t zh_uci_write(const struct zh_pos *p, struct zh_move m, char *buf);
-/* Parse and check a UCI move (also "e1h1"-style castling is not read). */
-int zh_uci_read(const struct zh_pos *p, const char *s, size_t n,
-    struct zh_move *m, struct zh_error *err);
-
-/* SAN of a legal move in dialect d, with '+'/'#'; returns the length. */
-size_t zh_san_write(const struct zh_pos *p, struct zh_move m, int d, char *buf);
-/*
- * Parse SAN (any dialect: "P@e4", "@e4", "p@e4", "e8=Q", "e8Q", "O-O",
- * "0-0", suffixes "+#!?") or a UCI/LAN move, and find the legal move it
- * names.  Errors say why: no such piece in hand, ambiguous, illegal.
- */
-int zh_san_read(const struct zh_pos *p, const char *s, size_t n,
-    struct zh_move *m, struct zh_error *err);
 
 /* ======================== PGN reader ======================== */
 
@@ -530,6 +592,19 @@ struct zh_pgn_reader;
  */
 struct zh_pgn_reader *zh_pgn_open(FILE *f, const struct zh_pgn_limits *lim);
 /*
+ * Start reading through a function of the caller's (a decompressor, a
+ * socket, a buffer of its own): read(ctx, buf, n) stores at most n bytes
+ * (n > 0) at buf and returns how many.  Fewer than n is fine (the reader
+ * asks again); 0 is the end of input, and read is not called again; a
+ * read error is ZH_PGN_READ_ERROR, with errno set to say which (0: EIO),
+ * and zh_pgn_next then returns -1 with ZH_EIO and "read error: ..." as
+ * it does for a FILE whose ferror() is set.  zh_pgn_open(f) is this
+ * reader with fread on f.  Returns NULL if out of memory.
+ */
+#define ZH_PGN_READ_ERROR	((size_t)-1)
+struct zh_pgn_reader *zh_pgn_open_read(size_t (*read)(void *ctx, char *buf,
+    size_t n), void *ctx, const struct zh_pgn_limits *lim);
+/*
  * Read the next game into *g.  Returns 1 when a game was read (check
  * g->err: the game may be bad), 0 at the end of input, -1 on a read error
  * or when out of memory (g->err says which; the reader is then unusable).
@@ -550,42 +625,6 @@ const char *zh_pgn_magic(const void *buf, size_t len);
 const char *zh_game_tag(const struct zh_game *g, const char *name);
 /* Free the reader and its storage; NULL is allowed. */
 void zh_pgn_close(struct zh_pgn_reader *r);
-
-/*
- * For callers that cut a stream into pieces between games and read the
- * pieces in parallel (zhkit's -j does).  zh_pgn_mem() makes a reader of
- * the len bytes at buf, or turns reader r (from an earlier call; its
- * storage is kept) to them.  The bytes are read in place, never written,
- * and must stay until the reader is closed or given other bytes;
- * buf[len] and the ZH_PGN_PAD - 1 bytes after it must be 0.  Lines are
- * numbered from line + 1 and games from games + 1, as if that many lines
- * and games came before.  Returns NULL if out of memory or if len is not
- * less than the max_game limit (r is then unchanged).
- *
- * zh_pgn_mem_clean(), once zh_pgn_next() returned 0: true if no game was
- * cut by the end of the bytes, that is, if a reader going on past them
- * (to bytes that start a game: a line "[Event ...") would have returned
- * the same games; *line is the number of the last line end read.
- *
- * zh_pgn_set_base(): number a reader's lines from line + 1 and its games
- * from games + 1 (before its first game).
- */
-#define ZH_PGN_PAD 8
-/*
- * Where to cut and how to number: zh_pgn_cut() gives the offset of the
- * last line "[Event " in buf[0..len) after its first byte (0 if none);
- * zh_pgn_count() counts the line ends of buf[0..len) as the reader counts
- * them (LF, CR, CR LF) and its lines "[Event " ('start': buf begins the
- * stream, where a BOM may come first).  Counts are a guess for the games
- * of a piece; zh_pgn_mem_clean() and the games read tell if it held.
- */
-size_t zh_pgn_cut(const char *buf, size_t len);
-void zh_pgn_count(const char *buf, size_t len, bool start, long *lines,
-    long *events);
-struct zh_pgn_reader *zh_pgn_mem(struct zh_pgn_reader *r, const char *buf,
-    size_t len, const struct zh_pgn_limits *lim, long line, long games);
-bool zh_pgn_mem_clean(const struct zh_pgn_reader *r, long *line);
-void zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games);
 
 /* ======================== games: PGN with the rules ======================== */
 
@@ -670,6 +709,10 @@ struct zh_game *zh_game_dup(const struct zh_game *g);
 size_t zh_game_dup_size(const struct zh_game *g);
 struct zh_game *zh_game_dup_to(const struct zh_game *g, void *mem);
 
+/* The game's result: its result token, else a Result tag of one of the
+ * four forms, else "*". */
+const char *zh_game_result(const struct zh_game *g);
+
 /* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds;
  * false for none, or for more than ZH_CLOCK_MAX seconds. */
 #define ZH_CLOCK_MAX	1e9
@@ -678,6 +721,85 @@ bool zh_comment_clock(const char *s, size_t n, const char *cmd, double *sec);
  * for none, or for a number beyond ZH_EVAL_MAX either way. */
 #define ZH_EVAL_MAX	1000000
 bool zh_comment_eval(const char *s, size_t n, double *pawns, int *mate);
+
+/* ======================== positions of a replayed game ======================== */
+
+/*
+ * Every position of a replayed game, line by line, for tools that print
+ * them (zhreplay).  A line of play is the mainline or one variation.  A
+ * variation is walked as a game of its own from the game's start: first
+ * the positions of its parent line up to the branch point ('prefix'),
+ * then its own.  Lines come mainline first, then variations in the order
+ * they open in the movetext.  A line stops before its first illegal move;
+ * a variation without a legal move of its own is skipped.
+ */
+struct zh_ply {
+	long game;		/* the game's number in its stream */
+	long ply;		/* plies from the game's start position (0) */
+	int line;		/* 0: the mainline; n: the n-th variation */
+	const char *path;	/* NULL on the mainline; else the variation's
+				   number among its parent's, per level:
+				   "2", "2.1" */
+	bool prefix;		/* a position of the parent line, before the
+				   branch point (never on the mainline) */
+	bool last;		/* the last position of its line */
+	long start_ply;		/* plies before the start (from its FEN) */
+	const struct zh_pos *pos;
+	const struct zh_rmove *move;	/* the move that led here; NULL at ply 0 */
+	bool has_clock, has_eval;	/* [%clk] / [%eval] after that move */
+	double clock;		/* seconds */
+	double eval;		/* pawns, White's view, when mate == 0 */
+	int mate;		/* mate in n (negative: Black mates), or 0 */
+	const char *result;	/* the termination marker, else the Result
+				   tag, else NULL (JSON's null) */
+	const char *file;	/* the game's file and index (its zh_game's) */
+	long index;
+	const char *site;	/* its Site tag, NULL if none */
+};
+
+/* Scratch space of zh_lines_walk: zero it, reuse it, zh_lines_free(). */
+struct zh_lines {
+	size_t *seq, seqcap;	/* move tokens of the line being walked */
+	size_t *own, owncap;	/* move tokens of every line, grouped by line */
+	struct zh_line_info {
+		int parent;
+		size_t branch;	/* moves of the parent line before the branch */
+		size_t off, n;	/* own moves in 'own' */
+		size_t first;	/* first token of the line */
+		int children;
+		char path[64];
+	} *info;
+	size_t ninfo, infocap;
+	int *tokline;		/* line of each token */
+	size_t toklinecap;
+};
+
+enum {
+	ZH_WALK_VARIATIONS = 1,	/* variations too, not only the mainline */
+	ZH_WALK_COMMENTS = 2	/* fill has_clock/has_eval from comments */
+};
+
+/*
+ * Call fn(arg, ply) for every position of every line of a game replayed
+ * by zh_replay() into r (not with r->fast).  Returns 0, the first
+ * non-zero value fn returned, or -1 when out of memory.
+ */
+int zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl), void *arg);
+void zh_lines_free(struct zh_lines *w);
+
+/*
+ * A position as one compact JSON object appended to out (no allocation
+ * once out has room): keys [file,] game, [index, site,] ply,
+ * [variation,] fen, move ({uci, san} or null), side (to move), pockets
+ * ({"white": {"P":2}, "black": {}}: the pieces held), promoted (squares,
+ * in FEN order), in_check, [clock,] [cp or mate,] result (null when
+ * unknown).  The schema is in zhkit-json(5).
+ */
+enum { ZH_PLY_VARIATION = 1 };	/* flags: write the "variation" key */
+int zh_ply_json(struct zh_text *out, const struct zh_ply *pl, int d,
+    unsigned flags);
 
 /* ======================== bughouse: two boards, one game ======================== */
 
@@ -756,8 +878,6 @@ struct zh_bug {
 					   at the end, -1 if none */
 };
 
-/* Replay g, a game of a two-board variant ('force' or detected): 0 if
- * every half-move was legal on its board and labelled so, else -1. */
 /* Board letter 'A' or 'B'. */
 static inline char
 zh_board_letter(int board)
@@ -788,55 +908,121 @@ struct zh_bply {
  * game of one board (zh_lines_walk walks it). */
 int zh_bply_walk(const struct zh_replay *r,
     int (*fn)(void *arg, const struct zh_bply *pl), void *arg);
-
-
 /*
- * A position of zh_bply_walk as zhreplay writes it (bugpos.c).  The
- * half-moves are the game's "plies": a selection (zh_plysel) counts
- * them over both boards, 0 being the start.
+ * Every position of a game replayed by zh_replay() into r (r->started),
+ * one board or two, in one call: a game of one board as zh_lines_walk
+ * (fn, flags), a game of two as zh_bply_walk (bfn: its mainline, both
+ * boards, flags unused).  The two kinds of position are two types, so
+ * two functions; the caller never asks which the game is.
  */
-struct zh_plysel;
-bool zh_bply_match(const struct zh_plysel *s, const struct zh_bply *pl);
-/* "fenA | fenB" in dialect d, or each board's EPD; snprintf rules. */
-size_t zh_bply_fen(const struct zh_bply *pl, int d, bool epd, char *buf,
-    size_t size);
-/* The label of the half-move that led here, as BPGN writes it without
- * its dot ("12A", "12a": board letter, lower case for Black) into
- * buf[ZH_BLABELMAX]; "" at the start.  Returns the length. */
-#define ZH_BLABELMAX 16
-size_t zh_bply_label(const struct zh_bply *pl, char *buf);
-/* The half-move as "12A.e2e4" (san false) or "12A.e4" (SAN of dialect
- * d): the label, a dot, the move; "" at the start.  snprintf rules. */
-size_t zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
-    size_t size);
+int zh_replay_walk(struct zh_lines *w, const struct zh_game *g,
+    const struct zh_replay *r, unsigned flags,
+    int (*fn)(void *arg, const struct zh_ply *pl),
+    int (*bfn)(void *arg, const struct zh_bply *pl), void *arg);
+
 /*
  * The position as one compact JSON object of game g (zhkit-json(5)):
  * [file,] game, [index, site,] ply (half-moves played), fen ("fenA |
  * fenB"), move ({board, side, label, uci, san} or null), boards (A and
  * B: {board, fen, side, pockets, promoted, check}), [clock (the
- * mover's),] result.  Returns the length needed (0: out of memory);
- * cut and NUL-terminated as zh_ply_json.
+ * mover's),] result, appended to out.
  */
-size_t zh_bply_json(const struct zh_bply *pl, const struct zh_game *g, int d,
-    char *buf, size_t size);
-/* Both boards' zh_diagram_write side by side, A on the left, the last
- * move marked on its board; returns the length (cut at size). */
-#define ZH_BDIAGMAX (2 * 8192 + 1024)
-size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
-    size_t size);
+int zh_bply_json(struct zh_text *out, const struct zh_bply *pl,
+    const struct zh_game *g, int d);
 /*
- * One line of zhfen --json for a two-board FEN (malloc'd, NULL if out
- * of memory): as zh_fen_json, but a valid one has line, input, valid,
- * from, variant, fen ("fenA | fenB") and boards (two zh_pos_json
- * objects: A, B).
+ * The object of zhfen --json for a two-board FEN appended to out: as
+ * zh_fen_json, but a valid one has [file,] line, input, valid, from,
+ * variant, fen ("fenA | fenB") and boards (two zh_pos_json objects: A,
+ * B).
  */
-char *zh_bfen_json(const char *in, size_t n, long line,
-    const struct zh_pos p[2], int from, int d, bool moves,
-    const struct zh_error *err);
-/* The same with "file" first (as zh_fen_json_file). */
-char *zh_bfen_json_file(const char *file, const char *in, size_t n,
-    long line, const struct zh_pos p[2], int from, int d, bool moves,
-    const struct zh_error *err);
+int zh_bfen_json(struct zh_text *out, const char *file, const char *in,
+    size_t n, long line, const struct zh_pos p[2], int from, int d,
+    bool moves, const struct zh_error *err);
+
+/* ======================== writing games: PGN and JSON ======================== */
+
+/*
+ * Write game g, replayed into r by zh_replay(), as PGN of dialect d
+ * (ZH_AUTO: Lichess), ending with an empty line.  Tags: the Seven Tag
+ * Roster first (a missing one as "?"), then the others in input order;
+ * Variant, FEN and SetUp as dialect d writes them (no Variant tag for
+ * chess; XBoard's before FEN); for chess.com a CurrentPosition tag with
+ * the final position.  Movetext: SAN of dialect d with move numbers
+ * made from the plies, comments as written, NAGs (Lichess: !, ?, ...
+ * glued to the move), variations, the result; a move zh_replay could
+ * not resolve is written as it was, and so is the rest of its line.
+ * Lines are wrapped at 80 columns.  The game is written with one
+ * fwrite.  Fails (-1) if r has no start position (unknown variant, bad
+ * FEN tag), when out of memory or on a write error.
+ */
+int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
+    int d, struct zh_error *err);
+/*
+ * A game of two boards (r->bug) goes to the two-board writer: BPGN in
+ * dialect d (ZH_AUTO: Lichess), zhkit-json(5) "Bughouse games" from
+ * zh_game_json.  zh_pgn_write_boards writes each board of a two-board
+ * game alone, as chess.com exports it (board A, then B when the game
+ * has labels; each move's [%ts] time stamp, the order zh_merge_boards
+ * gives back); a game of one board as zh_pgn_write.
+ */
+int zh_pgn_write_boards(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, struct zh_error *err);
+
+/*
+ * g and its replay r as one compact JSON object (zhkit-json(5))
+ * appended to out: tags, variant, start, moves (san, uci, comment,
+ * nags, clock, emt, eval or mate, fen, variations), comment, result,
+ * valid, errors.  Positions are in dialect d.  Every game yields an
+ * object, valid or not.  -1 only when out of memory (err says so).
+ */
+enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
+int zh_game_json(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err);
+
+/*
+ * Cleaning on write: the same writers with parts of the game left out.
+ * Each ZH_STRIP_ flag takes out one thing and nothing else; what is
+ * left is written byte for byte as zh_pgn_write and zh_game_json write
+ * it (move numbers and line breaks follow from what is left: a black
+ * move after a stripped comment loses its "N...").  A command is
+ * "[%NAME ...]" in a comment, up to its first ']': clocks are [%clk],
+ * evals [%eval], commands every other name ([%emt], [%csl], [%cal]);
+ * a stripped command goes with the white space after it, and a comment
+ * left with white space only goes whole.  A variation left empty goes
+ * with its parentheses.  ZH_STRIP_TAGS keeps the tags named in
+ * keep_tags (case-sensitive) and those the writer always has: the
+ * Seven Tag Roster and Variant, FEN, SetUp and CurrentPosition (as
+ * pgn-extract's -7 keeps FEN and SetUp: without them the moves would
+ * be another game's).  o NULL or o->strip 0: zh_pgn_write itself.
+ */
+enum {
+	ZH_STRIP_COMMENTS = 1,		/* every comment */
+	ZH_STRIP_CLOCKS = 2,		/* [%clk ...] */
+	ZH_STRIP_EVALS = 4,		/* [%eval ...] */
+	ZH_STRIP_COMMANDS = 8,		/* any other [%...] */
+	ZH_STRIP_NAGS = 16,		/* NAGs, glyphs (!, ?, ...) too */
+	ZH_STRIP_VARIATIONS = 32,
+	ZH_STRIP_TAGS = 64		/* all tags but keep_tags' */
+};
+
+struct zh_pgn_opts {
+	unsigned strip;			/* ZH_STRIP_* */
+	const char *const *keep_tags;	/* with ZH_STRIP_TAGS */
+	size_t nkeep;
+	bool boards;			/* a game of two boards as each
+					   board's PGN (zh_pgn_write_boards) */
+};
+
+/* The one door of every game, of one board or two: a game of two boards
+ * is written whole, as zh_pgn_write, zh_pgn_write_boards (o->boards)
+ * and zh_game_json write it (cleaning is for games of one board). */
+int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
+    const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
+    struct zh_error *err);
+int zh_game_json_opts(struct zh_text *out, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags,
+    const struct zh_pgn_opts *o, struct zh_error *err);
+
 /* ======================== bughouse: two board files merged ======================== */
 
 /*
@@ -927,106 +1113,6 @@ struct zh_merge_report {
 int zh_merge_boards(const struct zh_game *a, const struct zh_game *b, FILE *out,
     int d, struct zh_merge_report *rep, struct zh_error *err);
 
-/* ======================== selecting games ======================== */
-
-/*
- * A selection: tests on a game's tags (decided before its moves are
- * read, see zh_pgn_set_filter) and tests that need the rules (decided
- * after zh_replay).  Tests form groups and a game is selected if every
- * group holds.  A positive test ('=' or '~' on a tag or on the players,
- * and every game test) joins the group of an earlier positive test on
- * the same tag (or of the same kind), and a group holds if any of its
- * tests does ("Site = A" and "Site = B": either; two positions: either
- * reached).  Every other test ('!=', '!~', < <= > >=) is a group of its
- * own: "WhiteElo >= 2000" and "WhiteElo < 2400" is a range.  A missing
- * tag passes only '!=' and '!~' (it is not equal to anything and matches
- * nothing).  Dates: a test holds only if it holds for every day an
- * unknown part ("2021.??.??") may stand for; a test's date may be
- * "2021" or "2021.06" (the year, the month).  libzh(3) has the details.
- * Duplicates and counting are the caller's; the game key (zh_game_key)
- * is what two duplicates share.
- */
-enum zh_sel_kind {
-	ZH_SEL_TAG = 1,		/* "NAME OP VALUE": OP = != < <= > >= ~ (POSIX
-				   ERE), '!~'; numbers as numbers, Date-like
-				   tags as PGN dates ("2021.??.??"), TimeControl
-				   as base+increment (seconds; "TimeControl >=
-				   180" compares the estimate base + 40 * inc,
-				   TimeControl.base and .inc the parts) */
-	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black ('!='
-				   and '!~': neither) */
-	ZH_SEL_VARIANT,		/* a variant name, as detected (zh_game_variant) */
-	ZH_SEL_PLIES,		/* "A-B", "A-", "-B", "A": mainline plies */
-	ZH_SEL_ENDING,		/* "checkmate", "stalemate", "none" (on the board) */
-	ZH_SEL_VALID,		/* "valid" or "invalid" */
-	ZH_SEL_POSITION		/* a FEN (any dialect) that the mainline reaches:
-				   board, pockets, promoted marks, side to move */
-};
-
-struct zh_select;
-
-/* A new empty selection (passes every game); NULL if out of memory. */
-struct zh_select *zh_select_new(void);
-/*
- * Add a test of kind 'kind' given as text (an option's argument).  0, or
- * -1 with err->col the 1-based column in text where it is wrong and
- * err->text the reason ("unknown operator '>=='").
- */
-int zh_select_add(struct zh_select *s, int kind, const char *text,
-    struct zh_error *err);
-/* How many tests were added; test i (1-based) as given, for counts. */
-int zh_select_count(const struct zh_select *s);
-const char *zh_select_text(const struct zh_select *s, int i);
-int zh_select_kind(const struct zh_select *s, int i);
-/* True if some test needs the moves replayed / a position search. */
-bool zh_select_needs_replay(const struct zh_select *s);
-/*
- * The tag tests on g's tags: 0 if g passes them all, else the number
- * (1-based) of the first test that drops it, or minus the number of a
- * regex test whose match reached its bounds (ZH_SEL_RE_STEPS
- * backtracking steps, ZH_SEL_RE_MIB MiB of backtracking memory): g is
- * then neither passed nor dropped.  Tag values are compared as the text
- * their JSON shows (zhkit-json(5): valid UTF-8, any other byte read as
- * Latin-1), and so are the tests' values.  Thread-safe (s is only read).
- */
-#define ZH_SEL_RE_STEPS	1000000
-#define ZH_SEL_RE_MIB	64
-int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
-/*
- * The other tests, on g replayed into r (zh_replay's return value in
- * 'rc'):
- * 0 if g passes them all, else the number of the first that drops it.
- * 'scratch' is per thread (zero it; zh_select_scratch_free at the end).
- */
-struct zh_select_scratch { void *p; size_t cap; };
-int zh_select_game(const struct zh_select *s, const struct zh_game *g,
-    const struct zh_replay *r, int rc, struct zh_select_scratch *scratch);
-void zh_select_scratch_free(struct zh_select_scratch *scratch);
-void zh_select_free(struct zh_select *s);
-
-/*
- * A game's identity for duplicate removal: a 128-bit hash of its
- * variant, its start position and its mainline moves (the legal ones,
- * as moves, not as text): equal for the same game in any dialect, with
- * any tags, comments, clocks or move numbers.  From game g replayed
- * into r (fast or not).  A game zh_replay could not start (unknown
- * variant) has the key {0, 0}: not a game to call a duplicate.
- */
-struct zh_key { uint64_t hi, lo; };
-struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
-
-/*
- * Tag-only selection at reading speed: with a filter set, the reader
- * calls fn(arg, g) once a game's tags are read (g has tags, number,
- * line; no tokens yet).  A non-zero return drops the game: its movetext
- * is skipped without being read, and zh_pgn_next returns it with
- * g->dropped set to that value, its raw bytes and no tokens.  The game
- * boundaries are those the full reader finds.  fn must be thread-safe if
- * the reader's game go to threads; NULL removes the filter.
- */
-void zh_pgn_set_filter(struct zh_pgn_reader *r,
-    int (*fn)(void *arg, const struct zh_game *g), void *arg);
-
 /* ======================== checks: a game validated for CI ======================== */
 
 /*
@@ -1084,10 +1170,10 @@ struct zh_check {
 int zh_check_game(const struct zh_game *g, const struct zh_variant *force,
     unsigned flags, struct zh_check *c);
 void zh_check_free(struct zh_check *c);
-/* One line of JSON (no newline) reporting the checked game: malloc'd,
- * NULL if out of memory.  'file' may be NULL. */
-char *zh_check_json(const struct zh_check *c, const struct zh_game *g,
-    const char *file);
+/* The checked game reported as one JSON object appended to out.  'file'
+ * may be NULL. */
+int zh_check_json(struct zh_text *out, const struct zh_check *c,
+    const struct zh_game *g, const char *file);
 /*
  * Check one FEN or EPD (any dialect; ZH_CHECK_STRICT adds material
  * conservation) of variant v (NULL: crazyhouse) read from line 'line':
@@ -1095,128 +1181,155 @@ char *zh_check_json(const struct zh_check *c, const struct zh_game *g,
  */
 int zh_check_fen(const char *fen, const struct zh_variant *v, unsigned flags,
     long line, struct zh_check *c);
-char *zh_check_fen_json(const struct zh_check *c, const char *fen, long line,
-    const char *file);
+int zh_check_fen_json(struct zh_text *out, const struct zh_check *c,
+    const char *fen, long line, const char *file);
 
-/* ======================== positions of a replayed game ======================== */
+/* ======================== selecting games ======================== */
 
 /*
- * Every position of a replayed game, line by line, for tools that print
- * them (zhreplay).  A line of play is the mainline or one variation.  A
- * variation is walked as a game of its own from the game's start: first
- * the positions of its parent line up to the branch point ('prefix'),
- * then its own.  Lines come mainline first, then variations in the order
- * they open in the movetext.  A line stops before its first illegal move;
- * a variation without a legal move of its own is skipped.
+ * A selection: tests on a game's tags (decided before its moves are
+ * read, see zh_pgn_set_filter) and tests that need the rules (decided
+ * after zh_replay).  Tests form groups and a game is selected if every
+ * group holds.  A positive test ('=' or '~' on a tag or on the players,
+ * and every game test) joins the group of an earlier positive test on
+ * the same tag (or of the same kind), and a group holds if any of its
+ * tests does ("Site = A" and "Site = B": either; two positions: either
+ * reached).  Every other test ('!=', '!~', < <= > >=) is a group of its
+ * own: "WhiteElo >= 2000" and "WhiteElo < 2400" is a range.  A missing
+ * tag passes only '!=' and '!~' (it is not equal to anything and matches
+ * nothing).  Dates: a test holds only if it holds for every day an
+ * unknown part ("2021.??.??") may stand for; a test's date may be
+ * "2021" or "2021.06" (the year, the month).  libzh(3) has the details.
+ * Duplicates and counting are the caller's; the game key (zh_game_key)
+ * is what two duplicates share.
  */
-struct zh_ply {
-	long game;		/* the game's number in its stream */
-	long ply;		/* plies from the game's start position (0) */
-	int line;		/* 0: the mainline; n: the n-th variation */
-	const char *path;	/* NULL on the mainline; else the variation's
-				   number among its parent's, per level:
-				   "2", "2.1" */
-	bool prefix;		/* a position of the parent line, before the
-				   branch point (never on the mainline) */
-	bool last;		/* the last position of its line */
-	long start_ply;		/* plies before the start (from its FEN) */
-	const struct zh_pos *pos;
-	const struct zh_rmove *move;	/* the move that led here; NULL at ply 0 */
-	bool has_clock, has_eval;	/* [%clk] / [%eval] after that move */
-	double clock;		/* seconds */
-	double eval;		/* pawns, White's view, when mate == 0 */
-	int mate;		/* mate in n (negative: Black mates), or 0 */
-	const char *result;	/* the termination marker, else the Result
-				   tag, else NULL (JSON's null) */
-	const char *file;	/* the game's file and index (its zh_game's) */
-	long index;
-	const char *site;	/* its Site tag, NULL if none */
+enum zh_sel_kind {
+	ZH_SEL_TAG = 1,		/* "NAME OP VALUE": OP = != < <= > >= ~ (POSIX
+				   ERE), '!~'; numbers as numbers, Date-like
+				   tags as PGN dates ("2021.??.??"), TimeControl
+				   as base+increment (seconds; "TimeControl >=
+				   180" compares the estimate base + 40 * inc,
+				   TimeControl.base and .inc the parts) */
+	ZH_SEL_PLAYER,		/* "OP VALUE" or "VALUE": White or Black ('!='
+				   and '!~': neither) */
+	ZH_SEL_VARIANT,		/* a variant name, as detected (zh_game_variant) */
+	ZH_SEL_PLIES,		/* "A-B", "A-", "-B", "A": mainline plies */
+	ZH_SEL_ENDING,		/* "checkmate", "stalemate", "none" (on the board) */
+	ZH_SEL_VALID,		/* "valid" or "invalid" */
+	ZH_SEL_POSITION		/* a FEN (any dialect) that the mainline reaches:
+				   board, pockets, promoted marks, side to move */
 };
 
-/* Scratch space of zh_lines_walk: zero it, reuse it, zh_lines_free(). */
-struct zh_lines {
-	size_t *seq, seqcap;	/* move tokens of the line being walked */
-	size_t *own, owncap;	/* move tokens of every line, grouped by line */
-	struct zh_line_info {
-		int parent;
-		size_t branch;	/* moves of the parent line before the branch */
-		size_t off, n;	/* own moves in 'own' */
-		size_t first;	/* first token of the line */
-		int children;
-		char path[64];
-	} *info;
-	size_t ninfo, infocap;
-	int *tokline;		/* line of each token */
-	size_t toklinecap;
-};
+struct zh_select;
 
-enum {
-	ZH_WALK_VARIATIONS = 1,	/* variations too, not only the mainline */
-	ZH_WALK_COMMENTS = 2	/* fill has_clock/has_eval from comments */
-};
+/* A new empty selection (passes every game); NULL if out of memory. */
+struct zh_select *zh_select_new(void);
+/*
+ * Add a test of kind 'kind' given as text (an option's argument).  0, or
+ * -1 with err->col the 1-based column in text where it is wrong and
+ * err->text the reason ("unknown operator '>=='").
+ */
+int zh_select_add(struct zh_select *s, int kind, const char *text,
+    struct zh_error *err);
+/* True if some test needs the moves replayed / a position search. */
+bool zh_select_needs_replay(const struct zh_select *s);
+/*
+ * The tag tests on g's tags: 0 if g passes them all, else the number
+ * (1-based) of the first test that drops it, or minus the number of a
+ * regex test whose match reached its bounds (ZH_SEL_RE_STEPS
+ * backtracking steps, ZH_SEL_RE_MIB MiB of backtracking memory): g is
+ * then neither passed nor dropped.  Tag values are compared as the text
+ * their JSON shows (zhkit-json(5): valid UTF-8, any other byte read as
+ * Latin-1), and so are the tests' values.  Thread-safe (s is only read).
+ */
+#define ZH_SEL_RE_STEPS	1000000
+#define ZH_SEL_RE_MIB	64
+int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
+/*
+ * The other tests, on g replayed into r (zh_replay's return value in
+ * 'rc'):
+ * 0 if g passes them all, else the number of the first that drops it.
+ * 'scratch' is per thread (zero it; zh_select_scratch_free at the end).
+ */
+struct zh_select_scratch { void *p; size_t cap; };
+int zh_select_game(const struct zh_select *s, const struct zh_game *g,
+    const struct zh_replay *r, int rc, struct zh_select_scratch *scratch);
+void zh_select_scratch_free(struct zh_select_scratch *scratch);
+void zh_select_free(struct zh_select *s);
 
 /*
- * Call fn(arg, ply) for every position of every line of a game replayed
- * by zh_replay() into r (not with r->fast).  Returns 0, the first
- * non-zero value fn returned, or -1 when out of memory.
+ * A game's identity for duplicate removal: a 128-bit hash of its
+ * variant, its start position and its mainline moves (the legal ones,
+ * as moves, not as text): equal for the same game in any dialect, with
+ * any tags, comments, clocks or move numbers.  From game g replayed
+ * into r (fast or not).  A game zh_replay could not start (unknown
+ * variant) has the key {0, 0}: not a game to call a duplicate.
  */
-int zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
-    const struct zh_replay *r, unsigned flags,
-    int (*fn)(void *arg, const struct zh_ply *pl), void *arg);
-void zh_lines_free(struct zh_lines *w);
-/*
- * Every position of a game replayed by zh_replay() into r (r->started),
- * one board or two, in one call: a game of one board as zh_lines_walk
- * (fn, flags), a game of two as zh_bply_walk (bfn: its mainline, both
- * boards, flags unused).  The two kinds of position are two types, so
- * two functions; the caller never asks which the game is.
- */
-int zh_replay_walk(struct zh_lines *w, const struct zh_game *g,
-    const struct zh_replay *r, unsigned flags,
-    int (*fn)(void *arg, const struct zh_ply *pl),
-    int (*bfn)(void *arg, const struct zh_bply *pl), void *arg);
-
-/* The game's result: its result token, else a Result tag of one of the
- * four forms, else "*". */
-const char *zh_game_result(const struct zh_game *g);
-
-/* SAN in dialect d from the Lichess-dialect SAN 'san' (chess.com writes
- * pawn drops "@e4"); returns the length.  buf holds ZH_MOVEMAX. */
-size_t zh_san_dialect(const char *san, int d, char *buf);
+struct zh_key { uint64_t hi, lo; };
+struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 
 /*
- * A position as one compact JSON object (no newline), byte for byte what
- * json_dumps(zh_ply_object(pl, d, flags), ZH_PLY_JSON_FLAGS) writes, but
- * without allocating: keys [file,] game, [index, site,] ply, [variation,]
- * fen, move ({uci, san} or null), side (to move), pockets ({"white":
- * {"P": 2}, "black": {}}: the pieces held), promoted (squares, in FEN
- * order), in_check, [clock,] [cp or mate,] result (null when unknown).
- * Returns the length it needs; the output is cut (and NUL-terminated) if
- * that is not less than size.  The schema is in zhkit-json(5).
+ * Tag-only selection at reading speed: with a filter set, the reader
+ * calls fn(arg, g) once a game's tags are read (g has tags, number,
+ * line; no tokens yet).  A non-zero return drops the game: its movetext
+ * is skipped without being read, and zh_pgn_next returns it with
+ * g->dropped set to that value, its raw bytes and no tokens.  The game
+ * boundaries are those the full reader finds.  fn must be thread-safe if
+ * the reader's game go to threads; NULL removes the filter.
  */
-enum { ZH_PLY_VARIATION = 1 };	/* flags: write the "variation" key */
-#define ZH_PLY_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
-size_t zh_ply_json(const struct zh_ply *pl, int d, unsigned flags,
-    char *buf, size_t size);
-/* The same as a Jansson object (new reference; NULL if out of memory). */
-struct json_t *zh_ply_object(const struct zh_ply *pl, int d, unsigned flags);
+void zh_pgn_set_filter(struct zh_pgn_reader *r,
+    int (*fn)(void *arg, const struct zh_game *g), void *arg);
+
+/* ======================== for zhkit's tools ======================== */
 
 /*
- * A board diagram for a terminal: ranks top down with numbers, files
- * below, Black's pocket beside the top rank and White's beside the
- * bottom one, '>' at the side to move.  ASCII: '.' for an empty square,
- * [x] around the last move's squares, !K! around a king in check, '~'
- * after a promoted piece.  ZH_DIAG_UNICODE: chess symbols; ZH_DIAG_COLOUR:
- * ANSI backgrounds for the squares instead of the brackets.
- * ZH_DIAG_TURNED: the board turned (rotated 180 degrees), Black's side
- * at the bottom with its pocket, as bughouse's board B is seen by the
- * partners beside board A.  Returns the length (cut at size like
- * zh_ply_json).
+ * What only zhkit's own tools call: the pieces of their -j (a stream cut
+ * between games and read in parallel), zhreplay's choice of plies and
+ * its text forms of a position, zhpgn's --strip list, the counts of
+ * --stats.  They are libzh's like the rest (same conventions, exported,
+ * in libzh(3)), but they follow the tools' options and may change with
+ * them; a program of its own needs none of them.
  */
-enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
-#define ZH_DIAGMAX 8192
-size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
-    unsigned flags, char *buf, size_t size);
+
+/* ---- -j: a stream read in pieces ---- */
+
+/*
+ * For callers that cut a stream into pieces between games and read the
+ * pieces in parallel (zhkit's -j does).  zh_pgn_mem() makes a reader of
+ * the len bytes at buf, or turns reader r (from an earlier call; its
+ * storage is kept) to them.  The bytes are read in place, never written,
+ * and must stay until the reader is closed or given other bytes;
+ * buf[len] and the ZH_PGN_PAD - 1 bytes after it must be 0.  Lines are
+ * numbered from line + 1 and games from games + 1, as if that many lines
+ * and games came before.  Returns NULL if out of memory or if len is not
+ * less than the max_game limit (r is then unchanged).
+ *
+ * zh_pgn_mem_clean(), once zh_pgn_next() returned 0: true if no game was
+ * cut by the end of the bytes, that is, if a reader going on past them
+ * (to bytes that start a game: a line "[Event ...") would have returned
+ * the same games; *line is the number of the last line end read.
+ *
+ * zh_pgn_set_base(): number a reader's lines from line + 1 and its games
+ * from games + 1 (before its first game).
+ */
+#define ZH_PGN_PAD 8
+/*
+ * Where to cut and how to number: zh_pgn_cut() gives the offset of the
+ * last line "[Event " in buf[0..len) after its first byte (0 if none);
+ * zh_pgn_count() counts the line ends of buf[0..len) as the reader counts
+ * them (LF, CR, CR LF) and its lines "[Event " ('start': buf begins the
+ * stream, where a BOM may come first).  Counts are a guess for the games
+ * of a piece; zh_pgn_mem_clean() and the games read tell if it held.
+ */
+size_t zh_pgn_cut(const char *buf, size_t len);
+void zh_pgn_count(const char *buf, size_t len, bool start, long *lines,
+    long *events);
+struct zh_pgn_reader *zh_pgn_mem(struct zh_pgn_reader *r, const char *buf,
+    size_t len, const struct zh_pgn_limits *lim, long line, long games);
+bool zh_pgn_mem_clean(const struct zh_pgn_reader *r, long *line);
+void zh_pgn_set_base(struct zh_pgn_reader *r, long line, long games);
+
+/* ---- zhreplay: which positions, and how they read ---- */
 
 /* Which positions of a line to print (zhreplay --plies/--every/...). */
 struct zh_plysel {
@@ -1228,88 +1341,54 @@ struct zh_plysel {
 int zh_plysel_range(struct zh_plysel *s, const char *range);
 bool zh_plysel_match(const struct zh_plysel *s, const struct zh_ply *pl);
 
-/* ======================== writing games: PGN and JSON ======================== */
+/*
+ * A position of zh_bply_walk as zhreplay writes it (bugpos.c).  The
+ * half-moves are the game's "plies": a selection (zh_plysel) counts
+ * them over both boards, 0 being the start.
+ */
+bool zh_bply_match(const struct zh_plysel *s, const struct zh_bply *pl);
+/* "fenA | fenB" in dialect d, or each board's EPD; snprintf rules. */
+size_t zh_bply_fen(const struct zh_bply *pl, int d, bool epd, char *buf,
+    size_t size);
+/* The label of the half-move that led here, as BPGN writes it without
+ * its dot ("12A", "12a": board letter, lower case for Black) into
+ * buf[ZH_BLABELMAX]; "" at the start.  Returns the length. */
+#define ZH_BLABELMAX 16
+size_t zh_bply_label(const struct zh_bply *pl, char *buf);
+/* The half-move as "12A.e2e4" (san false) or "12A.e4" (SAN of dialect
+ * d): the label, a dot, the move; "" at the start.  snprintf rules. */
+size_t zh_bply_move(const struct zh_bply *pl, bool san, int d, char *buf,
+    size_t size);
+
+/* SAN in dialect d from the Lichess-dialect SAN 'san' (chess.com writes
+ * pawn drops "@e4"); returns the length.  buf holds ZH_MOVEMAX. */
+size_t zh_san_dialect(const char *san, int d, char *buf);
 
 /*
- * Write game g, replayed into r by zh_replay(), as PGN of dialect d
- * (ZH_AUTO: Lichess), ending with an empty line.  Tags: the Seven Tag
- * Roster first (a missing one as "?"), then the others in input order;
- * Variant, FEN and SetUp as dialect d writes them (no Variant tag for
- * chess; XBoard's before FEN); for chess.com a CurrentPosition tag with
- * the final position.  Movetext: SAN of dialect d with move numbers
- * made from the plies, comments as written, NAGs (Lichess: !, ?, ...
- * glued to the move), variations, the result; a move zh_replay could
- * not resolve is written as it was, and so is the rest of its line.
- * Lines are wrapped at 80 columns.  The game is written with one
- * fwrite.  Fails (-1) if r has no start position (unknown variant, bad
- * FEN tag), when out of memory or on a write error.
+ * A board diagram for a terminal: ranks top down with numbers, files
+ * below, Black's pocket beside the top rank and White's beside the
+ * bottom one, '>' at the side to move.  ASCII: '.' for an empty square,
+ * [x] around the last move's squares, !K! around a king in check, '~'
+ * after a promoted piece.  ZH_DIAG_UNICODE: chess symbols; ZH_DIAG_COLOUR:
+ * ANSI backgrounds for the squares instead of the brackets.
+ * ZH_DIAG_TURNED: the board turned (rotated 180 degrees), Black's side
+ * at the bottom with its pocket, as bughouse's board B is seen by the
+ * partners beside board A.  Returns the length (snprintf rules: cut
+ * and NUL-terminated at size).
  */
-int zh_pgn_write(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, struct zh_error *err);
-/*
- * A game of two boards (r->bug) goes to the two-board writer: BPGN in
- * dialect d (ZH_AUTO: Lichess), zhkit-json(5) "Bughouse games" from
- * zh_game_json.  zh_pgn_write_boards writes each board of a two-board
- * game alone, as chess.com exports it (board A, then B when the game
- * has labels; each move's [%ts] time stamp, the order zh_merge_boards
- * gives back); a game of one board as zh_pgn_write.
- */
-int zh_pgn_write_boards(FILE *f, const struct zh_game *g,
-    const struct zh_replay *r, int d, struct zh_error *err);
+enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
+#define ZH_DIAGMAX 8192
+size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
+    unsigned flags, char *buf, size_t size);
 
-/*
- * Write g and its replay r as one line of compact JSON (zhkit-json(5)):
- * tags, variant, start, moves (san, uci, comment, nags, clock, emt,
- * eval or mate, fen, variations), comment, result, valid, errors.
- * Positions are in dialect d.  Every game yields an object, valid or not.
- */
-enum { ZH_JSON_FENS = 1 };	/* a "fen" after every move */
-int zh_game_json(FILE *f, const struct zh_game *g, const struct zh_replay *r,
-    int d, unsigned flags, struct zh_error *err);
+/* Both boards' zh_diagram_write side by side, A on the left, the last
+ * move marked on its board; returns the length (snprintf rules). */
+#define ZH_BDIAGMAX (2 * 8192 + 1024)
+size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
+    size_t size);
 
-/*
- * Cleaning on write: the same writers with parts of the game left out.
- * Each ZH_STRIP_ flag takes out one thing and nothing else; what is
- * left is written byte for byte as zh_pgn_write and zh_game_json write
- * it (move numbers and line breaks follow from what is left: a black
- * move after a stripped comment loses its "N...").  A command is
- * "[%NAME ...]" in a comment, up to its first ']': clocks are [%clk],
- * evals [%eval], commands every other name ([%emt], [%csl], [%cal]);
- * a stripped command goes with the white space after it, and a comment
- * left with white space only goes whole.  A variation left empty goes
- * with its parentheses.  ZH_STRIP_TAGS keeps the tags named in
- * keep_tags (case-sensitive) and those the writer always has: the
- * Seven Tag Roster and Variant, FEN, SetUp and CurrentPosition (as
- * pgn-extract's -7 keeps FEN and SetUp: without them the moves would
- * be another game's).  o NULL or o->strip 0: zh_pgn_write itself.
- */
-enum {
-	ZH_STRIP_COMMENTS = 1,		/* every comment */
-	ZH_STRIP_CLOCKS = 2,		/* [%clk ...] */
-	ZH_STRIP_EVALS = 4,		/* [%eval ...] */
-	ZH_STRIP_COMMANDS = 8,		/* any other [%...] */
-	ZH_STRIP_NAGS = 16,		/* NAGs, glyphs (!, ?, ...) too */
-	ZH_STRIP_VARIATIONS = 32,
-	ZH_STRIP_TAGS = 64		/* all tags but keep_tags' */
-};
+/* ---- zhpgn --strip, and the tests' counts of --stats ---- */
 
-struct zh_pgn_opts {
-	unsigned strip;			/* ZH_STRIP_* */
-	const char *const *keep_tags;	/* with ZH_STRIP_TAGS */
-	size_t nkeep;
-	bool boards;			/* a game of two boards as each
-					   board's PGN (zh_pgn_write_boards) */
-};
-
-/* The one door of every game, of one board or two: a game of two boards
- * is written whole, as zh_pgn_write, zh_pgn_write_boards (o->boards)
- * and zh_game_json write it (cleaning is for games of one board). */
-int zh_pgn_write_opts(FILE *f, const struct zh_game *g,
-    const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
-    struct zh_error *err);
-int zh_game_json_opts(FILE *f, const struct zh_game *g,
-    const struct zh_replay *r, int d, unsigned flags,
-    const struct zh_pgn_opts *o, struct zh_error *err);
 /*
  * A comma list of "comments", "clocks", "evals", "commands", "nags",
  * "variations" (zhpgn --strip) added to *strip as ZH_STRIP_ flags: 0,
@@ -1317,18 +1396,10 @@ int zh_game_json_opts(FILE *f, const struct zh_game *g,
  */
 int zh_strip_parse(const char *list, unsigned *strip, struct zh_error *err);
 
-/* ======================== JSON text ======================== */
-
-/*
- * s (n bytes, any bytes) as a JSON string with its quotes, the one
- * encoder of every JSON the library and the tools write (zhkit-json(5)
- * TEXT): valid UTF-8 as it is, any other byte read as ISO 8859-1, '"',
- * '\\' and the control bytes escaped.  Stored in out (size bytes,
- * NUL-terminated, cut if too small: a size of 0 stores nothing) as
- * snprintf does; returns the length of the whole string (more than
- * size - 1: out was too small), 0 if out of memory.
- */
-size_t zh_json_string(const char *s, size_t n, char *out, size_t size);
+/* How many tests were added; test i (1-based) as given, for counts. */
+int zh_select_count(const struct zh_select *s);
+const char *zh_select_text(const struct zh_select *s, int i);
+int zh_select_kind(const struct zh_select *s, int i);
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

@@ -309,7 +309,8 @@ int zh_bug_walk(const struct zh_bug *b,
  * game without labels (one board of a game) is written as one board,
  * as zh_bug_board_write(board A) writes it.
  *
- * zh_bug_json: one line of JSON (zhkit-json(5) "Bughouse games"): the
+ * zh_bug_json: one JSON object, appended to out (json.h) with no newline
+ * (zhkit-json(5) "Bughouse games"): the
  * game object's keys, "boards", and one object per half-move in text
  * order (board, side, label, ply, san, uci, clock, comment, the
  * holdings of both boards after it, with ZH_JSON_FENS the two-board
@@ -326,8 +327,9 @@ int zh_bug_walk(const struct zh_bug *b,
  */
 int zh_bug_write(FILE *f, const struct zh_game *g, const struct zh_bug *b,
     int d, struct zh_error *err);
-int zh_bug_json(FILE *f, const struct zh_game *g, const struct zh_bug *b,
-    int d, unsigned flags, struct zh_error *err);
+struct zh__buf;
+void zh_bug_json(struct zh__buf *out, const struct zh_game *g,
+    const struct zh_bug *b, int d, unsigned flags);
 int zh_bug_board_write(FILE *f, const struct zh_game *g,
     const struct zh_bug *b, int board, int d, struct zh_error *err);
 
@@ -342,14 +344,14 @@ const char *zh_bug_board_result(const struct zh_bug *b);
  * (gameout.c), which send a game of two boards to bugout.c. */
 int zh__pgn_write_board(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, struct zh_error *err);
-int zh__game_json_board(FILE *f, const struct zh_game *g,
-    const struct zh_replay *r, int d, unsigned flags, struct zh_error *err);
+void zh__game_json_board(struct zh__buf *b, const struct zh_game *g,
+    const struct zh_replay *r, int d, unsigned flags);
 /* The same cleaned on write (pgnclean.c), behind zh_pgn_write_opts and
  * zh_game_json_opts (gameout.c). */
 int zh__pgn_write_clean(FILE *f, const struct zh_game *g,
     const struct zh_replay *r, int d, const struct zh_pgn_opts *o,
     struct zh_error *err);
-int zh__game_json_clean(FILE *f, const struct zh_game *g,
+int zh__game_json_clean(struct zh_text *out, const struct zh_game *g,
     const struct zh_replay *r, int d, unsigned flags,
     const struct zh_pgn_opts *o, struct zh_error *err);
 

@@ -174,3 +174,14 @@ PY
 	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cli/*.[ch] '$ZH_TOP'/draw/*.[ch] | grep -c 'zh_bug_'"
 	assert_output 0
 }
+
+# The public header stands alone: no Jansson in it (JSON comes out as
+# text, struct zh_text), so a user of libzh needs no jansson.h.
+@test "exports: zh.h names neither json_t nor Jansson" {
+	run grep -inE '\bjson_t\b|jansson|\bJSON_(COMPACT|PRESERVE|REAL|INDENT)' "$ZH_TOP/lib/zh.h"
+	assert_failure
+	assert_output ''
+	# nor does anything it includes
+	run sh -c "cc -std=c17 -M -I'$ZH_TOP/lib' '$ZH_TOP/lib/zh.h' | tr ' ' '\n' | grep -c jansson"
+	assert_output 0
+}

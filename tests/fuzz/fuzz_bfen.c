@@ -14,6 +14,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	static char moves[ZH_MAXMOVES * ZH_MOVEMAX];
 	struct zh_pos p[2], q[2];
 	struct zh_error err = { 0 };
+	struct zh_text js = { 0 };
 	int d, b;
 
 	if (s == NULL)
@@ -31,14 +32,18 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		for (b = 0; b < 2; b++)
 			zh_moves_write(&p[b], moves, sizeof moves);
-		free(zh_bfen_json(s, size, 1, p, ZH_AUTO, ZH_FAIRY, true, NULL));
+		if (zh_bfen_json(&js, NULL, s, size, 1, p, ZH_AUTO, ZH_FAIRY,
+		    true, NULL) != 0 || strlen(js.s) != js.len)
+			abort();
 	} else {
 		/* the column is inside the line, or just past it */
 		if (err.col < 1 || err.col > (long)strlen(s) + 1)
 			abort();
-		free(zh_bfen_json(s, size, 1, NULL, ZH_AUTO, ZH_AUTO, false,
-		    &err));
+		if (zh_bfen_json(&js, NULL, s, size, 1, NULL, ZH_AUTO, ZH_AUTO,
+		    false, &err) != 0)
+			abort();
 	}
+	zh_text_free(&js);
 	free(s);
 	return 0;
 }

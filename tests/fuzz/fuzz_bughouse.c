@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zh_int.h"	/* the two-board engine, internal */
+#include "json.h"	/* the two-board engine and its JSON buffer, internal */
 
 #include "zh.h"
 
@@ -60,9 +60,17 @@ static int
 w_json(FILE *f, void *arg)
 {
 	struct job *j = arg;
-	struct zh_error e = { 0 };
+	struct zh_text t = { 0 };
+	struct zh__buf b = ZH_BUF_TEXT(&t);
+	int rc;
 
-	return zh_bug_json(f, j->g, j->b, j->d, j->flags, &e);
+	zh_bug_json(&b, j->g, j->b, j->d, j->flags);
+	if ((rc = zh__buf_text(&b, &t, NULL)) == 0) {	/* a line, as before */
+		fwrite(t.s, 1, t.len, f);
+		putc('\n', f);
+	}
+	zh_text_free(&t);
+	return rc;
 }
 
 static int

@@ -39,9 +39,15 @@ written(const struct zh_game *g, const struct zh_replay *rp, int d,
 
 	if (f == NULL)
 		abort();
-	if (d < 0)
-		zh_game_json_opts(f, g, rp, ZH_LICHESS, 0, o, &err);
-	else if (o == NULL)
+	if (d < 0) {
+		struct zh_text t = { 0 };
+
+		if (zh_game_json_opts(&t, g, rp, ZH_LICHESS, 0, o, &err) != 0)
+			abort();
+		fwrite(t.s, 1, t.len, f);
+		putc('\n', f);
+		zh_text_free(&t);
+	} else if (o == NULL)
 		zh_pgn_write(f, g, rp, d, &err);
 	else
 		zh_pgn_write_opts(f, g, rp, d, o, &err);
@@ -73,7 +79,7 @@ static void
 game(const struct zh_game *g, const struct zh_replay *rp)
 {
 	static const char *const keep[] = { "WhiteElo", "ECO" };
-	struct zh_pgn_opts o = { 0, keep, 2 };
+	struct zh_pgn_opts o = { .keep_tags = keep, .nkeep = 2 };
 	size_t k, n0, n, nj;
 	char *plain, *s, *j;
 	json_t *v;

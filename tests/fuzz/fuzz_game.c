@@ -48,13 +48,12 @@ out_json(struct out *o, const struct zh_game *g, const struct zh_replay *rp,
     unsigned flags)
 {
 	struct zh_error err;
-	FILE *f = open_memstream(&o->s, &o->n);
+	struct zh_text t = { 0 };
 
-	if (f == NULL)
+	if (zh_game_json(&t, g, rp, ZH_LICHESS, flags, &err) != 0)
 		abort();
-	zh_game_json(f, g, rp, ZH_LICHESS, flags, &err);
-	if (fclose(f) != 0)
-		abort();
+	o->s = t.s;
+	o->n = t.len;
 	if ((o->j = json_loads(o->s, 0, NULL)) == NULL) {
 		fprintf(stderr, "fuzz_game: not JSON: %s\n", o->s);
 		abort();	/* not JSON */
@@ -123,25 +122,28 @@ each(void *arg, const struct zh_ply *pl)
 {
 	const struct walk *w = arg;
 	unsigned flags = w->flags;
-	char buf[4096], small[12];
+	char buf[4096];
 	long turn = pl->ply + pl->line;
 	int d = (int)(turn % ZH_NDIALECTS), dend = w->all ? ZH_NDIALECTS : d + 1;
 	unsigned k = (unsigned)(turn % 4), kend = w->all ? 4 : k + 1;
 
 	if (w->all)
 		d = k = 0;
-	for (; d < dend; d++) {
-		size_t n = zh_ply_json(pl, d, flags, buf, sizeof buf);
-		json_t *o = zh_ply_object(pl, d, flags);
-		char *s = o ? json_dumps(o, ZH_PLY_JSON_FLAGS) : NULL;
+	for (; d < dend; d++) {	/* JSON that Jansson writes the same */
+		struct zh_text t = { 0 };
+		json_t *o;
+		char *s;
 
-		if (s != NULL && (n >= sizeof buf || strcmp(s, buf) != 0))
+		if (zh_ply_json(&t, pl, d, flags) != 0 || strlen(t.s) != t.len)
 			abort();
-		if (zh_ply_json(pl, d, flags, small, sizeof small) != n ||
-		    strlen(small) != (n < sizeof small ? n : sizeof small - 1))
+		o = json_loadb(t.s, t.len, 0, NULL);
+		s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(15)) : NULL;
+		if (s == NULL || strcmp(s, t.s) != 0)
 			abort();
 		free(s);
 		json_decref(o);
+		zh_text_free(&t);
 	}
 	for (; k < kend; k++) {	/* ASCII, Unicode, colour, both */
 		size_t n = zh_diagram_write(pl->pos,
@@ -160,16 +162,16 @@ part_check_pgn(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *rp, struct zh_check *ck)
 {
 	struct out pgn, pgn_san;
-	char *js;
+	struct zh_text js = { 0 };
 
 	zh_check_game(g, force, ZH_CHECK_STRICT, ck);
-	if ((js = zh_check_json(ck, g, "fuzz")) != NULL) {
-		json_t *o = json_loads(js, 0, NULL);
+	if (zh_check_json(&js, ck, g, "fuzz") == 0) {
+		json_t *o = json_loads(js.s, 0, NULL);
 
 		if (o == NULL)
 			abort();	/* not JSON */
 		json_decref(o);
-		free(js);
+		zh_text_free(&js);
 	}
 	rp->fast = false;
 	rp->no_uci = true;	/* SAN alone, as zhpgn's PGN writers */

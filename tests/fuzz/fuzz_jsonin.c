@@ -73,14 +73,17 @@ again(const struct zh_game *g, const struct zh_replay *rp)
 	struct zh_pgn_reader *r;
 	struct zh_replay hp;
 	struct zh_game h;
-	char *s = NULL, *p1, *p2;
-	size_t n = 0, n1 = 0, n2 = 0;
-	FILE *f = open_memstream(&s, &n);
+	struct zh_text t = { 0 };
+	char *s, *p1, *p2;
+	size_t n, n1 = 0, n2 = 0;
+	FILE *f;
 
-	if (f == NULL)
+	if (zh_game_json(&t, g, rp, ZH_LICHESS, 0, &err) != 0)
 		abort();
-	zh_game_json(f, g, rp, ZH_LICHESS, 0, &err);
-	if (fclose(f) != 0 || (f = fmemopen(s, n, "r")) == NULL)
+	t.s[t.len++] = '\n';	/* a line of JSON Lines */
+	s = t.s;
+	n = t.len;
+	if ((f = fmemopen(s, n, "r")) == NULL)
 		abort();
 	r = zh_pgn_open(f, NULL);
 	memset(&hp, 0, sizeof hp);
@@ -133,8 +136,14 @@ game(const struct zh_game *g, size_t size, struct zh_replay *rp)
 		abort();
 	if (rp->v != NULL)
 		zh_pgn_write(f, g, rp, ZH_CHESSCOM, &err);
-	zh_game_json(f, g, rp, ZH_XBOARD, ZH_JSON_FENS, &err);
 	fclose(f);
+	{
+		struct zh_text t = { 0 };
+
+		if (zh_game_json(&t, g, rp, ZH_XBOARD, ZH_JSON_FENS, &err) != 0)
+			abort();
+		zh_text_free(&t);
+	}
 	if (g->err.code == ZH_OK)
 		again(g, rp);
 }

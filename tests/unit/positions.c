@@ -1,6 +1,7 @@
-/* positions.c - unit tests of lib/positions.c: the fast JSON writer is
- * byte for byte json_dumps of the Jansson object, over every position of
- * the test games; lines of play; ply selection. */
+/* positions.c - unit tests of lib/positions.c: the fast JSON writer's
+ * text is byte for byte what Jansson makes of it (parsed, dumped compact
+ * in order), over every position of the test games, appended after
+ * other text as well as alone; lines of play; ply selection. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,28 +14,68 @@ struct acc {
 	unsigned flags;
 };
 
+/* A position whose site is longer than the writer's first try: written
+ * again with room, after other text, and read back whole. */
+static void
+long_site(const struct zh_ply *pl)
+{
+	static char site[5000];
+	struct zh_text t = { 0 };
+	struct zh_ply q = *pl;
+	json_t *o;
+
+	memset(site, 'x', sizeof site - 1);
+	q.file = "f.pgn";
+	q.site = site;
+	/* 8 bytes of the caller's with "[" in them: grown to the first
+	   try's room, then to the length that try told */
+	t.s = malloc(8);
+	CHECK(t.s != NULL);
+	if (t.s == NULL)
+		return;
+	t.cap = 8;
+	t.s[t.len++] = '[';
+	t.s[t.len] = '\0';
+	CHECK(zh_ply_json(&t, &q, ZH_LICHESS, 0) == 0 && t.s[0] == '[' &&
+	    strlen(t.s) == t.len && t.len > sizeof site);
+	o = json_loadb(t.s + 1, t.len - 1, 0, NULL);
+	CHECK(o != NULL && strcmp(json_string_value(json_object_get(o,
+	    "site")), site) == 0);
+	json_decref(o);
+	zh_text_free(&t);
+}
+
 static int
 each(void *arg, const struct zh_ply *pl)
 {
 	struct acc *a = arg;
 	int d;
 
-	a->positions++;
+	if (a->positions++ == 0)
+		long_site(pl);
 	if (!pl->prefix)
 		a->own++;
 	for (d = ZH_LICHESS; d < ZH_NDIALECTS; d++) {
-		char buf[4096];
-		size_t n = zh_ply_json(pl, d, a->flags, buf, sizeof buf);
-		json_t *o = zh_ply_object(pl, d, a->flags);
-		char *s = json_dumps(o, ZH_PLY_JSON_FLAGS);
+		struct zh_text t = { 0 }, u = { 0 };
+		json_t *o;
+		char *s;
 
-		CHECK(n < sizeof buf && s != NULL && strcmp(s, buf) == 0);
-		if (s == NULL || strcmp(s, buf) != 0)
-			fprintf(stderr, "fast: %s\njansson: %s\n", buf, s);
-		/* a short buffer is cut and still terminated */
-		CHECK(zh_ply_json(pl, d, a->flags, buf, 10) == n && strlen(buf) == 9);
+		CHECK(zh_ply_json(&t, pl, d, a->flags) == 0);
+		o = json_loadb(t.s, t.len, 0, NULL);
+		s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(15)) : NULL;
+		CHECK(s != NULL && strlen(t.s) == t.len && strcmp(s, t.s) == 0);
+		if (s == NULL || strcmp(s, t.s) != 0)
+			fprintf(stderr, "fast: %s\njansson: %s\n", t.s, s);
+		/* appended after a line of other text: the same bytes */
+		CHECK(zh_ply_json(&u, pl, d, a->flags) == 0 && u.len == t.len);
+		u.s[u.len++] = '\n';
+		CHECK(zh_ply_json(&u, pl, d, a->flags) == 0 &&
+		    u.len == 2 * t.len + 1 && strcmp(u.s + t.len + 1, t.s) == 0);
 		free(s);
 		json_decref(o);
+		zh_text_free(&t);
+		zh_text_free(&u);
 	}
 	return 0;
 }
