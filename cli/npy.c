@@ -14,12 +14,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "npy.h"
+#include "tmpout.h"
 
 /* ======================== the layouts ======================== */
 
@@ -733,6 +733,7 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 
 struct table {
 	FILE *f;
+	char *path, *tmp;	/* DIR/name, its temporary (tmpout.h) */
 	unsigned char *buf;	/* TBUF bytes */
 	size_t len;
 	uint64_t n;		/* records written */
@@ -833,30 +834,55 @@ path_of(const struct npy *n, const char *name)
 	return p;
 }
 
-/* DIR/name made, unbuffered if 'whole' (a table: its writes are large).
-   A table is written over, not emptied first, and cut to its length
-   at the end (finish): emptying a table a run before wrote, whose
-   pages the system may still be writing out, can cost more than
-   writing the new one. */
+/* DIR/name begun under a temporary name beside it (tmpout.h: renamed
+   over DIR/name by done(), removed by an interrupt), unbuffered if
+   'whole' (a table: its writes are large); its path and temporary in
+   *path and *tmp.  An older file of that name is left as it is until
+   then, whole, for a reader that has it open or mapped. */
 static FILE *
-create(const struct npy *n, const char *name, bool whole)
+create(const struct npy *n, const char *name, bool whole, char **path,
+    char **tmp)
 {
 	char *p = path_of(n, name);
-	int fd = p != NULL ? open(p, O_WRONLY | O_CREAT | (whole ? 0 : O_TRUNC),
-	    0666) : -1;
+	int fd = p != NULL ? tmpout_create(p, -1, p, tmp) : -1;
 	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int e = p != NULL ? errno : ENOMEM;
 
 	if (f == NULL && fd >= 0) {
 		close(fd);
-		errno = ENOMEM;
+		tmpout_drop(*tmp, NULL);
+		free(*tmp);
+		e = ENOMEM;
 	}
-	if (f == NULL)
-		cli_fail("%s: %s", p != NULL ? p : name, strerror(p != NULL ?
-		    errno : ENOMEM));
-	else if (whole)	/* the tables' own buffers, written whole */
+	if (f == NULL) {
+		cli_fail("%s: %s", p != NULL ? p : name, strerror(e));
+		free(p);
+		*tmp = NULL;
+		return NULL;
+	}
+	if (whole)	/* the tables' own buffers, written whole */
 		setvbuf(f, NULL, _IONBF, 0);
-	free(p);
+	*path = p;
 	return f;
+}
+
+/* A file begun by create() renamed over its name (ok) or removed; its
+   names freed.  0, or -1 with errno. */
+static int
+done(char **path, char **tmp, bool ok)
+{
+	int rc = 0;
+
+	if (*tmp != NULL) {
+		if (!ok)
+			tmpout_drop(*tmp, NULL);
+		else if (tmpout_commit(*tmp, *path) != 0)
+			rc = -1;
+	}
+	free(*tmp);
+	free(*path);
+	*tmp = *path = NULL;
+	return rc;
 }
 
 /* A table's buffered records written out. */
@@ -1010,7 +1036,8 @@ npy_open(const char *dir)
 			cli_fail("out of memory");
 			goto fail;
 		}
-		if ((n->t[k].f = create(n, names[k], true)) == NULL)
+		if ((n->t[k].f = create(n, names[k], true, &n->t[k].path,
+		    &n->t[k].tmp)) == NULL)
 			goto fail;
 		if (put_header(&n->t[k]) != 0) {
 			cli_fail("%s/%s: write error: %s", dir, names[k],
@@ -1030,6 +1057,7 @@ fail:
 	for (k = 0; k < NTABLES; k++) {
 		if (n->t[k].f != NULL)
 			fclose(n->t[k].f);
+		done(&n->t[k].path, &n->t[k].tmp, false);
 		free(n->t[k].buf);
 	}
 	free(n->dir);
@@ -1061,9 +1089,10 @@ npy_input(struct npy *n, const char *name)
 	n->nfiles++;
 }
 
-/* DIR/files.npy: the inputs' names, one fixed width (the longest). */
+/* DIR/files.npy, begun (*path, *tmp: done() ends it): the inputs'
+   names, one fixed width (the longest). */
 static int
-write_files(struct npy *n)
+write_files(struct npy *n, char **path, char **tmp)
 {
 	size_t w = 1, i, k, hl;
 	char h[256], type[32];
@@ -1075,7 +1104,7 @@ write_files(struct npy *n)
 			w = strlen(n->files[i]);
 	snprintf(type, sizeof type, "|S%zu", w);
 	hl = header(h, sizeof h, NULL, type, n->nfiles);
-	if ((f = create(n, "files.npy", false)) == NULL)
+	if ((f = create(n, "files.npy", false, path, tmp)) == NULL)
 		return -1;
 	if (fwrite(h, 1, hl, f) != hl)
 		rc = -1;
@@ -1092,28 +1121,26 @@ write_files(struct npy *n)
 	return rc;
 }
 
-/* A table cut to what was written (a file's old bytes after it gone),
-   its count into its header; closed. */
+/* A table's count into its header; closed. */
 static int
 finish(struct table *t)
 {
-	struct stat st;
-	off_t end;
 	int rc = 0;
 
-	if (fflush(t->f) != 0 || (end = ftello(t->f)) < 0 ||
-	    fstat(fileno(t->f), &st) != 0 || (S_ISREG(st.st_mode) &&
-	    ftruncate(fileno(t->f), end) != 0) ||
-	    fseek(t->f, 0, SEEK_SET) != 0 || put_header(t) != 0)
+	if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
+	    put_header(t) != 0)
 		rc = -1;
 	if (fclose(t->f) != 0)
 		rc = -1;
 	return rc;
 }
 
+/* Every table finished, files.npy written, then all four renamed over
+   their names; after a failure none is (the old files stay whole). */
 int
 npy_close(struct npy *n)
 {
+	char *fpath = NULL, *ftmp = NULL;
 	size_t i;
 	int k, rc = 0;
 
@@ -1127,7 +1154,17 @@ npy_close(struct npy *n)
 		}
 		free(n->t[k].buf);
 	}
-	if (rc == 0 && !n->failed && write_files(n) != 0) {
+	if (rc == 0 && !n->failed && write_files(n, &fpath, &ftmp) != 0) {
+		rc = -1;
+		n->err = errno;
+	}
+	for (k = 0; k < NTABLES; k++)
+		if (done(&n->t[k].path, &n->t[k].tmp, rc == 0 && !n->failed) &&
+		    rc == 0) {
+			rc = -1;
+			n->err = errno;
+		}
+	if (done(&fpath, &ftmp, rc == 0 && !n->failed) != 0 && rc == 0) {
 		rc = -1;
 		n->err = errno;
 	}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # zhreplay -F npy into a directory that already has tables (the last
-# run's): each table is written over and cut to its new length, so the
-# directory ends up with the same bytes a new directory gets, whatever
-# was there before (longer tables, shorter ones, junk).
+# run's): each table is written under a temporary name and renamed over
+# the old one at the end, so the directory ends up with the same bytes a
+# new directory gets, whatever was there before (longer tables, shorter
+# ones, junk); an interrupted or failed run leaves the old tables whole
+# and no temporary file; a reader that has an old table open keeps it.
 
 bats_require_minimum_version 1.5.0
 load common
@@ -43,4 +45,51 @@ same_tables() {
 	run zhreplay -q -F npy -o "$T/d" "$BIG"
 	assert_success
 	same_tables "$T/new" "$T/d"
+}
+
+# An old table open (as numpy.load(mmap_mode='r') keeps it) while a new
+# run writes the directory: the reader's bytes do not change under it.
+@test "arrays-rewrite: a table open for reading keeps its bytes while a new run writes" {
+	zhreplay -q -F npy -o "$T/d" "$SMALL"
+	cp "$T/d/positions.npy" "$T/old.npy"
+	exec 7<"$T/d/positions.npy"
+	zhreplay -q -F npy -o "$T/d" "$BIG"
+	run cmp - "$T/old.npy" <&7
+	exec 7<&-
+	assert_success
+	zhreplay -q -F npy -o "$T/new" "$BIG"
+	same_tables "$T/new" "$T/d"
+}
+
+@test "arrays-rewrite: SIGINT, SIGTERM while the tables are written: the old tables whole, no temporary file left, said" {
+	local sig t
+	zhreplay -q -F npy -o "$T/d" "$SMALL"
+	cp -r "$T/d" "$T/old"
+	for i in $(seq 30); do cat "$BIG"; done >"$T/big.pgn"
+	for sig in INT TERM; do
+		rm -f "$T/fifo" && mkfifo "$T/fifo"
+		run bash -c '
+			set -m
+			T=$1 sig=$2
+			{ cat "$T/big.pgn"; sleep 30; } >"$T/fifo" 2>/dev/null </dev/null &
+			feeder=$!
+			zhreplay -q -F npy -o "$T/d" "$T/fifo" 2>"$T/err" &
+			pid=$!
+			for i in $(seq 200); do
+				f=$(find "$T/d" -name ".positions.npy.*" -size +100k | head -1)
+				[ -n "$f" ] && break
+				sleep 0.05
+			done
+			[ -n "$f" ] || { echo "no temporary file"; kill $pid; }
+			kill "-$sig" "$pid"
+			wait "$pid"
+			rc=$?
+			kill -- "-$feeder" 2>/dev/null
+			exit $rc' _ "$T" "$sig"
+		assert_equal "$status" $((128 + $(kill -l "$sig")))
+		same_tables "$T/old" "$T/d"
+		[ -z "$(find "$T/d" -name '.*')" ] || fail "a temporary file was left: $(ls -a "$T/d")"
+		grep -q "positions.npy: not written (interrupted by SIG$sig)" "$T/err" ||
+		    fail "$(cat "$T/err")"
+	done
 }
