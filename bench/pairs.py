@@ -11,7 +11,9 @@ median CPU seconds, user + system, of each).  A ratio taken pair by pair
 holds when the machine's speed drifts during the run, which a median of
 all A runs over a median of all B runs (taken minutes apart) does not.
 Each command is one string, split as a shell would split it (no shell
-runs it).  Every run's figures go to JSON.
+runs it).  Every run's figures go to JSON.  PAIRS_PREPARE_A, if set, is
+a shell command run before each run of A, not timed (e.g. removing the
+output directory A's last run wrote, so each run writes a new one).
 """
 import json
 import os
@@ -41,9 +43,14 @@ def main():
         sys.exit(__doc__.split("\n")[0])
     runs, out = int(sys.argv[1]), sys.argv[2]
     a, b = shlex.split(sys.argv[3]), shlex.split(sys.argv[4])
+    prep = os.environ.get("PAIRS_PREPARE_A")
+    if prep:
+        subprocess.run(prep, shell=True, check=True)
     once(a), once(b)  # warm-up
     rows = []
     for _ in range(runs):
+        if prep:
+            subprocess.run(prep, shell=True, check=True)
         wa, ca = once(a)
         wb, cb = once(b)
         rows.append({"a": wa, "b": wb, "cpu_a": ca, "cpu_b": cb})

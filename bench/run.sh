@@ -577,13 +577,23 @@ arrays_section() {
 	bin/zhreplay -q -F npy -o "$out" "$pgn" || { note "zhreplay -F npy failed: arrays section skipped"; return; }
 	npos=$("$py" -c 'import numpy as n, sys; print(len(n.load(sys.argv[1], mmap_mode="r")))' "$out/positions.npy")
 	echo; echo "## positions as arrays: zh-tags.pgn ($npos positions)"
-	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npy-fen.json" \
+	# -F npy into a new directory each run (the last run's removed
+	# before it, not timed: an archive is converted once), and over
+	# the last run's tables (each then removed as the new one is
+	# renamed over it: the system frees 125 MB it may still be writing)
+	set -- $(PAIRS_PREPARE_A="rm -rf $out" python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npy-fen.json" \
 		"bin/zhreplay -q -F npy -o $out $pgn" "bin/zhreplay -q -F fen $pgn")
 	if [ $# -eq 5 ]; then
 		row "zhreplay -F fen (/dev/null)" "zh-tags.pgn" "$2" "positions/s $(calc "round($npos / $2)")  CPU $(calc "'%.3f' % $5") s"
-		row "zhreplay -F npy" "zh-tags.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
+		row "zhreplay -F npy (a new DIR)" "zh-tags.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
 			"x$(calc "'%.2f' % (1 / $3)") of -F fen's positions/s (pairs; bar 1)"
 	fi
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npyover-fen.json" \
+		"bin/zhreplay -q -F npy -o $out $pgn" "bin/zhreplay -q -F fen $pgn")
+	[ $# -eq 5 ] &&
+		row "zhreplay -F npy (over the last run's)" "zh-tags.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
+			"x$(calc "'%.2f' % (1 / $3)") of -F fen's positions/s (pairs)"
+	bin/zhreplay -q -F npy -o "$out" "$pgn"	# for the rows below
 	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/arrays-npy-fenfile.json" \
 		"bin/zhreplay -q -F npy -o $out $pgn" "bin/zhreplay -q -F fen -o $TMP/arrays.fen $pgn")
 	[ $# -eq 5 ] &&
