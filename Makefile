@@ -133,13 +133,14 @@ asan:
 	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check
 	$(MAKE) clean
 
-# The -j suites with every tool built under ThreadSanitizer: a data race
+# The -j suites (and the arrays' writer thread) with every tool built
+# under ThreadSanitizer: a data race
 # between the workers, or the main thread, fails the test.
 TSANFLAGS = -fsanitize=thread
 tsan:
 	$(MAKE) clean
 	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all
-	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats
+	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats tests/arrays-rewrite.bats
 	$(MAKE) clean
 
 # A profile-guided build, for those who want the last tenth of speed:

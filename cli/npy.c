@@ -11,6 +11,7 @@
 #define _GNU_SOURCE		/* fopencookie() */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -732,10 +733,13 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 #define TBUF	(1 << 20)	/* records kept before a write */
 
 struct table {
-	FILE *f;
+	FILE *f;		/* written by the writer thread once begun */
 	char *path, *tmp;	/* DIR/name, its temporary (tmpout.h) */
-	unsigned char *buf;	/* TBUF bytes */
+	unsigned char *buf;	/* TBUF bytes, being filled */
 	size_t len;
+	unsigned char *spare;	/* TBUF bytes, free (NULL: being written) */
+	unsigned char *pend;	/* a full buffer for the writer, or NULL */
+	size_t plen;
 	uint64_t n;		/* records written */
 	const struct field *fields;
 	const char *name;
@@ -755,6 +759,14 @@ struct npy {
 	size_t nfiles;
 	bool failed;			/* a write failed (said at close) */
 	int err;
+	/* the writer thread: each table's full buffer written while the
+	   next one is filled (write-behind, as codec.c reads ahead) */
+	pthread_t wth;
+	bool wrun;			/* started */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;			/* no more buffers: end */
+	int werr;			/* the writer's first error (errno) */
 };
 
 /* The header of n records of 'fields' (or of one field's dtype 'type'
@@ -885,16 +897,88 @@ done(char **path, char **tmp, bool ok)
 	return rc;
 }
 
-/* A table's buffered records written out. */
+/* A table's buffered records handed to the writer thread (written at
+   once if it is not running), the spare buffer taken for the next. */
 static void
 flush_table(struct npy *n, struct table *t)
 {
-	if (t->len > 0 && fwrite(t->buf, 1, t->len, t->f) != t->len &&
-	    !n->failed) {
-		n->failed = true;
-		n->err = errno;
+	if (t->len == 0)
+		return;
+	if (!n->wrun) {
+		if (fwrite(t->buf, 1, t->len, t->f) != t->len && !n->failed) {
+			n->failed = true;
+			n->err = errno;
+		}
+		t->len = 0;
+		return;
 	}
+	pthread_mutex_lock(&n->mu);
+	while (t->pend != NULL)
+		pthread_cond_wait(&n->cv, &n->mu);
+	t->pend = t->buf;
+	t->plen = t->len;
+	t->buf = t->spare;
+	t->spare = NULL;
+	pthread_cond_broadcast(&n->cv);
+	pthread_mutex_unlock(&n->mu);
 	t->len = 0;
+}
+
+/* The writer thread: every full buffer written to its table in the
+   order given (one at a time a table), until told to stop. */
+static void *
+writer(void *arg)
+{
+	struct npy *n = arg;
+	struct table *t;
+	unsigned char *b;
+	size_t len;
+	int k;
+
+	pthread_mutex_lock(&n->mu);
+	for (;;) {
+		for (k = 0; k < NTABLES && n->t[k].pend == NULL; k++)
+			;
+		if (k == NTABLES) {
+			if (n->stop)
+				break;
+			pthread_cond_wait(&n->cv, &n->mu);
+			continue;
+		}
+		t = &n->t[k];
+		b = t->pend;
+		len = t->plen;
+		pthread_mutex_unlock(&n->mu);
+		if (fwrite(b, 1, len, t->f) != len && n->werr == 0)
+			n->werr = errno ? errno : EIO;
+		pthread_mutex_lock(&n->mu);
+		t->spare = b;
+		t->pend = NULL;
+		pthread_cond_broadcast(&n->cv);
+	}
+	pthread_mutex_unlock(&n->mu);
+	return NULL;
+}
+
+/* The writer thread ended, every buffer it had written; its error the
+   run's. */
+static void
+writer_end(struct npy *n)
+{
+	if (!n->wrun)
+		return;
+	pthread_mutex_lock(&n->mu);
+	n->stop = true;
+	pthread_cond_broadcast(&n->cv);
+	pthread_mutex_unlock(&n->mu);
+	pthread_join(n->wth, NULL);
+	pthread_mutex_destroy(&n->mu);
+	pthread_cond_destroy(&n->cv);
+	n->wrun = false;
+	if (n->werr != 0 && !n->failed) {
+		n->failed = true;
+		n->err = n->werr;
+	}
 }
 
 /* The table of a game's records: the one for its variant's boards. */
@@ -1032,7 +1116,8 @@ npy_open(const char *dir)
 		}
 		n->t[k].name = names[k];
 		n->t[k].fields = fields[k];
-		if ((n->t[k].buf = malloc(TBUF)) == NULL) {
+		if ((n->t[k].buf = malloc(TBUF)) == NULL ||
+		    (n->t[k].spare = malloc(TBUF)) == NULL) {
 			cli_fail("out of memory");
 			goto fail;
 		}
@@ -1052,6 +1137,17 @@ npy_open(const char *dir)
 	/* each game's records (a run of games with -j) straight to
 	   sink_write(), not copied into a buffer first */
 	setvbuf(n->sink, NULL, _IONBF, 0);
+	/* without the thread (none can be made) the tables are written
+	   by this one */
+	if (pthread_mutex_init(&n->mu, NULL) == 0) {
+		if (pthread_cond_init(&n->cv, NULL) != 0)
+			pthread_mutex_destroy(&n->mu);
+		else if (pthread_create(&n->wth, NULL, writer, n) != 0) {
+			pthread_cond_destroy(&n->cv);
+			pthread_mutex_destroy(&n->mu);
+		} else
+			n->wrun = true;
+	}
 	return n;
 fail:
 	for (k = 0; k < NTABLES; k++) {
@@ -1059,6 +1155,7 @@ fail:
 			fclose(n->t[k].f);
 		done(&n->t[k].path, &n->t[k].tmp, false);
 		free(n->t[k].buf);
+		free(n->t[k].spare);
 	}
 	free(n->dir);
 	free(n);
@@ -1146,13 +1243,16 @@ npy_close(struct npy *n)
 
 	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0)
 		rc = -1;
-	for (k = 0; k < NTABLES; k++) {
+	for (k = 0; k < NTABLES; k++)
 		flush_table(n, &n->t[k]);
+	writer_end(n);
+	for (k = 0; k < NTABLES; k++) {
 		if (finish(&n->t[k]) != 0 && rc == 0) {
 			rc = -1;
 			n->err = errno;
 		}
 		free(n->t[k].buf);
+		free(n->t[k].spare);
 	}
 	if (rc == 0 && !n->failed && write_files(n, &fpath, &ftmp) != 0) {
 		rc = -1;

@@ -93,3 +93,22 @@ same_tables() {
 		    fail "$(cat "$T/err")"
 	done
 }
+
+# A disk that fills up while the tables are written (a 2 MB tmpfs; root
+# only): exit 2, said, the tables of the run before whole, no temporary
+# file left (the writer thread's error is the run's).
+@test "arrays-rewrite: a full disk: exit 2, the old tables whole, no temporary file" {
+	local m="$T/mnt"
+	mkdir "$m"
+	mount -t tmpfs -o size=2m tmpfs "$m" 2>/dev/null || skip "cannot mount a tmpfs here"
+	zhreplay -q -F npy -o "$m/d" "$SMALL" && cp -r "$m/d" "$T/old" ||
+	    { umount "$m"; fail "the small run did not fit"; }
+	run --separate-stderr zhreplay -q -F npy -o "$m/d" "$BIG" "$BIG" "$BIG"
+	local left
+	left=$(find "$m/d" -name '.*' | wc -l)
+	same_tables "$T/old" "$m/d" || { umount "$m"; fail "the old tables changed"; }
+	umount "$m"
+	assert_equal "$status" 2
+	[[ $stderr == *"write error: No space left on device"* ]] || fail "$stderr"
+	assert_equal "$left" 0
+}
