@@ -89,12 +89,20 @@ put_ascii(FILE *f, unsigned char c, enum esc e)
 			fprintf(f, "&#%u;", c);	/* kept in attributes */
 		else
 			putc(c < 0x20 || c == 0x7f ? '?' : c, f);
-	} else if (c == '"' || c == '\\')
-		fprintf(f, "\\%c", c);
-	else if (c < 0x20)
-		fprintf(f, "\\u%04x", c);
-	else
+	} else
 		putc(c, f);
+}
+
+/* n bytes of s as the inside of a JSON string, by libzh's one encoder
+ * (zh_json_string: a byte that is not UTF-8 read as Latin-1). */
+static void
+put_json(FILE *f, const char *s, size_t n)
+{
+	struct zh_text j = { 0 };
+
+	if (zh_json_string(&j, s, n) == 0)
+		fwrite(j.s + 1, 1, j.len - 2, f);	/* not its quotes */
+	zh_text_free(&j);
 }
 
 /* n bytes of s, escaped for e; a byte that is not UTF-8 is read as
@@ -105,6 +113,10 @@ put_text(FILE *f, const char *s, size_t n, enum esc e)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, k;
 
+	if (e == E_JSON) {
+		put_json(f, s, n);
+		return;
+	}
 	while (i < n) {
 		if (p[i] < 0x80) {
 			put_ascii(f, p[i++], e);
