@@ -333,6 +333,8 @@ option(int c, struct run *o, struct jobs *j, const char **outpath, bool *fen)
 {
 	int k;
 
+	if (cli_common_option(c, optarg, &k))
+		return k;
 	switch (c) {
 	case OPT_FEN:
 		*fen = true;
@@ -366,27 +368,14 @@ option(int c, struct run *o, struct jobs *j, const char **outpath, bool *fen)
 	case 'o':
 		*outpath = optarg;
 		break;
-	case 'q':
-		cli_quiet = 1;
-		break;
 	case 's':
 		o->flags |= ZH_CHECK_STRICT;	/* --fen: material */
 		warn_strict();
-		break;
-	case 'w':
-	case 'W':
-	case WARN_NULL:
-	case WARN_ALL:
-		if (warn_getopt(c, optarg) != 0)
-			return EXIT_USAGE;
 		break;
 	case 'v':
 		if ((o->force = cli_variant(optarg)) == NULL)
 			return cli_usage();
 		break;
-	case 'V':
-		cli_version();
-		return cli_exit(EXIT_VALID);
 	default:
 		if ((k = sel_option(&o->sel, c, optarg)) == 0 &&
 		    (k = jobs_option(j, c, optarg)) == 0)

@@ -336,10 +336,15 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		{ NULL, 0, NULL, 0 }
 	};
 	bool check = false, json = false, moves = false;
-	int c;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "cF:f:hJjmo:qst:v:V" WARN_SHORT, longopts,
-	    NULL)) != -1)
+	    NULL)) != -1) {
+		if (cli_common_option(c, optarg, &rc)) {
+			if (rc >= 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'c':
 			check = true;
@@ -373,9 +378,6 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		case 'o':
 			*outpath = optarg;
 			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
 		case 's':
 			o->flags |= ZH_FEN_STRICT;
 			break;
@@ -391,21 +393,12 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			if ((o->variant = cli_variant(optarg)) == NULL)
 				return cli_usage();
 			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
 		default:
 			if ((c = pic_option(&o->pic, c, optarg)) > 0)
 				break;
 			return cli_usage();
 		}
+	}
 	o->mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES :
 	    o->pic.fmt != PIC_NONE ? OUT_PICTURE : OUT_FEN;
 	o->moves = moves;

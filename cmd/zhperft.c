@@ -265,9 +265,14 @@ options(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 }
 	};
 	char *e;
-	int c;
+	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "df:hm:o:qs:v:V" WARN_SHORT, opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "df:hm:o:qs:v:V" WARN_SHORT, opts, NULL)) != -1) {
+		if (cli_common_option(c, optarg, &rc)) {
+			if (rc >= 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'd':
 			o->div = true;
@@ -294,9 +299,6 @@ options(int argc, char **argv, struct opts *o)
 		case 'o':
 			o->outpath = optarg;
 			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
 		case 's':	/* -s is --strict in zhfen and zhcheck */
 			cli_deprecated("-s for --suite", "--suite");
 			/* FALLTHROUGH */
@@ -307,19 +309,10 @@ options(int argc, char **argv, struct opts *o)
 			if ((o->v = cli_variant(optarg)) == NULL)
 				return cli_usage();
 			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
 		default:
 			return cli_usage();
 		}
+	}
 	return -1;
 }
 

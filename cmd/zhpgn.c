@@ -297,6 +297,8 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 {
 	int k;
 
+	if (cli_common_option(c, optarg, &k))
+		return k;
 	switch (c) {
 	case 'F':	/* -F is --format in zhreplay */
 		cli_deprecated("-F for --fens", "--fens");
@@ -314,18 +316,8 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 	case 'J':
 		o->json = true;
 		break;
-	case 'w':
-	case 'W':
-	case WARN_NULL:
-	case WARN_ALL:
-		if (warn_getopt(c, optarg) != 0)
-			return EXIT_USAGE;
-		break;
 	case 'o':
 		*outpath = optarg;
-		break;
-	case 'q':
-		cli_quiet = 1;
 		break;
 	case 'r':
 		*rejpath = optarg;
@@ -344,9 +336,6 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 		if ((o->defvar = cli_variant(optarg)) == NULL)
 			return cli_usage();
 		break;
-	case 'V':
-		cli_version();
-		return cli_exit(EXIT_VALID);
 	case 'v':
 		if ((o->variant = cli_variant(optarg)) == NULL)
 			return cli_usage();

@@ -824,10 +824,15 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		PIC_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, k;
+	int c, k, rc;
 
 	while ((c = getopt_long(argc, argv, "e:F:f:hJj:o:p:qr:t:v:V" WARN_SHORT, lopts,
-	    NULL)) != -1)
+	    NULL)) != -1) {
+		if (cli_common_option(c, optarg, &rc)) {
+			if (rc >= 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -838,19 +843,6 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		case 'r':
 			*rejpath = optarg;
 			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case 'w':
-		case 'W':
-		case WARN_NULL:
-		case WARN_ALL:
-			if (warn_getopt(c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'V':
-			cli_version();
-			return cli_exit(EXIT_VALID);
 		default:
 			if ((k = option(o, c, optarg, color)) == 0 &&
 			    (k = sel_option(&o->gsel, c, optarg)) == 0 &&
@@ -860,6 +852,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 				break;
 			return cli_usage();
 		}
+	}
 	return -1;
 }
 
