@@ -856,10 +856,19 @@ create(const struct npy *n, const char *name, bool whole, char **path,
     char **tmp)
 {
 	char *p = path_of(n, name);
-	int fd = p != NULL ? tmpout_create(p, -1, p, tmp) : -1;
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	int e = p != NULL ? errno : ENOMEM;
+	const char *in = p != NULL ? cli_input_named(p) : NULL;
+	FILE *f;
+	int fd, e;
 
+	if (in != NULL) {	/* renamed over at the end: never an input */
+		cli_fail("%s: cannot write: it is the input %s", p, in);
+		free(p);
+		*tmp = NULL;
+		return NULL;
+	}
+	fd = p != NULL ? tmpout_create(p, -1, p, tmp) : -1;
+	e = p != NULL ? errno : ENOMEM;
+	f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (f == NULL && fd >= 0) {
 		close(fd);
 		tmpout_drop(*tmp, NULL);

@@ -112,3 +112,15 @@ same_tables() {
 	[[ $stderr == *"write error: No space left on device"* ]] || fail "$stderr"
 	assert_equal "$left" 0
 }
+
+# The tables are renamed over their names at the end: an input that is
+# one of them is refused, never replaced (as -o naming the input is).
+@test "arrays-rewrite: -o DIR whose table is an input: refused, exit 2, the input as it was" {
+	mkdir "$T/d"
+	cp "$SMALL" "$T/d/games.npy"
+	run --separate-stderr zhreplay -q -F npy -o "$T/d" "$T/d/games.npy"
+	assert_equal "$status" 2
+	[[ $stderr == *"games.npy: cannot write: it is the input"* ]] || fail "$stderr"
+	cmp "$SMALL" "$T/d/games.npy"
+	[ -z "$(find "$T/d" -name '.*' -o -name 'positions.npy')" ]
+}
