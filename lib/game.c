@@ -44,7 +44,8 @@ event_variant(const char *ev, const struct zh_variant **out,
 {
 	const char *s = ev, *w;
 	const struct zh_variant *v;
-	size_t n;
+	size_t n, len;
+	uint32_t maybe;
 
 	*out = NULL;
 	while (*s) {
@@ -53,11 +54,14 @@ event_variant(const char *ev, const struct zh_variant **out,
 		w = s;
 		while (*s && (isalnum((unsigned char)*s) || *s == '/'))
 			s++;
-		if (s == w)
+		len = (size_t)(s - w);
+		/* most words start like no name: passed over at once */
+		if (len == 0 || (maybe = zh__variant_firsts(*w)) == 0)
 			continue;
-		v = word_variant(w, (size_t)(s - w));
-		n = zh__variant_unplayed(w);
-		if (n > (size_t)(s - w) || (n > 0 && v == NULL)) {
+		v = len < 32 && (maybe >> len & 1) != 0 ?
+		    word_variant(w, len) : NULL;
+		n = (maybe & 1) != 0 ? zh__variant_unplayed(w) : 0;
+		if (n > len || (n > 0 && v == NULL)) {
 			zh_error_set(err, ZH_EVARIANT, 1,
 			    "unknown variant '%.*s' in the Event tag "
 			    "(use --variant to read it as another)",

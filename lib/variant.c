@@ -7,6 +7,8 @@
  * Ranks are relative (0 = the side's own first rank).
  */
 #include <ctype.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -136,7 +138,7 @@ zh_variant_find(const char *name)
 	}
 	for (k = 0; k < sizeof chess_names / sizeof chess_names[0]; k++)
 		if (strcasecmp(name, chess_names[k]) == 0)
-			return zh_variant_find("chess");
+			return zh_variant_chess();
 	return NULL;
 }
 
@@ -168,10 +170,17 @@ zh__variant_two_boards(void)
 	return NULL;
 }
 
+/* The row a PGN without a Variant tag is (orthodox chess): the first
+ * row that says so, without a name compared, as every such game asks. */
 const struct zh_variant *
 zh_variant_chess(void)
 {
-	return zh_variant_find("chess");
+	int i;
+
+	for (i = 0; i < zh_nvariants; i++)
+		if (zh_variants[i].chess_tags)
+			return &zh_variants[i];
+	return NULL;
 }
 
 /*
@@ -205,7 +214,8 @@ spells(const char *s, const char *p)
 	const char *q = s;
 
 	for (; *p != '\0' && *p != '*'; p++, q++) {
-		while (q > s && *q != '\0' && strchr(" -_'", *q) != NULL)
+		while (q > s && (*q == ' ' || *q == '-' || *q == '_' ||
+		    *q == '\''))
 			q++;
 		if (tolower((unsigned char)*q) != *p)
 			return 0;
@@ -216,16 +226,100 @@ spells(const char *s, const char *p)
 	return word_char(*q) ? 0 : (size_t)(q - s);
 }
 
+/*
+ * The names above, indexed by their first byte (either case): bit n (1 to
+ * 31) of firsts[c] says a row's name, tag or alias, or a name of
+ * chess_names[], of n bytes starts with c; bit 0 that a name of
+ * unplayed[] does, and bit k of unplayed_at[c] that unplayed[k] does.
+ * Every word of every Event tag is looked up here first, so a word no
+ * name starts like ("Rated", "Blitz", "game") costs one load, not a
+ * strcasecmp() with each of some sixty names.  Made once, from the
+ * tables, on the first call; atomic because the tools' worker threads may
+ * make that call together (each makes the same values, and the flag is
+ * set after them).  Bytes from 0x80 up are always "maybe": what a locale
+ * folds them to is left to the exact comparisons.
+ */
+static _Atomic uint32_t firsts[256], unplayed_at[256];
+static atomic_bool firsts_made;
+
+static void
+first_add(uint32_t m[256], unsigned c, uint32_t bit)
+{
+	if (c >= 'a' && c <= 'z')
+		m[c - 'a' + 'A'] |= bit;
+	if (c >= 'A' && c <= 'Z')
+		m[c - 'A' + 'a'] |= bit;
+	m[c] |= bit;
+}
+
+static void
+name_add(uint32_t m[256], const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 0 && n < 32)
+		first_add(m, (unsigned char)name[0], UINT32_C(1) << n);
+}
+
+static void
+firsts_make(void)
+{
+	uint32_t m[256] = { 0 }, u[256] = { 0 };
+	size_t k;
+	int i, j;
+
+	for (i = 0; i < zh_nvariants; i++) {
+		name_add(m, zh_variants[i].name);
+		name_add(m, zh_variants[i].tag);
+		for (j = 0; j < 8 && zh_variants[i].aliases[j] != NULL; j++)
+			name_add(m, zh_variants[i].aliases[j]);
+	}
+	for (k = 0; k < sizeof chess_names / sizeof chess_names[0]; k++)
+		name_add(m, chess_names[k]);
+	for (k = 0; k < sizeof unplayed / sizeof unplayed[0]; k++) {
+		first_add(m, (unsigned char)unplayed[k][0], 1);
+		first_add(u, (unsigned char)unplayed[k][0], UINT32_C(1) << k);
+	}
+	for (k = 0x80; k < 256; k++)
+		m[k] = u[k] = UINT32_MAX;
+	for (k = 0; k < 256; k++) {
+		atomic_store_explicit(&firsts[k], m[k], memory_order_relaxed);
+		atomic_store_explicit(&unplayed_at[k], u[k],
+		    memory_order_relaxed);
+	}
+	atomic_store_explicit(&firsts_made, true, memory_order_release);
+}
+
+uint32_t
+zh__variant_firsts(int c)
+{
+	if (!atomic_load_explicit(&firsts_made, memory_order_acquire))
+		firsts_make();
+	return atomic_load_explicit(&firsts[(unsigned char)c],
+	    memory_order_relaxed);
+}
+
 size_t
 zh__variant_unplayed(const char *s)
 {
-	size_t k, n;
+	uint32_t at;
+	size_t n;
+	int k;
 
-	for (k = 0; k < sizeof unplayed / sizeof unplayed[0]; k++)
+	/* only the names that start with the word's byte (the index) */
+	zh__variant_firsts(*s);
+	at = atomic_load_explicit(&unplayed_at[(unsigned char)*s],
+	    memory_order_relaxed);
+	for (; at != 0; at &= at - 1) {
+		k = __builtin_ctz(at);
 		if ((n = spells(s, unplayed[k])) > 0)
 			return n;
+	}
 	return 0;
 }
+
+/* every name of unplayed[] has its bit in unplayed_at[] */
+_Static_assert(sizeof unplayed / sizeof unplayed[0] <= 32, "unplayed_at bits");
 
 /* ======================== pieces ======================== */
 

@@ -96,6 +96,10 @@ zh__san_as(const char *san, size_t n, int d, const char **s)
 /* Length of the name of a game zhkit does not play at s, the start of a
  * word of an Event tag ("atomic", "King of the Hill"), or 0. */
 size_t zh__variant_unplayed(const char *s);
+/* Which names could start with byte c: bit n (1 to 31) a name of the
+ * variant table (zh_variant_find's) of n bytes, bit 0 a name that
+ * zh__variant_unplayed knows; 0 when no name starts with c. */
+uint32_t zh__variant_firsts(int c);
 /* The table's first row with two boards (bughouse), or NULL. */
 const struct zh_variant *zh__variant_two_boards(void);
 
