@@ -10,7 +10,9 @@
 # REV is built in bench/tmp/same-REV (a git worktree, kept for the next
 # run).  Each case is one command line run by both builds; stdout, stderr
 # (with the tools' paths made the same) and the exit status are compared.
-# Prints one line per case that differs and the count; exits 1 if any.
+# A case whose line holds a tab is split at its tabs only (a FEN's
+# spaces kept).  Prints one line per case that differs and the count;
+# exits 1 if any.
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/.." || exit 2
@@ -27,9 +29,24 @@ if [ ! -x "$base/bin/zhreplay" ]; then
 fi
 rm -rf "$out"; mkdir -p "$out/a" "$out/b" || exit 2
 
+tab=$(printf '\t')
+
+# The position after ply N of the first game of file F (REV's zhreplay).
+fen_at() {
+	"$base/bin/zhreplay" -q -F fen --plies "$2" --max 1 "$1" 2>/dev/null | sed -n 1p
+}
+
 # The cases: one command line each, TOOL standing for the tool's path.
 cases() {
 	for f in $(find testdata -name '*.pgn' -o -name '*.bpgn' | sort); do
+		# the position search: one position (after ply 9), two (the
+		# second after ply 30), each tool
+		a=$(fen_at "$f" 9) b=$(fen_at "$f" 30)
+		if [ -n "$a" ]; then
+			echo "zhcheck${tab}-q${tab}--position${tab}$a${tab}$f"
+			echo "zhpgn${tab}--position${tab}$a${tab}--position${tab}${b:-$a}${tab}$f"
+			echo "zhreplay${tab}-F${tab}fen${tab}--position${tab}${b:-$a}${tab}$f"
+		fi
 		echo "zhcheck $f"
 		echo "zhcheck --json $f"
 		echo "zhpgn $f"
@@ -52,6 +69,9 @@ cases() {
 		echo "zhpgn --json $f"
 		echo "zhreplay -F fen $f"
 		echo "zhpgn -j 2 --tag WhiteElo>=1800 --dedupe $f"
+		a=$(fen_at "$f" 1)
+		echo "zhcheck${tab}--position${tab}$a${tab}$f"
+		echo "zhpgn${tab}--position${tab}$a${tab}$f"
 	done
 }
 
@@ -59,11 +79,16 @@ n=0 bad=0
 cases >"$out/cases"
 while IFS= read -r line; do
 	n=$((n + 1))
-	tool=${line%% *} args=${line#* }
+	case $line in
+	*"$tab"*) split=$tab ;;
+	*) split=' ' ;;
+	esac
+	tool=${line%%"$split"*} args=${line#*"$split"}
 	for side in a b; do
 		if [ $side = a ]; then bin=$base/bin; else bin=bin; fi
 		# shellcheck disable=SC2086
-		"$bin/$tool" $args >"$out/$side/$n.out" 2>"$out/$side/$n.err"
+		(IFS=$split; set -f; exec "$bin/$tool" $args) \
+		    >"$out/$side/$n.out" 2>"$out/$side/$n.err"
 		echo $? >"$out/$side/$n.rc"
 		sed -i "s|$bin/||g" "$out/$side/$n.err"
 	done

@@ -118,6 +118,20 @@ sel_early(const struct sel *s, const struct zh_game *g, struct jobs_res *res,
 	return false;
 }
 /*
+ * On a worker, before replaying a game into r: the position tests, if
+ * sel_game will ask them, searched by the replay as it goes
+ * (zh_select_watch), not by a second walk of the game; else r->watch
+ * NULL.  Out of memory, r->watch is NULL and sel_game says so.
+ */
+static inline void
+sel_watch(const struct sel *s, struct zh_replay *r, int tagdrop,
+    struct zh_select_scratch *sc)
+{
+	r->watch = NULL;
+	if (s->on && s->game && tagdrop == 0)
+		(void)zh_select_watch(s->s, r, sc);
+}
+/*
  * On a worker, after the rules (g replayed into r, 'rc' 0 if the game is
  * valid): the verdict into res (and the key with --dedupe); 0 if g is
  * selected so far, else the cause (res->drop): write nothing for it.

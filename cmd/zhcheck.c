@@ -137,6 +137,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	c = &st->c;
 	/* --strict is warn_strict(): the classes say what is an error */
 	c->r.null_moves = warn_null_moves;
+	sel_watch(&o->sel, &c->r, tagdrop, &st->sc);
 	rc = zh_check_game(g, cli_game_variant(g, o->force, o->defvar),
 	    o->flags & ~ZH_CHECK_STRICT, c);
 	warn_check_nulls(c, g);

@@ -185,6 +185,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
 	r->null_moves = warn_null_moves;
+	sel_watch(&o->sel, r, tagdrop, &s->sc);
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
 	if (o->clean.by != NULL)
 		clean_route(&o->clean, g, r, res->route, sizeof res->route);

@@ -613,6 +613,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	st->g = g;
 	r->null_moves = warn_null_moves;
+	sel_watch(&o->gsel, r, tagdrop, &st->sc);
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), r);
 	st->len = 0;
 	if (o->clean.by != NULL)

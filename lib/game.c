@@ -339,7 +339,18 @@ struct walker {
 	bool vars;		/* the game has variations */
 	bool fast;		/* no SAN or UCI written (r->fast) */
 	bool no_uci;		/* no UCI written */
+	/* r->watch, NULL once it asked for no more calls */
+	int (*watch)(void *arg, const struct zh_pos *p);
 };
+
+/* A mainline move was made: the caller's watch, if any, told. */
+static inline void
+watch(struct walker *w, const struct zh_pos *pos, int depth)
+{
+	if (w->watch != NULL && depth == 0 &&
+	    w->watch(w->r->watch_arg, pos) != 0)
+		w->watch = NULL;
+}
 
 static void
 note_error(struct walker *w, const struct zh_token *t, long ply,
@@ -538,9 +549,12 @@ static size_t
 run_moves(struct walker *w, struct zh_pos *pos, size_t i, struct line *ln,
     int depth)
 {
-	struct zh_run run = { !w->fast, !w->no_uci, depth, ln->ply, 0, 0 };
+	struct zh_run run = { !w->fast, !w->no_uci, depth, ln->ply, 0, 0,
+	    depth == 0 ? w->watch : NULL, w->r->watch_arg };
 
 	i = zh__play_run(pos, w->g->toks, i, w->g->ntoks, w->r->moves, &run);
+	if (depth == 0)
+		w->watch = run.watch;
 	if (run.played > 0) {
 		ln->ply = run.ply;
 		ln->have_before = true;
@@ -569,6 +583,7 @@ move_fast(struct walker *w, struct zh_pos *pos, const struct zh_token *t,
 	    pos);
 	ln->have_before = true;
 	ln->ply++;
+	watch(w, pos, depth);
 	return true;
 }
 
@@ -604,6 +619,7 @@ move_slow(struct walker *w, struct zh_pos *pos, const struct zh_token *t,
 	/* the last check, if any, was not mate */
 	ln->pending = slow_made(pos, m, ncand, rm, w->fast, w->no_uci);
 	ln->ply++;
+	watch(w, pos, depth);
 }
 
 /*
@@ -718,7 +734,8 @@ int
 zh__replay_board(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	struct walker w = { g, r, false, r->fast, r->fast || r->no_uci };
+	struct walker w = { g, r, false, r->fast, r->fast || r->no_uci,
+	    r->watch };
 	const char *fen;
 	struct zh_pos pos;
 	size_t cap, k;

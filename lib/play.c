@@ -336,19 +336,22 @@ zh__play_fast(struct zh_pos *p, const char *s, size_t n, struct zh_move *mv,
 
 /*
  * zh__play_run's loop, made once for each case its callers have (SAN
- * and UCI for JSON, SAN alone for PGN, neither for zhcheck): 'san' and
- * 'uci' are constants, so that each copy has none of the code and the
- * tests of the texts it does not write.
+ * and UCI for JSON, SAN alone for PGN, neither for zhcheck; each with
+ * and without a watch, the position search of a selection): 'san',
+ * 'uci' and 'watched' are constants, so that each copy has none of the
+ * code and the tests of the texts it does not write.
  */
 static ZH_HOT_INLINE size_t
 play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
     size_t end, struct zh_rmove *moves, struct zh_run *run, const bool san,
-    const bool uci)
+    const bool uci, const bool watched)
 {
 	/* in locals: a store of text (char) could change *run otherwise */
 	long ply = run->ply;
 	const int depth = run->depth;
 	size_t played = 0, last = run->last;
+	int (*watch)(void *, const struct zh_pos *) = run->watch;
+	void *warg = run->watch_arg;
 
 	for (; i < end; i++) {
 		const struct zh_token *t = &toks[i];
@@ -377,10 +380,14 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 			rm->uci[0] = '\0';
 		last = i;
 		played++;
+		if (watched && watch != NULL && watch(warg, p) != 0)
+			watch = NULL;
 	}
 	run->ply = ply;
 	run->played += played;
 	run->last = last;
+	if (watched)
+		run->watch = watch;
 	return i;
 }
 
@@ -389,10 +396,10 @@ play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
 static ZH_HOT_INLINE size_t
 play_runs(struct zh_pos *p, const struct zh_token *toks, size_t i,
     size_t end, struct zh_rmove *moves, struct zh_run *run, const bool san,
-    const bool uci)
+    const bool uci, const bool watched)
 {
 	for (;;) {
-		i = play_run(p, toks, i, end, moves, run, san, uci);
+		i = play_run(p, toks, i, end, moves, run, san, uci, watched);
 		if (i >= end || (toks[i].kind != ZH_T_COMMENT &&
 		    toks[i].kind != ZH_T_NAG))
 			return i;
@@ -400,24 +407,51 @@ play_runs(struct zh_pos *p, const struct zh_token *toks, size_t i,
 	}
 }
 
-size_t
-zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
-    size_t end, struct zh_rmove *moves, struct zh_run *run)
+/* UCI alone, which no caller asks for: both, the SAN dropped. */
+static size_t
+drop_san(struct zh_rmove *moves, const struct zh_token *toks, size_t i,
+    size_t k)
 {
-	size_t j, k;
+	size_t j;
 
-	run->played = 0;
-	if (!has_bb(p))
-		return i;
-	if (run->san)
-		return run->uci ? play_runs(p, toks, i, end, moves, run, true,
-		    true) : play_runs(p, toks, i, end, moves, run, true, false);
-	if (!run->uci)
-		return play_runs(p, toks, i, end, moves, run, false, false);
-	/* UCI alone, which no caller asks for: both, the SAN dropped */
-	k = play_runs(p, toks, i, end, moves, run, true, true);
 	for (j = i; j < k; j++)
 		if (toks[j].kind == ZH_T_MOVE)
 			moves[j].san[0] = '\0';
 	return k;
+}
+
+/* zh__play_run with a watch: its own copies, out of the unwatched path. */
+static size_t
+play_watched(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run)
+{
+	if (run->san)
+		return run->uci ? play_runs(p, toks, i, end, moves, run, true,
+		    true, true) : play_runs(p, toks, i, end, moves, run, true,
+		    false, true);
+	if (!run->uci)
+		return play_runs(p, toks, i, end, moves, run, false, false,
+		    true);
+	return drop_san(moves, toks, i, play_runs(p, toks, i, end, moves, run,
+	    true, true, true));
+}
+
+size_t
+zh__play_run(struct zh_pos *p, const struct zh_token *toks, size_t i,
+    size_t end, struct zh_rmove *moves, struct zh_run *run)
+{
+	run->played = 0;
+	if (!has_bb(p))
+		return i;
+	if (run->watch != NULL)
+		return play_watched(p, toks, i, end, moves, run);
+	if (run->san)
+		return run->uci ? play_runs(p, toks, i, end, moves, run, true,
+		    true, false) : play_runs(p, toks, i, end, moves, run, true,
+		    false, false);
+	if (!run->uci)
+		return play_runs(p, toks, i, end, moves, run, false, false,
+		    false);
+	return drop_san(moves, toks, i, play_runs(p, toks, i, end, moves, run,
+	    true, true, false));
 }

@@ -12,11 +12,11 @@
  * hold ("WhiteElo >= 2000" and "WhiteElo < 2400" is a range).  A game is
  * selected if every group holds.
  *
- * Positions are found by incremental hashing: a 64-bit key per position,
- * the XOR of one value per occupied square (square and piece, the
- * promoted mark included), one per non-empty pocket count and one for
- * Black to move, updated from each move's delta; a key match is then
- * confirmed by comparing the positions.
+ * Positions are searched in the replay itself (zh_select_watch: the
+ * replay calls back after each mainline move), else by walking the
+ * replayed mainline again; each position is first tested in a few words
+ * (the side to move, and on 8x8 boards where each colour's pieces stand),
+ * and only then compared whole.
  */
 #include <errno.h>
 #include <math.h>
@@ -74,7 +74,15 @@ struct test {
 	int ending;		/* enum zh_status */
 	bool valid;
 	struct zh_pos pos;	/* position to reach */
-	uint64_t key, key_np;	/* its key, and without promoted marks */
+};
+
+/* A position test's few words, tested first (may_be): the side to move,
+ * and on an 8x8 board (bb) the squares of each colour's pieces. */
+struct probe {
+	uint64_t b0, b1;
+	int i;			/* the test's index in t[] */
+	unsigned char side;
+	bool bb;
 };
 
 struct zh_select {
@@ -82,10 +90,7 @@ struct zh_select {
 	int n, cap;
 	bool replay;		/* a test that needs the replay */
 	int npos;		/* position tests: how many, and which */
-	int *pidx;
-	uint64_t *z;		/* the key's values (ZTAB of them) */
-	uint64_t *skey;		/* each variant's start position's key,
-				   with and without promoted marks */
+	struct probe *probe;	/* one per position test */
 	pcre2_match_context *mctx;	/* the regexes' bounds, made once */
 };
 
@@ -637,15 +642,12 @@ parse_plies(struct test *t, const char *text, struct zh_error *err)
 	return 0;
 }
 
-static uint64_t poskey(const uint64_t *z, const struct zh_pos *p, unsigned mask);
-static int keys_init(struct zh_select *s);
 
 /* A FEN of any dialect: crazyhouse's board, else a 10-rank variant's. */
 static int
 parse_position(struct zh_select *s, struct test *t, const char *text,
     struct zh_error *err)
 {
-	const uint64_t *z;
 	const char *p = skipbl(text);
 	struct zh_error e1 = { 0 }, e2 = { 0 };
 
@@ -656,11 +658,7 @@ parse_position(struct zh_select *s, struct test *t, const char *text,
 		    "%s", e1.text);
 		return -1;
 	}
-	if (keys_init(s) != 0)
-		return bad(err, 0, "out of memory");
-	z = s->z;
-	t->key = poskey(z, &t->pos, 0x3f);
-	t->key_np = poskey(z, &t->pos, 0x3f & ~ZH_PROMOTED);
+	(void)s;
 	return 0;
 }
 
@@ -803,14 +801,20 @@ zh_select_add(struct zh_select *s, int kind, const char *text,
 		return -1;
 	}
 	if (kind == ZH_SEL_POSITION) {
-		int *pi = realloc(s->pidx, (size_t)(s->npos + 1) * sizeof *pi);
+		struct probe *pr = realloc(s->probe, (size_t)(s->npos + 1) *
+		    sizeof *pr);
 
-		if (pi == NULL) {
+		if (pr == NULL) {
 			test_free(t);
 			return bad(err, 0, "out of memory");
 		}
-		s->pidx = pi;
-		s->pidx[s->npos++] = s->n;
+		s->probe = pr;
+		pr += s->npos++;
+		pr->i = s->n;
+		pr->side = t->pos.side;
+		pr->bb = t->pos.v->files == 8 && t->pos.v->ranks == 8;
+		pr->b0 = t->pos.bb_side[0];
+		pr->b1 = t->pos.bb_side[1];
 	}
 	group(s, s->n);
 	s->n++;
@@ -853,9 +857,7 @@ zh_select_free(struct zh_select *s)
 	for (k = 0; k < s->n; k++)
 		test_free(&s->t[k]);
 	free(s->t);
-	free(s->pidx);
-	free(s->z);
-	free(s->skey);
+	free(s->probe);
 	pcre2_match_context_free(s->mctx);
 	free(s);
 }
@@ -1007,7 +1009,7 @@ zh_select_tags(const struct zh_select *s, const struct zh_game *g)
 	return 0;
 }
 
-/* ==================== position keys ==================== */
+/* ==================== positions ==================== */
 
 /* SplitMix64's finaliser: a good 64-bit mix (Steele, Lea, Flood 2014). */
 static inline uint64_t
@@ -1019,68 +1021,6 @@ mix64(uint64_t x)
 	x *= 0x94d049bb133111ebu;
 	x ^= x >> 31;
 	return x;
-}
-
-/*
- * The key's values, in one table made with the selection: a piece on a
- * square (ZSQ; 0 for an empty one), n pieces of a type in a colour's
- * hand (ZPK; 0 for none), each a mix64 of its own number.
- */
-#define ZNSQ		(ZH_NSQ * 64)
-#define ZTAB		(ZNSQ + 2 * ZH_NTYPES * 256)
-#define ZSQ(z, s, pc)	((z)[(s) * 64 + (pc)])
-#define ZPK(z, c, t, n)	((z)[ZNSQ + ((c) * ZH_NTYPES + (t)) * 256 + (n)])
-
-static void
-ztab_fill(uint64_t *z)
-{
-	size_t i;
-
-	for (i = 0; i < ZTAB; i++)
-		z[i] = i % 64 == 0 && i < ZNSQ ? 0 :
-		    i >= ZNSQ && (i - ZNSQ) % 256 == 0 ? 0 :
-		    mix64(i + 0x9e3779b97f4a7c15u);
-}
-
-#define ZSIDE 0xa54ff53a5f1d36f1u
-
-static uint64_t
-poskey(const uint64_t *z, const struct zh_pos *p, unsigned mask)
-{
-	uint64_t k = p->side == ZH_BLACK ? ZSIDE : 0;
-	int s, c, t;
-
-	for (s = 0; s < ZH_NSQ; s++)
-		if (p->sq[s] != ZH_OFF)
-			k ^= ZSQ(z, s, p->sq[s] & mask);
-	for (c = 0; c < 2; c++)
-		for (t = 1; t < ZH_NTYPES; t++)
-			k ^= ZPK(z, c, t, p->pocket[c][t]);
-	return k;
-}
-
-/* The key's table and the start positions' keys, made once. */
-static int
-keys_init(struct zh_select *s)
-{
-	struct zh_pos p;
-	int v;
-
-	if (s->z != NULL)
-		return 0;
-	if ((s->z = malloc(ZTAB * sizeof *s->z)) == NULL ||
-	    (s->skey = malloc(2 * (size_t)zh_nvariants * sizeof *s->skey)) == NULL) {
-		free(s->z);
-		s->z = NULL;
-		return -1;
-	}
-	ztab_fill(s->z);
-	for (v = 0; v < zh_nvariants; v++) {
-		zh_pos_start(&p, &zh_variants[v]);
-		s->skey[2 * v] = poskey(s->z, &p, 0x3f);
-		s->skey[2 * v + 1] = poskey(s->z, &p, 0x3f & ~ZH_PROMOTED);
-	}
-	return 0;
 }
 
 /* Same board, pockets and side to move (squares under mask)? */
@@ -1102,117 +1042,34 @@ same_pos(const struct zh_pos *a, const struct zh_pos *b, unsigned mask)
 	return true;
 }
 
-/* The 16 squares of the mailbox row holding square s. */
-static inline void
-row_get(const struct zh_pos *p, int s, uint64_t w[2])
-{
-	memcpy(w, p->sq + (s & ~15), 16);
-}
-
-/* Rehash the squares of the row at 'base' whose bytes changed. */
-static inline uint64_t
-row_diff(const uint64_t *z, const struct zh_pos *p, int base, const uint64_t old[2], uint64_t k,
-    unsigned mask)
-{
-	uint64_t now[2], x;
-	int h, b, s;
-
-	row_get(p, base, now);
-	for (h = 0; h < 2; h++)
-		for (x = old[h] ^ now[h]; x != 0;) {
-			b = __builtin_ctzll(x) / 8;
-			x &= ~((uint64_t)0xff << 8 * b);
-			s = base + 8 * h + b;
-			k ^= ZSQ(z, s, (unsigned)(old[h] >> 8 * b & 0xff) & mask) ^
-			    ZSQ(z, s, p->sq[s] & mask);
-		}
-	return k;
-}
-
-/* Rehash the counts of colour c's hand (types 1 to 8) that changed. */
-static inline uint64_t
-hand_diff(const uint64_t *z, int c, uint64_t old, uint64_t now, uint64_t k)
-{
-	uint64_t x;
-	int b;
-
-	for (x = old ^ now; x != 0;) {
-		b = __builtin_ctzll(x) / 8;
-		x &= ~((uint64_t)0xff << 8 * b);
-		k ^= ZPK(z, c, b + 1, (unsigned)(old >> 8 * b & 0xff)) ^
-		    ZPK(z, c, b + 1, (unsigned)(now >> 8 * b & 0xff));
-	}
-	return k;
-}
-
 /*
- * Play move m on p, keeping its key k up to date from the move's delta:
- * the squares it leaves and reaches, and the count of the mover's hand
- * that changed (a drop's type; a capture's type, or a pawn if the
- * piece was promoted).  Castling and en passant, which change a third
- * and fourth square, rehash the rows of their from and to squares: every
- * square such a move changes lies there.
+ * Could p be the position of the test of probe pr?  The side to move,
+ * and for a test of an 8x8 board where each colour's pieces stand: a few
+ * words, where most positions differ.  The bitboards of p are those of
+ * its 8x8 board, kept with its squares; on another board they mean
+ * nothing, but such a board is never the test's (its squares off the
+ * board differ), whatever they say.
  */
-static uint64_t
-make_keyed(const uint64_t *z, struct zh_pos *p, struct zh_move m, uint64_t k, unsigned mask)
+static inline bool
+may_be(const struct probe *pr, const struct zh_pos *p)
 {
-	uint64_t rt[2], rf[2], h0, h1, n0, n1;
-	int us = p->side, t;
-	unsigned char pc, cap, np, nc;
-
-	if (m.flags & (ZH_MDROP | ZH_MNULL)) {
-		if (m.flags & ZH_MNULL) {	/* the turn passes, no more */
-			zh__make_quiet(p, m);
-			return k ^ ZSIDE;
-		}
-		np = p->pocket[us][m.piece];
-		zh__make_quiet(p, m);
-		return k ^ ZSIDE ^ ZSQ(z, m.to, p->sq[m.to] & mask) ^
-		    ZPK(z, us, m.piece, np) ^ ZPK(z, us, m.piece, np - 1);
-	}
-	if (!(m.flags & (ZH_MEP | ZH_MCASTLE))) {
-		pc = p->sq[m.from];
-		cap = p->sq[m.to];
-		t = ZH_TYPE(cap);
-		np = p->pocket[us][ZH_PAWN];
-		nc = p->pocket[us][t];
-		zh__make_quiet(p, m);
-		k ^= ZSIDE ^ ZSQ(z, m.from, pc & mask) ^ ZSQ(z, m.to, cap & mask) ^
-		    ZSQ(z, m.to, p->sq[m.to] & mask);
-		if (cap == 0)
-			return k;
-		if (p->pocket[us][t] != nc)
-			k ^= ZPK(z, us, t, nc) ^ ZPK(z, us, t, p->pocket[us][t]);
-		else if (p->pocket[us][ZH_PAWN] != np)
-			k ^= ZPK(z, us, ZH_PAWN, np) ^
-			    ZPK(z, us, ZH_PAWN, p->pocket[us][ZH_PAWN]);
-		return k;
-	}
-	row_get(p, m.to, rt);
-	row_get(p, m.from, rf);
-	memcpy(&h0, &p->pocket[0][1], 8);
-	memcpy(&h1, &p->pocket[1][1], 8);
-	zh__make_quiet(p, m);
-	k = row_diff(z, p, m.to & ~15, rt, k, mask) ^ ZSIDE;
-	if ((m.from & ~15) != (m.to & ~15))
-		k = row_diff(z, p, m.from & ~15, rf, k, mask);
-	memcpy(&n0, &p->pocket[0][1], 8);
-	memcpy(&n1, &p->pocket[1][1], 8);
-	return hand_diff(z, 1, h1, n1, hand_diff(z, 0, h0, n0, k));
+	return pr->side == p->side && (!pr->bb ||
+	    (pr->b0 == p->bb_side[0] && pr->b1 == p->bb_side[1]));
 }
 
-/* Which position tests does p (key k) meet?  Marks them in hit[]. */
+/* Which position tests does p meet?  Marks them in hit[]; returns how
+ * many are left unmet. */
 static int
-pos_hits(const struct zh_select *s, const struct zh_pos *p, uint64_t k,
-    unsigned mask, bool *hit, int left)
+pos_hits(const struct zh_select *s, const struct zh_pos *p, unsigned mask,
+    bool *hit, int left)
 {
 	int j, i;
 
 	for (j = 0; j < s->npos; j++) {
-		const struct test *t = &s->t[i = s->pidx[j]];
+		const struct probe *pr = &s->probe[j];
 
-		if ((mask == 0x3f ? t->key : t->key_np) != k || hit[i] ||
-		    !same_pos(p, &t->pos, mask))
+		if (!may_be(pr, p) || hit[i = pr->i] ||
+		    !same_pos(p, &s->t[i].pos, mask))
 			continue;
 		hit[i] = true;
 		left--;
@@ -1220,25 +1077,28 @@ pos_hits(const struct zh_select *s, const struct zh_pos *p, uint64_t k,
 	return left;
 }
 
+/* Variants without drops have no promoted marks in their FEN: there the
+ * marks are not compared. */
+static unsigned
+pos_mask(const struct zh_variant *v)
+{
+	return v->drops ? 0x3f : 0x3f & ~ZH_PROMOTED;
+}
+
 /*
  * Walk the mainline of g (replayed into r) from its start, marking in
- * hit[] the position tests it meets.  Variants without drops have no
- * promoted marks in their FEN: there the marks are not compared.
+ * hit[] the position tests it meets: for a replay that was not watched.
  */
 static void
 search(const struct zh_select *s, const struct zh_game *g,
     const struct zh_replay *r, bool *hit)
 {
 	struct zh_pos p = r->start;
-	unsigned mask = r->v->drops ? 0x3f : 0x3f & ~ZH_PROMOTED;
-	uint64_t k = r->setup ? poskey(s->z, &p, mask) :
-	    s->skey[2 * (r->v - zh_variants) + (mask != 0x3f)];
+	unsigned mask = pos_mask(r->v);
 	int left = s->npos;
-	const struct test *t0 = &s->t[s->pidx[0]];
-	uint64_t first = mask == 0x3f ? t0->key : t0->key_np;
 	size_t j;
 
-	if ((left = pos_hits(s, &p, k, mask, hit, left)) == 0)
+	if ((left = pos_hits(s, &p, mask, hit, left)) == 0)
 		return;
 	for (j = 0; j < g->ntoks && j < r->cap; j++) {
 		const struct zh_rmove *rm = &r->moves[j];
@@ -1247,11 +1107,88 @@ search(const struct zh_select *s, const struct zh_game *g,
 			continue;
 		if (!rm->ok)
 			break;		/* the mainline stops at its error */
-		k = make_keyed(s->z, &p, rm->move, k, mask);
-		if ((k == first || s->npos > 1) &&
-		    (left = pos_hits(s, &p, k, mask, hit, left)) == 0)
+		zh__make_quiet(&p, rm->move);
+		if ((left = pos_hits(s, &p, mask, hit, left)) == 0)
 			return;
 	}
+}
+
+/*
+ * The search in the replay (zh_select_watch): at the head of the
+ * scratch, then hit[], one per test.  'r' and 'armed' tell
+ * zh_select_game that the replay it is given is the one watched.
+ */
+struct watch {
+	const struct zh_select *s;
+	const struct zh_replay *r;
+	bool armed;
+	int left;
+};
+
+#define WATCH_HEAD	((sizeof(struct watch) + 15) / 16 * 16)
+
+static bool *
+watch_hits(struct zh_select_scratch *sc)
+{
+	return (bool *)((char *)sc->p + WATCH_HEAD);
+}
+
+/* The replay's call after each mainline move; non-zero: all found.
+ * Most positions are none of the tests': passed over on their probes. */
+static int
+watch_move(void *arg, const struct zh_pos *p)
+{
+	struct watch *w = arg;
+	const struct zh_select *s = w->s;
+	bool *hit = (bool *)((char *)w + WATCH_HEAD);
+	int j;
+
+	for (j = 0; j < s->npos && !may_be(&s->probe[j], p); j++)
+		;
+	if (j == s->npos)
+		return 0;
+	w->left = pos_hits(s, p, pos_mask(p->v), hit, w->left);
+	return w->left == 0;
+}
+
+/* The scratch holds a watch and n hits, zeroed; -1 out of memory. */
+static int
+scratch_hits(struct zh_select_scratch *sc, int n)
+{
+	size_t need = WATCH_HEAD + (size_t)n * sizeof(bool);
+
+	if (sc->cap < need) {
+		void *p = realloc(sc->p, need);
+
+		if (p == NULL)
+			return -1;
+		sc->p = p;
+		sc->cap = need;
+	}
+	memset(sc->p, 0, need);
+	return 0;
+}
+
+int
+zh_select_watch(const struct zh_select *s, struct zh_replay *r,
+    struct zh_select_scratch *scratch)
+{
+	struct watch *w;
+
+	r->watch = NULL;
+	r->watch_arg = NULL;
+	if (s->npos == 0)
+		return 0;
+	if (scratch_hits(scratch, s->n) != 0)
+		return -1;
+	w = scratch->p;
+	w->s = s;
+	w->r = r;
+	w->armed = true;
+	w->left = s->npos;
+	r->watch = watch_move;
+	r->watch_arg = w;
+	return 0;
 }
 
 /* ==================== game tests ==================== */
@@ -1273,8 +1210,7 @@ bug_hits(void *arg, const struct zh_bply *pl)
 	int i;
 
 	for (i = 0; i < 2 && x->left > 0; i++)
-		x->left = pos_hits(x->s, pl->pos[i], poskey(x->s->z, pl->pos[i],
-		    0x3f), 0x3f, x->hit, x->left);
+		x->left = pos_hits(x->s, pl->pos[i], 0x3f, x->hit, x->left);
 	return x->left == 0;
 }
 
@@ -1335,20 +1271,21 @@ zh_select_game(const struct zh_select *s, const struct zh_game *g,
 	int i, k;
 
 	if (s->npos > 0) {
-		size_t need = (size_t)s->n * sizeof *hit;
+		struct watch *w = scratch->p;
+		/* the replay searched as it went (zh_select_watch): its
+		   moves' positions are marked, its start is not */
+		bool watched = w != NULL && w->armed && w->s == s &&
+		    w->r == r && r->watch_arg == w;
 
-		if (scratch->cap < need) {
-			void *p = realloc(scratch->p, need);
-
-			if (p == NULL)
-				return -1;
-			scratch->p = p;
-			scratch->cap = need;
-		}
-		hit = scratch->p;
-		memset(hit, 0, need);
+		if (!watched && scratch_hits(scratch, s->n) != 0)
+			return -1;
+		w = scratch->p;
+		w->armed = false;
+		hit = watch_hits(scratch);
 		if (r->bug != NULL)
 			bug_search(s, r->bug, hit);
+		else if (started(g, r) && watched)
+			pos_hits(s, &r->start, pos_mask(r->v), hit, s->npos);
 		else if (started(g, r))
 			search(s, g, r, hit);
 	}

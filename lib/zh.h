@@ -692,6 +692,12 @@ struct zh_replay {
 	struct zh_bug *bug_own;		/* private: what bug points to,
 					   kept from game to game and
 					   freed by zh_replay_free */
+	/* Set by the caller (NULL: none): called with the position after
+	   each legal mainline move of a game of one board, in order, as the
+	   replay makes it; a non-zero return ends the calls for this game.
+	   zh_select_watch sets it to search positions in the replay itself. */
+	int (*watch)(void *arg, const struct zh_pos *p);
+	void *watch_arg;
 };
 
 /* Replay g, of one board or two; 0 if every mainline move was legal,
@@ -1254,6 +1260,15 @@ int zh_select_tags(const struct zh_select *s, const struct zh_game *g);
 struct zh_select_scratch { void *p; size_t cap; };
 int zh_select_game(const struct zh_select *s, const struct zh_game *g,
     const struct zh_replay *r, int rc, struct zh_select_scratch *scratch);
+/*
+ * Before replaying a game into r: the position tests of s searched by
+ * the replay itself (r->watch, into scratch), so that zh_select_game on
+ * that replay uses what it found instead of walking the game again.
+ * Without position tests r->watch is set to NULL.  0, or -1 when out of
+ * memory (r->watch NULL: zh_select_game then walks the game itself).
+ */
+int zh_select_watch(const struct zh_select *s, struct zh_replay *r,
+    struct zh_select_scratch *scratch);
 void zh_select_scratch_free(struct zh_select_scratch *scratch);
 void zh_select_free(struct zh_select *s);
 

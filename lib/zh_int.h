@@ -206,6 +206,10 @@ struct zh_run {
 	long ply;		/* in: plies before the first; out: after the last */
 	size_t played;		/* out: moves played */
 	size_t last;		/* out: the last one's token index (played > 0) */
+	/* in: r->watch and its argument (NULL: none), called after each
+	   move; out: NULL once a call returned non-zero */
+	int (*watch)(void *arg, const struct zh_pos *p);
+	void *watch_arg;
 };
 /*
  * zh__play_fast over the tokens toks[i] to toks[end - 1]: move numbers,

@@ -252,9 +252,27 @@ compare(const struct zh_pos *p)
 
 static long run_played;
 
+/* A watch (zh_run's, r->watch's) that counts its calls and keeps the
+ * last position it was shown; after 'stop' calls it asks for no more. */
+struct seen {
+	long calls, stop;
+	struct zh_pos last;
+};
+
+static int
+seen_move(void *arg, const struct zh_pos *p)
+{
+	struct seen *w = arg;
+
+	w->calls++;
+	w->last = *p;
+	return w->calls == w->stop;
+}
+
 /*
  * zh__play_run from the start of game g, asked for each of its four
- * texts (SAN and UCI, SAN, UCI, neither), as zh_replay's walk calls it:
+ * texts (SAN and UCI, SAN, UCI, neither), and two with a watch (told of
+ * every move played, until it says stop), as zh_replay's walk calls it:
  * what it plays is zh_replay's move, ply and texts ('#' is the caller's:
  * '+' here) and no text it was not asked for; the mainline moves it
  * leaves are made here, variations passed over.  The position at the
@@ -269,18 +287,36 @@ play_runs(const struct zh_game *g, const struct zh_replay *rp)
 	CHECK(mv != NULL);
 	if (mv == NULL)
 		return;
-	for (texts = 0; texts < 4; texts++) {
+	for (texts = 0; texts < 6; texts++) {
 		bool san = texts & 1, uci = texts & 2, stopped = false;
+		/* 4: neither text (zhcheck's), watched to the end; 5: SAN
+		   (zhpgn's), the watch asking to stop after 3 calls */
+		struct seen w = { 0, texts == 5 ? 3 : -1, { 0 } };
 		struct zh_pos p = rp->start;
 		long ply = 0;
 		size_t i = 0, j, k;
 
 		memset(mv, 0, g->ntoks * sizeof *mv);
 		while (i < g->ntoks) {
-			struct zh_run run = { san, uci, 0, ply, 99, 99 };
+			struct zh_run run = { san, uci, 0, ply, 99, 99,
+			    texts >= 4 && w.calls != w.stop ? seen_move : NULL,
+			    &w };
 			const struct zh_token *t;
+			long calls = w.calls;
+			bool watched = run.watch != NULL;
 
 			k = zh__play_run(&p, g->toks, i, g->ntoks, mv, &run);
+			/* told of each move played, up to its stop */
+			if (watched) {
+				CHECK(w.calls - calls == (w.stop < 0 ||
+				    calls + (long)run.played < w.stop ?
+				    (long)run.played :
+				    w.stop - calls));
+				CHECK((run.watch == NULL) == (w.calls == w.stop));
+				if (w.stop < 0 && run.played > 0)
+					CHECK(same_pos(&w.last, &p));
+			} else
+				CHECK(run.watch == NULL && w.calls == calls);
 			CHECK(k >= i && k <= g->ntoks);
 			if (p.v->files != 8 || p.v->ranks != 8)
 				CHECK(k == i && run.played == 0);
@@ -431,7 +467,7 @@ main(void)
 	fprintf(stderr, "movesto: %ld positions, %ld checks, %ld moves played "
 	    "by zh__play_fast\n", positions, checks, fast_played);
 	fprintf(stderr, "movesto: %ld moves played by zh__play_run, in its "
-	    "four texts\n", run_played);
+	    "four texts and two watched\n", run_played);
 	CHECK(fast_played > 100000);
 	CHECK(run_played > 10000);
 	CHECK(positions > 10000);
