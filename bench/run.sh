@@ -302,7 +302,9 @@ if want jobs; then jobs_section; fi
 # zh-tags.pgn.zst (pzstd -19: four frames, four skippable frames), output
 # to /dev/null, each pair run in turn (bench/pairs.py): zhcheck reading the
 # file itself against zstdcat piped into zhcheck, one worker each; -j 2
-# against -j 1 on it; decompression alone through the tools' read path
+# against -j 1 on it, and -j 0 (which leaves the decoding thread its
+# core: one worker on two cores; never slower than -j 1 wanted);
+# decompression alone through the tools' read path
 # (build/bench/inflate: cli/codec.c, 128 KB freads) against zstd -dc; and
 # zhcheck -j 1's peak memory (/usr/bin/time -v), zstd's window included.
 compress_section() {
@@ -325,6 +327,12 @@ compress_section() {
 	[ $# -eq 5 ] &&
 		row "zhcheck -j2 f.zst" "zh-tags.zst" "$2" "MB/s $(calc "'%.1f' % ($size / $2 / 1e6)")  CPU $(calc "'%.3f' % $5") s" \
 			"-j2 speedup $(calc "'%.2f' % $3")x over -j1 (pairs)"
+	set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/zst-j1j0.json" \
+		"bin/zhcheck -j 1 $z" "bin/zhcheck -j 0 $z")
+	[ $# -eq 5 ] &&
+		row "zhcheck -j0 f.zst" "zh-tags.zst" "$2" "$(ZH_JOBS_DEBUG=1 bin/zhcheck -q -j 0 "$z" 2>&1 >/dev/null |
+		    sed -n 's/^.*-j 0: \(.*\)$/\1/p')" \
+			"-j0 speedup $(calc "'%.2f' % $3")x over -j1 (pairs; at least 1 wanted)"
 	if [ -x build/bench/inflate ]; then
 		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/zst-inflate.json" \
 			"build/bench/inflate $z" "zstd -dc $z")
@@ -490,6 +498,10 @@ select_section() {
 		# a position most games reach: after 1. e4 (or 1. e3/d4 for none)
 		fen=$(bin/zhreplay -q -F fen --plies 1 --max 1 "$pgn" | sed -n 1p)
 		sel_row "zhcheck --position" "sel-check-pos-$base" "bin/zhcheck -q --position $(q "$fen") $pgn" "$tcheck" "zhcheck"
+		# the same search in zhpgn, which writes the games found
+		# (goal: at most 1.3x zhcheck's time, x zhcheck >= 0.77)
+		have_tool zhpgn &&
+			sel_row "zhpgn --position" "sel-zhpgn-pos-$base" "bin/zhpgn -q -o /dev/null --position $(q "$fen") $pgn" "$tcheck" "zhcheck"
 	done
 }
 if want select; then

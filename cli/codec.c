@@ -523,6 +523,29 @@ rd_read(void *cookie, char *buf, size_t size)
 	    decode(r, buf, size);
 }
 
+int
+codec_cores(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof set, &set) != 0 ||
+	    (n = CPU_COUNT(&set)) < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+bool
+codec_threaded(FILE *f)
+{
+	struct reader *r;
+
+	for (r = readers; r != NULL; r = r->next)
+		if (r->f == f)
+			return r->ahead != NULL;
+	return false;
+}
+
 /* Start the decoding thread; without it (one core, no memory, no
    thread) the reader decodes as it reads. */
 static void
@@ -530,7 +553,7 @@ ahead_start(struct reader *r)
 {
 	struct ahead *a;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	if (codec_cores() < 2 ||
 	    (a = calloc(1, sizeof *a)) == NULL)
 		return;
 	if ((a->buf[0] = malloc(2 * AHEAD)) != NULL) {

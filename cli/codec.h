@@ -8,6 +8,7 @@
  */
 #ifndef CODEC_H
 #define CODEC_H
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -33,6 +34,20 @@ FILE *codec_ropen(FILE *f);
  * (a plain read error is the caller's to say).
  */
 const char *codec_error(FILE *f);
+
+/*
+ * The cores this process may run on (its CPU affinity, as taskset(1)
+ * sets it; else the online processors), 1 to 64: the decoding thread
+ * runs only when there are two, and -j 0 counts them.
+ */
+int codec_cores(void);
+
+/*
+ * Whether the stream f (from codec_ropen) is decompressed on a thread of
+ * its own, which keeps a core busy beside the reader (-j 0 leaves it
+ * that core); false for any other stream.
+ */
+bool codec_threaded(FILE *f);
 
 /*
  * For --progress: the bytes of the file under f read so far (compressed

@@ -28,9 +28,30 @@
 int
 jobs_cores(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return codec_cores();
+}
 
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+/*
+ * -j 0: one worker per core this process may run on, less the one that
+ * a compressed input's decoding thread keeps busy (zstd on two cores:
+ * -j 2 took x1.28 the time of -j 1, the decoder and two workers sharing
+ * two cores), and never fewer than one.  ZH_JOBS_DEBUG says the choice.
+ */
+static int
+jobs_auto(FILE *in)
+{
+	int cores = jobs_cores(), n;
+	bool decoder = codec_threaded(in);
+
+	n = cores - (decoder ? 1 : 0);
+	if (n < 1)
+		n = 1;
+	if (getenv("ZH_JOBS_DEBUG"))
+		fprintf(stderr, "%s: -j 0: %d core%s, %s: %d worker%s\n",
+		    cli_prog, cores, cores == 1 ? "" : "s", decoder ?
+		    "a decoding thread" : "no decoding thread", n,
+		    n == 1 ? "" : "s");
+	return n;
 }
 
 /* ======================== progress ======================== */
@@ -1135,8 +1156,10 @@ jobs_run(struct jobs *j, FILE *in, const char *name)
 	struct progress pr;
 	int rc;
 
-	if (j->njobs == 0)
-		j->njobs = jobs_cores();
+	if (j->njobs == 0 || j->auto_jobs) {	/* each input its own */
+		j->auto_jobs = true;
+		j->njobs = jobs_auto(in);
+	}
 	j->name = name;
 	memset(&j->rerr, 0, sizeof j->rerr);
 	if (j->njobs <= 1 && (r = zh_pgn_open(in, &j->limits)) == NULL) {

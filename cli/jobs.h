@@ -40,6 +40,8 @@ struct jobs_res {
 
 struct jobs {
 	int njobs;				/* 1: no threads; 0: all cores */
+	bool auto_jobs;				/* -j 0: njobs chosen for
+						   each input (jobs_run) */
 	struct zh_pgn_limits limits;		/* --limit */
 	long offset;				/* --game-offset: added to
 						   the number work() sees */
@@ -92,6 +94,7 @@ int jobs_option(struct jobs *j, int c, const char *arg);
  * compressed input (reported through cli_fail).  Text skipped between
  * games is a warning on err, in its place among the games' messages. */
 int jobs_run(struct jobs *j, FILE *in, const char *name);
-/* Number of online processors (for -j 0). */
+/* The cores this process may run on (codec_cores); -j 0 takes one
+ * fewer for an input decompressed on a thread of its own. */
 int jobs_cores(void);
 #endif

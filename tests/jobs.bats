@@ -165,3 +165,42 @@ chunk_games() {
 		! grep -n 'number +=' "$f" || fail "$f renumbers games itself"
 	done
 }
+
+# The worker count -j 0 chooses (ZH_JOBS_DEBUG), under taskset CPUS.
+auto_line() {
+	ZH_JOBS_DEBUG=1 taskset -c "$1" zhcheck -q -j 0 "${@:2}" 2>&1 >/dev/null |
+	    grep -e '-j 0:' || true
+}
+
+@test "jobs: -j 0 leaves a compressed input's decoding thread its core (2 cores: 1 worker), each input its own" {
+	command -v taskset >/dev/null || skip "taskset not installed"
+	command -v zstd >/dev/null || skip "zstd not installed"
+	taskset -c 0,1 true 2>/dev/null || skip "fewer than 2 cores"
+	cat "$TESTDATA/zhreplay/bench20.pgn" "$TESTDATA/zhreplay/bench20.pgn" >"$T/in.pgn"
+	zstd -q "$T/in.pgn" -o "$T/in.pgn.zst"
+	# two cores: the decoder fills one, so one worker (-j 2 ran at
+	# x0.80 of -j 1 there); a plain file has no decoder: two
+	run auto_line 0,1 "$T/in.pgn.zst"
+	[ "$output" = "zhcheck: -j 0: 2 cores, a decoding thread: 1 worker" ] ||
+	    fail "2 cores, .zst: $output"
+	run auto_line 0,1 "$T/in.pgn"
+	[ "$output" = "zhcheck: -j 0: 2 cores, no decoding thread: 2 workers" ] ||
+	    fail "2 cores, plain: $output"
+	# standard input compressed too
+	output=$(ZH_JOBS_DEBUG=1 taskset -c 0,1 zhcheck -q -j 0 - <"$T/in.pgn.zst" 2>&1 >/dev/null | grep -e '-j 0:')
+	[ "$output" = "zhcheck: -j 0: 2 cores, a decoding thread: 1 worker" ] ||
+	    fail "2 cores, .zst on stdin: $output"
+	# one core: no decoding thread, one worker
+	run auto_line 0 "$T/in.pgn.zst"
+	[ "$output" = "zhcheck: -j 0: 1 core, no decoding thread: 1 worker" ] ||
+	    fail "1 core, .zst: $output"
+	# each input decides for itself, in its order
+	run auto_line 0,1 "$T/in.pgn.zst" "$T/in.pgn" "$T/in.pgn.zst"
+	[ "$output" = "zhcheck: -j 0: 2 cores, a decoding thread: 1 worker
+zhcheck: -j 0: 2 cores, no decoding thread: 2 workers
+zhcheck: -j 0: 2 cores, a decoding thread: 1 worker" ] || fail "three inputs: $output"
+	# and what it chose writes what -j 1 writes
+	taskset -c 0,1 zhcheck -j 0 "$T/in.pgn.zst" "$T/in.pgn" >"$T/0.out" 2>&1 || true
+	zhcheck -j 1 "$T/in.pgn.zst" "$T/in.pgn" >"$T/1.out" 2>&1 || true
+	cmp "$T/0.out" "$T/1.out" || fail "-j 0 and -j 1 differ"
+}
