@@ -40,7 +40,19 @@ MAN      = $(sort $(wildcard man/*.[1-9]))
 FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
-all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER)
+all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER) python
+
+# The Python module zhkit (python/): its C half over libzh and cli/,
+# built by setuptools into build/python (PYTHONPATH=build/python).
+PYTHON   = /usr/bin/python3
+PYSRC    = $(wildcard python/src/*.c python/src/*.h python/zhkit/*.py)
+python: build/python/.built
+build/python/.built: python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
+	@mkdir -p build/python
+	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" \
+	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --build-base $(CURDIR)/build/pybuild \
+	    --build-lib $(CURDIR)/build/python
+	@touch $@
 
 build/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p build/lib
@@ -235,4 +247,7 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean
+# The Python module into Python's site-packages under PREFIX.
+PYDIR    = $$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", {"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
+
+.PHONY: all python deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean
