@@ -234,6 +234,7 @@ install: all build/zhkit.pc
 	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
+	d=$(DESTDIR)$(PYDIR)/zhkit && mkdir -p $$d && cp build/python/zhkit/*.py build/python/zhkit/*.so $$d/
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#bin/} $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
@@ -241,6 +242,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -rf $(DESTDIR)$(PYDIR)/zhkit
 	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json \
 	    $(DESTDIR)$(DATADIR)/zhkit-position.schema.json
 
