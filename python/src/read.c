@@ -33,19 +33,6 @@
 
 #define NT	3	/* the tables: NPY_POS, NPY_BUG, NPY_GAME */
 
-/* An input. */
-struct src {
-	char *name;		/* in messages and files */
-	char *path;		/* a file's; NULL: fed (bytes or a file) */
-	Py_buffer view;		/* bytes */
-	bool has_view;
-	PyObject *file;		/* a file object (its read method) */
-	int wfd;		/* the feeder's end */
-	pthread_t feeder;
-	bool feeding;
-	PyObject *exc;		/* what the file object's read raised */
-};
-
 /* Per worker. */
 struct state {
 	struct zh_replay r;
@@ -265,120 +252,6 @@ on_game(void *arg, struct npy *n)
 		hand_over(o, false);
 }
 
-/* ======================== inputs ======================== */
-
-/* A file object's read(): bytes, or NULL at its end or an error (kept
-   in s->exc). */
-static PyObject *
-file_read(struct src *s)
-{
-	PyObject *b = PyObject_CallMethod(s->file, "read", "n",
-	    (Py_ssize_t)65536);
-
-	if (b != NULL && !PyBytes_Check(b)) {
-		Py_DECREF(b);
-		PyErr_SetString(PyExc_TypeError, "zhkit.read: a file object "
-		    "must be opened in binary mode ('rb')");
-		b = NULL;
-	}
-	if (b == NULL) {
-		PyObject *t, *v, *tb;
-
-		PyErr_Fetch(&t, &v, &tb);
-		PyErr_NormalizeException(&t, &v, &tb);
-		s->exc = v;
-		Py_XDECREF(t);
-		Py_XDECREF(tb);
-	}
-	return b;
-}
-
-static bool
-send_all(int fd, const char *p, size_t n)
-{
-	ssize_t k;
-
-	while (n > 0) {
-		if ((k = send(fd, p, n, MSG_NOSIGNAL)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return false;	/* the reader stopped */
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-/* The feeder thread: bytes or a file object's into the socket. */
-static void *
-feeder(void *arg)
-{
-	struct src *s = arg;
-	PyGILState_STATE gs;
-	PyObject *b;
-	bool more = true;
-
-	if (s->has_view)
-		send_all(s->wfd, s->view.buf, (size_t)s->view.len);
-	while (s->file != NULL && more) {
-		gs = PyGILState_Ensure();
-		b = file_read(s);
-		PyGILState_Release(gs);
-		if (b == NULL)
-			break;
-		more = PyBytes_GET_SIZE(b) > 0 && send_all(s->wfd,
-		    PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
-		gs = PyGILState_Ensure();
-		Py_DECREF(b);
-		PyGILState_Release(gs);
-	}
-	close(s->wfd);
-	return NULL;
-}
-
-/* Input s opened (its feeder started): NULL after a message. */
-static FILE *
-src_open(struct src *s)
-{
-	const char *name;
-	int sv[2];
-	FILE *f;
-
-	if (s->path != NULL)
-		return cli_open(s->path, &name);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-		cli_fail("%s: %s", s->name, strerror(errno));
-		return NULL;
-	}
-	s->wfd = sv[1];
-	if (pthread_create(&s->feeder, NULL, feeder, s) != 0) {
-		close(sv[0]);
-		close(sv[1]);
-		cli_fail("%s: cannot start a thread", s->name);
-		return NULL;
-	}
-	s->feeding = true;
-	if ((f = fdopen(sv[0], "r")) == NULL) {
-		close(sv[0]);
-		cli_fail("%s: out of memory", s->name);
-		return NULL;
-	}
-	return codec_ropen(f);
-}
-
-/* Input s closed, its feeder ended. */
-static void
-src_close(struct src *s, FILE *f)
-{
-	if (f != NULL)
-		fclose(f);	/* the feeder's sends fail now */
-	if (s->feeding) {
-		pthread_join(s->feeder, NULL);
-		s->feeding = false;
-	}
-}
-
 /* ======================== the run ======================== */
 
 static void *
@@ -392,16 +265,16 @@ run(void *arg)
 	o->j.out = npy_sink(o->npy);
 	o->j.err = o->err;
 	for (i = 0; i < o->nsrc && !o->j.stop; i++) {
-		if ((in = src_open(&o->src[i])) == NULL) {
+		if ((in = zk_src_open(&o->src[i])) == NULL) {
 			o->io_failed = true;
-			src_close(&o->src[i], NULL);
+			zk_src_close(&o->src[i], NULL);
 			continue;
 		}
 		o->name = o->src[i].name;
 		npy_input(o->npy, o->name);
 		if (jobs_run(&o->j, in, o->name) != 0)
 			o->io_failed = true;
-		src_close(&o->src[i], in);
+		zk_src_close(&o->src[i], in);
 	}
 	fflush(npy_sink(o->npy));
 	hand_over(o, true);
@@ -527,33 +400,15 @@ static int
 sources(reader *o, PyObject *list)
 {
 	Py_ssize_t n = PyList_Size(list), i;
-	const char *kind, *name;
-	PyObject *obj;
 
 	if ((o->src = calloc((size_t)n + 1, sizeof *o->src)) == NULL) {
 		PyErr_NoMemory();
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		struct src *s = &o->src[i];
-
-		if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "sOs", &kind,
-		    &obj, &name))
-			return -1;
 		o->nsrc = (int)i + 1;
-		if ((s->name = strdup(name)) == NULL)
-			return PyErr_NoMemory(), -1;
-		if (strcmp(kind, "path") == 0) {
-			if ((s->path = strdup(name)) == NULL)
-				return PyErr_NoMemory(), -1;
-		} else if (strcmp(kind, "bytes") == 0) {
-			if (PyObject_GetBuffer(obj, &s->view, PyBUF_SIMPLE) < 0)
-				return -1;
-			s->has_view = true;
-		} else {
-			Py_INCREF(obj);
-			s->file = obj;
-		}
+		if (zk_src_init(&o->src[i], PyList_GET_ITEM(list, i)) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -595,14 +450,8 @@ reader_dealloc(PyObject *self)
 		fclose(o->fail);
 	free(o->failbuf);
 	sel_free(&o->gsel);
-	for (i = 0; i < o->nsrc; i++) {
-		if (o->src[i].has_view)
-			PyBuffer_Release(&o->src[i].view);
-		Py_XDECREF(o->src[i].file);
-		Py_XDECREF(o->src[i].exc);
-		free(o->src[i].name);
-		free(o->src[i].path);
-	}
+	for (i = 0; i < o->nsrc; i++)
+		zk_src_free(&o->src[i]);
 	free(o->src);
 	if (o->started) {
 		pthread_mutex_destroy(&o->mu);
@@ -744,14 +593,8 @@ reader_next(PyObject *self)
 		Py_END_ALLOW_THREADS
 		o->joined = true;
 		for (i = 0; i < o->nsrc; i++)
-			if (o->src[i].exc != NULL) {
-				PyObject *e = o->src[i].exc;
-
-				o->src[i].exc = NULL;
-				PyErr_SetObject((PyObject *)Py_TYPE(e), e);
-				Py_DECREF(e);
+			if (zk_src_raise(&o->src[i]))
 				return NULL;
-			}
 	}
 	d = chunk_dict(o, last);
 	pthread_mutex_lock(&o->mu);

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _zhkit
 
-__all__ = ['read', 'read_chunks', 'Tables', 'Error', 'variants', 'dtype',
+__all__ = ['read', 'read_chunks', 'games', 'Tables', 'Error', 'variants', 'dtype',
            'version']
 
 Error = _zhkit.Error
@@ -246,3 +246,25 @@ def read_chunks(sources, variant=None, jobs=0, positions=1 << 20,
             yield t
     finally:
         r.close()
+
+
+def games(source, variant=None, dialect='lichess', fens=False):
+    """The games of one input (a path, a compressed archive, bytes or a
+    file object), one at a time, each a dict with the face of
+    `zhpgn --json` (zhkit-json(5)): tags, variant, start, moves (san, uci,
+    clock, eval, comment, nags, ...), result, ending, valid, errors;
+    games of two boards (bughouse) as zhpgn writes them.
+
+    variant: play every game as that variant; dialect: of the FENs and
+    SAN written (lichess, xboard, chesscom, fairy); fens: a "fen" after
+    every move (zhpgn --json --fens)."""
+    import json
+    src = _sources(source)
+    if len(src) != 1:
+        raise TypeError('games() reads one source')
+    if variant is not None and not isinstance(variant, str):
+        raise TypeError('variant must be a str')
+    if not isinstance(dialect, str):
+        raise TypeError('dialect must be a str')
+    for text in _zhkit.Games(src[0], variant, dialect, bool(fens)):
+        yield json.loads(text)
