@@ -18,10 +18,11 @@ import numpy as np
 
 from . import _zhkit
 
-__all__ = ['read', 'read_chunks', 'games', 'Tables', 'Error', 'variants', 'dtype',
+__all__ = ['read', 'read_chunks', 'games', 'Board', 'Tables', 'Error', 'variants', 'dtype',
            'version']
 
 Error = _zhkit.Error
+Board = _zhkit.Board
 version = _zhkit.version
 TABLES = ('positions', 'bughouse', 'games')
 
