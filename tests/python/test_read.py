@@ -134,3 +134,31 @@ def test_chunks_abandoned():
     first = next(g)
     assert len(first.positions) >= 100
     g.close()       # the run stops, its thread joined
+
+
+def test_reads_at_once_in_threads(tmp_path):
+    """Reads in several Python threads at once (compressed inputs too),
+    and a read inside a read_chunks loop: the same tables as alone."""
+    import threading
+    z = tmp_path / 'g.pgn.zst'
+    with open(z, 'wb') as out:
+        subprocess.run(['zstd', '-c', ZH1K], stdout=out, check=True)
+    ref = zhkit.read(ZH1K, jobs=1)
+    got, errs = [], []
+
+    def one(k):
+        try:
+            got.append(zhkit.read(str(z) if k % 2 else ZH1K, jobs=1 + k % 2))
+        except Exception as e:      # pragma: no cover - said below
+            errs.append(e)
+    ts = [threading.Thread(target=one, args=(k,)) for k in range(6)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errs and len(got) == 6
+    for t in got:
+        assert np.array_equal(t.positions, ref.positions)
+    for chunk in zhkit.read_chunks(ZH1K, positions=2000):
+        inner = zhkit.read(str(z), jobs=2)
+        assert np.array_equal(inner.games, ref.games)
