@@ -29,6 +29,7 @@ returns the manifest (a dict); load(out) gives the tables back.
 import argparse
 import json
 import os
+import re
 import sys
 import time
 
@@ -36,6 +37,8 @@ import numpy as np
 
 import zhkit
 
+# a blank line (LF or CRLF line ends), then a tag: a game's start
+GAME_START = re.compile(rb'(\r?\n\r?\n)\[')
 MAGIC = (b'\x28\xb5\x2f\xfd', b'\x1f\x8b', b'BZh', b'\xfd7zXZ')
 
 
@@ -53,14 +56,13 @@ def cut_points(path, pieces):
             at = max(size * k // pieces, cuts[-1])
             f.seek(at)
             buf = f.read(1 << 20)
-            i = buf.find(b'\n\n[')
-            while i < 0 and len(buf) > 0 and f.tell() < size:
-                more = f.read(1 << 20)
-                buf += more
-                i = buf.find(b'\n\n[')
-            if i < 0:
+            m = GAME_START.search(buf)
+            while m is None and f.tell() < size:
+                buf += f.read(1 << 20)
+                m = GAME_START.search(buf)
+            if m is None:
                 break
-            cut = at + i + 2
+            cut = at + m.start() + len(m.group(1))
             if cut > cuts[-1] and cut < size:
                 cuts.append(cut)
         cuts.append(size)

@@ -71,6 +71,16 @@ zk_buffer_new(void *data, size_t len)
 
 /* ======================== errors ======================== */
 
+/* e.name = v (a new reference, given away); false if it failed */
+static bool
+set_attr(PyObject *e, const char *name, PyObject *v)
+{
+	int rc = v != NULL ? PyObject_SetAttrString(e, name, v) : -1;
+
+	Py_XDECREF(v);
+	return rc == 0;
+}
+
 void
 zk_raise(const char *file, long line, long col, const char *msg)
 {
@@ -82,14 +92,14 @@ zk_raise(const char *file, long line, long col, const char *msg)
 	Py_DECREF(args);
 	if (e == NULL)
 		return;
-	if ((file == NULL ? PyObject_SetAttrString(e, "file", Py_None) :
-	    PyObject_SetAttrString(e, "file", PyUnicode_DecodeFSDefault(file)))
-	    < 0)
-		PyErr_Clear();
-	PyObject_SetAttrString(e, "line", PyLong_FromLong(line));
-	PyObject_SetAttrString(e, "col", PyLong_FromLong(col));
-	PyObject_SetAttrString(e, "message", PyUnicode_DecodeUTF8(msg,
-	    (Py_ssize_t)strlen(msg), "replace"));
+	if (file != NULL)
+		set_attr(e, "file", PyUnicode_DecodeFSDefault(file));
+	else
+		set_attr(e, "file", Py_NewRef(Py_None));
+	set_attr(e, "line", PyLong_FromLong(line));
+	set_attr(e, "col", PyLong_FromLong(col));
+	set_attr(e, "message", PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg),
+	    "replace"));
 	PyErr_Clear();
 	PyErr_SetObject(zk_error, e);
 	Py_DECREF(e);

@@ -227,8 +227,11 @@ hand_over(reader *o, bool last)
 
 	fflush(o->err);
 	pthread_mutex_lock(&o->mu);
-	for (k = 0; k < NT; k++)
+	for (k = 0; k < NT; k++) {
+		free(o->data[k]);	/* a chunk not taken (cancelled) */
 		o->data[k] = npy_mem_take(o->npy, (int)k, &o->count[k]);
+	}
+	free(o->errs);
 	o->errs = strndup(o->errbuf + o->errat, o->errlen - o->errat);
 	o->errat = o->errlen;
 	o->ready = true;
