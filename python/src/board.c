@@ -169,10 +169,138 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 
 /* ======================== moves ======================== */
 
+/* The UCI texts of moves, made once a process (under the GIL): by
+   from (the record's square, 100 for none), to and piece; with each a
+   key that sorts as the text does (its first 8 bytes, big-endian). */
+#define UCI_KEYS	(101 * 100 * ZH_NTYPES)
+static PyObject **uci_cache;
+static uint64_t *uci_keys;
+
+struct keyed {
+	uint64_t key;
+	PyObject *s;
+};
+
+static uint64_t
+text_key(const char *t)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (uint64_t)(unsigned char)(*t ? *t++ : 0);
+	return v;
+}
+
+/* zh_posrec_square(s), inline: 10 * rank + file, 100 for none */
+static inline int
+rec_sq(int s)
+{
+	unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+
+	return s == ZH_NOSQ || f >= 10 || r >= 10 ? 100 : (int)(r * 10 + f);
+}
+
+/* Move m's UCI text as a new reference (from the cache), its key in
+   *key. */
+static PyObject *
+uci_of(const struct zh_pos *p, struct zh_move m, uint64_t *key)
+{
+	int f = rec_sq(m.from), t = rec_sq(m.to);
+	size_t k;
+	char buf[ZH_MOVEMAX];
+
+	if (uci_cache == NULL && (uci_cache = calloc(UCI_KEYS,
+	    sizeof *uci_cache)) != NULL && (uci_keys = calloc(UCI_KEYS,
+	    sizeof *uci_keys)) == NULL) {
+		free(uci_cache);
+		uci_cache = NULL;
+	}
+	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
+	    (f >= 100 && !(m.flags & ZH_MDROP))) {
+		zh_uci_write(p, m, buf);
+		*key = text_key(buf);
+		return PyUnicode_FromString(buf);
+	}
+	k = ((size_t)(f >= 100 ? 100 : f) * 100 + (size_t)t) * ZH_NTYPES +
+	    (m.piece % ZH_NTYPES);
+	if (uci_cache[k] == NULL) {
+		zh_uci_write(p, m, buf);
+		if ((uci_cache[k] = PyUnicode_InternFromString(buf)) == NULL)
+			return NULL;
+		uci_keys[k] = text_key(buf);
+	}
+	*key = uci_keys[k];
+	return Py_NewRef(uci_cache[k]);
+}
+
+/* The legal moves' UCI texts, sorted by their keys, as a list. */
+static PyObject *
+uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
+{
+	static const int gaps[6] = { 132, 57, 23, 10, 4, 1 };
+	struct keyed a[ZH_MAXMOVES], x;	/* 32 KB */
+	PyObject *l;
+	int i, j, g;
+
+	for (i = 0; i < n; i++)
+		if ((a[i].s = uci_of(p, mv[i], &a[i].key)) == NULL) {
+			while (i-- > 0)
+				Py_DECREF(a[i].s);
+			return NULL;
+		}
+	for (g = 0; g < 6; g++)		/* Shell's sort, Ciura's gaps */
+		for (i = gaps[g]; i < n; i++) {
+			x = a[i];
+			for (j = i; j >= gaps[g] && a[j - gaps[g]].key > x.key;
+			    j -= gaps[g])
+				a[j] = a[j - gaps[g]];
+			a[j] = x;
+		}
+	if ((l = PyList_New(n)) == NULL)
+		for (i = 0; i < n; i++)
+			Py_DECREF(a[i].s);
+	for (i = 0; l != NULL && i < n; i++)
+		PyList_SET_ITEM(l, i, a[i].s);
+	return l;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The legal moves' SAN texts in dialect d, sorted, as a list. */
+static PyObject *
+san_list(const struct zh_pos *p, const struct zh_move *mv, int n, int d)
+{
+	char (*text)[ZH_MOVEMAX] = malloc(ZH_MAXMOVES * sizeof *text);
+	char **ptr = malloc(ZH_MAXMOVES * sizeof *ptr);
+	PyObject *l = NULL, *s;
+	int i;
+
+	if (text == NULL || ptr == NULL) {
+		free(text);
+		free(ptr);
+		return PyErr_NoMemory();
+	}
+	for (i = 0; i < n; i++) {
+		zh_san_write(p, mv[i], d, text[i]);
+		ptr[i] = text[i];
+	}
+	qsort(ptr, (size_t)n, sizeof *ptr, cmp_str);
+	l = PyList_New(n);
+	for (i = 0; l != NULL && i < n; i++) {
+		if ((s = PyUnicode_FromString(ptr[i])) == NULL) {
+			Py_CLEAR(l);
+			break;
+		}
+		PyList_SET_ITEM(l, i, s);
+	}
+	free(text);
+	free(ptr);
+	return l;
 }
 
 /* legal_moves(board=0, san=False, dialect=None): sorted list of str */
@@ -183,47 +311,14 @@ legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 	board *o = (board *)self;
 	PyObject *ba = NULL, *l;
 	const char *ds = NULL;
-	int san = 0, b, d, n, i;
-	struct zh_move *mv;
-	char (*text)[ZH_MOVEMAX];
-	char **ptr;
+	int san = 0, b, d, n;
+	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
 	    &ds) || (b = board_arg(o, ba)) < 0 || (d = dialect_arg(o, ds)) < 0)
 		return NULL;
-	mv = malloc(ZH_MAXMOVES * sizeof *mv);
-	text = malloc(ZH_MAXMOVES * sizeof *text);
-	ptr = malloc(ZH_MAXMOVES * sizeof *ptr);
-	if (mv == NULL || text == NULL || ptr == NULL) {
-		free(mv);
-		free(text);
-		free(ptr);
-		return PyErr_NoMemory();
-	}
-	Py_BEGIN_ALLOW_THREADS
 	n = zh_legal_moves(cur(o, b), mv);
-	for (i = 0; i < n; i++) {
-		if (san)
-			zh_san_write(cur(o, b), mv[i], d, text[i]);
-		else
-			zh_uci_write(cur(o, b), mv[i], text[i]);
-		ptr[i] = text[i];
-	}
-	qsort(ptr, (size_t)n, sizeof *ptr, cmp_str);
-	Py_END_ALLOW_THREADS
-	l = PyList_New(n);
-	for (i = 0; l != NULL && i < n; i++) {
-		PyObject *s = PyUnicode_FromString(ptr[i]);
-
-		if (s == NULL) {
-			Py_CLEAR(l);
-			break;
-		}
-		PyList_SET_ITEM(l, i, s);
-	}
-	free(mv);
-	free(text);
-	free(ptr);
+	l = san ? san_list(cur(o, b), mv, n, d) : uci_list(cur(o, b), mv, n);
 	return l;
 }
 
