@@ -40,7 +40,19 @@ MAN      = $(sort $(wildcard man/*.[1-9]))
 FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
-all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER)
+all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER) python
+
+# The Python module zhkit (python/): its C half over libzh and cli/,
+# built by setuptools into build/python (PYTHONPATH=build/python).
+PYTHON   = /usr/bin/python3
+PYSRC    = $(wildcard python/src/*.c python/src/*.h python/zhkit/*.py)
+python: build/python/.built
+build/python/.built: python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
+	@mkdir -p build/python
+	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" \
+	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --build-base $(CURDIR)/build/pybuild \
+	    --build-lib $(CURDIR)/build/python
+	@touch $@
 
 build/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p build/lib
@@ -222,6 +234,7 @@ install: all build/zhkit.pc
 	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
+	d=$(DESTDIR)$(PYDIR)/zhkit && mkdir -p $$d && cp build/python/zhkit/*.py build/python/zhkit/*.so $$d/
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#bin/} $(DESTDIR)$(COMPDIR)/$${t#bin/}; done
@@ -229,10 +242,14 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/zhkit.pc $(DESTDIR)$(INCDIR)/zh.h
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -rf $(DESTDIR)$(PYDIR)/zhkit
 	rm -f $(DESTDIR)$(DATADIR)/zhkit-game.schema.json \
 	    $(DESTDIR)$(DATADIR)/zhkit-position.schema.json
 
 clean:
 	rm -rf build bin
 
-.PHONY: all deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean
+# The Python module into Python's site-packages under PREFIX.
+PYDIR    = $$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", {"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
+
+.PHONY: all python deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean

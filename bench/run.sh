@@ -28,7 +28,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse pictures arrays
+#                   base big select bughouse pictures arrays python
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -45,7 +45,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays python}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -656,6 +656,26 @@ print("%.6f %d %.2f" % (t, rss() - r, a.size * a.dtype.itemsize / 1e9))' "$out-b
 	fi
 }
 if want arrays; then arrays_section; fi
+
+# ----------------------------------------------------------------- python --
+# The Python module (python/, build/python): zhkit.read against -F npy
+# and jobs=2 against jobs=1, Board.legal_moves per call against
+# python-chess and a tool run per position (bench/python.py), and the
+# Dask example at two workers against one process (examples/).
+python_section() {
+	local pgn=${ZH_BENCH_PY_PGN:-$DATA/zh.pgn} py=/usr/bin/python3
+	[ -f build/python/.built ] || { note "the Python module is not built (make python): its section skipped"; return; }
+	[ -f "$pgn" ] || { note "$pgn not found: the python section skipped"; return; }
+	while IFS=$'\t' read -r l i s m r; do
+		row "$l" "$i" "$s" "$m" "$r"
+	done < <(PYTHONPATH=build/python "$py" bench/python.py "$pgn" "${ZH_SHARED_PEERS:-../shared/peers}")
+	if [ -f examples/dask_dataset.py ]; then
+		while IFS=$'\t' read -r l i s m r; do
+			row "$l" "$i" "$s" "$m" "$r"
+		done < <(PYTHONPATH=build/python "$py" examples/dask_dataset.py --bench "$pgn")
+	fi
+}
+if want python; then python_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

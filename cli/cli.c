@@ -19,6 +19,7 @@
 
 const char *cli_prog = "zhkit";
 int cli_quiet;
+_Thread_local FILE *cli_fail_to;
 
 static int colour;
 static pthread_once_t colour_once = PTHREAD_ONCE_INIT;
@@ -144,16 +145,17 @@ cli_fdiag(FILE *f, const char *kind, const char *file, long line, long col,
 void
 cli_fail(const char *fmt, ...)
 {
+	FILE *f = cli_fail_to != NULL ? cli_fail_to : stderr;
 	va_list ap;
 
-	flockfile(stderr);
-	cli_progress_clear(stderr);
-	fprintf(stderr, "%s: ", cli_prog);
+	flockfile(f);
+	cli_progress_clear(f);
+	fprintf(f, "%s: ", cli_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	fputc('\n', f);
+	funlockfile(f);
 }
 
 const struct zh_variant *

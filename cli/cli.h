@@ -21,7 +21,10 @@ void cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 /* The decimal digits of x (and its sign) at b, not terminated: at most
  * 20 bytes; returns their number. */
 size_t cli_putlong(char *b, long x);
-/* "TOOL: MESSAGE" for usage and I/O problems. */
+/* "TOOL: MESSAGE" for usage and I/O problems, to stderr or, if set,
+ * cli_fail_to (per thread: the Python module's, whose messages become
+ * exceptions). */
+extern _Thread_local FILE *cli_fail_to;
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The run failed (an error said that stopped it): cli_exit's status is
  * then EXIT_USAGE. */

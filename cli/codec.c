@@ -97,6 +97,8 @@ struct ahead {
 };
 
 static struct reader *readers;	/* those open: for codec_error() */
+/* the list's lock: the Python module runs several reads at once */
+static pthread_mutex_t readers_mu = PTHREAD_MUTEX_INITIALIZER;
 
 const char *
 codec_magic(const void *buf, size_t n)
@@ -619,11 +621,13 @@ rd_close(void *cookie)
 {
 	struct reader *r = cookie, **p;
 
+	pthread_mutex_lock(&readers_mu);
 	for (p = &readers; *p != NULL; p = &(*p)->next)
 		if (*p == r) {
 			*p = r->next;
 			break;
 		}
+	pthread_mutex_unlock(&readers_mu);
 	ahead_stop(r);
 	codec_end(r);
 	if (r->raw != stdin)
@@ -701,8 +705,10 @@ reader_new(FILE *f, enum kind kind, const unsigned char *head, size_t nhead)
 		return NULL;
 	}
 	r->live = codec_begin(r);	/* if not, the first read says so */
+	pthread_mutex_lock(&readers_mu);
 	r->next = readers;
 	readers = r;
+	pthread_mutex_unlock(&readers_mu);
 	if (kind != PLAIN)
 		ahead_start(r);
 	return r->f;
@@ -743,13 +749,18 @@ codec_progress(FILE *f, long long *size)
 	struct reader *r;
 	struct stat st;
 	off_t at;
+	long long n;
 
+	pthread_mutex_lock(&readers_mu);
 	for (r = readers; r != NULL; r = r->next)
 		if (r->f == f) {
 			*size = r->size;
-			return (long long)__atomic_load_n(&r->nread,
+			n = (long long)__atomic_load_n(&r->nread,
 			    __ATOMIC_RELAXED);
+			pthread_mutex_unlock(&readers_mu);
+			return n;
 		}
+	pthread_mutex_unlock(&readers_mu);
 	*size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ?
 	    (long long)st.st_size : -1;
 	return (at = ftello(f)) >= 0 ? (long long)at : -1;
@@ -760,14 +771,16 @@ codec_error(FILE *f)
 {
 	struct reader *r;
 
+	pthread_mutex_lock(&readers_mu);
 	for (r = readers; r != NULL; r = r->next)
 		if (r->f == f && r->failed) {
 			snprintf(r->msg, sizeof r->msg, "%s: %s (at byte %llu "
 			    "of the compressed input)", names[r->kind], r->why,
 			    r->at);
-			return r->msg;
+			break;
 		}
-	return NULL;
+	pthread_mutex_unlock(&readers_mu);
+	return r != NULL ? r->msg : NULL;
 }
 
 /* ======================== writing ======================== */

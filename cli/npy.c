@@ -735,8 +735,9 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 struct table {
 	FILE *f;		/* written by the writer thread once begun */
 	char *path, *tmp;	/* DIR/name, its temporary (tmpout.h) */
-	unsigned char *buf;	/* TBUF bytes, being filled */
-	size_t len;
+	unsigned char *buf;	/* TBUF bytes, being filled (in memory:
+				   cap bytes, the whole table) */
+	size_t len, cap;
 	unsigned char *spare;	/* TBUF bytes, free (NULL: being written) */
 	unsigned char *pend;	/* a full buffer for the writer, or NULL */
 	size_t plen;
@@ -767,6 +768,9 @@ struct npy {
 	pthread_cond_t cv;
 	bool stop;			/* no more buffers: end */
 	int werr;			/* the writer's first error (errno) */
+	bool mem;			/* npy_open_mem(): no files */
+	void (*on_game)(void *, struct npy *);	/* npy_on_game() */
+	void *on_game_arg;
 };
 
 /* The header of n records of 'fields' (or of one field's dtype 'type'
@@ -911,6 +915,21 @@ done(char **path, char **tmp, bool ok)
 static void
 flush_table(struct npy *n, struct table *t)
 {
+	unsigned char *p;
+
+	if (n->mem) {		/* the table grows: nothing written */
+		if ((p = realloc(t->buf, t->cap * 2)) == NULL) {
+			if (!n->failed) {
+				n->failed = true;
+				n->err = ENOMEM;
+			}
+			t->len = 0;	/* the table is lost, said at the end */
+			return;
+		}
+		t->buf = p;
+		t->cap *= 2;
+		return;
+	}
 	if (t->len == 0)
 		return;
 	if (!n->wrun) {
@@ -1007,7 +1026,7 @@ put(struct npy *n, int k, const unsigned char *src)
 	struct table *t = &n->t[k];
 	unsigned char *q;
 
-	if (t->len + recsize[k] > TBUF)
+	if (t->len + recsize[k] > t->cap)
 		flush_table(n, t);
 	q = t->buf + t->len;
 	memcpy(q, src, recsize[k]);
@@ -1026,6 +1045,8 @@ static void
 got(struct npy *n, const unsigned char *rec)
 {
 	if (n->left == 0) {		/* a game: its records follow */
+		if (n->on_game != NULL)
+			n->on_game(n->on_game_arg, n);
 		put(n, T_GAME, rec);
 		n->k = records_table(rec);
 		n->left = (uint64_t)rec[32] | (uint64_t)rec[33] << 8 |
@@ -1045,9 +1066,9 @@ put_records(struct npy *n, const unsigned char *p, size_t c)
 	size_t size = recsize[n->k], i, room;
 	unsigned char *q;
 
-	if (t->len + size > TBUF)
+	if (t->len + size > t->cap)
 		flush_table(n, t);
-	room = (TBUF - t->len) / size;
+	room = (t->cap - t->len) / size;
 	if (c > room)
 		c = room;
 	q = t->buf + t->len;
@@ -1097,14 +1118,15 @@ sink_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+static const cookie_io_functions_t sink_io = { .write = sink_write };
+static const char *const names[NTABLES] = { "positions.npy",
+    "bughouse.npy", "games.npy" };
+static const struct field *const fields[NTABLES] = { pos_fields,
+    bug_fields, game_fields };
+
 struct npy *
 npy_open(const char *dir)
 {
-	static const cookie_io_functions_t io = { .write = sink_write };
-	static const char *const names[NTABLES] = { "positions.npy",
-	    "bughouse.npy", "games.npy" };
-	static const struct field *const fields[NTABLES] = { pos_fields,
-	    bug_fields, game_fields };
 	struct npy *n = calloc(1, sizeof *n);
 	int k;
 
@@ -1125,6 +1147,7 @@ npy_open(const char *dir)
 		}
 		n->t[k].name = names[k];
 		n->t[k].fields = fields[k];
+		n->t[k].cap = TBUF;
 		if ((n->t[k].buf = malloc(TBUF)) == NULL ||
 		    (n->t[k].spare = malloc(TBUF)) == NULL) {
 			cli_fail("out of memory");
@@ -1139,7 +1162,7 @@ npy_open(const char *dir)
 			goto fail;
 		}
 	}
-	if ((n->sink = fopencookie(n, "w", io)) == NULL) {
+	if ((n->sink = fopencookie(n, "w", sink_io)) == NULL) {
 		cli_fail("out of memory");
 		goto fail;
 	}
@@ -1285,6 +1308,110 @@ npy_close(struct npy *n)
 	free(n->files);
 	free(n->dir);
 	rc = rc != 0 || n->failed ? -1 : 0;
+	free(n);
+	return rc;
+}
+
+/* ======================== in memory ======================== */
+
+#define MEMCAP	(64 * 1024)	/* a table's first buffer in memory */
+
+struct npy *
+npy_open_mem(void)
+{
+	struct npy *n = calloc(1, sizeof *n);
+	int k;
+
+	if (n == NULL)
+		return NULL;
+	n->mem = true;
+	for (k = 0; k < NTABLES; k++) {
+		if (fields_size(fields[k]) != recsize[k])
+			goto fail;	/* the layout's own check */
+		n->t[k].name = names[k];
+		n->t[k].fields = fields[k];
+		n->t[k].cap = MEMCAP;
+		if ((n->t[k].buf = malloc(MEMCAP)) == NULL)
+			goto fail;
+	}
+	if ((n->sink = fopencookie(n, "w", sink_io)) == NULL)
+		goto fail;
+	setvbuf(n->sink, NULL, _IONBF, 0);
+	return n;
+fail:
+	for (k = 0; k < NTABLES; k++)
+		free(n->t[k].buf);
+	free(n);
+	return NULL;
+}
+
+void
+npy_on_game(struct npy *n, void (*fn)(void *arg, struct npy *n), void *arg)
+{
+	n->on_game = fn;
+	n->on_game_arg = arg;
+}
+
+uint64_t
+npy_mem_count(const struct npy *n, int k)
+{
+	return n->t[k].len / recsize[k];
+}
+
+unsigned char *
+npy_mem_take(struct npy *n, int k, uint64_t *count)
+{
+	struct table *t = &n->t[k];
+	unsigned char *p = t->buf, *q;
+
+	*count = t->len / recsize[k];
+	if ((q = malloc(MEMCAP)) == NULL)
+		return NULL;
+	if (t->len > 0 && (p = realloc(t->buf, t->len)) == NULL)
+		p = t->buf;	/* kept at its size */
+	if (t->len == 0) {
+		free(p);
+		p = NULL;
+	}
+	t->buf = q;
+	t->cap = MEMCAP;
+	t->len = 0;
+	return p;
+}
+
+size_t
+npy_recsize(int k)
+{
+	return recsize[k];
+}
+
+size_t
+npy_header(int k, char *buf, size_t size)
+{
+	return k >= 0 && k < NTABLES ? header(buf, size, fields[k], NULL, 0) :
+	    0;
+}
+
+size_t
+npy_mem_files(const struct npy *n, char *const **names_out)
+{
+	*names_out = n->files;
+	return n->nfiles;
+}
+
+int
+npy_close_mem(struct npy *n)
+{
+	size_t i;
+	int k, rc = 0;
+
+	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 || n->failed)
+		rc = -1;
+	for (k = 0; k < NTABLES; k++)
+		free(n->t[k].buf);
+	for (i = 0; i < n->nfiles; i++)
+		free(n->files[i]);
+	free(n->files);
 	free(n);
 	return rc;
 }

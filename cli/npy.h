@@ -77,4 +77,28 @@ void npy_input(struct npy *n, const char *name);
    (said).  Frees n. */
 int npy_close(struct npy *n);
 
+/*
+ * The same tables kept in memory, for the Python module (python/): no
+ * directory, no files, no writer thread; each table's buffer grows.
+ * The games' stream is npy_sink()'s as above, npy_input() names the
+ * inputs.  npy_mem_take() hands table k's records over (a malloc'd
+ * block the caller frees, NULL if none; their count in *count) and
+ * empties it (the numbering goes on: a later game's 'first' counts the
+ * records handed over before).  npy_on_game() sets a function called
+ * on the stream's thread before each game's record goes to its table
+ * (where a chunk may be cut).  npy_header() is the .npy header of table
+ * k with no record (its dict names the dtype).  npy_close_mem() frees
+ * n: 0, or -1 if the stream was cut or memory ran out.
+ */
+enum { NPY_POS, NPY_BUG, NPY_GAME };
+struct npy *npy_open_mem(void);
+void npy_on_game(struct npy *n, void (*fn)(void *arg, struct npy *n),
+    void *arg);
+uint64_t npy_mem_count(const struct npy *n, int k);
+unsigned char *npy_mem_take(struct npy *n, int k, uint64_t *count);
+size_t npy_header(int k, char *buf, size_t size);
+size_t npy_recsize(int k);		/* a record's bytes */
+size_t npy_mem_files(const struct npy *n, char *const **names);
+int npy_close_mem(struct npy *n);
+
 #endif

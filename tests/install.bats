@@ -36,6 +36,19 @@ setup_file() {
 	assert_output 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[-] w KQkq d6 0 2'
 }
 
+@test "install: the Python module zhkit into site-packages under PREFIX, and it reads" {
+	local site
+	site=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", {"base": "/usr", "platbase": "/usr"}))')
+	[ -f "$STAGE$site/zhkit/__init__.py" ]
+	cd "$BATS_TEST_TMPDIR"
+	PYTHONPATH="$STAGE$site" LD_PRELOAD="${ZH_SANFLAGS:+$(cc -print-file-name=libasan.so)}" \
+	    ASAN_OPTIONS=detect_leaks=0 run /usr/bin/python3 -c \
+	    'import sys, zhkit; print(zhkit.__file__.startswith(sys.argv[1]), zhkit.read(sys.argv[2]).written)' \
+	    "$STAGE" "$ZH_TOP/testdata/pgn/crazyara-zh-50_startpos.pgn"
+	assert_success
+	assert_output "True $(grep -c '^\[Event ' "$ZH_TOP/testdata/pgn/crazyara-zh-50_startpos.pgn")"
+}
+
 @test "install: uninstall removes what install put there" {
 	make -s -C "$ZH_TOP" uninstall DESTDIR="$STAGE" PREFIX=/usr >/dev/null
 	run find "$STAGE" -type f

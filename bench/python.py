@@ -1,0 +1,109 @@
+"""bench/python.py - the Python module's timings for `make bench` (section
+"python" of bench/run.sh): zhkit.read against zhreplay -F npy (positions
+a second; jobs=2 against jobs=1), and Board.legal_moves per call against
+python-chess and against a tool run per position (zhfen --moves).
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/python.py PGN [PEERS]
+
+Prints one row a line: label, input, seconds, metrics, ratio (tabs).
+The ratios are only meaningful on an idle machine."""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import zhkit
+
+pgn = sys.argv[1]
+peers = sys.argv[2] if len(sys.argv) > 2 else '../shared/peers'
+name = os.path.basename(pgn)
+runs = int(os.environ.get('ZH_BENCH_RUNS', '5'))
+
+
+def best(fn, n=runs):
+    t = []
+    for _ in range(n):
+        s = time.perf_counter()
+        fn()
+        t.append(time.perf_counter() - s)
+    return sorted(t)[len(t) // 2]
+
+
+def row(label, inp, sec, metrics, ratio=''):
+    print('%s\t%s\t%.6f\t%s\t%s' % (label, inp, sec, metrics, ratio))
+    sys.stdout.flush()
+
+
+npos = len(zhkit.read(pgn, jobs=1).positions)
+out = tempfile.mkdtemp()
+t_npy = best(lambda: subprocess.run(['bin/zhreplay', '-q', '-F', 'npy', '-o',
+                                     out, '-j', '1', pgn], check=True))
+t1 = best(lambda: zhkit.read(pgn, jobs=1))
+t2 = best(lambda: zhkit.read(pgn, jobs=2))
+row('zhreplay -F npy -j 1', name, t_npy, 'positions/s %d' % (npos / t_npy))
+row('zhkit.read(jobs=1)', name, t1, 'positions/s %d' % (npos / t1),
+    'x%.2f of -F npy (bar 0.9)' % (t_npy / t1))
+row('zhkit.read(jobs=2)', name, t2, 'positions/s %d' % (npos / t2),
+    'x%.2f of jobs=1 (bar 1.7, both cores idle)' % (t1 / t2))
+
+p = subprocess.run(['bin/zhreplay', '-q', '--to', 'fairy', pgn],
+                   capture_output=True, text=True)
+fens = [ln for ln in p.stdout.splitlines() if ln][:5000]
+
+
+def ours():
+    for f in fens:
+        zhkit.Board(f).legal_moves()
+
+
+t_ours = best(ours, 3) / len(fens)
+row('Board(fen).legal_moves()', '%d FENs' % len(fens), t_ours,
+    '%.1f us a call' % (t_ours * 1e6))
+boards = [zhkit.Board(f) for f in fens]
+
+
+def ours_made():
+    for b in boards:
+        b.legal_moves()
+
+
+t_made = best(ours_made, 3) / len(fens)
+row('board.legal_moves() (made)', '%d FENs' % len(fens), t_made,
+    '%.1f us a call' % (t_made * 1e6))
+sys.path.insert(0, os.path.join(peers, 'python-chess'))
+try:
+    import chess.variant
+
+    def theirs():
+        for f in fens[:1000]:
+            list(chess.variant.CrazyhouseBoard(f).legal_moves)
+    t_pc = best(theirs, 3) / 1000
+    row('python-chess CrazyhouseBoard(fen).legal_moves', '1000 FENs', t_pc,
+        '%.1f us a call' % (t_pc * 1e6),
+        'Board x%.0f faster (bar 30)' % (t_pc / t_ours))
+    pboards = [chess.variant.CrazyhouseBoard(f) for f in fens[:1000]]
+
+    def theirs_made():
+        for b in pboards:
+            list(b.legal_moves)
+    t_pcm = best(theirs_made, 3) / 1000
+    row('python-chess board.legal_moves (made)', '1000 FENs', t_pcm,
+        '%.1f us a call' % (t_pcm * 1e6),
+        'board x%.0f faster (bar 30)' % (t_pcm / t_made))
+except ImportError:
+    print('# python-chess not in %s: its row skipped' % peers,
+          file=sys.stderr)
+
+
+def tool():
+    for f in fens[:50]:
+        subprocess.run(['bin/zhfen', '--moves', f], capture_output=True,
+                       check=True)
+
+
+t_tool = best(tool, 3) / 50
+row('zhfen --moves FEN, a run per position', '50 FENs', t_tool,
+    '%.2f ms a call' % (t_tool * 1e3),
+    'Board(fen) x%.0f, board x%.0f faster (bar 1000)'
+    % (t_tool / t_ours, t_tool / t_made))

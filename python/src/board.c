@@ -1,0 +1,665 @@
+/*
+ * board.c - zhkit.Board: a position of any variant, or the two boards
+ * of a bughouse game, with libzh's rules: legal moves (UCI, SAN), moves
+ * played and taken back (SAN of any dialect or UCI), FEN in a dialect,
+ * check, outcome, pockets, repetitions.  A capture on one bughouse
+ * board goes to the partner's holdings on the other, as lib/bughouse.c
+ * sends it (a promoted piece as a pawn where the variant demotes).
+ */
+#include "zhkit_py.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "zh.h"
+
+/* A position of the stack: both boards (one used for one board), and
+   what the move sent to the partner. */
+struct frame {
+	struct zh_pos pos[2];
+};
+
+typedef struct {
+	PyObject_HEAD
+	const struct zh_variant *v;
+	int nboards;		/* 1, or 2 (bughouse) */
+	int dialect;		/* of fen() and SAN: the FEN's, or lichess */
+	struct frame *st;	/* st[0] the start ... st[n] now */
+	size_t n, cap;
+} board;
+
+static struct zh_pos *
+cur(board *o, int b)
+{
+	return &o->st[o->n].pos[b];
+}
+
+/* The board argument: None, 0/1 or "A"/"B"; -1 with an exception. */
+static int
+board_arg(board *o, PyObject *a)
+{
+	long k;
+
+	if (a == NULL || a == Py_None)
+		return 0;
+	if (PyUnicode_Check(a)) {
+		const char *s = PyUnicode_AsUTF8(a);
+
+		if (s != NULL && (strcmp(s, "A") == 0 || strcmp(s, "a") == 0))
+			k = 0;
+		else if (s != NULL && (strcmp(s, "B") == 0 ||
+		    strcmp(s, "b") == 0))
+			k = 1;
+		else {
+			PyErr_SetString(PyExc_ValueError,
+			    "board must be 'A' or 'B'");
+			return -1;
+		}
+	} else if (PyLong_Check(a) && !PyBool_Check(a)) {
+		k = PyLong_AsLong(a);
+	} else {
+		PyErr_SetString(PyExc_TypeError, "board must be 0, 1, 'A' or "
+		    "'B'");
+		return -1;
+	}
+	if (k < 0 || k >= o->nboards) {
+		PyErr_SetString(PyExc_ValueError, o->nboards == 1 ? "one board:"
+		    " board must be 0 or 'A'" : "board must be 0, 1, 'A' or "
+		    "'B'");
+		return -1;
+	}
+	return (int)k;
+}
+
+static int
+dialect_arg(board *o, const char *s)
+{
+	int d;
+
+	if (s == NULL)
+		return o->dialect;
+	if ((d = zh_dialect_find(s)) <= ZH_AUTO) {
+		PyErr_Format(PyExc_ValueError, "unknown dialect '%s' (try "
+		    "lichess, xboard, chesscom, fairy)", s);
+		return -1;
+	}
+	return d;
+}
+
+/* The dialect FEN s (of one board, or the first of two) is written
+   in, ZH_AUTO if nothing tells. */
+static int
+zh_fen_dialect_of(const char *s, const struct zh_variant *v)
+{
+	const char *bar = strchr(s, '|');
+	char one[ZH_FENMAX];
+	size_t n;
+
+	if (bar == NULL)
+		return zh_fen_dialect(s, v);
+	n = (size_t)(bar - s) < sizeof one - 1 ? (size_t)(bar - s) :
+	    sizeof one - 1;
+	memcpy(one, s, n);
+	while (n > 0 && one[n - 1] == ' ')
+		n--;
+	one[n] = '\0';
+	return zh_fen_dialect(one, v);
+}
+
+static void
+board_dealloc(PyObject *self)
+{
+	free(((board *)self)->st);
+	Py_TYPE(self)->tp_free(self);
+}
+
+/* Board(fen=None, variant=None, dialect=None) */
+static PyObject *
+board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "fen", "variant", "dialect", NULL };
+	const char *fen = NULL, *variant = NULL, *dialect = NULL;
+	struct zh_error e = { 0 };
+	const struct zh_variant *v = NULL;
+	int d = ZH_AUTO, rc;
+	board *o;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzz", kwlist, &fen,
+	    &variant, &dialect))
+		return NULL;
+	if (variant != NULL && (v = zh_variant_find(variant)) == NULL) {
+		PyErr_Format(PyExc_ValueError, "unknown variant '%s'", variant);
+		return NULL;
+	}
+	if (dialect != NULL && strcmp(dialect, "auto") != 0 &&
+	    (d = zh_dialect_find(dialect)) <= ZH_AUTO) {
+		PyErr_Format(PyExc_ValueError, "unknown dialect '%s' (try "
+		    "auto, lichess, xboard, chesscom, fairy)", dialect);
+		return NULL;
+	}
+	if (v == NULL)
+		v = fen != NULL && strchr(fen, '|') != NULL ?
+		    zh_variant_find("bughouse") : zh_variant_default();
+	if ((o = (board *)type->tp_alloc(type, 0)) == NULL)
+		return NULL;
+	o->v = v;
+	o->nboards = v->boards >= 2 ? 2 : 1;
+	o->cap = 16;
+	if ((o->st = calloc(o->cap, sizeof *o->st)) == NULL) {
+		Py_DECREF(o);
+		return PyErr_NoMemory();
+	}
+	if (fen == NULL) {
+		zh_pos_start(&o->st[0].pos[0], v);
+		zh_pos_start(&o->st[0].pos[1], v);
+		rc = 0;
+	} else if (o->nboards == 2)
+		rc = zh_bfen_read(o->st[0].pos, fen, v, d, &e);
+	else
+		rc = zh_fen_read(&o->st[0].pos[0], fen, v, d, 0, &e);
+	if (rc != 0) {
+		zk_raise("<fen>", 1, e.col > 0 ? e.col : 1, e.text);
+		Py_DECREF(o);
+		return NULL;
+	}
+	if (d == ZH_AUTO && fen != NULL)
+		d = zh_fen_dialect_of(fen, v);
+	o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
+	return (PyObject *)o;
+}
+
+/* ======================== moves ======================== */
+
+/* The UCI texts of moves, made once a process (under the GIL): by
+   from (the record's square, 100 for none), to and piece; with each a
+   key that sorts as the text does (its first 8 bytes, big-endian). */
+#define UCI_KEYS	(101 * 100 * ZH_NTYPES)
+static PyObject **uci_cache;
+static uint64_t *uci_keys;
+
+struct keyed {
+	uint64_t key;
+	PyObject *s;
+};
+
+static uint64_t
+text_key(const char *t)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (uint64_t)(unsigned char)(*t ? *t++ : 0);
+	return v;
+}
+
+/* zh_posrec_square(s), inline: 10 * rank + file, 100 for none */
+static inline int
+rec_sq(int s)
+{
+	unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+
+	return s == ZH_NOSQ || f >= 10 || r >= 10 ? 100 : (int)(r * 10 + f);
+}
+
+/* Move m's UCI text as a new reference (from the cache), its key in
+   *key. */
+static PyObject *
+uci_of(const struct zh_pos *p, struct zh_move m, uint64_t *key)
+{
+	int f = rec_sq(m.from), t = rec_sq(m.to);
+	size_t k;
+	char buf[ZH_MOVEMAX];
+
+	if (uci_cache == NULL && (uci_cache = calloc(UCI_KEYS,
+	    sizeof *uci_cache)) != NULL && (uci_keys = calloc(UCI_KEYS,
+	    sizeof *uci_keys)) == NULL) {
+		free(uci_cache);
+		uci_cache = NULL;
+	}
+	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
+	    (f >= 100 && !(m.flags & ZH_MDROP))) {
+		zh_uci_write(p, m, buf);
+		*key = text_key(buf);
+		return PyUnicode_FromString(buf);
+	}
+	k = ((size_t)(f >= 100 ? 100 : f) * 100 + (size_t)t) * ZH_NTYPES +
+	    (m.piece % ZH_NTYPES);
+	if (uci_cache[k] == NULL) {
+		zh_uci_write(p, m, buf);
+		if ((uci_cache[k] = PyUnicode_InternFromString(buf)) == NULL)
+			return NULL;
+		uci_keys[k] = text_key(buf);
+	}
+	*key = uci_keys[k];
+	return Py_NewRef(uci_cache[k]);
+}
+
+/* The legal moves' UCI texts, sorted by their keys, as a list. */
+static PyObject *
+uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
+{
+	static const int gaps[6] = { 132, 57, 23, 10, 4, 1 };
+	struct keyed a[ZH_MAXMOVES], x;	/* 32 KB */
+	PyObject *l;
+	int i, j, g;
+
+	for (i = 0; i < n; i++)
+		if ((a[i].s = uci_of(p, mv[i], &a[i].key)) == NULL) {
+			while (i-- > 0)
+				Py_DECREF(a[i].s);
+			return NULL;
+		}
+	for (g = 0; g < 6; g++)		/* Shell's sort, Ciura's gaps */
+		for (i = gaps[g]; i < n; i++) {
+			x = a[i];
+			for (j = i; j >= gaps[g] && a[j - gaps[g]].key > x.key;
+			    j -= gaps[g])
+				a[j] = a[j - gaps[g]];
+			a[j] = x;
+		}
+	if ((l = PyList_New(n)) == NULL)
+		for (i = 0; i < n; i++)
+			Py_DECREF(a[i].s);
+	for (i = 0; l != NULL && i < n; i++)
+		PyList_SET_ITEM(l, i, a[i].s);
+	return l;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The legal moves' SAN texts in dialect d, sorted, as a list. */
+static PyObject *
+san_list(const struct zh_pos *p, const struct zh_move *mv, int n, int d)
+{
+	char (*text)[ZH_MOVEMAX] = malloc(ZH_MAXMOVES * sizeof *text);
+	char **ptr = malloc(ZH_MAXMOVES * sizeof *ptr);
+	PyObject *l = NULL, *s;
+	int i;
+
+	if (text == NULL || ptr == NULL) {
+		free(text);
+		free(ptr);
+		return PyErr_NoMemory();
+	}
+	for (i = 0; i < n; i++) {
+		zh_san_write(p, mv[i], d, text[i]);
+		ptr[i] = text[i];
+	}
+	qsort(ptr, (size_t)n, sizeof *ptr, cmp_str);
+	l = PyList_New(n);
+	for (i = 0; l != NULL && i < n; i++) {
+		if ((s = PyUnicode_FromString(ptr[i])) == NULL) {
+			Py_CLEAR(l);
+			break;
+		}
+		PyList_SET_ITEM(l, i, s);
+	}
+	free(text);
+	free(ptr);
+	return l;
+}
+
+/* legal_moves(board=0, san=False, dialect=None): sorted list of str */
+static PyObject *
+legal_moves(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", "san", "dialect", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL, *l;
+	const char *ds = NULL;
+	int san = 0, b, d, n;
+	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
+	    &ds) || (b = board_arg(o, ba)) < 0 || (d = dialect_arg(o, ds)) < 0)
+		return NULL;
+	n = zh_legal_moves(cur(o, b), mv);
+	l = san ? san_list(cur(o, b), mv, n, d) : uci_list(cur(o, b), mv, n);
+	return l;
+}
+
+/* push(move, board=0): a move in SAN (any dialect's drop forms) or UCI
+   played; returns its UCI text. */
+static PyObject *
+push(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "move", "board", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL;
+	const char *s;
+	Py_ssize_t len;
+	struct zh_error e = { 0 };
+	struct zh_move m;
+	struct zh_pos *p;
+	char uci[ZH_MOVEMAX];
+	int b, ty, us;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|O", kwlist, &s, &len,
+	    &ba) || (b = board_arg(o, ba)) < 0)
+		return NULL;
+	if (zh_san_read(cur(o, b), s, (size_t)len, &m, &e) != 0) {
+		zk_raise("<move>", 1, e.col > 0 ? e.col : 1, e.text);
+		return NULL;
+	}
+	if (m.flags & ZH_MNULL && o->nboards == 2) {
+		PyErr_SetString(PyExc_ValueError, "a null move in bughouse");
+		return NULL;
+	}
+	if (o->n + 1 >= o->cap) {
+		struct frame *f = realloc(o->st, 2 * o->cap * sizeof *f);
+
+		if (f == NULL)
+			return PyErr_NoMemory();
+		o->st = f;
+		o->cap *= 2;
+	}
+	zh_uci_write(cur(o, b), m, uci);
+	o->st[o->n + 1] = o->st[o->n];
+	o->n++;
+	p = cur(o, b);
+	us = p->side;
+	zh_make(p, m);
+	/* bughouse: the capture to the partner, as lib/bughouse.c */
+	if (o->nboards == 2 && !(m.flags & ZH_MDROP) && p->taken != 0) {
+		ty = (p->taken & ZH_PROMOTED) && o->v->demote ? ZH_PAWN :
+		    ZH_TYPE(p->taken);
+		cur(o, !b)->pocket[!us][ty]++;
+	}
+	return PyUnicode_FromString(uci);
+}
+
+static PyObject *
+pop(PyObject *self, PyObject *noargs)
+{
+	board *o = (board *)self;
+
+	(void)noargs;
+	if (o->n == 0) {
+		PyErr_SetString(PyExc_IndexError, "pop from the start position");
+		return NULL;
+	}
+	o->n--;
+	Py_RETURN_NONE;
+}
+
+/* san(move, board=0, dialect=None): the SAN of a legal move given in
+   any form. */
+static PyObject *
+san(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "move", "board", "dialect", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL;
+	const char *s, *ds = NULL;
+	Py_ssize_t len;
+	struct zh_error e = { 0 };
+	struct zh_move m;
+	char buf[ZH_MOVEMAX];
+	int b, d;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|Oz", kwlist, &s, &len,
+	    &ba, &ds) || (b = board_arg(o, ba)) < 0 ||
+	    (d = dialect_arg(o, ds)) < 0)
+		return NULL;
+	if (zh_san_read(cur(o, b), s, (size_t)len, &m, &e) != 0) {
+		zk_raise("<move>", 1, e.col > 0 ? e.col : 1, e.text);
+		return NULL;
+	}
+	zh_san_write(cur(o, b), m, d, buf);
+	return PyUnicode_FromString(buf);
+}
+
+/* ======================== the position ======================== */
+
+static PyObject *
+fen(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "dialect", "board", NULL };
+	board *o = (board *)self;
+	const char *ds = NULL;
+	PyObject *ba = NULL;
+	char buf[2 * ZH_FENMAX + 8];
+	int d, b;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zO", kwlist, &ds, &ba) ||
+	    (d = dialect_arg(o, ds)) < 0)
+		return NULL;
+	if (o->nboards == 2 && (ba == NULL || ba == Py_None)) {
+		zh_bfen_write(o->st[o->n].pos, d, buf, sizeof buf);
+		return PyUnicode_FromString(buf);
+	}
+	if ((b = board_arg(o, ba)) < 0)
+		return NULL;
+	zh_fen_write(cur(o, b), d, buf, sizeof buf);
+	return PyUnicode_FromString(buf);
+}
+
+static PyObject *
+is_check(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL;
+	int b;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &ba) ||
+	    (b = board_arg(o, ba)) < 0)
+		return NULL;
+	return PyBool_FromLong(zh_in_check(cur(o, b)));
+}
+
+/* outcome(board=0): "checkmate" (the side to move is mated),
+   "stalemate", or None while the game goes on (in bughouse a side
+   without a move may wait for a piece: no stalemate, and a mate only
+   when no drop could block the check). */
+static PyObject *
+outcome(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL;
+	int b, st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &ba) ||
+	    (b = board_arg(o, ba)) < 0)
+		return NULL;
+	st = zh_status(cur(o, b));
+	if (st == ZH_CHECKMATE)
+		return PyUnicode_FromString("checkmate");
+	if (st == ZH_STALEMATE)
+		return PyUnicode_FromString("stalemate");
+	Py_RETURN_NONE;
+}
+
+/* pockets(board=0): {"white": {"P": n, ...}, "black": {...}} (the
+   pieces in hand, those held only) */
+static PyObject *
+pockets(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", NULL };
+	static const char *const side[2] = { "white", "black" };
+	board *o = (board *)self;
+	PyObject *ba = NULL, *d, *h, *n;
+	int b, c, t;
+	char k[2] = "";
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &ba) ||
+	    (b = board_arg(o, ba)) < 0 || (d = PyDict_New()) == NULL)
+		return NULL;
+	for (c = 0; c < 2; c++) {
+		if ((h = PyDict_New()) == NULL ||
+		    PyDict_SetItemString(d, side[c], h) < 0)
+			goto fail;
+		Py_DECREF(h);
+		for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
+			if (cur(o, b)->pocket[c][t] == 0)
+				continue;
+			k[0] = zh_type_letter(t);
+			if ((n = PyLong_FromLong(cur(o, b)->pocket[c][t])) ==
+			    NULL || PyDict_SetItemString(h, k, n) < 0) {
+				Py_XDECREF(n);
+				goto fail;
+			}
+			Py_DECREF(n);
+		}
+	}
+	return d;
+fail:
+	Py_DECREF(d);
+	return NULL;
+}
+
+/* repetitions(): how many times the position now (both boards) stood
+   before in the moves pushed (0: the first time); a repetition is the
+   same board, promoted pieces, pockets, side, castling and en-passant
+   square (zh_posrec_same, as zhreplay -F npy's repetition field). */
+static PyObject *
+repetitions(PyObject *self, PyObject *noargs)
+{
+	board *o = (board *)self;
+	struct zh_posrec now[2], then;
+	size_t i;
+	long count = 0;
+	int b, same;
+
+	(void)noargs;
+	for (b = 0; b < o->nboards; b++)
+		zh_posrec_fill(&now[b], cur(o, b), -1);
+	for (i = 0; i < o->n; i++) {
+		for (b = 0, same = 1; b < o->nboards && same; b++) {
+			zh_posrec_fill(&then, &o->st[i].pos[b], -1);
+			same = then.key == now[b].key &&
+			    zh_posrec_same(&then, &now[b]);
+		}
+		count += same;
+	}
+	return PyLong_FromLong(count);
+}
+
+static PyObject *
+copy(PyObject *self, PyObject *noargs)
+{
+	board *o = (board *)self, *c;
+
+	(void)noargs;
+	if ((c = (board *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0)) == NULL)
+		return NULL;
+	c->v = o->v;
+	c->nboards = o->nboards;
+	c->dialect = o->dialect;
+	c->cap = o->cap;
+	if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
+		Py_DECREF(c);
+		return PyErr_NoMemory();
+	}
+	memcpy(c->st, o->st, (o->n + 1) * sizeof *c->st);
+	c->n = o->n;
+	return (PyObject *)c;
+}
+
+static PyObject *
+get_turn(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyUnicode_FromString(cur((board *)self, 0)->side == ZH_WHITE ?
+	    "white" : "black");
+}
+
+static PyObject *
+get_variant(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyUnicode_FromString(((board *)self)->v->name);
+}
+
+static PyObject *
+get_boards(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyLong_FromLong(((board *)self)->nboards);
+}
+
+static PyObject *
+get_plies(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyLong_FromSize_t(((board *)self)->n);
+}
+
+static PyObject *
+board_str(PyObject *self)
+{
+	PyObject *a = PyTuple_New(0), *r;
+
+	if (a == NULL)
+		return NULL;
+	r = fen(self, a, NULL);
+	Py_DECREF(a);
+	return r;
+}
+
+#define KW	(PyCFunction)(void (*)(void))
+static PyMethodDef board_methods[] = {
+	{ "legal_moves", KW legal_moves, METH_VARARGS | METH_KEYWORDS,
+	  "legal_moves(board=0, san=False, dialect=None): the legal moves, "
+	  "UCI (or SAN in the dialect), sorted." },
+	{ "push", KW push, METH_VARARGS | METH_KEYWORDS,
+	  "push(move, board=0): play a move given in SAN (any dialect's "
+	  "drop form: P@e4, @e4, p@e4) or UCI; returns its UCI." },
+	{ "pop", pop, METH_NOARGS, "Take the last move back." },
+	{ "san", KW san, METH_VARARGS | METH_KEYWORDS,
+	  "san(move, board=0, dialect=None): a legal move's SAN." },
+	{ "fen", KW fen, METH_VARARGS | METH_KEYWORDS,
+	  "fen(dialect=None, board=None): the FEN in a dialect (the input's "
+	  "by default); both boards' 'A | B' for bughouse." },
+	{ "is_check", KW is_check, METH_VARARGS | METH_KEYWORDS,
+	  "is_check(board=0): is the side to move in check?" },
+	{ "outcome", KW outcome, METH_VARARGS | METH_KEYWORDS,
+	  "outcome(board=0): 'checkmate', 'stalemate' or None." },
+	{ "pockets", KW pockets, METH_VARARGS | METH_KEYWORDS,
+	  "pockets(board=0): the pieces in hand of each side." },
+	{ "repetitions", repetitions, METH_NOARGS,
+	  "How many times this position stood before (0: the first)." },
+	{ "copy", copy, METH_NOARGS, "An independent copy." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef board_getset[] = {
+	{ "turn", get_turn, NULL, "'white' or 'black' (board A's)", NULL },
+	{ "variant", get_variant, NULL, "the variant's name", NULL },
+	{ "boards", get_boards, NULL, "1, or 2 for bughouse", NULL },
+	{ "plies", get_plies, NULL, "moves pushed", NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static PyTypeObject board_type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "zhkit.Board",
+	.tp_basicsize = sizeof(board),
+	.tp_dealloc = board_dealloc,
+	.tp_str = board_str,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.tp_doc = "Board(fen=None, variant=None, dialect=None): a position of "
+	    "any variant (crazyhouse by default; bughouse: two boards, "
+	    "'fenA | fenB') with libzh's rules.",
+	.tp_methods = board_methods,
+	.tp_getset = board_getset,
+	.tp_new = board_new,
+};
+
+int
+zk_board_init(PyObject *m)
+{
+	if (PyType_Ready(&board_type) < 0)
+		return -1;
+	Py_INCREF(&board_type);
+	if (PyModule_AddObject(m, "Board", (PyObject *)&board_type) < 0) {
+		Py_DECREF(&board_type);
+		return -1;
+	}
+	return 0;
+}

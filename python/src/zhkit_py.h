@@ -1,0 +1,62 @@
+/*
+ * zhkit_py.h - what the C files of the Python module zhkit share
+ * (python/README.md).  One file per area: module.c (the module, its
+ * exception, the buffer type), read.c (zhkit.read, read_chunks),
+ * games.c (zhkit.games), board.c (zhkit.Board).  A new area is a new
+ * file with its zk_*_init() called from module.c.
+ */
+#ifndef ZHKIT_PY_H
+#define ZHKIT_PY_H
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* zhkit.Error: a ValueError with file, line, col and message. */
+extern PyObject *zk_error;
+
+/* A malloc'd block given to Python: it exports the buffer protocol
+   (writable bytes) and frees the block when the last view goes. */
+PyObject *zk_buffer_new(void *data, size_t len);
+
+/* Raise zhkit.Error(message) with its file, line and column. */
+void zk_raise(const char *file, long line, long col, const char *msg);
+
+/* Each area adds its functions and types to the module m: 0, or -1
+   with an exception set. */
+int zk_read_init(PyObject *m);
+int zk_games_init(PyObject *m);
+int zk_board_init(PyObject *m);
+
+extern PyMethodDef zk_read_methods[];
+extern PyMethodDef zk_games_methods[];
+/* An input (source.c): a file's path, or bytes or a file object fed
+   to the reader through a socket by a feeder thread (so a compressed
+   one is decompressed as a file is: cli/codec.c). */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+/* An input. */
+struct src {
+	char *name;		/* in messages and files */
+	char *path;		/* a file's; NULL: fed (bytes or a file) */
+	Py_buffer view;		/* bytes */
+	bool has_view;
+	PyObject *file;		/* a file object (its read method) */
+	int wfd;		/* the feeder's end */
+	pthread_t feeder;
+	bool feeding;
+	PyObject *exc;		/* what the file object's read raised */
+};
+
+/* s from a tuple ("path", None, name), ("bytes", obj, name) or
+   ("file", obj, name): 0, or -1 with an exception set. */
+int zk_src_init(struct src *s, PyObject *tuple);
+void zk_src_free(struct src *s);
+/* s opened (its feeder started), on any thread without the GIL: NULL
+   after a message (cli_fail). */
+FILE *zk_src_open(struct src *s);
+/* s closed, its feeder ended (without the GIL). */
+void zk_src_close(struct src *s, FILE *f);
+/* What s's file object raised, set as the exception (with the GIL): 1
+   if it raised, else 0. */
+int zk_src_raise(struct src *s);
+#endif
