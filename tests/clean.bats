@@ -319,7 +319,7 @@ print("".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_+
 	ln -s /dev/full part-2.pgn
 	run -2 zhpgn --split 30 -o 'part-%d.pgn' "$D/tags-100.pgn"
 	assert_output --partial "zhpgn: part-2.pgn: write error: No space left on device"
-	# the files written under a temporary name are removed (day1-io)
+	# the files written under a temporary name are removed (io-faults.bats)
 	assert_output --partial "zhpgn: part-1.pgn: not written (the run failed)"
 	[ ! -e part-1.pgn ] && [ ! -e part-3.pgn ]
 	[ -z "$(find . -name '.part*')" ]

@@ -32,7 +32,7 @@ full() {
 	assert_equal "$stderr" "$tool: $name: $ENOSPC"
 }
 
-@test "trust-io: zhreplay, every format, -j 1 and 2, stdout or -o on a full disk" {
+@test "output-failures: zhreplay, every format, -j 1 and 2, stdout or -o on a full disk" {
 	local f j
 	for f in fen epd uci san jsonl board; do
 		for j in 1 2; do
@@ -42,7 +42,7 @@ full() {
 	done
 }
 
-@test "trust-io: zhpgn, PGN and --json, -j 1 and 2, stdout, -o and --rejects on a full disk" {
+@test "output-failures: zhpgn, PGN and --json, -j 1 and 2, stdout, -o and --rejects on a full disk" {
 	local j
 	for j in 1 2; do
 		full "<stdout>" tofull zhpgn -j "$j" "$T/big.pgn"
@@ -55,7 +55,7 @@ full() {
 		assert_equal "$status" 2
 		assert_equal "$(grep -c 'write error' <<<"$stderr")" 1
 		assert_equal "${stderr_lines[-2]}" "zhpgn: /dev/full: $ENOSPC"
-		# -o, written under a temporary name, is not left cut (day1-io)
+		# -o, written under a temporary name, is not left cut (io-faults.bats)
 		assert_equal "${stderr_lines[-1]}" "zhpgn: $T/o.pgn: not written (the run failed)"
 		[ ! -e "$T/o.pgn" ]
 		assert_equal "$(grep -c 'game rejected$' <<<"$stderr")" 4
@@ -63,7 +63,7 @@ full() {
 	done
 }
 
-@test "trust-io: zhcheck --json, -j 1 and 2, stdout or -o on a full disk; text mode's stderr" {
+@test "output-failures: zhcheck --json, -j 1 and 2, stdout or -o on a full disk; text mode's stderr" {
 	local j
 	for j in 1 2; do
 		full "<stdout>" tofull zhcheck -j "$j" --json "$T/big.pgn"
@@ -80,7 +80,7 @@ full() {
 	full "<stdout>" tofull zhcheck --fen --json "$TESTDATA"/fen/winboard-zh.fen
 }
 
-@test "trust-io: zhfen and zhperft on a full disk" {
+@test "output-failures: zhfen and zhperft on a full disk" {
 	local f=$TESTDATA/fen/winboard-zh.fen
 	full "<stdout>" tofull zhfen "$f"
 	full "<stdout>" tofull zhfen --json "$f"
@@ -94,7 +94,7 @@ full() {
 	full "<stdout>" tofull zhperft --suite "$T/s.perft"
 }
 
-@test "trust-io: --help and --version on a full disk exit 2, for every tool" {
+@test "output-failures: --help and --version on a full disk exit 2, for every tool" {
 	local t
 	for t in zhfen zhpgn zhcheck zhreplay zhperft; do
 		full "<stdout>" tofull "$t" --help
@@ -117,7 +117,7 @@ same() {
 	cmp "$file" "$T/saved"
 }
 
-@test "trust-io: -o and --rejects naming an input (path, symlink, hard link, stdin) are refused" {
+@test "output-failures: -o and --rejects naming an input (path, symlink, hard link, stdin) are refused" {
 	local p=$T/in.pgn o
 	cp "$TESTDATA"/zhreplay/games.pgn "$p"
 	ln -s in.pgn "$T/sym.pgn"
@@ -148,7 +148,7 @@ same() {
 	same zhperft "$T/s.perft" "$T/s.perft" zhperft --suite "$T/s.perft" -o "$T/s.perft"
 }
 
-@test "trust-io: an output that cannot be opened leaves every other output untouched" {
+@test "output-failures: an output that cannot be opened leaves every other output untouched" {
 	local p=$TESTDATA/zhreplay/games.pgn
 	echo keep >"$T/keep.pgn"
 	run --separate-stderr zhpgn --rejects /nonexist/r.pgn -o "$T/keep.pgn" "$p"
@@ -165,7 +165,7 @@ same() {
 	assert_equal "$(cat "$T/keep.pgn")" keep
 }
 
-@test "trust-io: a directory input is one read error with its reason; the others are read" {
+@test "output-failures: a directory input is one read error with its reason; the others are read" {
 	local p=$TESTDATA/zhreplay/games.pgn
 	mkdir "$T/d"
 	run --separate-stderr zhcheck "$T/d" "$p"
@@ -193,7 +193,7 @@ same() {
 	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>: read error: Is a directory"
 }
 
-@test "trust-io: zhcheck --max-errors says in its summary that it stopped early" {
+@test "output-failures: zhcheck --max-errors says in its summary that it stopped early" {
 	local f=(chessgi-pawn-drop-first-rank.pgn impossible-san.pgn drop-not-in-hand.pgn)
 	cd "$TESTDATA/zhcheck"
 	run -1 --separate-stderr zhcheck --max-errors 1 "${f[@]}"
@@ -208,7 +208,7 @@ same() {
 	    "zhcheck: checked 6 games: 4 valid, 2 invalid (0 warnings)"
 }
 
-@test "trust-io: the --progress line is wiped before a diagnostic (on a pty)" {
+@test "output-failures: the --progress line is wiped before a diagnostic (on a pty)" {
 	command -v script >/dev/null || skip "script (util-linux) not installed"
 	local j out
 	for j in 1 2; do

@@ -40,7 +40,7 @@ cut_at() {
 		c = length(t) } END { print l ":" c + 1 }' "$T/cut.pgn"
 }
 
-@test "trust-reader: a file cut mid-movetext, mid-tag-section or mid-comment is an error, its game rejected as read" {
+@test "reader-edges: a file cut mid-movetext, mid-tag-section or mid-comment is an error, its game rejected as read" {
 	local n at want
 	# game 5: tags on lines 49-57 (bytes 2431-2680), movetext on line
 	# 59 (bytes 2692-3102); cut mid-movetext, mid-comment, mid-tag line
@@ -71,7 +71,7 @@ cut_at() {
 	    fail "$stderr"
 }
 
-@test "trust-reader: a game without a marker followed by another game stays a warning" {
+@test "reader-edges: a game without a marker followed by another game stays a warning" {
 	printf '[Event "a"]\n\n1. e4 e5\n\n[Event "b"]\n\n1. d4 d5 *\n' >"$T/two.pgn"
 	same_j zhcheck "$T/two.pgn"
 	assert_equal "$status" 0
@@ -89,7 +89,7 @@ cut_at() {
 	[[ $stderr == *"two.pgn:7:9: error: game 2"*"game truncated"* ]] || fail "$stderr"
 }
 
-@test "trust-reader: non-PGN input: plain text, an empty file, an HTML page" {
+@test "reader-edges: non-PGN input: plain text, an empty file, an HTML page" {
 	printf 'hello world\n' >"$T/x.pgn"
 	: >"$T/empty.pgn"
 	printf '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1></body>\n</html>\n' >"$T/h.pgn"
@@ -115,7 +115,7 @@ cut_at() {
 	done
 }
 
-@test "trust-reader: text between games is a warning at its line and column, the same with -j 2" {
+@test "reader-edges: text between games is a warning at its line and column, the same with -j 2" {
 	{
 		head -n 12 "$ZH"
 		printf '%% an escape line\nDownloaded from example.org\n\n  ====\n; a comment line\n'
@@ -144,7 +144,7 @@ cut_at() {
 	diff "$T/one" "$T/pieces" || fail "parallel pieces differ"
 }
 
-@test "trust-reader: a cut compressed input is said with its codec and exit 2; the other files are read" {
+@test "reader-edges: a cut compressed input is said with its codec and exit 2; the other files are read" {
 	local f kind
 	printf '[Event "a"]\n\n1. e4 *\n' >"$T/a.pgn"
 	# the first bytes of each: a magic number, and the stream cut after it
@@ -171,7 +171,7 @@ cut_at() {
 	done
 }
 
-@test "trust-reader: text compressed twice gets the reader's hint for the inner compression" {
+@test "reader-edges: text compressed twice gets the reader's hint for the inner compression" {
 	command -v gzip >/dev/null && command -v zstd >/dev/null || skip "no gzip or zstd"
 	printf '[Event "a"]\n\n1. e4 *\n' | gzip -c | zstd -q -c >"$T/a.pgn.gz.zst"
 	run --separate-stderr zhcheck "$T/a.pgn.gz.zst"
@@ -197,7 +197,7 @@ too_long() {
 	sed -n 's/^zhcheck: [^:]*:\([0-9]*:[0-9]*\): error: game \([0-9]*\) .*: game too long (limit 1024 bytes)$/\1 game \2/p'
 }
 
-@test "trust-reader: --limit game=1K rejects exactly the games over 1 KB, at byte 1025, with -j 1, -j 2 and parallel pieces" {
+@test "reader-edges: --limit game=1K rejects exactly the games over 1 KB, at byte 1025, with -j 1, -j 2 and parallel pieces" {
 	over_limit "$CLK" 1024 >"$T/want"
 	[ "$(wc -l <"$T/want")" -eq 45 ] || fail "test data: $(wc -l <"$T/want") games over 1 KB"
 	[ "$(grep -c '^\[Event ' "$CLK")" -eq 102 ] || fail "test data: not 102 games"
@@ -220,7 +220,7 @@ too_long() {
 	sed 's/^[0-9]*:/L:/' "$T/want" | diff - "$T/got" || fail "parallel pieces differ"
 }
 
-@test "trust-reader: an over-limit game's rejects are its first N bytes, the same with -j 1 and -j 2, and said" {
+@test "reader-edges: an over-limit game's rejects are its first N bytes, the same with -j 1 and -j 2, and said" {
 	local c big=$T/big.pgn start at
 	c=$(head -c 58 /dev/zero | tr '\0' x)
 	{
@@ -255,7 +255,7 @@ too_long() {
 	cmp "$T/rej1.pgn" "$T/rej2.pgn"
 }
 
-@test "trust-reader: a damaged first tag line makes a rejected game, every byte accounted for" {
+@test "reader-edges: a damaged first tag line makes a rejected game, every byte accounted for" {
 	printf '[~vent "x"]\n[Site "s"]\n\n1. e4 *\n' >"$T/d.pgn"
 	run --separate-stderr zhpgn --rejects "$T/r.pgn" <"$T/d.pgn"
 	assert_equal "$status" 1
@@ -273,7 +273,7 @@ too_long() {
 	[[ $stderr == *"d3.pgn:13:1: error: game 2: damaged tag pair"* ]] || fail "$stderr"
 }
 
-@test "trust-reader: zhpgn's output read back is the same bytes (NAG after a move number)" {
+@test "reader-edges: zhpgn's output read back is the same bytes (NAG after a move number)" {
 	printf '[Event "x"]\n\n1. e4 e5 2! Nf3 Nc6 3 ?? Bb5 3... !? a6 $14 *\n' >"$T/nag.pgn"
 	for to in lichess xboard chesscom fairy; do
 		zhpgn -q --to "$to" "$T/nag.pgn" >"$T/1.pgn"
@@ -285,7 +285,7 @@ too_long() {
 	assert_line --index 0 '1. e4 e5! 2. Nf3 Nc6?? 3. Bb5!? a6 $14 *'
 }
 
-@test "trust-reader: an unknown Variant is reported at its tag by every tool" {
+@test "reader-edges: an unknown Variant is reported at its tag by every tool" {
 	printf '[Event "x"]\n[Site "?"]\n  [Variant "Bughouse2"]\n\n1. e4 *\n' >"$T/v.pgn"
 	for t in zhcheck zhpgn zhreplay; do
 		for j in 1 2; do

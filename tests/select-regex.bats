@@ -32,7 +32,7 @@ game() {
 
 # ======================== 11: regexes bounded ========================
 
-@test "day1-select: a regex whose match cannot be bounded is exit 2, naming the pattern and the game, in seconds" {
+@test "select-regex: a regex whose match cannot be bounded is exit 2, naming the pattern and the game, in seconds" {
 	{
 		game w1
 		game "$(python3 -c 'print("a" * 30000 + "b")')"
@@ -53,7 +53,7 @@ game() {
 	assert_output --partial "game 2: --tag"
 }
 
-@test "day1-select: a back-reference on a 65 KB tag is decided in seconds (it ran past 120 s and 2.8 GB)" {
+@test "select-regex: a back-reference on a 65 KB tag is decided in seconds (it ran past 120 s and 2.8 GB)" {
 	local v
 	v=$(python3 -c 'print("a" * 65000 + "b")')
 	{
@@ -72,7 +72,7 @@ game() {
 }
 
 # patterns in GNU ERE, each with the White values GNU grep -E selects
-@test "day1-select: POSIX ERE patterns keep their meaning (GNU grep -E over the same values)" {
+@test "select-regex: POSIX ERE patterns keep their meaning (GNU grep -E over the same values)" {
 	command -v grep >/dev/null
 	zhpgn -q --json "$CT" | jq -r '.tags.White' >"$T/whites"
 	local p
@@ -92,14 +92,14 @@ game() {
 	[ "$(grep -cE '_BOT$' "$T/whites")" -gt 0 ]
 }
 
-@test "day1-select: a bad regex is exit 2 before any input, with PCRE2's reason" {
+@test "select-regex: a bad regex is exit 2 before any input, with PCRE2's reason" {
 	run -2 zhpgn --tag 'White ~ a(b' "$T/none.pgn"
 	assert_line --index 0 "zhpgn: --tag 'White ~ a(b': 9: regex: missing closing parenthesis (at its byte 4)"
 }
 
 # ======================== 14: numbers, unseen tags ========================
 
-@test "day1-select: a rating compared with something that is not a number is a usage error (exit 2)" {
+@test "select-regex: a rating compared with something that is not a number is a usage error (exit 2)" {
 	run -2 zhpgn --tag 'WhiteElo >= 2k' "$CT"
 	assert_line --index 0 "zhpgn: --tag 'WhiteElo >= 2k': 13: '2k' is not a number, and WhiteElo is compared as one"
 	run -2 zhcheck --tag 'BlackElo < 2,000' "$CT"
@@ -115,7 +115,7 @@ game() {
 	run -0 zhpgn -q --tag 'White >= playerz' "$CT"
 }
 
-@test "day1-select: a --tag on a tag that no game had is said at the end, with the nearest tag seen" {
+@test "select-regex: a --tag on a tag that no game had is said at the end, with the nearest tag seen" {
 	run -0 zhpgn --tag 'WhitElo >= 2000' --tag 'Site ~ lichess' "$CT"
 	assert_line "zhpgn: warning: --tag 'WhitElo >= 2000': no game read has a WhitElo tag (the nearest seen: WhiteElo)"
 	refute_line --partial "--tag 'Site ~ lichess': no game"
@@ -129,7 +129,7 @@ game() {
 
 # ======================== 15: Latin-1 ========================
 
-@test "day1-select: a Latin-1 tag matches the text its JSON shows, for --player, --tag and regexes" {
+@test "select-regex: a Latin-1 tag matches the text its JSON shows, for --player, --tag and regexes" {
 	{
 		game 'M\xfcller, J\xfcrgen'	# Latin-1 bytes
 		game 'M\xc3\xbcller, J\xc3\xbcrgen'	# the same name in UTF-8
@@ -176,7 +176,7 @@ for i in range(int(sys.argv[1])):
 	rm -rf "$d"
 }
 
-@test "day1-select: --split-by is linear in the values: 4x the values, not 16x the CPU" {
+@test "select-regex: --split-by is linear in the values: 4x the values, not 16x the CPU" {
 	local a b
 	a=$(split_user 6000)
 	b=$(split_user 24000)
@@ -186,7 +186,7 @@ for i in range(int(sys.argv[1])):
 	python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if b < 8 * a + 0.3 else 1)' "$a" "$b"
 }
 
-@test "day1-select: --split-by over 3000 values with 32 files open at most: every file holds its game" {
+@test "select-regex: --split-by over 3000 values with 32 files open at most: every file holds its game" {
 	python3 -c '
 for i in range(3000):
     print("[Event \"e\"]\n[Site \"s%d\"]\n[Result \"*\"]\n\n*\n" % (i % 1500))' >"$T/g.pgn"
@@ -203,7 +203,7 @@ for i in range(3000):
 
 # ======================== 22: --split-by's file names ========================
 
-@test "day1-select: --split-by keeps + , = @ in file names; / % ~ blanks, a first . and a leading - are escaped" {
+@test "select-regex: --split-by keeps + , = @ in file names; / % ~ blanks, a first . and a leading - are escaped" {
 	{
 		game a TimeControl '180+2'
 		game b TimeControl '-'

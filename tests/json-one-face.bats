@@ -55,7 +55,7 @@ fits() {
 	assert_success
 }
 
-@test "day1-face: one game through zhpgn, zhreplay, zhcheck and zhfen: the same names, units and values" {
+@test "json-one-face: one game through zhpgn, zhreplay, zhcheck and zhfen: the same names, units and values" {
 	zhpgn --json g.pgn > pgn.jsonl 2>/dev/null || true
 	zhreplay -F jsonl g.pgn > rep.jsonl 2>/dev/null || true
 	zhcheck --json g.pgn > chk.jsonl 2>/dev/null || true
@@ -168,7 +168,7 @@ EOF
 	assert_success
 }
 
-@test "day1-face: zhfen's pockets are the pieces held, as zhreplay's; {} without drops; errors as every tool's" {
+@test "json-one-face: zhfen's pockets are the pieces held, as zhreplay's; {} without drops; errors as every tool's" {
 	printf '%s\n' 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Pq w KQkq - 0 1' \
 	    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX/ w KQkq - 0 1' > p.fen
 	run --separate-stderr zhfen --json p.fen
@@ -185,7 +185,7 @@ EOF
 	fits zhkit-position.schema.json p.jsonl fen
 }
 
-@test "day1-face: bughouse: 'mover' is who moved (zhpgn and zhreplay), 'side' the side to move, 'in_check' per board as zhfen says it" {
+@test "json-one-face: bughouse: 'mover' is who moved (zhpgn and zhreplay), 'side' the side to move, 'in_check' per board as zhfen says it" {
 	B="$TESTDATA/bughouse/hand/lichess.bpgn"
 	zhpgn --json "$B" > pgn.jsonl
 	zhreplay -F jsonl "$B" > rep.jsonl
@@ -224,7 +224,7 @@ EOF
 	assert_success
 }
 
-@test "day1-face: zhreplay writes nothing for a game that fails before its start (the error on stderr)" {
+@test "json-one-face: zhreplay writes nothing for a game that fails before its start (the error on stderr)" {
 	printf '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n[SetUp "1"]\n[FEN "bad fen"]\n\n1. e4 *\n\n[Event "c"]\n[Variant "Nosuch"]\n\n1. d4 *\n\n[Event "d"]\n\n1. d4 d5 *\n' > f.pgn
 	printf '[Event "a"]\n\n1. e4 e5 *\n\n[Event "d"]\n\n1. d4 d5 *\n' > good.pgn
 	for f in fen epd uci ucipos san jsonl; do
@@ -245,7 +245,7 @@ EOF
 	assert_equal "$output" $'e2e4 e7e5\nd2d4 d7d5'
 }
 
-@test "day1-face: -q silences the summary in every tool, never a diagnostic" {
+@test "json-one-face: -q silences the summary in every tool, never a diagnostic" {
 	run --separate-stderr zhfen -q 'not a fen' 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 	assert_failure 1
 	assert_equal "${#stderr_lines[@]}" 1
@@ -263,7 +263,7 @@ EOF
 	done
 }
 
-@test "day1-face: zhreplay -J is -F jsonl; zhcheck and zhreplay take -f/--from as zhfen and zhpgn do" {
+@test "json-one-face: zhreplay -J is -F jsonl; zhcheck and zhreplay take -f/--from as zhfen and zhpgn do" {
 	[ "$(zhreplay -J g.pgn 2>/dev/null)" = "$(zhreplay -F jsonl g.pgn 2>/dev/null)" ]
 	[ "$(zhreplay --json g.pgn 2>/dev/null | head -1 | jq -r .ply)" = 0 ]
 	for t in zhfen zhpgn zhcheck zhreplay; do
@@ -290,7 +290,7 @@ EOF
 	[[ $stderr == *"-f for --format is deprecated"* ]]
 }
 
-@test "day1-face: completion offers formats after -F only to a tool with --format" {
+@test "json-one-face: completion offers formats after -F only to a tool with --format" {
 	# shellcheck disable=SC1091
 	source "$ZH_TOP/completion/zhkit.bash"
 	complete_words() {	# TOOL WORDS...: what _zhkit offers for the last

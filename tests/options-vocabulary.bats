@@ -11,7 +11,7 @@ P="$BATS_TEST_DIRNAME/../testdata/pgn"
 ZP="$BATS_TEST_DIRNAME/../testdata/zhpgn"
 FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || true)
 
-@test "face-opts: no short option means two different long options across the tools' --help" {
+@test "options-vocabulary: no short option means two different long options across the tools' --help" {
 	local t pairs
 	for t in $TOOLS; do
 		run -0 "$t" --help
@@ -30,7 +30,7 @@ FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || tru
 	assert_output ''
 }
 
-@test "face-opts: a long option's short letter is the same wherever both are in --help" {
+@test "options-vocabulary: a long option's short letter is the same wherever both are in --help" {
 	local t pairs
 	for t in $TOOLS; do
 		run -0 "$t" --help
@@ -45,7 +45,7 @@ FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || tru
 	assert_success
 }
 
-@test "face-opts: a short letter a tool takes but its --help does not show is a deprecated spelling, said so" {
+@test "options-vocabulary: a short letter a tool takes but its --help does not show is a deprecated spelling, said so" {
 	local t l shown hidden=""
 	for t in $TOOLS; do
 		shown=$("$t" --help | grep -oE -- '(^|[[:space:]\[])-[A-Za-z]+' | tr -d ' [-' | fold -w1 | sort -u | tr -d '\n')
@@ -62,7 +62,7 @@ FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || tru
 	done
 	# the six of zhkit(7)'s table, and no other (zhreplay's -f is
 	# --from, as in every tool; a format's name after it is still read
-	# as -F's, with the note: day1-face.bats)
+	# as -F's, with the note: json-one-face.bats)
 	assert_equal "$hidden" " zhfen:-j zhpgn:-F zhcheck:-m zhperft:-f zhperft:-m zhperft:-s"
 }
 
@@ -75,7 +75,7 @@ usage_error() {
 	[ "${stderr_lines[1]}" = "Try '$t --help' for more information." ]
 }
 
-@test "face-opts: usage errors are one line and Try 'TOOL --help', exit 2; --help is the full help on stdout" {
+@test "options-vocabulary: usage errors are one line and Try 'TOOL --help', exit 2; --help is the full help on stdout" {
 	local t
 	for t in $TOOLS; do
 		usage_error "$t" --no-such-option
@@ -122,7 +122,7 @@ same_but_note() {
 	[ -n "$oout" ]
 }
 
-@test "face-opts: each deprecated spelling works as the new one and prints its note" {
+@test "options-vocabulary: each deprecated spelling works as the new one and prints its note" {
 	local f="$P/python-chess-saturs-jannlee-zh.pgn"
 	local start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
 	local s="$BATS_TEST_TMPDIR/s.perft"
@@ -154,7 +154,7 @@ fsf_fens() {
 	  printf 'quit\n'; } | timeout 120 "$FSF" | sed -n 's/^Fen: //p'
 }
 
-@test "face-opts: zhreplay -F ucipos: one position command a game, which Fairy-Stockfish plays to zhreplay's final FEN" {
+@test "options-vocabulary: zhreplay -F ucipos: one position command a game, which Fairy-Stockfish plays to zhreplay's final FEN" {
 	[ -n "$FSF" ] || skip "fairy-stockfish not installed"
 	local f v
 	for f in "$ZP/setup.pgn:crazyhouse" "$P/python-chess-saturs-jannlee-zh.pgn:crazyhouse" \
@@ -175,7 +175,7 @@ fsf_fens() {
 	done
 }
 
-@test "face-opts: zhreplay -F ucipos --plies -B stops at ply B; a game that fails before its start writes nothing" {
+@test "options-vocabulary: zhreplay -F ucipos --plies -B stops at ply B; a game that fails before its start writes nothing" {
 	local f="$P/python-chess-saturs-jannlee-zh.pgn"
 	run -0 zhreplay -q -F ucipos --plies -6 "$f"
 	assert_equal "$(awk '{ print NF - 3 }' <<<"${lines[0]}")" 6
@@ -188,7 +188,7 @@ fsf_fens() {
 	assert_equal "$output" $'position startpos moves e2e4 e7e5\nposition startpos moves d2d4'
 }
 
-@test "face-opts: zhreplay -F jsonl marks the positions of a game with an error \"valid\":false; --only-valid and --only-invalid part them" {
+@test "options-vocabulary: zhreplay -F jsonl marks the positions of a game with an error \"valid\":false; --only-valid and --only-invalid part them" {
 	local f="$BATS_TEST_TMPDIR/mixed.pgn"
 	{ cat "$P/python-chess-saturs-jannlee-zh.pgn"; echo
 	  printf '[Event "bad variant"]\n[Variant "nosuch"]\n\n1. e4 *\n\n'
@@ -223,7 +223,7 @@ print("\n".join(str(g) for g in sorted(bad)))')
 	assert_equal "$output" "$(printf '%s\n' "$out" | grep '"valid":false')"
 }
 
-@test "face-opts: --default-variant plays only the games whose tags name no variant as it; --variant every game" {
+@test "options-vocabulary: --default-variant plays only the games whose tags name no variant as it; --variant every game" {
 	local f="$BATS_TEST_TMPDIR/mix.pgn" d="$BATS_TEST_TMPDIR/one" t i
 	{ printf '1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n'
 	  printf '[Event "x"]\n[Variant "chess"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n'

@@ -21,7 +21,7 @@ clock_game() {
 	printf '2a. Nc6{57.0} 3A. Bc4{59.5} *\n'
 }
 
-@test "day1 5: -Werror=text-between-games fails zhcheck, zhpgn and zhreplay (before a game and after the last)" {
+@test "warn-classes 5: -Werror=text-between-games fails zhcheck, zhpgn and zhreplay (before a game and after the last)" {
 	{ echo junk; cat "$TESTDATA/zhpgn/setup.pgn"; } >"$T/t.pgn"
 	{ cat "$TESTDATA/zhpgn/setup.pgn"; echo; echo junk; } >"$T/tail.pgn"
 	for t in zhcheck zhpgn zhreplay; do
@@ -47,7 +47,7 @@ clock_game() {
 	assert_equal "${stderr_lines[-1]}" "zhcheck: checked 1 game: 0 valid, 1 invalid (0 warnings)"
 }
 
-@test "day1 5: every class of every tool, said as a warning, is counted; as an error (-Werror=NAME), exit 1" {
+@test "warn-classes 5: every class of every tool, said as a warning, is counted; as an error (-Werror=NAME), exit 1" {
 	local a=crazyara-zh-50_startpos.pgn
 	printf '[Event "a"]\n\n1. e4 e5\n\n[Event "b"]\n\n1. d4 d5 *\n' >"$T/nm.pgn"
 	sed -n '12,21p' "$TESTDATA/warn/null-moves.pgn" >"$T/null.pgn"
@@ -93,7 +93,7 @@ many() {
 	done
 }
 
-@test "day1 18: a class that repeats is shown 5 times, then counted; --all-warnings shows every one" {
+@test "warn-classes 18: a class that repeats is shown 5 times, then counted; --all-warnings shows every one" {
 	many 300 >"$T/m.pgn"
 	{ echo junk; cat "$T/m.pgn"; } >"$T/j.pgn"
 	run -0 --separate-stderr zhcheck "$T/j.pgn"
@@ -130,7 +130,7 @@ many() {
 	done
 }
 
-@test "day1 20: zhfen on a PGN: one line saying what it is and what to run, its errors counted, not each said" {
+@test "warn-classes 20: zhfen on a PGN: one line saying what it is and what to run, its errors counted, not each said" {
 	local f=$TESTDATA/zhpgn/setup.pgn
 	run -1 --separate-stderr zhfen "$f"
 	assert_equal "${#stderr_lines[@]}" 3
@@ -148,7 +148,7 @@ many() {
 	[[ ${stderr_lines[0]} == "zhfen: $T/p.fen:2:"*": error: "* ]] || fail "$stderr"
 }
 
-@test "day1 20: FEN lines given to zhcheck, zhpgn, zhreplay: a hint to --fen or zhfen, for any -j" {
+@test "warn-classes 20: FEN lines given to zhcheck, zhpgn, zhreplay: a hint to --fen or zhfen, for any -j" {
 	printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n8/8/8/8/8/8/8/K6k w - - 0 1\n' >"$T/p.fen"
 	for j in 1 2; do
 		run -1 --separate-stderr zhcheck -j "$j" "$T/p.fen"
@@ -166,7 +166,7 @@ many() {
 	[[ $stderr != *note:* ]] || fail "$stderr"
 }
 
-@test "day1 20: JSON printed by jq without -c: a hint to jq -c, in every tool that reads JSON Lines" {
+@test "warn-classes 20: JSON printed by jq without -c: a hint to jq -c, in every tool that reads JSON Lines" {
 	zhpgn --json "$TESTDATA/zhpgn/setup.pgn" 2>/dev/null | jq . >"$T/pretty.json"
 	for t in zhcheck zhpgn zhreplay; do
 		for j in 1 2; do

@@ -70,7 +70,7 @@ at_byte() {
 	sed -n 's/.*(at byte \([0-9]*\) of the compressed input).*/\1/p' <<<"$stderr"
 }
 
-@test "day1-io: garbage after a compressed stream: every game before it, then the error at the garbage's first byte, exit 2, -j 1 and 2" {
+@test "io-faults: garbage after a compressed stream: every game before it, then the error at the garbage's first byte, exit 2, -j 1 and 2" {
 	need zstd gzip bzip2 xz
 	local ext j size
 	zhpgn -q -o "$T/all.pgn" "$PIECE"
@@ -93,7 +93,7 @@ at_byte() {
 	done
 }
 
-@test "day1-io: a flipped byte: at least every game the codec's own tool recovers intact, the error at or after the damaged frame, -j 1 and 2" {
+@test "io-faults: a flipped byte: at least every game the codec's own tool recovers intact, the error at or after the damaged frame, -j 1 and 2" {
 	need zstd gzip bzip2 xz
 	local ext j start flip n m
 	zhpgn -q -o "$T/all.pgn" "$PIECE"
@@ -148,7 +148,7 @@ open(sys.argv[2], "wb").write(d)
 PY
 }
 
-@test "day1-io: an xz header that asks more than 128 MiB is refused with the reason, before the memory is taken; 64 MiB reads" {
+@test "io-faults: an xz header that asks more than 128 MiB is refused with the reason, before the memory is taken; 64 MiB reads" {
 	need xz
 	local n j
 	xz -c "$PIECE" >"$T/s.xz"
@@ -207,7 +207,7 @@ interrupt() {
 	stderr=$(cat "$T/err")
 }
 
-@test "day1-io: SIGINT, SIGTERM, SIGHUP while -o (plain, .zst) is written: the old file as it was, no temporary file left, said; -j 1 and 2" {
+@test "io-faults: SIGINT, SIGTERM, SIGHUP while -o (plain, .zst) is written: the old file as it was, no temporary file left, said; -j 1 and 2" {
 	need zstd
 	local sig out j n
 	for i in 1 2 3 4 5 6 7 8; do cat "$PIECE"; done >"$T/big.pgn"
@@ -230,7 +230,7 @@ interrupt() {
 	zstd -tq "$T/o.pgn.zst"
 }
 
-@test "day1-io: a run that fails writing removes every temporary output (--split, --stats, --duplicates), said; none left on success" {
+@test "io-faults: a run that fails writing removes every temporary output (--split, --stats, --duplicates), said; none left on success" {
 	local f
 	mkdir "$T/s" && cd "$T/s"
 	ln -s /dev/full part-3.pgn
@@ -251,7 +251,7 @@ interrupt() {
 	assert_equal "$(stat -c %a part-1.pgn)" 640
 }
 
-@test "day1-io: '-' as -o, --rejects, --duplicates, --stats of every tool is standard output, no file named '-'" {
+@test "io-faults: '-' as -o, --rejects, --duplicates, --stats of every tool is standard output, no file named '-'" {
 	cd "$T"
 	cp "$TESTDATA"/zhcheck/ambiguous-san.pgn bad.pgn
 	run --separate-stderr zhpgn -o - "$PIECE"
@@ -271,7 +271,7 @@ interrupt() {
 	[ ! -e - ] || fail "a file named '-'"
 }
 
-@test "day1-io: --progress on a .zst shows its compressed bytes read of its size and an ETA; a pipe the bytes read, -j 1 and 2" {
+@test "io-faults: --progress on a .zst shows its compressed bytes read of its size and an ETA; a pipe the bytes read, -j 1 and 2" {
 	command -v script >/dev/null || skip "script (util-linux) not installed"
 	need zstd
 	local j out size mb last
@@ -296,7 +296,7 @@ interrupt() {
 	grep -q ", ETA [0-9]* s" <<<"$out" || fail "$out"
 }
 
-@test "day1-io: --stats records what reproduces the run: tool, version, the whole command line, inputs with their sizes, outputs" {
+@test "io-faults: --stats records what reproduces the run: tool, version, the whole command line, inputs with their sizes, outputs" {
 	need zstd
 	cd "$T"
 	zstd -q -c "$PIECE" >in.pgn.zst

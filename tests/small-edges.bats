@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# Day one (issue 32), the smaller items: a comment after the result kept
-# with its game, --json linear in variation depth, zhfen's file operands,
-# the manual rendered without warnings.
+# The smaller edges (issue 32): a comment after the result kept with its
+# game, --json linear in variation depth, zhfen's file operands, the unit
+# test without the bench files, the manual rendered without warnings.
 bats_require_minimum_version 1.5.0
 load common
 

@@ -8,7 +8,7 @@ load common
 
 HAND="$TESTDATA/bughouse/hand/lichess.bpgn"
 
-@test "bughouse-door: a bughouse game over the game limit says what its rejects file keeps, as one board's" {
+@test "bughouse-one-path: a bughouse game over the game limit says what its rejects file keeps, as one board's" {
 	local f=$BATS_TEST_TMPDIR
 	printf '[Event "a"]\n[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' >"$f/one.pgn"
 	cat "$f/one.pgn" "$HAND" >"$f/both.pgn"
@@ -29,7 +29,7 @@ print(rej.count(want + b"\n\n"))' "$f/rej.pgn" "$f/want"
 	assert_output 1
 }
 
-@test "bughouse-door: an error of a bughouse game names its board in zhpgn and zhreplay alike" {
+@test "bughouse-one-path: an error of a bughouse game names its board in zhpgn and zhreplay alike" {
 	run zhpgn "$TESTDATA/bughouse/broken/wrong-board.bpgn"
 	assert_line --partial "game 1, ply 11 on board B: label '6b.' out of turn"
 	run zhreplay -F fen "$TESTDATA/bughouse/broken/wrong-board.bpgn"
@@ -41,7 +41,7 @@ print(rej.count(want + b"\n\n"))' "$f/rej.pgn" "$f/want"
 	refute_output --partial "on board"
 }
 
-@test "bughouse-door: null moves of a game before a bughouse game are not said again for it" {
+@test "bughouse-one-path: null moves of a game before a bughouse game are not said again for it" {
 	local f=$BATS_TEST_TMPDIR
 	printf '[Event "a"]\n[Result "*"]\n\n1. e4 -- 2. d4 Z0 *\n\n' >"$f/n.pgn"
 	cat "$f/n.pgn" "$HAND" >"$f/both.pgn"
@@ -55,7 +55,7 @@ print(rej.count(want + b"\n\n"))' "$f/rej.pgn" "$f/want"
 	[ "$(printf '%s\n' "$output" | grep -c 'null move')" -eq 2 ]
 }
 
-@test "bughouse-door: --boards and cleaning on any game: one board cleaned, two boards each whole" {
+@test "bughouse-one-path: --boards and cleaning on any game: one board cleaned, two boards each whole" {
 	local f=$BATS_TEST_TMPDIR
 	printf '[Event "a"]\n[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 {x} e5 *\n\n' >"$f/one.pgn"
 	cat "$f/one.pgn" "$HAND" >"$f/both.pgn"
