@@ -34,13 +34,19 @@ CLIOBJ   = $(CLISRC:cli/%.c=build/cli/%.o)
 CLIHDR   = $(wildcard cli/*.h)
 TOOLSRC  = $(sort $(wildcard cmd/*.c))
 TOOLS    = $(TOOLSRC:cmd/%.c=bin/%)
+# A tool's own files beside its main: cmd/TOOL/*.c, linked into bin/TOOL
+# alone (cmd/README.md); their headers seen by that tool's files only.
+OWNSRC   = $(sort $(wildcard cmd/*/*.c))
+OWNOBJ   = $(OWNSRC:cmd/%.c=build/cmd/%.o)
+own      = $(patsubst cmd/%.c,build/cmd/%.o,$(sort $(wildcard cmd/$(1)/*.c)))
 UNITSRC  = $(sort $(wildcard tests/unit/*.c))
 UNITS    = $(UNITSRC:tests/unit/%.c=build/unit/%)
 MAN      = $(sort $(wildcard man/*.[1-9]))
 FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
-all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER) python
+# The tools' objects named, so kept (tests/cli-deps.bats reads their symbols).
+all: $(TOOLS) $(TOOLSRC:cmd/%.c=build/cmd/%.o) $(OWNOBJ) build/libzh.a build/libzh.so.$(SOVER) python
 
 # The Python module zhkit (python/): its C half over libzh and cli/,
 # built by setuptools into build/python (PYTHONPATH=build/python).
@@ -74,9 +80,9 @@ build/zhkit.pc: Makefile
 	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
 	    'Cflags: -I$${includedir}' > $@
 
-build/cmd/%.o: cmd/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h)
-	@mkdir -p build/cmd
-	$(CC) $(CFLAGS_ALL) -Icli -Idraw -c -o $@ $<
+build/cmd/%.o: cmd/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h) $(wildcard cmd/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Icli -Idraw -Icmd/$(firstword $(subst /, ,$*)) -c -o $@ $<
 
 build/cli/%.o: cli/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h)
 	@mkdir -p build/cli
@@ -95,13 +101,14 @@ build/libzhdraw.a: $(DRAWOBJ)
 	rm -f $@
 	$(AR) -rc $@ $(DRAWOBJ)
 
-$(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ) build/libzhdraw.a build/libzh.a
+.SECONDEXPANSION:
+$(DRAWTOOLS): bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzhdraw.a build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
-bin/%: build/cmd/%.o $(CLIOBJ) build/libzh.a
+bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
 
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit
@@ -174,7 +181,7 @@ pgo:
 	bin/zhreplay -f jsonl build/pgo-train.pgn >/dev/null
 	bin/zhreplay -f fen build/pgo-train.pgn | bin/zhfen --to xboard >/dev/null
 	bin/zhperft --variant crazyhouse 4 >/dev/null
-	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd/*.o build/cli/*.o build/draw/*.o
+	rm -rf bin build/libzh.a build/libzhdraw.a build/lib/*.o build/cmd build/cli/*.o build/draw/*.o
 	$(MAKE) CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" all
 
 demo: deps

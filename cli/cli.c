@@ -15,9 +15,7 @@
 #include "cli.h"
 #include "codec.h"
 #include "tmpout.h"
-#include "warn.h"
 
-const char *cli_prog = "zhkit";
 int cli_quiet;
 _Thread_local FILE *cli_fail_to;
 
@@ -268,29 +266,6 @@ void
 cli_version(void)
 {
 	printf("%s (zhkit) %s\n", cli_prog, ZH_VERSION);
-}
-
-bool
-cli_common_option(int c, const char *arg, int *status)
-{
-	*status = -1;
-	switch (c) {
-	case 'q':
-		cli_quiet = 1;
-		return true;
-	case 'w':
-	case 'W':
-	case WARN_NULL:
-	case WARN_ALL:
-		if (warn_getopt(c, arg) != 0)
-			*status = EXIT_USAGE;
-		return true;
-	case 'V':
-		cli_version();
-		*status = cli_exit(EXIT_VALID);
-		return true;
-	}
-	return false;
 }
 
 int

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "zh.h"
 
-extern const char *cli_prog;		/* tool name for messages */
+extern const char *cli_prog;		/* tool name for messages (prog.c) */
 extern int cli_quiet;
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
@@ -54,13 +54,6 @@ FILE *cli_open(const char *path, const char **name);
  * failed: "TOOL: NAME: error: zstd: REASON (at byte N ...)". */
 void cli_read_error(FILE *in, const char *name);
 void cli_version(void);
-/*
- * The options every tool takes alike: -q, the warning options
- * (WARN_OPTS: -w, -W, --null-moves, --all-warnings) and -V.  True if c
- * is one of them, *status then -1 to go on, or the exit status (after
- * -V's line, or a bad -w/-W said).
- */
-bool cli_common_option(int c, const char *arg, int *status);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);
 /* -f/--from D of the PGN tools: 0 if D names a dialect (or auto; every

@@ -138,7 +138,8 @@ static void
 tell_skip_kind(const struct jobs *j, FILE *err, const struct zh_skip *s)
 {
 	if (s->line == 1 && (s->bytes > 0 || s->lines > 0))
-		(void)kind_hint(err, j->name, kind_of(s->text, strlen(s->text)));
+		(void)kind_hint(err, j->name, kind_of(s->text, strlen(s->text)),
+		    KIND_PGN, j->fen_hint);
 }
 
 /* "text between games ... skipped", if any was. */
@@ -166,7 +167,7 @@ tell_kind(const struct jobs *j, FILE *err, const struct zh_game *g)
 		return;
 	nl = memchr(g->raw, '\n', g->rawlen);
 	(void)kind_hint(err, j->name, kind_of(g->raw, nl ? (size_t)(nl -
-	    g->raw) : g->rawlen));
+	    g->raw) : g->rawlen), KIND_PGN, j->fen_hint);
 }
 
 /*

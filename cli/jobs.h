@@ -72,6 +72,8 @@ struct jobs {
 						   the game's output is still
 						   written, none after it */
 	const char *name;			/* the input's, for messages */
+	const char *fen_hint;			/* FEN lines given: what to
+						   run (kind.h; NULL: zhfen) */
 	long before, seen;			/* games of the inputs before
 						   this one; of this one */
 	struct zh_error rerr;			/* why reading failed */

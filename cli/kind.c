@@ -49,10 +49,11 @@ kind_of(const char *s, size_t n)
 }
 
 int
-kind_hint(FILE *f, const char *file, int kind)
+kind_hint(FILE *f, const char *file, int kind, int reads, const char *fen)
 {
-	bool fen_tool = strcmp(cli_prog, "zhfen") == 0;
+	bool fen_tool = reads == KIND_FEN;
 	const char *what = NULL, *try = NULL;
+	char jq[64];
 
 	if (kind == KIND_PGN && fen_tool) {
 		what = "PGN (a tag pair or moves), not FEN positions one a line";
@@ -64,15 +65,14 @@ kind_hint(FILE *f, const char *file, int kind)
 		    "move";
 	} else if (kind == KIND_FEN && !fen_tool) {
 		what = "FEN positions, one a line, not PGN";
-		try = strcmp(cli_prog, "zhcheck") == 0 ? "zhcheck --fen FILE" :
+		try = fen != NULL ? fen :
 		    "zhfen FILE (zhcheck --fen FILE to check them)";
 	} else if (kind == KIND_JSON_PRETTY) {
 		what = "JSON printed over many lines (jq without -c), not "
 		    "JSON Lines (one object a line)";
-		try = fen_tool ? "jq -c . FILE | zhpgn --json --fens" :
-		    strcmp(cli_prog, "zhcheck") == 0 ? "jq -c . FILE | zhcheck" :
-		    strcmp(cli_prog, "zhpgn") == 0 ? "jq -c . FILE | zhpgn" :
-		    "jq -c . FILE | zhreplay";
+		snprintf(jq, sizeof jq, "jq -c . FILE | %s", fen_tool ?
+		    "zhpgn --json --fens" : cli_prog);
+		try = jq;
 	}
 	if (what == NULL)
 		return 0;

@@ -13,8 +13,11 @@ enum { KIND_OTHER, KIND_PGN, KIND_FEN, KIND_JSON_PRETTY, KIND_JSONL };
 int kind_of(const char *s, size_t n);
 /*
  * "TOOL: FILE: note: it looks like KIND ...: try COMMAND" to f for an
- * input of that kind given to cli_prog; nothing for KIND_OTHER or the
+ * input of that kind given to a tool that reads 'reads' (KIND_PGN, which
+ * takes JSON Lines too, or KIND_FEN); 'fen', for a PGN reader given FEN
+ * lines, is what to run (NULL: zhfen).  Nothing for KIND_OTHER or the
  * kind the tool reads.  Returns 1 if a hint was written.
  */
-int kind_hint(FILE *f, const char *file, int kind);
+int kind_hint(FILE *f, const char *file, int kind, int reads,
+    const char *fen);
 #endif

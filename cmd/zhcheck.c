@@ -7,6 +7,7 @@
 
 #include "clean.h"
 #include "cli.h"
+#include "opts.h"
 #include "lines.h"
 #include "jobs.h"
 #include "report.h"
@@ -562,6 +563,7 @@ main(int argc, char **argv)
 	    1 << 16);
 	o.jobs = &j;
 	j.err = warn_sink(stderr);
+	j.fen_hint = "zhcheck --fen FILE";	/* FEN lines given */
 	j.work_skips = true;	/* zh_check_game: a problem of the game */
 	if ((rc = options(argc, argv, &o, &j, &outpath, &fen)) >= 0) {
 		sel_free(&o.sel);

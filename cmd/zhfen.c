@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "kind.h"
 #include "warn.h"
 #include "lines.h"
@@ -265,7 +266,8 @@ file(const struct opts *o, struct tally *t, const char *path)
 		if (first && r > 0 && strspn(line, " \t\r") < n) {
 			first = false;
 			t->hush = !cli_quiet &&
-			    kind_hint(stderr, name, kind_of(line, n)) > 0;
+			    kind_hint(stderr, name, kind_of(line, n),
+			    KIND_FEN, NULL) > 0;
 		}
 		record(o, t, name, ++lineno, line, n, false, r < 0 ?
 		    "line longer than " LINES_MAX_TEXT " bytes (not a FEN)" :

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "warn.h"
 
 static void

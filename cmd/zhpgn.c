@@ -5,6 +5,7 @@
 
 #include "clean.h"
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 #include "merge.h"
 #include "selopts.h"

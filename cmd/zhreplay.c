@@ -8,6 +8,7 @@
 
 #include "clean.h"
 #include "cli.h"
+#include "opts.h"
 #include "warn.h"
 #include "jobs.h"
 #include "npy.h"

@@ -144,14 +144,15 @@ PY
 	mkdir "$o"
 	declared >"$BATS_TEST_TMPDIR/declared"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
-	# every tool's object (make deletes the five tools' own as
-	# intermediate), compiled here without optimization
-	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/cli/*.c "$ZH_TOP"/draw/*.c; do
+	# every tool's object, compiled here without optimization
+	# (a tool's own files, cmd/TOOL/*.c, see cmd/TOOL/'s headers)
+	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/cmd/*/*.c "$ZH_TOP"/cli/*.c "$ZH_TOP"/draw/*.c; do
 		cc -std=c17 -D_POSIX_C_SOURCE=200809L -I"$ZH_TOP/lib" \
-		    -I"$ZH_TOP/cli" -I"$ZH_TOP/draw" -c -o "$o/$(basename "$f" .c).o" "$f" ||
+		    -I"$ZH_TOP/cli" -I"$ZH_TOP/draw" -I"${f%.c}" -I"$(dirname "$f")" \
+		    -c -o "$o/$(basename "$(dirname "$f")")-$(basename "$f" .c).o" "$f" ||
 		    return 1
 	done
-	[ -f "$o/zhpgn.o" ] && [ -f "$o/zhreplay.o" ] && [ -f "$o/pic.o" ]
+	[ -f "$o/cmd-zhpgn.o" ] && [ -f "$o/cmd-zhreplay.o" ] && [ -f "$o/draw-pic.o" ]
 	# a name the tools define themselves (zh_lines_*, in cli/) is theirs
 	nm "$o"/*.o |
 	    awk '$1 ~ /^[TDRBG]$/ || $2 ~ /^[TDRBG]$/ { print $NF }' |
@@ -171,7 +172,7 @@ PY
 # The tools never ask "one board or two" by the two-board engine's names:
 # a game of either goes through zh_replay and the public writers.
 @test "exports: no tool or picture code names the two-board engine (zh_bug_*)" {
-	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cli/*.[ch] '$ZH_TOP'/draw/*.[ch] | grep -c 'zh_bug_'"
+	run sh -c "cat '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*/*.[ch] '$ZH_TOP'/cli/*.[ch] '$ZH_TOP'/draw/*.[ch] | grep -c 'zh_bug_'"
 	assert_output 0
 }
 
