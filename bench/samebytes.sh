@@ -54,7 +54,15 @@ cases() {
 		for d in xboard chesscom fairy; do echo "zhpgn -t $d $f"; done
 		for fmt in fen epd uci ucipos san jsonl board; do
 			echo "zhreplay -F $fmt --color never $f"
+			echo "zhreplay -F $fmt -j 2 --color never $f"
 		done
+		# the formats whose output is files: @OUT@ a directory of
+		# the case's, its files compared
+		echo "zhreplay -F npy -o @OUT@ $f"
+		echo "zhreplay -F npy -j 2 -o @OUT@ $f"
+		echo "zhreplay -F svg $f"
+		echo "zhreplay -F png --final-only -o @OUT@/g%d.png $f"
+		echo "zhreplay -F gif -j 2 -o @OUT@/g%d.gif $f"
 	done
 	for f in $(find testdata/fen -name '*.fen' | sort); do
 		echo "zhfen $f"
@@ -86,11 +94,18 @@ while IFS= read -r line; do
 	tool=${line%%"$split"*} args=${line#*"$split"}
 	for side in a b; do
 		if [ $side = a ]; then bin=$base/bin; else bin=bin; fi
+		d=$out/$side/$n.d
+		mkdir -p "$d"
+		a2=$(printf '%s' "$args" | sed "s|@OUT@|$d|g")
 		# shellcheck disable=SC2086
-		(IFS=$split; set -f; exec "$bin/$tool" $args) \
+		(IFS=$split; set -f; exec "$bin/$tool" $a2) \
 		    >"$out/$side/$n.out" 2>"$out/$side/$n.err"
 		echo $? >"$out/$side/$n.rc"
-		sed -i "s|$bin/||g" "$out/$side/$n.err"
+		sed -i "s|$bin/||g; s|$d|@OUT@|g" "$out/$side/$n.err"
+		# the files written, by name, into the compared output
+		for o in $(ls "$d" | sort); do
+			printf '== %s\n' "$o"; cat "$d/$o"
+		done >>"$out/$side/$n.out"
 	done
 	for k in out err rc; do
 		cmp -s "$out/a/$n.$k" "$out/b/$n.$k" || {

@@ -316,6 +316,29 @@ dialect(const char *s, const char *opt)
 	return d;
 }
 
+/* zhfen's formats, a row each (as zhreplay's, cmd/zhreplay/formats.c):
+   the name -F gives, the output it makes and the picture it draws. */
+static const struct format {
+	const char *name;
+	enum mode mode;
+	int pic;
+} formats[] = {
+	{ "fen", OUT_FEN, PIC_NONE }, { "svg", OUT_PICTURE, PIC_SVG },
+	{ "png", OUT_PICTURE, PIC_PNG }
+};
+
+/* The row of -F's name; NULL if zhfen has none of that name. */
+static const struct format *
+format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
 /* The options into o (and the mode); -1 to go on, else the exit status. */
 static int
 options(int argc, char **argv, struct opts *o, const char **outpath)
@@ -337,6 +360,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		WARN_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct format *fmt = &formats[0];	/* fen */
 	bool check = false, json = false, moves = false;
 	int c, rc;
 
@@ -356,14 +380,12 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 				return cli_usage();
 			break;
 		case 'F':
-			if (strcmp(optarg, "fen") == 0)
-				o->pic.fmt = PIC_NONE;
-			else if ((o->pic.fmt = pic_format(optarg)) == PIC_NONE ||
-			    o->pic.fmt == PIC_GIF) {
+			if ((fmt = format_find(optarg)) == NULL) {
 				cli_fail("unknown format '%s' (try fen, svg, png)",
 				    optarg);
 				return cli_usage();
 			}
+			o->pic.fmt = fmt->pic;
 			break;
 		case 'h':
 			usage(stdout);
@@ -402,7 +424,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 		}
 	}
 	o->mode = check ? OUT_CHECK : json ? OUT_JSON : moves ? OUT_MOVES :
-	    o->pic.fmt != PIC_NONE ? OUT_PICTURE : OUT_FEN;
+	    fmt->mode;
 	o->moves = moves;
 	return -1;
 }
