@@ -62,7 +62,7 @@ cases() {
 		echo "zhreplay -F npy -j 2 -o @OUT@ $f"
 		echo "zhreplay -F svg $f"
 		echo "zhreplay -F png --final-only -o @OUT@/g%d.png $f"
-		echo "zhreplay -F gif -j 2 -o @OUT@/g%d.gif $f"
+		echo "zhreplay -F gif -o @OUT@/g%d.gif $f"
 	done
 	for f in $(find testdata/fen -name '*.fen' | sort); do
 		echo "zhfen $f"
