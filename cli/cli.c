@@ -90,7 +90,7 @@ put_text(FILE *f, const char *s, size_t n)
 
 	for (i = 0; i < n; i += k) {
 		k = 1;
-		if (u[i] >= 0x20 && u[i] < 0x7F)
+		if ((u[i] >= 0x20 && u[i] < 0x7F) || u[i] == '\t')
 			putc(u[i], f);
 		else if (u[i] < 0x80 || (u[i] < 0xA0 && utf8_seq(u + i, n - i) == 0))
 			fprintf(f, "\\x%02X", u[i]);
@@ -114,7 +114,8 @@ plain(const char *s, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7F)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') ||
+		    (unsigned char)s[i] >= 0x7F)
 			return false;
 	return true;
 }
