@@ -16,7 +16,11 @@ LDFLAGS  =
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
 POSIX    = -D_POSIX_C_SOURCE=200809L
-CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
+# zhkit's version, in one place: the file VERSION.  The C gets it as
+# ZH_VERSION (-D); zhkit.pc, and the zh.h and pages that install writes,
+# get it written in (tests/version.bats checks they agree).
+VERSION  = $(shell cat VERSION)
+CFLAGS_ALL = $(WARN) $(POSIX) -DZH_VERSION='"$(VERSION)"' -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpcre2-8 -lpthread
 # The tools' codecs (cli/codec.c); libzh does not use them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
@@ -67,12 +71,14 @@ build/libzh.so.$(SOVER): $(LIBOBJ)
 	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson -lpcre2-8
 
 # libzh's; the codecs (CODECLIBS) are the tools' alone, so not here.
-build/zhkit.pc: Makefile
+build/zhkit.pc: Makefile VERSION
 	@mkdir -p build
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
 	    'Name: zhkit' 'Description: libzh, rules and dialects of crazyhouse-family chess' \
-	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
+	    'Version: $(VERSION)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
 	    'Cflags: -I$${includedir}' > $@
+
+$(CLIOBJ): VERSION
 
 build/cmd/%.o: cmd/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h)
 	@mkdir -p build/cmd
@@ -229,8 +235,10 @@ install: all build/zhkit.pc
 	ln -sf libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR)
 	ln -sf libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so
 	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	cp lib/zh.h $(DESTDIR)$(INCDIR)/
-	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	sed 's/^#define ZH_VERSION "unknown"$$/#define ZH_VERSION "$(VERSION)"/' lib/zh.h \
+	    > $(DESTDIR)$(INCDIR)/zh.h
+	for m in $(MAN); do s=$${m##*.}; sed 's/^\.Os zhkit$$/.Os zhkit $(VERSION)/' $$m \
+	    > $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done

@@ -43,7 +43,11 @@
 extern "C" {
 #endif
 
-#define ZH_VERSION "0.1.0"
+/* zhkit's version, from the file VERSION: the build defines it
+ * (-DZH_VERSION), and the zh.h that make install writes has it here. */
+#ifndef ZH_VERSION
+#define ZH_VERSION "unknown"
+#endif
 
 /* What this header declares is libzh's interface: the library is built
  * with -fvisibility=hidden, so nothing else leaves libzh.so. */
