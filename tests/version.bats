@@ -29,6 +29,9 @@ setup_file() {
 	zhpgn -q --stats "$BATS_TEST_TMPDIR/s.json" "$TESTDATA/zhcheck/drop-not-in-hand.pgn" >/dev/null 2>&1 || true
 	run jq -r .version "$BATS_TEST_TMPDIR/s.json"
 	assert_output "$v"
+	[ -f "$ZH_TOP/build/python/.built" ] || return 0
+	run env PYTHONPATH="$ZH_TOP/build/python" /usr/bin/python3 -c 'import zhkit; print(zhkit.version)'
+	assert_output "$v"
 }
 
 @test "version: zhkit.pc, the installed zh.h and every installed man page say VERSION" {

@@ -58,7 +58,7 @@ def fixtures():
     os.makedirs(os.path.join(BOX, "tmp"))
     os.makedirs(os.path.join(BOX, "games"))
     os.makedirs(os.path.join(BOX, ".bin"))
-    for d in ("testdata", "examples"):
+    for d in ("testdata", "examples", "build"):
         os.symlink(os.path.join(TOP, d), os.path.join(BOX, d))
     t = os.path.join(TOP, "testdata")
 
@@ -85,7 +85,8 @@ def fixtures():
     cat("fics-bughouse-2021.bpgn", "bughouse/gen/bughousedb.bpgn")
     zst = os.path.join(BOX, "games.pgn")
     for name in ("lichess_db_crazyhouse_rated_2024-01.pgn.zst",
-                 "lichess_db_crazyhouse_2024-01.pgn.zst", "huge.pgn.zst"):
+                 "lichess_db_crazyhouse_2024-01.pgn.zst", "huge.pgn.zst",
+                 "b.pgn.zst"):
         subprocess.run(["zstd", "-q", "-o", os.path.join(BOX, name), zst],
                        check=True)
     with open(os.path.join(BOX, "fics.pgn"), "wb") as out:
@@ -99,7 +100,15 @@ def fixtures():
                 f.write(b["text"])
             break
     # python3 with numpy; cc as make asan builds (its libzh is instrumented)
-    tools = {"python3": 'exec /usr/bin/python3 "$@"',
+    # (under make asan the module is instrumented: the sanitizers' runtime
+    # preloaded into the interpreter, as tests/run-all does for pytest)
+    pre = ""
+    if os.environ.get("ZH_SANFLAGS"):
+        pre = subprocess.run([os.environ.get("CC", "cc"),
+                              "-print-file-name=libasan.so"],
+                             stdout=subprocess.PIPE).stdout.decode().strip()
+        pre = "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % pre
+    tools = {"python3": 'exec %s/usr/bin/python3 "$@"' % pre,
              "cc": 'exec /usr/bin/cc ${ZH_SANFLAGS-} "$@"'}
     if os.environ.get("VALGRIND"):
         for tl in TOOLS:
@@ -380,7 +389,7 @@ def do_python(b):
     src = os.path.join(BOX, "prog.py")
     with open(src, "w") as f:
         f.write(b["text"])
-    rc, out, err = run("/usr/bin/python3 prog.py")
+    rc, out, err = run("python3 prog.py")
     return "exited %d: %s" % (rc, err[-600:]) if rc else None
 
 
