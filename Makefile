@@ -22,7 +22,7 @@ LIBS     = -ljansson -lpcre2-8 -lpthread
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
-CODECLIBS = -lzstd -lz -lbz2 -llzma
+CODECLIBS = -lzstd -lz -lbz2 -llzma -lsnappy
 SOMAJOR  = 1
 SOVER    = $(SOMAJOR).0.0
 
@@ -115,6 +115,12 @@ build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/co
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
+# Parquet's metadata reader (cli/thrift.c, cli/parquet_meta.c).
+PQMETA = cli/thrift.c cli/parquet_meta.c
+build/fuzzrun/fuzz_thrift: tests/fuzz/fuzz_thrift.c tests/fuzz/standalone.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA) tests/fuzz/standalone.c
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -195,6 +201,10 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_codec.c cli/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.
