@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "codec.h"
 #include "npy.h"
 #include "parquet_write.h"
 #include "tmpout.h"
@@ -752,6 +753,7 @@ struct table {
 struct npy {
 	char *dir;
 	const char *codec;		/* -F parquet's, or NULL: npy */
+	int level;			/* its level (0: the writer's default) */
 	struct table t[NTABLES];
 	FILE *sink;
 	unsigned char stage[BREC];	/* the record being received */
@@ -1127,7 +1129,11 @@ pq_table(struct npy *n, int k, const struct field *fields)
 	size_t off = 0, sz;
 	int i;
 
-	if ((t->pq = pqw_new(recsize[k], n->codec, 0)) == NULL) {
+	const char *rows = getenv("ZHKIT_PARQUET_ROW_GROUP");
+
+	if ((t->pq = pqw_new(recsize[k], n->codec, n->level)) == NULL ||
+	    (rows != NULL && atol(rows) > 0 &&
+	    pqw_group_rows(t->pq, (size_t)atol(rows)) != 0)) {
 		cli_fail("out of memory");
 		return -1;
 	}
@@ -1165,6 +1171,17 @@ npy_open_as(const char *dir, const char *codec)
 		return NULL;
 	}
 	n->codec = codec;
+	if (codec != NULL && getenv("ZHKIT_COMPRESS_LEVEL") != NULL &&
+	    (strcmp(codec, "zstd") == 0 || strcmp(codec, "gzip") == 0)) {
+		const char *why = NULL;
+
+		if ((n->level = codec_level(codec, &why)) < 0) {
+			cli_fail("%s", why);
+			free(n->dir);
+			free(n);
+			return NULL;
+		}
+	}
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		cli_fail("%s: %s", dir, strerror(errno));
 		goto fail;

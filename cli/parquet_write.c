@@ -61,6 +61,10 @@ struct pqw {
 	size_t nslot;
 	size_t *doff;			/* entry i at dict.p + doff[i] */
 	size_t ndict, doffcap;
+	uint64_t *iv;			/* an integer column's values */
+	uint64_t imin, imax;		/* and their min and max */
+	uint32_t *map;			/* value - imin -> index + 1 */
+	uint64_t *dv;			/* an integer dictionary's values */
 	ZSTD_CCtx *zc;
 	bool fail;
 };
@@ -266,11 +270,33 @@ pqw_new(size_t recsize, const char *codec, int level)
 	if (w->maxrows == 0)
 		w->maxrows = 1;
 	if ((w->rows = malloc(w->maxrows * recsize)) == NULL ||
+	    (w->iv = malloc(w->maxrows * sizeof *w->iv)) == NULL ||
+	    (w->map = malloc(65536 * sizeof *w->map)) == NULL ||
+	    (w->dv = malloc(DICT_MAX * sizeof *w->dv)) == NULL ||
 	    (k == PQ_ZSTD && (w->zc = ZSTD_createCCtx()) == NULL)) {
 		pqw_free(w);
 		return NULL;
 	}
 	return w;
+}
+
+int
+pqw_group_rows(struct pqw *w, size_t n)
+{
+	unsigned char *p;
+
+	if (n == 0 || w->nrows > 0)
+		return -1;
+	if (n > PQW_GROUP_BYTES / w->recsize)
+		n = PQW_GROUP_BYTES / w->recsize ? PQW_GROUP_BYTES / w->recsize : 1;
+	if ((p = realloc(w->rows, n * w->recsize)) == NULL)
+		return -1;
+	w->rows = p;
+	if ((p = realloc(w->iv, n * sizeof *w->iv)) == NULL)
+		return -1;
+	w->iv = (uint64_t *)(void *)p;
+	w->maxrows = n;
+	return 0;
 }
 
 int
@@ -310,6 +336,9 @@ pqw_free(struct pqw *w)
 	for (i = 0; i < w->ncol; i++)
 		free(w->col[i].name);
 	free(w->rows);
+	free(w->iv);
+	free(w->map);
+	free(w->dv);
 	tw_free(&w->groups);
 	free(w->vals.p);
 	free(w->z.p);
@@ -423,6 +452,163 @@ dict_build(struct pqw *w, const struct col *c)
 	return w->ndict <= w->nrows / 2 + 1;
 }
 
+/* ======================== integer columns ======================== */
+
+static bool
+is_unsigned(enum pqw_kind k)
+{
+	return k == PQW_BOOL || k == PQW_U8 || k == PQW_U16 || k == PQW_U32 ||
+	    k == PQW_U64;
+}
+
+/* Integer (or boolean) column c's values into w->iv (a signed one's
+   sign-extended), their min and max into w->imin, w->imax. */
+static void
+gather(struct pqw *w, const struct col *c)
+{
+	const unsigned char *p = w->rows + c->off;
+	size_t i, n = w->nrows, rs = w->recsize;
+	uint64_t *v = w->iv, a, b;
+	int64_t sa, sb;
+
+	switch (c->kind) {
+	case PQW_BOOL:
+		for (i = 0; i < n; i++)
+			v[i] = p[i * rs] != 0;
+		break;
+	case PQW_U8:
+		for (i = 0; i < n; i++)
+			v[i] = p[i * rs];
+		break;
+	case PQW_I8:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(signed char)p[i * rs];
+		break;
+	case PQW_U16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8;
+		break;
+	case PQW_I16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int16_t)(p[i * rs] |
+			    p[i * rs + 1] << 8);
+		break;
+	case PQW_U32:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8 |
+			    (uint64_t)p[i * rs + 2] << 16 |
+			    (uint64_t)p[i * rs + 3] << 24;
+		break;
+	case PQW_I32:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int32_t)((uint32_t)p[i * rs] |
+			    (uint32_t)p[i * rs + 1] << 8 |
+			    (uint32_t)p[i * rs + 2] << 16 |
+			    (uint32_t)p[i * rs + 3] << 24);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)get_int(p + i * rs, c->kind);
+	}
+	a = b = n > 0 ? v[0] : 0;
+	if (is_unsigned(c->kind))
+		for (i = 1; i < n; i++) {
+			a = v[i] < a ? v[i] : a;
+			b = v[i] > b ? v[i] : b;
+		}
+	else {
+		sa = sb = (int64_t)a;
+		for (i = 1; i < n; i++) {
+			sa = (int64_t)v[i] < sa ? (int64_t)v[i] : sa;
+			sb = (int64_t)v[i] > sb ? (int64_t)v[i] : sb;
+		}
+		a = (uint64_t)sa;
+		b = (uint64_t)sb;
+	}
+	w->imin = a;
+	w->imax = b;
+}
+
+/* w->iv in a dictionary (its values in w->dv, the rows' indices in
+   w->idx): false if it does not pay.  Values within 65536 of the
+   minimum are found by a table, others by hashing. */
+static bool
+int_dict(struct pqw *w, const struct col *c)
+{
+	uint64_t range = w->imax - w->imin, *v = w->iv, h;
+	size_t i, n = w->nrows, d, mask = 65535;
+	uint32_t *ix, *m = w->map;
+
+	w->ndict = 0;
+	w->idx.len = 0;
+	if (c->kind == PQW_BOOL || !room(&w->idx, n * sizeof *ix))
+		return false;
+	ix = (uint32_t *)(void *)w->idx.p;
+	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
+	for (i = 0; i < n; i++) {
+		if (range < 65536)
+			d = (size_t)(v[i] - w->imin);
+		else {	/* Fibonacci hashing, linear probing */
+			h = v[i] * 0x9e3779b97f4a7c15u;
+			for (d = (size_t)(h >> 48); m[d] != 0 &&
+			    w->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
+				;
+		}
+		if (m[d] == 0) {
+			if (w->ndict == DICT_MAX)
+				return false;
+			w->dv[w->ndict] = v[i];
+			m[d] = (uint32_t)++w->ndict;
+		}
+		ix[i] = m[d] - 1;
+		if (i + 1 == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+			return false;
+	}
+	return w->ndict <= n / 2 + 1;
+}
+
+/* A one-byte integer column in a dictionary, read from the records (a
+   table of 256, no gather()): false if it does not pay (then gathered).
+   Its min and max from the dictionary. */
+static bool
+byte_dict(struct pqw *w, const struct col *c)
+{
+	const unsigned char *p = w->rows + c->off;
+	size_t i, n = w->nrows, rs = w->recsize;
+	uint32_t m8[256], *ix;
+	int64_t v;
+	unsigned b;
+
+	w->ndict = 0;
+	w->idx.len = 0;
+	if (!room(&w->idx, n * sizeof *ix))
+		return false;
+	ix = (uint32_t *)(void *)w->idx.p;
+	memset(m8, 0, sizeof m8);
+	for (i = 0; i < n; i++) {
+		b = p[i * rs];
+		if (m8[b] == 0) {
+			w->dv[w->ndict] = c->kind == PQW_I8 ?
+			    (uint64_t)(int64_t)(signed char)b : b;
+			m8[b] = (uint32_t)++w->ndict;
+		}
+		ix[i] = m8[b] - 1;
+	}
+	if (w->ndict > n / 2 + 1) {
+		gather(w, c);
+		return false;
+	}
+	w->imin = w->imax = w->dv[0];
+	for (i = 1; i < w->ndict; i++) {
+		v = (int64_t)w->dv[i];
+		if (c->kind == PQW_I8 ? v < (int64_t)w->imin : w->dv[i] < w->imin)
+			w->imin = w->dv[i];
+		if (c->kind == PQW_I8 ? v > (int64_t)w->imax : w->dv[i] > w->imax)
+			w->imax = w->dv[i];
+	}
+	return true;
+}
+
 /* ======================== pages ======================== */
 
 /* The indices ix[0..n) in the RLE / bit-packing hybrid, bw bits each,
@@ -534,7 +720,7 @@ plain_values(struct pqw *w, const struct col *c, size_t a, size_t b)
 			return false;
 		memset(w->vals.p, 0, (b - a + 7) / 8);
 		for (i = a; i < b; i++)
-			if (w->rows[i * w->recsize + c->off])
+			if (w->iv[i])
 				w->vals.p[(i - a) / 8] |= (unsigned char)
 				    (1u << ((i - a) % 8));
 		w->vals.len = (b - a + 7) / 8;
@@ -542,27 +728,47 @@ plain_values(struct pqw *w, const struct col *c, size_t a, size_t b)
 	}
 	if (!room(&w->vals, (b - a) * (c->width + 8)))
 		return false;
+	if (c->ptype == PQ_INT32 || c->ptype == PQ_INT64) {
+		int k = c->ptype == PQ_INT32 ? 4 : 8;
+
+		for (i = a; i < b; i++)
+			put_le(w->vals.p + (i - a) * (size_t)k, w->iv[i], k);
+		w->vals.len = (b - a) * (size_t)k;
+		return true;
+	}
 	for (i = a; i < b; i++)
 		w->vals.len += plain(c, w->rows + i * w->recsize,
 		    w->vals.p + w->vals.len);
 	return true;
 }
 
-/* The column's min and max (PLAIN bytes) into mn, mx: their lengths. */
+/* The column's min and max (PLAIN bytes) into mn, mx: their lengths;
+   from the dictionary if it has one. */
 static void
-min_max(struct pqw *w, const struct col *c, unsigned char *mn, size_t *nmn,
-    unsigned char *mx, size_t *nmx)
+min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
+    size_t *nmn, unsigned char *mx, size_t *nmx)
 {
-	unsigned char v[4096 + 8];
-	size_t i, n;
+	unsigned char buf[4096 + 8];
+	const unsigned char *v = buf;
+	size_t i, n, k = c->ptype == PQ_INT32 ? 4 : 8;
 
 	*nmn = *nmx = 0;
-	for (i = 0; i < w->nrows; i++) {
-		if (c->ptype == PQ_BOOLEAN) {
-			v[0] = w->rows[i * w->recsize + c->off] != 0;
-			n = 1;
+	if (c->kind < PQW_FIXED) {	/* gather()'s */
+		*nmn = *nmx = c->ptype == PQ_BOOLEAN ? 1 : k;
+		put_le(mn, w->imin, (int)*nmn);
+		put_le(mx, w->imax, (int)*nmx);
+		return;
+	}
+	for (i = 0; i < (dict ? w->ndict : w->nrows); i++) {
+		if (dict) {
+			v = w->dict.p + w->doff[i];
+			n = (i + 1 < w->ndict ? w->doff[i + 1] : w->dict.len) -
+			    w->doff[i];
+		} else if (c->ptype == PQ_FIXED) {	/* in place */
+			v = w->rows + i * w->recsize + c->off;
+			n = c->width;
 		} else
-			n = plain(c, w->rows + i * w->recsize, v);
+			n = plain(c, w->rows + i * w->recsize, buf);
 		if (i == 0 || before(c, v, n, mn, *nmn)) {
 			memcpy(mn, v, n);
 			*nmn = n;
@@ -595,7 +801,7 @@ chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
 	unsigned char mn[4096 + 8], mx[4096 + 8];
 	size_t nmn, nmx, skip = c->ptype == PQ_BYTE_ARRAY ? 4 : 0;
 
-	min_max(w, c, mn, &nmn, mx, &nmx);
+	min_max(w, c, dict, mn, &nmn, mx, &nmx);
 	tw_begin(g);				/* ColumnChunk */
 	tw_fi64(g, 2, start);
 	tw_field(g, 3, TT_STRUCT);
@@ -636,18 +842,30 @@ write_chunk(struct pqw *w, const struct col *c, int64_t *total,
     int64_t *ztotal)
 {
 	int64_t start = (int64_t)w->pos, data, usize = 0, csize = 0;
-	bool dict = dict_build(w, c);
-	size_t a, b, per = page_rows(w, c, dict);
+	bool ints = c->kind < PQW_FIXED, dict;
+	size_t a, b, per, k = c->ptype == PQ_INT32 ? 4 : 8;
 	int bw = 0;
 
+	if (c->kind == PQW_U8 || c->kind == PQW_I8)
+		dict = byte_dict(w, c);
+	else if (ints) {
+		gather(w, c);
+		dict = int_dict(w, c);
+	} else
+		dict = dict_build(w, c);
+	per = page_rows(w, c, dict);
 	if (dict) {
 		while (bw < 32 && ((size_t)1 << bw) < w->ndict)
 			bw++;
 		w->vals.len = 0;
-		if (!room(&w->vals, w->dict.len))
+		if (!room(&w->vals, ints ? w->ndict * k : w->dict.len))
 			return errno = ENOMEM, -1;
-		memcpy(w->vals.p, w->dict.p, w->dict.len);
-		w->vals.len = w->dict.len;
+		if (ints)
+			for (a = 0; a < w->ndict; a++)
+				put_le(w->vals.p + a * k, w->dv[a], (int)k);
+		else
+			memcpy(w->vals.p, w->dict.p, w->dict.len);
+		w->vals.len = ints ? w->ndict * k : w->dict.len;
 		if (write_page(w, PQ_DICTIONARY_PAGE, w->ndict, PQ_PLAIN,
 		    &usize, &csize) != 0)
 			return -1;

@@ -43,6 +43,9 @@ struct pqw;
    0: the codec's default).  NULL if the codec is unknown or out of
    memory. */
 struct pqw *pqw_new(size_t recsize, const char *codec, int level);
+/* At most n rows a row group (n > 0; fewer if they make more than
+   PQW_GROUP_BYTES): 0, or -1 before pqw_rows() only if out of memory. */
+int pqw_group_rows(struct pqw *w, size_t n);
 /* A column of the records: 0, or -1 if it lies outside the record. */
 int pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
     size_t offset, size_t width);
