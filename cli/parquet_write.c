@@ -33,7 +33,10 @@ struct col {
 	enum pqw_kind kind;
 	size_t off, width;
 	int ptype;			/* Parquet's physical type */
+	long nulloff;			/* the present byte, -1: required */
 };
+
+#define INTKIND(k)	((k) < PQW_FIXED)	/* gather()'s */
 
 /* Byte buffer */
 struct buf {
@@ -57,6 +60,11 @@ struct pqw {
 	struct buf vals, z, idx;	/* a page's values, compressed, the
 					   rows' dictionary indices */
 	struct buf dict;		/* the dictionary's values (PLAIN) */
+	struct buf heap;		/* the row group's PQW_STR bytes */
+	struct buf tmp;			/* a value's PLAIN bytes */
+	size_t maxstr;			/* the longest PQW_STR there */
+	size_t nvals;			/* the column's values not null */
+	uint32_t *lev;			/* a page's definition levels */
 	uint32_t *slot;			/* its hash table: index + 1 */
 	size_t nslot;
 	size_t *doff;			/* entry i at dict.p + doff[i] */
@@ -111,22 +119,25 @@ get_int(const unsigned char *q, enum pqw_kind k)
 	case PQW_I8: return (signed char)q[0];
 	default: break;
 	}
-	n = k == PQW_U16 || k == PQW_I16 ? 2 : k == PQW_U32 || k == PQW_I32 ?
-	    4 : 8;
+	n = k == PQW_U16 || k == PQW_I16 ? 2 : k == PQW_U64 || k == PQW_I64 ?
+	    8 : 4;
 	for (i = n - 1; i >= 0; i--)
 		v = v << 8 | q[i];
 	if (k == PQW_I16)
 		return (int16_t)v;
-	if (k == PQW_I32)
+	if (k == PQW_I32 || k == PQW_DATE || k == PQW_TIME)
 		return (int32_t)v;
 	return (int64_t)v;
 }
 
-/* A value's PLAIN bytes into q (room for width + 4 or 8): their count. */
+/* A value's PLAIN bytes into q (room for width + 8, or a PQW_STR's
+   length + 4): their count. */
 static size_t
-plain(const struct col *c, const unsigned char *rec, unsigned char *q)
+plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
+    unsigned char *q)
 {
 	const unsigned char *s = rec + c->off;
+	uint32_t o, len;
 	size_t n;
 
 	switch (c->ptype) {
@@ -140,11 +151,32 @@ plain(const struct col *c, const unsigned char *rec, unsigned char *q)
 		memcpy(q, s, c->width);
 		return c->width;
 	default:		/* BYTE_ARRAY */
+		if (c->kind == PQW_STR) {
+			o = (uint32_t)get_int(s, PQW_U32);
+			len = (uint32_t)get_int(s + 4, PQW_U32);
+			put_le(q, len, 4);
+			memcpy(q + 4, w->heap.p + o, len);
+			return (size_t)len + 4;
+		}
 		n = strnlen((const char *)s, c->width);
 		put_le(q, n, 4);
 		memcpy(q + 4, s, n);
 		return n + 4;
 	}
+}
+
+/* Is row i's value of column c there (not null)? */
+static inline bool
+present(const struct pqw *w, const struct col *c, size_t i)
+{
+	return c->nulloff < 0 || w->rows[i * w->recsize + (size_t)c->nulloff];
+}
+
+/* The bytes a value of c takes as PLAIN, at most. */
+static size_t
+value_room(const struct pqw *w, const struct col *c)
+{
+	return (c->kind == PQW_STR ? w->maxstr : c->width) + 8;
 }
 
 /* Does PLAIN value a sort before b (the column's order: unsigned for
@@ -273,6 +305,7 @@ pqw_new(size_t recsize, const char *codec, int level)
 	    (w->iv = malloc(w->maxrows * sizeof *w->iv)) == NULL ||
 	    (w->map = malloc(65536 * sizeof *w->map)) == NULL ||
 	    (w->dv = malloc(DICT_MAX * sizeof *w->dv)) == NULL ||
+	    (w->lev = malloc(w->maxrows * sizeof *w->lev)) == NULL ||
 	    (k == PQ_ZSTD && (w->zc = ZSTD_createCCtx()) == NULL)) {
 		pqw_free(w);
 		return NULL;
@@ -295,23 +328,27 @@ pqw_group_rows(struct pqw *w, size_t n)
 	if ((p = realloc(w->iv, n * sizeof *w->iv)) == NULL)
 		return -1;
 	w->iv = (uint64_t *)(void *)p;
+	if ((p = realloc(w->lev, n * sizeof *w->lev)) == NULL)
+		return -1;
+	w->lev = (uint32_t *)(void *)p;
 	w->maxrows = n;
 	return 0;
 }
 
 int
-pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
-    size_t offset, size_t width)
+pqw_column_opt(struct pqw *w, const char *name, enum pqw_kind kind,
+    size_t offset, size_t width, size_t nulloff)
 {
-	static const size_t size[] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 0, 0 };
+	static const size_t size[] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 4, 0, 0,
+	    8 };
 	struct col *c;
 
-	if (kind < PQW_FIXED)
+	if (kind < PQW_FIXED || kind == PQW_STR)
 		width = size[kind];
 	else if (width > 4096)
 		return -1;
 	if (w->ncol == MAXCOLS || width == 0 || offset + width > w->recsize ||
-	    width > INT32_MAX)
+	    (nulloff != SIZE_MAX && nulloff >= w->recsize))
 		return -1;
 	c = &w->col[w->ncol];
 	if ((c->name = strdup(name)) == NULL)
@@ -319,11 +356,19 @@ pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
 	c->kind = kind;
 	c->off = offset;
 	c->width = width;
-	c->ptype = kind == PQW_BOOL ? PQ_BOOLEAN : kind <= PQW_I32 ? PQ_INT32 :
-	    kind <= PQW_I64 ? PQ_INT64 : kind == PQW_FIXED ? PQ_FIXED :
-	    PQ_BYTE_ARRAY;
+	c->nulloff = nulloff == SIZE_MAX ? -1 : (long)nulloff;
+	c->ptype = kind == PQW_BOOL ? PQ_BOOLEAN : kind == PQW_U64 ||
+	    kind == PQW_I64 ? PQ_INT64 : INTKIND(kind) ? PQ_INT32 :
+	    kind == PQW_FIXED ? PQ_FIXED : PQ_BYTE_ARRAY;
 	w->ncol++;
 	return 0;
+}
+
+int
+pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
+    size_t offset, size_t width)
+{
+	return pqw_column_opt(w, name, kind, offset, width, SIZE_MAX);
 }
 
 void
@@ -344,6 +389,9 @@ pqw_free(struct pqw *w)
 	free(w->z.p);
 	free(w->idx.p);
 	free(w->dict.p);
+	free(w->heap.p);
+	free(w->tmp.p);
+	free(w->lev);
 	free(w->slot);
 	free(w->doff);
 	ZSTD_freeCCtx(w->zc);
@@ -424,54 +472,53 @@ dict_index(struct pqw *w, const unsigned char *v, size_t n)
 	return (long)w->ndict - 1;
 }
 
-/* Column c of the row group in a dictionary: its indices in w->idx (4
-   bytes each); false if it does not pay (too many values). */
+/* Column c of the row group (its values not null) in a dictionary: its
+   indices in w->idx (4 bytes each), their count in w->nvals; false if
+   it does not pay (too many values). */
 static bool
 dict_build(struct pqw *w, const struct col *c)
 {
-	unsigned char v[4096 + 8];
 	uint32_t *ix;
-	size_t i, n;
-	long k;
+	size_t i, n, k = 0;
+	long d;
 
 	dict_reset(w);
 	w->idx.len = 0;
-	if (c->ptype == PQ_BOOLEAN || c->width > 4096 ||
-	    !room(&w->idx, w->nrows * sizeof *ix))
+	w->nvals = 0;
+	if (c->ptype == PQ_BOOLEAN || value_room(w, c) > 4096 + 8 ||
+	    !room(&w->idx, w->nrows * sizeof *ix) ||
+	    !room(&w->tmp, value_room(w, c)))
 		return false;
 	ix = (uint32_t *)(void *)w->idx.p;
 	for (i = 0; i < w->nrows; i++) {
-		n = plain(c, w->rows + i * w->recsize, v);
-		if ((k = dict_index(w, v, n)) < 0)
+		if (!present(w, c, i))
+			continue;
+		n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+		if ((d = dict_index(w, w->tmp.p, n)) < 0)
 			return false;
-		ix[i] = (uint32_t)k;
+		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
-		if (i + 1 == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+		if (k == DICT_PROBE && w->ndict > DICT_PROBE / 4)
 			return false;
 	}
-	return w->ndict <= w->nrows / 2 + 1;
+	w->nvals = k;
+	return w->ndict <= k / 2 + 1;
 }
 
 /* ======================== integer columns ======================== */
 
-static bool
-is_unsigned(enum pqw_kind k)
-{
-	return k == PQW_BOOL || k == PQW_U8 || k == PQW_U16 || k == PQW_U32 ||
-	    k == PQW_U64;
-}
-
-/* Integer (or boolean) column c's values into w->iv (a signed one's
-   sign-extended), their min and max into w->imin, w->imax. */
+/* Integer (or boolean) column c's values (not null) into w->iv (a
+   signed one's sign-extended), their count into w->nvals, their min and
+   max into w->imin, w->imax. */
 static void
 gather(struct pqw *w, const struct col *c)
 {
 	const unsigned char *p = w->rows + c->off;
-	size_t i, n = w->nrows, rs = w->recsize;
+	size_t i, n = w->nrows, rs = w->recsize, k = 0;
 	uint64_t *v = w->iv, a, b;
 	int64_t sa, sb;
 
-	switch (c->kind) {
+	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
 	case PQW_BOOL:
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs] != 0;
@@ -480,38 +527,24 @@ gather(struct pqw *w, const struct col *c)
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs];
 		break;
-	case PQW_I8:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(signed char)p[i * rs];
-		break;
 	case PQW_U16:
 		for (i = 0; i < n; i++)
 			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8;
 		break;
-	case PQW_I16:
+	case PQW_STR:		/* a column that may be null */
 		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int16_t)(p[i * rs] |
-			    p[i * rs + 1] << 8);
-		break;
-	case PQW_U32:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8 |
-			    (uint64_t)p[i * rs + 2] << 16 |
-			    (uint64_t)p[i * rs + 3] << 24;
-		break;
-	case PQW_I32:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int32_t)((uint32_t)p[i * rs] |
-			    (uint32_t)p[i * rs + 1] << 8 |
-			    (uint32_t)p[i * rs + 2] << 16 |
-			    (uint32_t)p[i * rs + 3] << 24);
+			if (present(w, c, i))
+				v[k++] = (uint64_t)get_int(p + i * rs, c->kind);
+		n = k;
 		break;
 	default:
 		for (i = 0; i < n; i++)
 			v[i] = (uint64_t)get_int(p + i * rs, c->kind);
 	}
+	w->nvals = n;
 	a = b = n > 0 ? v[0] : 0;
-	if (is_unsigned(c->kind))
+	if (c->kind == PQW_BOOL || c->kind == PQW_U8 || c->kind == PQW_U16 ||
+	    c->kind == PQW_U32 || c->kind == PQW_U64)
 		for (i = 1; i < n; i++) {
 			a = v[i] < a ? v[i] : a;
 			b = v[i] > b ? v[i] : b;
@@ -536,7 +569,7 @@ static bool
 int_dict(struct pqw *w, const struct col *c)
 {
 	uint64_t range = w->imax - w->imin, *v = w->iv, h;
-	size_t i, n = w->nrows, d, mask = 65535;
+	size_t i, n = w->nvals, d, mask = 65535;
 	uint32_t *ix, *m = w->map;
 
 	w->ndict = 0;
@@ -598,6 +631,7 @@ byte_dict(struct pqw *w, const struct col *c)
 		gather(w, c);
 		return false;
 	}
+	w->nvals = n;
 	w->imin = w->imax = w->dv[0];
 	for (i = 1; i < w->ndict; i++) {
 		v = (int64_t)w->dv[i];
@@ -708,52 +742,63 @@ write_page(struct pqw *w, int type, size_t nvals, int enc, int64_t *usize,
 	return rc;
 }
 
-/* Rows [a, b) of column c PLAIN into w->vals. */
-static bool
-plain_values(struct pqw *w, const struct col *c, size_t a, size_t b)
+/* Rows [a, b) of column c PLAIN into w->vals, their values from v0 of
+   w->iv for an integer column; the values written returned. */
+static size_t
+plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
+    size_t v0)
 {
-	size_t i;
+	size_t i, k = 0, m = c->ptype == PQ_INT32 ? 4 : 8;
 
-	w->vals.len = 0;
-	if (c->ptype == PQ_BOOLEAN) {
-		if (!room(&w->vals, (b - a + 7) / 8))
-			return false;
-		memset(w->vals.p, 0, (b - a + 7) / 8);
-		for (i = a; i < b; i++)
-			if (w->iv[i])
-				w->vals.p[(i - a) / 8] |= (unsigned char)
-				    (1u << ((i - a) % 8));
-		w->vals.len = (b - a + 7) / 8;
-		return true;
-	}
-	if (!room(&w->vals, (b - a) * (c->width + 8)))
-		return false;
-	if (c->ptype == PQ_INT32 || c->ptype == PQ_INT64) {
-		int k = c->ptype == PQ_INT32 ? 4 : 8;
-
-		for (i = a; i < b; i++)
-			put_le(w->vals.p + (i - a) * (size_t)k, w->iv[i], k);
-		w->vals.len = (b - a) * (size_t)k;
-		return true;
-	}
 	for (i = a; i < b; i++)
-		w->vals.len += plain(c, w->rows + i * w->recsize,
+		k += present(w, c, i);
+	if (c->ptype == PQ_BOOLEAN) {
+		if (!room(&w->vals, (k + 7) / 8))
+			return SIZE_MAX;
+		memset(w->vals.p + w->vals.len, 0, (k + 7) / 8);
+		for (i = 0; i < k; i++)
+			if (w->iv[v0 + i])
+				w->vals.p[w->vals.len + i / 8] |= (unsigned char)
+				    (1u << (i % 8));
+		w->vals.len += (k + 7) / 8;
+		return k;
+	}
+	if (INTKIND(c->kind)) {
+		if (!room(&w->vals, k * m))
+			return SIZE_MAX;
+		for (i = 0; i < k; i++)
+			put_le(w->vals.p + w->vals.len + i * m, w->iv[v0 + i],
+			    (int)m);
+		w->vals.len += k * m;
+		return k;
+	}
+	for (i = a; i < b; i++) {
+		if (!present(w, c, i))
+			continue;
+		if (!room(&w->vals, value_room(w, c)))
+			return SIZE_MAX;
+		w->vals.len += plain(w, c, w->rows + i * w->recsize,
 		    w->vals.p + w->vals.len);
-	return true;
+	}
+	return k;
 }
 
-/* The column's min and max (PLAIN bytes) into mn, mx: their lengths;
-   from the dictionary if it has one. */
+/* The column's min and max (PLAIN bytes) into mn, mx (room for 4104
+   bytes): their lengths (0: none, when no value is there or a string is
+   longer than 4096 bytes); from the dictionary if it has one. */
 static void
 min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
     size_t *nmn, unsigned char *mx, size_t *nmx)
 {
-	unsigned char buf[4096 + 8];
-	const unsigned char *v = buf;
+	const unsigned char *v;
 	size_t i, n, k = c->ptype == PQ_INT32 ? 4 : 8;
+	bool first = true;
 
 	*nmn = *nmx = 0;
-	if (c->kind < PQW_FIXED) {	/* gather()'s */
+	if (w->nvals == 0 || value_room(w, c) > 4096 + 8 ||
+	    !room(&w->tmp, value_room(w, c)))
+		return;
+	if (INTKIND(c->kind)) {		/* gather()'s */
 		*nmn = *nmx = c->ptype == PQ_BOOLEAN ? 1 : k;
 		put_le(mn, w->imin, (int)*nmn);
 		put_le(mx, w->imax, (int)*nmx);
@@ -764,19 +809,24 @@ min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
 			v = w->dict.p + w->doff[i];
 			n = (i + 1 < w->ndict ? w->doff[i + 1] : w->dict.len) -
 			    w->doff[i];
-		} else if (c->ptype == PQ_FIXED) {	/* in place */
+		} else if (!present(w, c, i))
+			continue;
+		else if (c->ptype == PQ_FIXED) {	/* in place */
 			v = w->rows + i * w->recsize + c->off;
 			n = c->width;
-		} else
-			n = plain(c, w->rows + i * w->recsize, buf);
-		if (i == 0 || before(c, v, n, mn, *nmn)) {
+		} else {
+			n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+			v = w->tmp.p;
+		}
+		if (first || before(c, v, n, mn, *nmn)) {
 			memcpy(mn, v, n);
 			*nmn = n;
 		}
-		if (i == 0 || before(c, mx, *nmx, v, n)) {
+		if (first || before(c, mx, *nmx, v, n)) {
 			memcpy(mx, v, n);
 			*nmx = n;
 		}
+		first = false;
 	}
 }
 
@@ -786,7 +836,9 @@ min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
 static size_t
 page_rows(const struct pqw *w, const struct col *c, bool dict)
 {
-	size_t per = dict ? 2 : c->ptype == PQ_BOOLEAN ? 1 : c->width + 4;
+	size_t per = dict ? 2 : c->ptype == PQ_BOOLEAN ? 1 :
+	    c->kind == PQW_STR ? w->heap.len / (w->nrows ? w->nrows : 1) + 4 :
+	    c->width + 4;
 	size_t n = PAGE_BYTES / per;
 
 	return n < 1024 ? 1024 : n > w->nrows ? (w->nrows ? w->nrows : 1) : n;
@@ -825,14 +877,54 @@ chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
 		tw_fi64(g, 11, start);
 	tw_field(g, 12, TT_STRUCT);
 	tw_begin(g);				/* Statistics */
-	tw_fi64(g, 3, 0);
-	if (w->nrows > 0) {
+	tw_fi64(g, 3, (int64_t)(w->nrows - w->nvals));
+	if (nmn > 0) {
 		tw_fbin(g, 5, mx + skip, nmx - skip);
 		tw_fbin(g, 6, mn + skip, nmn - skip);
 	}
 	tw_end(g);
 	tw_end(g);
 	tw_end(g);
+}
+
+/* The definition levels of rows [a, b) of an optional column c (1 a
+   value, 0 a null) after w->vals: their 4-byte length, then the RLE /
+   bit-packing hybrid of width 1.  False if out of memory. */
+static bool
+levels(struct pqw *w, const struct col *c, size_t a, size_t b)
+{
+	size_t i, at = w->vals.len;
+
+	if (!room(&w->vals, 4))
+		return false;
+	w->vals.len += 4;
+	for (i = a; i < b; i++)
+		w->lev[i - a] = present(w, c, i);
+	if (!rle_hybrid(w, w->lev, b - a, 1))
+		return false;
+	put_le(w->vals.p + at, w->vals.len - at - 4, 4);
+	return true;
+}
+
+/* The dictionary of column c (its values: integers in w->dv, others
+   PLAIN in w->dict) as its page. */
+static int
+dict_page(struct pqw *w, const struct col *c, int64_t *usize, int64_t *csize)
+{
+	size_t a, k = c->ptype == PQ_INT32 ? 4 : 8;
+	bool ints = INTKIND(c->kind);
+
+	w->vals.len = 0;
+	if (!room(&w->vals, ints ? w->ndict * k : w->dict.len))
+		return errno = ENOMEM, -1;
+	if (ints)
+		for (a = 0; a < w->ndict; a++)
+			put_le(w->vals.p + a * k, w->dv[a], (int)k);
+	else
+		memcpy(w->vals.p, w->dict.p, w->dict.len);
+	w->vals.len = ints ? w->ndict * k : w->dict.len;
+	return write_page(w, PQ_DICTIONARY_PAGE, w->ndict, PQ_PLAIN, usize,
+	    csize);
 }
 
 /* Column c of the row group written: 0, or -1.  Its bytes added to
@@ -842,47 +934,40 @@ write_chunk(struct pqw *w, const struct col *c, int64_t *total,
     int64_t *ztotal)
 {
 	int64_t start = (int64_t)w->pos, data, usize = 0, csize = 0;
-	bool ints = c->kind < PQW_FIXED, dict;
-	size_t a, b, per, k = c->ptype == PQ_INT32 ? 4 : 8;
+	size_t a, b, i, per, v0 = 0, k;
+	bool dict;
 	int bw = 0;
 
-	if (c->kind == PQW_U8 || c->kind == PQW_I8)
+	if ((c->kind == PQW_U8 || c->kind == PQW_I8) && c->nulloff < 0)
 		dict = byte_dict(w, c);
-	else if (ints) {
+	else if (INTKIND(c->kind)) {
 		gather(w, c);
 		dict = int_dict(w, c);
 	} else
 		dict = dict_build(w, c);
 	per = page_rows(w, c, dict);
-	if (dict) {
-		while (bw < 32 && ((size_t)1 << bw) < w->ndict)
-			bw++;
-		w->vals.len = 0;
-		if (!room(&w->vals, ints ? w->ndict * k : w->dict.len))
-			return errno = ENOMEM, -1;
-		if (ints)
-			for (a = 0; a < w->ndict; a++)
-				put_le(w->vals.p + a * k, w->dv[a], (int)k);
-		else
-			memcpy(w->vals.p, w->dict.p, w->dict.len);
-		w->vals.len = ints ? w->ndict * k : w->dict.len;
-		if (write_page(w, PQ_DICTIONARY_PAGE, w->ndict, PQ_PLAIN,
-		    &usize, &csize) != 0)
-			return -1;
-	}
+	while (dict && bw < 32 && ((size_t)1 << bw) < w->ndict)
+		bw++;
+	if (dict && dict_page(w, c, &usize, &csize) != 0)
+		return -1;
 	data = (int64_t)w->pos;
 	for (a = 0; a < w->nrows || a == 0; a = b) {
 		b = a + per < w->nrows ? a + per : w->nrows;
+		w->vals.len = 0;
+		if (c->nulloff >= 0 && !levels(w, c, a, b))
+			return errno = ENOMEM, -1;
 		if (dict) {
-			w->vals.len = 0;
+			for (k = 0, i = a; i < b; i++)
+				k += present(w, c, i);
 			if (!room(&w->vals, 1))
 				return errno = ENOMEM, -1;
 			w->vals.p[w->vals.len++] = (unsigned char)bw;
-			if (!rle_hybrid(w, (const uint32_t *)(void *)w->idx.p + a,
-			    b - a, bw))
+			if (!rle_hybrid(w, (const uint32_t *)(void *)w->idx.p + v0,
+			    k, bw))
 				return errno = ENOMEM, -1;
-		} else if (!plain_values(w, c, a, b))
+		} else if ((k = plain_values(w, c, a, b, v0)) == SIZE_MAX)
 			return errno = ENOMEM, -1;
+		v0 += k;
 		if (write_page(w, PQ_DATA_PAGE, b - a, dict ? PQ_RLE_DICTIONARY :
 		    PQ_PLAIN, &usize, &csize) != 0)
 			return -1;
@@ -923,7 +1008,48 @@ write_group(struct pqw *w)
 	w->ngroups++;
 	w->total += w->nrows;
 	w->nrows = 0;
+	w->heap.len = 0;
+	w->maxstr = 0;
 	return 0;
+}
+
+int
+pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
+    size_t heaplen)
+{
+	unsigned char *q;
+	uint32_t o, len;
+	int i;
+
+	if (w->fail)
+		return -1;
+	if (w->heap.len + heaplen > UINT32_MAX || !room(&w->heap, heaplen)) {
+		errno = ENOMEM;
+		w->fail = true;
+		return -1;
+	}
+	q = w->rows + w->nrows * w->recsize;
+	memcpy(q, rec, w->recsize);
+	for (i = 0; i < w->ncol; i++)	/* the strings into the heap */
+		if (w->col[i].kind == PQW_STR) {
+			o = (uint32_t)get_int(q + w->col[i].off, PQW_U32);
+			len = (uint32_t)get_int(q + w->col[i].off + 4, PQW_U32);
+			if ((size_t)o + len > heaplen) {
+				errno = EINVAL;
+				w->fail = true;
+				return -1;
+			}
+			put_le(q + w->col[i].off, w->heap.len + o, 4);
+			if (len > w->maxstr)
+				w->maxstr = len;
+		}
+	memcpy(w->heap.p + w->heap.len, heap, heaplen);
+	w->heap.len += heaplen;
+	w->nrows++;
+	if ((w->nrows == w->maxrows || w->heap.len >= PQW_GROUP_BYTES) &&
+	    write_group(w) != 0)
+		w->fail = true;
+	return w->fail ? -1 : 0;
 }
 
 int
@@ -945,37 +1071,56 @@ pqw_rows(struct pqw *w, const unsigned char *recs, size_t n)
 
 /* ======================== the footer ======================== */
 
+/* A column's LogicalType: INTEGER, STRING, DATE or TIME(MILLIS). */
+static void
+logical_type(struct thrift_w *t, const struct col *c)
+{
+	static const int bits[] = { 0, 8, 8, 16, 16, 32, 32, 64, 64 };
+	static const int id[] = { 0, 10, 10, 10, 10, 10, 10, 10, 10, 6, 7, 0,
+	    1, 1 };
+
+	if (id[c->kind] == 0)
+		return;
+	tw_field(t, 10, TT_STRUCT);
+	tw_begin(t);
+	tw_field(t, id[c->kind], TT_STRUCT);
+	tw_begin(t);
+	if (id[c->kind] == 10) {		/* IntType */
+		tw_field(t, 1, TT_BYTE);
+		tw_raw(t, &(unsigned char){ (unsigned char)bits[c->kind] }, 1);
+		tw_bool(t, 2, c->kind == PQW_I8 || c->kind == PQW_I16 ||
+		    c->kind == PQW_I32 || c->kind == PQW_I64);
+	} else if (c->kind == PQW_TIME) {	/* TimeType */
+		tw_bool(t, 1, true);
+		tw_field(t, 2, TT_STRUCT);	/* TimeUnit: MILLIS */
+		tw_begin(t);
+		tw_field(t, 1, TT_STRUCT);
+		tw_begin(t);
+		tw_end(t);
+		tw_end(t);
+	}
+	tw_end(t);
+	tw_end(t);
+}
+
 /* A column's SchemaElement. */
 static void
 schema_element(struct thrift_w *t, const struct col *c)
 {
-	static const int bits[] = { 0, 8, 8, 16, 16, 32, 32, 64, 64 };
-	/* ConvertedType of each kind: UINT_8 ... INT_64, UTF8 */
-	static const int conv[] = { -1, 11, 15, 12, 16, 13, 17, 14, 18, -1, 0 };
+	/* ConvertedType of each kind: UINT_8 ... INT_64, DATE, TIME_MILLIS,
+	   UTF8 */
+	static const int conv[] = { -1, 11, 15, 12, 16, 13, 17, 14, 18, 6, 7,
+	    -1, 0, 0 };
 
 	tw_begin(t);
 	tw_fi32(t, 1, c->ptype);
 	if (c->ptype == PQ_FIXED)
 		tw_fi32(t, 2, (int32_t)c->width);
-	tw_fi32(t, 3, 0);			/* REQUIRED */
+	tw_fi32(t, 3, c->nulloff >= 0);		/* REQUIRED, OPTIONAL */
 	tw_fstr(t, 4, c->name);
 	if (conv[c->kind] >= 0)
 		tw_fi32(t, 6, conv[c->kind]);
-	if (c->kind == PQW_TEXT || (c->kind >= PQW_U8 && c->kind <= PQW_I64)) {
-		tw_field(t, 10, TT_STRUCT);	/* LogicalType */
-		tw_begin(t);
-		tw_field(t, c->kind == PQW_TEXT ? 1 : 10, TT_STRUCT);
-		tw_begin(t);
-		if (c->kind != PQW_TEXT) {	/* IntType */
-			tw_field(t, 1, TT_BYTE);
-			tw_raw(t, &(unsigned char){ (unsigned char)bits[c->kind] },
-			    1);
-			tw_bool(t, 2, c->kind == PQW_I8 || c->kind == PQW_I16 ||
-			    c->kind == PQW_I32 || c->kind == PQW_I64);
-		}
-		tw_end(t);
-		tw_end(t);
-	}
+	logical_type(t, c);
 	tw_end(t);
 }
 

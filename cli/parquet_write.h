@@ -28,9 +28,16 @@ enum pqw_kind {
 	PQW_U8, PQW_I8, PQW_U16, PQW_I16, PQW_U32, PQW_I32,
 			/* INT32 with the INTEGER(bits, signed) type */
 	PQW_U64, PQW_I64,	/* INT64 (UINTEGER(64) for U64) */
+	PQW_DATE,	/* 4 bytes, days since 1970-01-01: INT32 DATE */
+	PQW_TIME,	/* 4 bytes, milliseconds since midnight: INT32
+			   TIME(MILLIS), UTC-adjusted (as pyarrow writes
+			   a time32) */
 	PQW_FIXED,	/* width bytes: FIXED_LEN_BYTE_ARRAY(width) */
-	PQW_TEXT	/* width bytes, NUL-padded: a BYTE_ARRAY STRING of
+	PQW_TEXT,	/* width bytes, NUL-padded: a BYTE_ARRAY STRING of
 			   the bytes before the first NUL */
+	PQW_STR		/* 8 bytes, a string of any length: its offset and
+			   length (4 bytes each) in the bytes given with
+			   the record (pqw_row()): a BYTE_ARRAY STRING */
 };
 
 #define PQW_GROUP_ROWS	122880		/* a row group's rows at most */
@@ -49,6 +56,10 @@ int pqw_group_rows(struct pqw *w, size_t n);
 /* A column of the records: 0, or -1 if it lies outside the record. */
 int pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
     size_t offset, size_t width);
+/* A column that may be null: its value is present when the byte at
+   nulloff in the record is not 0.  0, or -1. */
+int pqw_column_opt(struct pqw *w, const char *name, enum pqw_kind kind,
+    size_t offset, size_t width, size_t nulloff);
 /* A NumPy field of the record (npy.c's table: name, dtype "<u4", "|S8",
    shape "(2, 8)" or NULL) at offset, as its columns: each element of
    an axis of two or eight a column of its own (a board's "a"/"b" when
@@ -62,6 +73,11 @@ size_t pqw_npy_field(struct pqw *w, const char *name, const char *type,
 int pqw_begin(struct pqw *w, FILE *f);
 /* n records: 0, or -1 if a write failed (errno). */
 int pqw_rows(struct pqw *w, const unsigned char *recs, size_t n);
+/* One record whose PQW_STR columns point into heap[0..heaplen): 0, or
+   -1 if a write failed (errno).  A row group also ends when its strings
+   make PQW_GROUP_BYTES. */
+int pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
+    size_t heaplen);
 /* The last row group and the footer: 0, or -1 (errno).  f is not
    closed. */
 int pqw_end(struct pqw *w, const char *created_by);
