@@ -142,3 +142,51 @@ sample() {
 	run ls -A "$T/p"
 	assert_output "$(printf '%s\n' bughouse.parquet files.parquet games.parquet positions.parquet)"
 }
+
+@test "parquet: zhpgn -F parquet, read by DuckDB and by hyparquet, has zhpgn --json's games (tags typed, UCI, plies, variant, validity, error) and its PGN's movetext" {
+	need_peers @duckdb/node-api hyparquet hyparquet-compressors
+	{ awk '/^\[Event /{n++} n <= 40' "$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
+	  cat "$TESTDATA/pgn/fatics-zh.pgn" "$TESTDATA/pgn/chessops-pathological-headers.pgn"
+	  printf '[Event "bad"]\n[WhiteElo "x"]\n[UTCDate "????.??.??"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe9 *\n'; } >"$T/in.pgn"
+	run zhpgn -q -F parquet -o "$T/g.parquet" "$T/in.pgn"
+	[ "$status" -le 1 ]
+	zhpgn -q --json "$T/in.pgn" >"$T/g.jsonl" || :
+	zhpgn -q "$T/in.pgn" >"$T/g.pgn" || :
+	"$PY" "$ZH_TOP/tests/helpers/games-rows.py" "$T/g.jsonl" "$T/g.pgn" >"$T/want"
+	[ "$(wc -l <"$T/want")" -gt 40 ]
+	grep -q '"valid":false' "$T/want"
+	for r in duckdb hyparquet; do
+		node "$BATS_TEST_DIRNAME/interop/parquet_rows.mjs" "$r" "$T/g.parquet" |
+		    "$PY" -c 'import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    if not o["valid"]:
+        o["movetext"] = "(not compared)"
+    print(json.dumps(o, ensure_ascii=False, separators=(",", ":")))' >"$T/got.$r"
+		run diff "$T/want" "$T/got.$r"
+		assert_success
+	done
+	# the same bytes with -j 2
+	zhpgn -q -j 2 -F parquet -o "$T/j2.parquet" "$T/in.pgn" || :
+	cmp "$T/g.parquet" "$T/j2.parquet"
+}
+
+@test "parquet: zhpgn -F parquet's Hugging Face columns have the Lichess datasets' types (a UNION BY NAME with a file of that schema)" {
+	need_peers @duckdb/node-api
+	zhpgn -q -F parquet -o "$T/g.parquet" "$TESTDATA/pgn/fatics-zh.pgn"
+	# the dataset's schema (its README's dataset_info, as pyarrow writes
+	# it): strings, int16 Elos and rating differences, date32, time32[s]
+	# (Parquet TIME(MILLIS), UTC-adjusted: DuckDB's TIME WITH TIME ZONE)
+	run node "$BATS_TEST_DIRNAME/interop/parquet_sql.mjs" "
+	    COPY (SELECT 'Rated Crazyhouse game' AS Event, 'https://lichess.org/x' AS Site, 'a' AS White, 'b' AS Black,
+	        '1-0' AS Result, NULL::VARCHAR AS WhiteTitle, NULL::VARCHAR AS BlackTitle, 1500::SMALLINT AS WhiteElo,
+	        1400::SMALLINT AS BlackElo, 5::SMALLINT AS WhiteRatingDiff, -5::SMALLINT AS BlackRatingDiff,
+	        DATE '2024-01-01' AS UTCDate, '12:00:00+00'::TIMETZ AS UTCTime, '?' AS ECO, '?' AS Opening,
+	        'Normal' AS Termination, '180+0' AS TimeControl, '1. e4 1-0' AS movetext) TO '$T/hf.parquet';
+	    CREATE TABLE u AS SELECT * FROM '$T/hf.parquet' UNION ALL BY NAME SELECT * FROM '$T/g.parquet';
+	    SELECT (SELECT count(*) FROM u) - (SELECT count(*) FROM '$T/g.parquet'),
+	        (SELECT count(*) FROM (SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM '$T/hf.parquet')
+	            EXCEPT SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM '$T/g.parquet')))"
+	assert_success
+	assert_output "$(printf '1\t0')"
+}
