@@ -18,12 +18,13 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 POSIX    = -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpcre2-8 -lpthread
-# The tools' codecs (cli/codec.c; snappy for -F parquet's pages,
-# cli/parquet_write.c); libzh does not use them.  Loading the
+# The tools' codecs (cli/codec.c; snappy, lz4 and brotli for Parquet's
+# pages, cli/parquet_write.c and cli/parquet_read.c); libzh does not use
+# them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
-CODECLIBS = -lzstd -lz -lbz2 -llzma -lsnappy
+CODECLIBS = -lzstd -lz -lbz2 -llzma -lsnappy -llz4 -lbrotlidec
 SOMAJOR  = 1
 SOVER    = $(SOMAJOR).0.0
 
