@@ -123,6 +123,12 @@ build/fuzzrun/fuzz_thrift: tests/fuzz/fuzz_thrift.c tests/fuzz/standalone.c $(PQ
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA) tests/fuzz/standalone.c
 
+# The Parquet reader (cli/parquet_read.c) and its codecs.
+PQREAD = cli/parquet_read.c $(PQMETA)
+build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -207,6 +213,10 @@ build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC)
 build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA)
+
+build/fuzz/fuzz_parquet: tests/fuzz/fuzz_parquet.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) $(CODECLIBS) -lpthread
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

@@ -132,3 +132,26 @@ PY
 	# ten times the rows, about the same memory (within 8 MB)
 	[ "$(cat "$T/rss2")" -lt $(( $(cat "$T/rss1") + 8192 )) ]
 }
+
+@test "parquet input: README's Hugging Face workflow on a DuckDB-made month (validate, convert, positions, query)" {
+	D="$T/lichess-zh/data/year=2024/month=01"
+	mkdir -p "$D"
+	duck "$D/train-00000-of-00001.parquet" "COMPRESSION zstd" 1
+	cd "$T"
+	# the README's commands, as written there (but the download)
+	sed -n '/^    huggingface-cli download/,/^$/p' "$ZH_TOP/README.md" | grep -v '^$' >"$T/cmds"
+	[ "$(wc -l <"$T/cmds")" -eq 7 ]
+	run -1 bash -c "$(sed -n 3p "$T/cmds")"
+	assert_output --partial 'checked 151 games: 150 valid, 1 invalid'
+	run -1 bash -c "$(sed -n 4p "$T/cmds")"
+	run -1 bash -c "$(sed -n 5p "$T/cmds")"
+	run node "$SQL" "SELECT count(*), count(*) FILTER (WHERE valid) FROM 'games.parquet'"
+	assert_output "$(printf '151\t150')"
+	# the query (duckdb's CLI is not installed here: the same SQL)
+	q=$(sed -n '6,7p' "$T/cmds" | sed 's/^ *duckdb -c "//; s/"$//' | tr '\n' ' ')
+	run node "$SQL" "$q"
+	assert_success
+	[ "${#lines[@]}" -ge 1 ]
+	run node "$SQL" "SELECT count(*) = (SELECT sum(records) FROM 'positions/games.parquet') FROM 'positions/positions.parquet'"
+	assert_output 'true'
+}
