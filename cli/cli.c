@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "flatrows.h"
 #include "parquet_read.h"
 #include "tmpout.h"
 #include "warn.h"
@@ -261,6 +262,8 @@ cli_open(const char *path, const char **name)
 	   compressed input through its codec (codec.c). */
 	if (parquet_input(f))
 		f = pqr_ropen(f);
+	else if (flatrows_input(f))	/* the same rows as JSON Lines */
+		f = flatrows_ropen(f);
 	else
 		f = codec_ropen(f);
 	if (f == NULL)

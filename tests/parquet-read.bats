@@ -155,3 +155,23 @@ PY
 	run node "$SQL" "SELECT count(*) = (SELECT sum(records) FROM 'positions/games.parquet') FROM 'positions/positions.parquet'"
 	assert_output 'true'
 }
+
+@test "parquet input: the same rows as JSON Lines (DuckDB's export: flat tag keys and movetext) read as from the PGN" {
+	node "$SQL" "COPY (SELECT $HF FROM '$T/zh.parquet') TO '$T/rows.jsonl' (FORMAT json)" >/dev/null
+	head -1 "$T/rows.jsonl" | jq -e 'has("movetext") and (has("tags") | not)'
+	zhreplay -q -F fen -o "$T/fen.want" "$T/in.pgn" 2>/dev/null || :
+	run -1 zhreplay -q -v crazyhouse -F fen -o "$T/fen.got" "$T/rows.jsonl"
+	diff "$T/fen.want" "$T/fen.got"
+	# typed values: a date, a time, a signed rating difference
+	node "$SQL" "COPY (SELECT 'x' AS Event, DATE '2024-01-31' AS UTCDate, TIME '23:59:58' AS UTCTime,
+	    5::SMALLINT AS WhiteRatingDiff, '1. e4 e5 1-0' AS movetext) TO '$T/one.jsonl' (FORMAT json)" >/dev/null
+	run zhpgn -q "$T/one.jsonl"
+	assert_success
+	assert_output --partial '[UTCDate "2024.01.31"]'
+	assert_output --partial '[UTCTime "23:59:58"]'
+	assert_output --partial '[WhiteRatingDiff "+5"]'
+	# the Parquet twin of that row says the same
+	node "$SQL" "COPY (SELECT * FROM read_json('$T/one.jsonl', columns = {Event: 'VARCHAR', UTCDate: 'DATE',
+	    UTCTime: 'TIME', WhiteRatingDiff: 'SMALLINT', movetext: 'VARCHAR'})) TO '$T/one.parquet' (FORMAT parquet)" >/dev/null
+	diff <(zhpgn -q "$T/one.jsonl") <(zhpgn -q "$T/one.parquet")
+}
