@@ -33,6 +33,8 @@ put(struct rows *q, const char *s, size_t n)
 	size_t cap;
 	char *x;
 
+	if (n == 0)
+		return;
 	if (q->olen + n > q->ocap) {
 		for (cap = q->ocap ? q->ocap : 4096; cap < q->olen + n; cap *= 2)
 			;

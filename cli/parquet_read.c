@@ -717,6 +717,8 @@ emit(struct pqr *q, const char *s, size_t n)
 	size_t cap;
 	char *x;
 
+	if (n == 0)
+		return 0;
 	if (q->olen + n > q->ocap) {
 		for (cap = q->ocap ? q->ocap : 65536; cap < q->olen + n; cap *= 2)
 			;

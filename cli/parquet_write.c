@@ -1044,7 +1044,8 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 			if (len > w->maxstr)
 				w->maxstr = len;
 		}
-	memcpy(w->heap.p + w->heap.len, heap, heaplen);
+	if (heaplen > 0)
+		memcpy(w->heap.p + w->heap.len, heap, heaplen);
 	w->heap.len += heaplen;
 	w->nrows++;
 	if ((w->nrows == w->maxrows || w->heap.len >= PQW_GROUP_BYTES) &&

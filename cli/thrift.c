@@ -25,7 +25,7 @@ put(struct thrift_w *w, const void *p, size_t n)
 	size_t cap;
 	unsigned char *b;
 
-	if (w->fail)
+	if (w->fail || n == 0)
 		return;
 	if (w->len + n > w->cap) {
 		cap = w->cap ? w->cap : 256;
