@@ -532,6 +532,22 @@ gather(struct pqw *w, const struct col *c)
 		for (i = 0; i < n; i++)
 			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8;
 		break;
+	case PQW_I16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int16_t)(p[i * rs] |
+			    p[i * rs + 1] << 8);
+		break;
+	case PQW_U32: case PQW_I32:
+		for (i = 0; i < n; i++) {
+			uint32_t x = (uint32_t)p[i * rs] |
+			    (uint32_t)p[i * rs + 1] << 8 |
+			    (uint32_t)p[i * rs + 2] << 16 |
+			    (uint32_t)p[i * rs + 3] << 24;
+
+			v[i] = c->kind == PQW_I32 ? (uint64_t)(int64_t)(int32_t)x :
+			    x;
+		}
+		break;
 	case PQW_STR:		/* a column that may be null */
 		for (i = 0; i < n; i++)
 			if (present(w, c, i))
@@ -749,9 +765,10 @@ static size_t
 plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
     size_t v0)
 {
-	size_t i, k = 0, m = c->ptype == PQ_INT32 ? 4 : 8;
+	size_t i, k = c->nulloff < 0 ? b - a : 0, m = c->ptype == PQ_INT32 ?
+	    4 : 8;
 
-	for (i = a; i < b; i++)
+	for (i = a; i < b && c->nulloff >= 0; i++)
 		k += present(w, c, i);
 	if (c->ptype == PQ_BOOLEAN) {
 		if (!room(&w->vals, (k + 7) / 8))
@@ -958,7 +975,8 @@ write_chunk(struct pqw *w, const struct col *c, int64_t *total,
 		if (c->nulloff >= 0 && !levels(w, c, a, b))
 			return errno = ENOMEM, -1;
 		if (dict) {
-			for (k = 0, i = a; i < b; i++)
+			k = c->nulloff < 0 ? b - a : 0;
+			for (i = a; i < b && c->nulloff >= 0; i++)
 				k += present(w, c, i);
 			if (!room(&w->vals, 1))
 				return errno = ENOMEM, -1;
