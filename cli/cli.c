@@ -306,6 +306,12 @@ cli_common_option(int c, const char *arg, int *status)
 		if (warn_getopt(c, arg) != 0)
 			*status = EXIT_USAGE;
 		return true;
+	case CLI_COLUMN:	/* the Parquet readers' (parquet_read.c) */
+		if (pqr_column_map(arg) != 0) {
+			cli_fail("--column: '%s' is not TAG=COLUMN", arg);
+			*status = EXIT_USAGE;
+		}
+		return true;
 	case 'V':
 		cli_version();
 		*status = cli_exit(EXIT_VALID);

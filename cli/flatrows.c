@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "flatrows.h"
+#include "parquet_read.h"
 
 struct rows {
 	FILE *f;
@@ -116,28 +117,52 @@ ends_result(const char *s)
 	return false;
 }
 
+/* The moves of object o: the key --column maps to movetext, else
+   "movetext" (parquet_read.h); NULL if none is a string. */
+static json_t *
+moves_of(json_t *o)
+{
+	const char *k;
+	json_t *v;
+	size_t n;
+	bool mv;
+
+	json_object_foreach(o, k, v) {
+		n = strlen(k);
+		pqr_column_tag(k, &n, &mv);
+		if (mv)
+			return json_is_string(v) ? v : NULL;
+	}
+	return NULL;
+}
+
 /* Line b[0..n) as a game after q->out. */
 static void
 row(struct rows *q, const char *b, size_t n)
 {
-	json_t *o = json_loadb(b, n, 0, NULL), *v, *mv;
-	const char *k, *res = NULL;
-	char t[4096];
+	json_t *o = json_loadb(b, n, 0, NULL), *v, *mv = NULL;
+	const char *k, *res = NULL, *name;
+	char t[4096], nm[256];
+	size_t kl;
+	bool ismv;
 
-	if (!json_is_object(o) || !json_is_string(mv = json_object_get(o,
-	    "movetext"))) {
+	if (!json_is_object(o) || (mv = moves_of(o)) == NULL) {
 		/* a game the reader rejects, naming the line's fault */
 		puts_(q, "[Event \"not a dataset row\"]\n\n{ not a JSON object "
 		    "with a \"movetext\" string } 1. ?? *\n\n");
 		json_decref(o);
 		return;
 	}
-	json_object_foreach(o, k, v)
-		if (!own(k) && text(k, v, t, sizeof t)) {
-			tag(q, k, t);
-			if (strcmp(k, "Result") == 0)
+	json_object_foreach(o, k, v) {
+		kl = strlen(k);
+		name = pqr_column_tag(k, &kl, &ismv);
+		snprintf(nm, sizeof nm, "%.*s", (int)kl, name);
+		if (v != mv && (name != k || !own(k)) && text(nm, v, t, sizeof t)) {
+			tag(q, nm, t);
+			if (strcmp(nm, "Result") == 0)
 				res = json_string_value(v);
 		}
+	}
 	if (json_object_get(o, "Variant") == NULL &&
 	    json_is_string(v = json_object_get(o, "variant")))
 		tag(q, "Variant", json_string_value(v));
@@ -204,7 +229,7 @@ flatrows_input(FILE *f)
 		return false;
 	o = json_loadb(buf, (size_t)(nl - buf), 0, NULL);
 	yes = json_is_object(o) && json_object_get(o, "tags") == NULL &&
-	    json_is_string(json_object_get(o, "movetext"));
+	    moves_of(o) != NULL;
 	json_decref(o);
 	return yes;
 }

@@ -79,6 +79,45 @@ static struct pqr *open_readers;	/* for pqr_error() */
 static char oom[] = "out of memory";
 static pthread_mutex_t readers_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* --column's mappings: set before any input, read only after. */
+static struct { char *tag, *col; } colmap[32];
+static int ncolmap;
+
+int
+pqr_column_map(const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+
+	if (eq == NULL || eq == spec || eq[1] == '\0' || ncolmap == 32)
+		return -1;
+	if ((colmap[ncolmap].tag = strndup(spec, (size_t)(eq - spec))) ==
+	    NULL || (colmap[ncolmap].col = strdup(eq + 1)) == NULL)
+		return -1;
+	ncolmap++;
+	return 0;
+}
+
+const char *
+pqr_column_tag(const char *name, size_t *n, bool *moves)
+{
+	const char *tag = name;
+	bool mapped_moves = false;
+	int k;
+
+	for (k = 0; k < ncolmap; k++) {
+		if (strlen(colmap[k].col) == *n &&
+		    memcmp(colmap[k].col, name, *n) == 0)
+			tag = colmap[k].tag;
+		mapped_moves |= strcmp(colmap[k].tag, "movetext") == 0;
+	}
+	if (tag != name)
+		*n = strlen(tag);
+	/* the moves: the column mapped to movetext, else "movetext" */
+	*moves = *n == 8 && memcmp(tag, "movetext", 8) == 0 &&
+	    (tag != name || !mapped_moves);
+	return tag;
+}
+
 bool
 pqr_magic(const void *b, size_t n)
 {
@@ -901,10 +940,9 @@ columns(struct pqr *q)
 		    0;
 		q->col[q->ncol].leaf = i - 1;
 		q->col[q->ncol].s = &s[i];
-		q->col[q->ncol].tag = s[i].name;
 		q->col[q->ncol].taglen = s[i].namelen;
-		q->col[q->ncol].moves = s[i].namelen == 8 && memcmp(s[i].name,
-		    "movetext", 8) == 0;
+		q->col[q->ncol].tag = pqr_column_tag(s[i].name,
+		    &q->col[q->ncol].taglen, &q->col[q->ncol].moves);
 		q->ncol++;
 	}
 	if (own_variant > 0 && !variant) {

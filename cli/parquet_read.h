@@ -23,6 +23,13 @@ bool pqr_magic(const void *b, size_t n);
    closes f, unless f is stdin); NULL if out of memory.  A file that
    cannot be read fails the stream's first read (pqr_error says why). */
 FILE *pqr_ropen(FILE *f);
+/* "TAG=COLUMN": that column (a dataset row's key) is read as that tag,
+   or as the moves if TAG is "movetext"; before any input is opened.  0,
+   or -1 if spec is not of that form (or too many are given). */
+int pqr_column_map(const char *spec);
+/* The tag column 'name' (n bytes) is read as (its own name if none
+   maps it; *n set), and whether it is the moves. */
+const char *pqr_column_tag(const char *name, size_t *n, bool *moves);
 /* Why the stream f (from pqr_ropen) failed: "parquet: REASON", or NULL
    if f is not one or has not failed. */
 const char *pqr_error(FILE *f);

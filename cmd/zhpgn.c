@@ -35,6 +35,7 @@ usage(FILE *f)
 	    "      --boards       a bughouse game as its two boards' PGNs (A, then B)\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
 	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -456,6 +457,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "boards", no_argument, NULL, O_BOARDS },
 		{ "compression", required_argument, NULL, O_COMPRESSION },
 		{ "format", required_argument, NULL, O_FORMAT },
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "fens", no_argument, NULL, O_FENS },
 		{ "from", required_argument, NULL, 'f' },

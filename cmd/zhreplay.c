@@ -85,6 +85,7 @@ usage(FILE *f)
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
 	    "  -e, --every N      only every N-th ply from A\n"
 	    "      --start-only   only the start position\n"
@@ -820,6 +821,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "colour", required_argument, NULL, O_COLOR },
 		{ "compression", required_argument, NULL, O_COMPRESSION },
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },

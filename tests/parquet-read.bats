@@ -175,3 +175,19 @@ PY
 	    UTCTime: 'TIME', WhiteRatingDiff: 'SMALLINT', movetext: 'VARCHAR'})) TO '$T/one.parquet' (FORMAT parquet)" >/dev/null
 	diff <(zhpgn -q "$T/one.jsonl") <(zhpgn -q "$T/one.parquet")
 }
+
+@test "parquet input: --column maps other column names (and JSON keys) to tags and the moves" {
+	node "$SQL" "COPY (SELECT Event AS ev, Result, movetext AS moves FROM '$T/zh.parquet') TO '$T/ren.parquet' (FORMAT parquet);
+	    COPY (SELECT Event AS ev, Result, movetext AS moves FROM '$T/zh.parquet') TO '$T/ren.jsonl' (FORMAT json)" >/dev/null
+	zhreplay -q -F fen -o "$T/fen.want" "$T/in.pgn" 2>/dev/null || :
+	for f in ren.parquet ren.jsonl; do
+		run -1 zhreplay -q -v crazyhouse --column movetext=moves --column Event=ev -F fen -o "$T/fen.got" "$T/$f"
+		diff "$T/fen.want" "$T/fen.got"
+		run zhpgn -q -v crazyhouse --column movetext=moves --column Event=ev "$T/$f"
+		assert_output --partial '[Event "Lichess Opening Explorer"]'
+		refute_output --partial '[ev '
+	done
+	run zhcheck --column nonsense "$T/ren.parquet"
+	assert_failure 2
+	assert_output --partial "--column: 'nonsense' is not TAG=COLUMN"
+}
