@@ -66,6 +66,7 @@ struct pqr {
 	int ncol;
 	int rg;			/* the next row group */
 	int64_t row, nrows;	/* in the row group decoded */
+	int64_t grows;		/* the rows of the row group being read */
 	char *out;		/* PGN text not yet read */
 	size_t olen, opos, ocap;
 	unsigned char *raw, *page;	/* a chunk's bytes, a page's */
@@ -325,10 +326,13 @@ rle_read(struct pqr *q, const unsigned char *p, const unsigned char *e,
 		if (bad || p > e)
 			return fail(q, "%s", "levels or indices cut short");
 		if (h & 1) {			/* bit-packed groups */
-			run = (size_t)(h >> 1) * 8;
-			if ((size_t)(e - p) < (size_t)(h >> 1) * (size_t)bw)
+			h >>= 1;
+			if (bw > 0 && h > (uint64_t)(e - p) / (uint64_t)bw)
 				return fail(q, "%s", "levels or indices cut short");
-			for (k = 0, acc = 0, nb = 0; k < run; k++) {
+			/* no more values than are wanted (a width of 0
+			   takes no bytes: any count) */
+			run = h > n - i ? (n - i) * 8 : (size_t)h * 8;
+			for (k = 0, acc = 0, nb = 0; k < run && i < n; k++) {
 				while (nb < bw) {
 					acc |= (uint64_t)*p++ << nb;
 					nb += 8;
@@ -415,7 +419,7 @@ delta_read(struct pqr *q, const unsigned char **p, const unsigned char *e,
 	return 0;
 }
 
-#define PAGE_VALUES	(1u << 24)	/* a page's values at most */
+#define PAGE_VALUES	(1u << 22)	/* a page's values at most */
 
 /* A dictionary-encoded page's n indices into c's dictionary's values. */
 static int
@@ -615,7 +619,10 @@ data_page(struct pqr *q, struct rcol *c, int codec, const struct pq_page *pg,
 	int rc = -1;
 
 	if (pg->num_values < 0 || n > PAGE_VALUES)
-		return fail(q, "%s", "a page of more than 16M values");
+		return fail(q, "%s", "a page of more than 4M values");
+	if ((int64_t)(c->v.n + n) > q->grows)
+		return fail(q, "%s", "a column has more values than its row "
+		    "group has rows");
 	if (v2) {
 		lv = (size_t)pg->rep_len + (size_t)pg->def_len;
 		if (pg->rep_len != 0 || lv > (size_t)pg->csize ||
@@ -737,6 +744,7 @@ next_group(struct pqr *q)
 	g = &q->m.rg[q->rg++];
 	if (g->ncol != q->m.nschema - 1 || g->num_rows < 0)
 		return fail(q, "%s", "a row group's columns are not the schema's");
+	q->grows = g->num_rows;
 	for (i = 0; i < q->ncol; i++) {
 		vals_clear(&q->col[i].v);
 		if (read_chunk(q, &q->col[i], &g->col[q->col[i].leaf]) != 0)
