@@ -22,11 +22,13 @@ POSIX    = -D_POSIX_C_SOURCE=200809L
 VERSION  = $(shell cat VERSION)
 CFLAGS_ALL = $(WARN) $(POSIX) -DZH_VERSION='"$(VERSION)"' -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpcre2-8 -lpthread
-# The tools' codecs (cli/codec.c); libzh does not use them.  Loading the
+# The tools' codecs (cli/codec.c; snappy, lz4 and brotli for Parquet's
+# pages, cli/parquet_write.c and cli/parquet_read.c); libzh does not use
+# them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
-CODECLIBS = -lzstd -lz -lbz2 -llzma
+CODECLIBS = -lzstd -lz -lbz2 -llzma -lsnappy -llz4 -lbrotlidec
 SOMAJOR  = 1
 SOVER    = $(SOMAJOR).0.0
 
@@ -133,6 +135,18 @@ build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/co
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
+# Parquet's metadata reader (cli/thrift.c, cli/parquet_meta.c).
+PQMETA = cli/thrift.c cli/parquet_meta.c
+build/fuzzrun/fuzz_thrift: tests/fuzz/fuzz_thrift.c tests/fuzz/standalone.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA) tests/fuzz/standalone.c
+
+# The Parquet reader (cli/parquet_read.c) and its codecs.
+PQREAD = cli/parquet_read.c $(PQMETA)
+build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -213,6 +227,14 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_codec.c cli/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA)
+
+build/fuzz/fuzz_parquet: tests/fuzz/fuzz_parquet.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) $(CODECLIBS) -lpthread
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

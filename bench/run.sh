@@ -28,7 +28,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse pictures arrays python
+#                   base big select bughouse pictures arrays parquet python
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -45,7 +45,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays python}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays parquet python}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -656,6 +656,51 @@ print("%.6f %d %.2f" % (t, rss() - r, a.size * a.dtype.itemsize / 1e9))' "$out-b
 	fi
 }
 if want arrays; then arrays_section; fi
+# ------------------------------------------------ positions as Parquet ---
+# zhreplay -F parquet (issue 43) on zh.pgn, side by side in one run:
+# positions/s against -F npy (each into a new directory, in turn:
+# bench/pairs.py; bar 0.9), the positions table's bytes a position (bar
+# 20), the end-to-end path against zhreplay -F jsonl + DuckDB read_json +
+# COPY TO parquet (bench/duck_copy.mjs; bar 10), and -F parquet's peak
+# RSS.  DuckDB is @duckdb/node-api from $PEERS_DIR.
+parquet_section() {
+	local pgn py=/usr/bin/python3 npos out=$TMP/pq rss
+	pgn=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: parquet section skipped"; return; }
+	have_tool zhreplay || { note "bin/zhreplay not built: parquet section skipped"; return; }
+	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: parquet section skipped"; return; }
+	bin/zhreplay -q -F npy -o "$out-npy" "$pgn" || { note "zhreplay -F npy failed: parquet section skipped"; return; }
+	bin/zhreplay -q -F parquet -o "$out" "$pgn" || { note "zhreplay -F parquet failed: parquet section skipped"; return; }
+	npos=$("$py" -c 'import numpy as n, sys; print(len(n.load(sys.argv[1], mmap_mode="r")))' "$out-npy/positions.npy")
+	echo; echo "## positions as Parquet: zh.pgn ($npos positions)"
+	set -- $(PAIRS_PREPARE_A="rm -rf $out" PAIRS_PREPARE_B="rm -rf $out-npy" python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-npy.json" \
+		"bin/zhreplay -q -F parquet -o $out $pgn" "bin/zhreplay -q -F npy -o $out-npy $pgn")
+	if [ $# -eq 5 ]; then
+		row "zhreplay -F npy (a new DIR)" "zh.pgn" "$2" "positions/s $(calc "round($npos / $2)")  CPU $(calc "'%.3f' % $5") s"
+		row "zhreplay -F parquet (a new DIR)" "zh.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
+			"x$(calc "'%.2f' % (1 / $3)") of -F npy's positions/s (pairs; bar 0.9)"
+	fi
+	bin/zhreplay -q -F parquet -o "$out" "$pgn"
+	row "positions.parquet size" "zh.pgn" 0 "$(calc "'%.1f' % ($(wc -c <"$out/positions.parquet") / $npos)") bytes a position (bar 20)" \
+		"npy $(calc "'%.0f' % ($(wc -c <"$out-npy/positions.npy") / $npos)") bytes a position"
+	if have_node_peer @duckdb/node-api; then
+		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-duckdb.json" \
+			"bin/zhreplay -q -F parquet -o $out $pgn" \
+			"sh -c 'bin/zhreplay -q -F jsonl -o $TMP/pq.jsonl $pgn; node bench/duck_copy.mjs $TMP/pq.jsonl $TMP/pq-duck.parquet'")
+		[ $# -eq 5 ] &&
+			row "-F jsonl + DuckDB read_json + COPY TO parquet" "zh.pgn" "$2" "positions/s $(calc "round($npos / $2)")" \
+				"-F parquet x$(calc "'%.1f' % (1 / $3)") faster (pairs; bar 10)"
+		rm -f "$TMP/pq.jsonl" "$TMP/pq-duck.parquet"
+	else
+		note "@duckdb/node-api not in $PEERS: the end-to-end row skipped"
+	fi
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v bin/zhreplay -q -F parquet -o "$out" "$pgn" 2>"$TMP/time.txt" >/dev/null
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		row "zhreplay -F parquet peak RSS" "zh.pgn" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB"
+	fi
+	rm -rf "$out" "$out-npy"
+}
+if want parquet; then parquet_section; fi
 
 # ----------------------------------------------------------------- python --
 # The Python module (python/, build/python): zhkit.read against -F npy

@@ -14,6 +14,8 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "flatrows.h"
+#include "parquet_read.h"
 #include "tmpout.h"
 #include "warn.h"
 
@@ -328,6 +330,17 @@ cli_number(const char *s, long lo, long hi, const char *what)
 	return n;
 }
 
+/* Is f a file (not a pipe) that starts with Parquet's magic? */
+static bool
+parquet_input(FILE *f)
+{
+	unsigned char head[4];
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    pread(fileno(f), head, 4, 0) == 4 && pqr_magic(head, 4);
+}
+
 /* A directory opens, but every read fails: said here, once. */
 FILE *
 cli_open(const char *path, const char **name)
@@ -351,8 +364,15 @@ cli_open(const char *path, const char **name)
 			fclose(f);
 		return NULL;
 	}
-	/* A compressed input is read through its codec (codec.c). */
-	if ((f = codec_ropen(f)) == NULL)
+	/* A Parquet file is read as PGN text (parquet_read.c); a
+	   compressed input through its codec (codec.c). */
+	if (parquet_input(f))
+		f = pqr_ropen(f);
+	else if (flatrows_input(f))	/* the same rows as JSON Lines */
+		f = flatrows_ropen(f);
+	else
+		f = codec_ropen(f);
+	if (f == NULL)
 		cli_fail("%s: out of memory", *name);
 	return f;
 }
@@ -361,6 +381,9 @@ void
 cli_read_error(FILE *in, const char *name)
 {
 	const char *why = codec_error(in);
+
+	if (why == NULL)
+		why = pqr_error(in);
 
 	if (why != NULL)
 		cli_fail("%s: error: %s", name, why);
@@ -388,6 +411,12 @@ cli_common_option(int c, const char *arg, int *status)
 	case WARN_ALL:
 		if (warn_getopt(c, arg) != 0)
 			*status = EXIT_USAGE;
+		return true;
+	case CLI_COLUMN:	/* the Parquet readers' (parquet_read.c) */
+		if (pqr_column_map(arg) != 0) {
+			cli_fail("--column: '%s' is not TAG=COLUMN", arg);
+			*status = EXIT_USAGE;
+		}
 		return true;
 	case 'V':
 		cli_version();

@@ -52,6 +52,7 @@ usage(FILE *f)
 	    "  -v, --variant V    play every game as V (crazyhouse, loop, chessgi,\n"
 	    "                     grandhouse, upsidedown, wild5, chess, bughouse)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "      --max-errors N stop after N errors\n"
 	    "  -j, --jobs N       check on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -427,6 +428,7 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		JOBS_OPT_PROGRESS,
 		SEL_OPTS,
 		CLEAN_SPLIT_OPTS,
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, OPT_DEFVAR },
 		{ "fen", no_argument, NULL, OPT_FEN },
 		{ "from", required_argument, NULL, 'f' },

@@ -11,6 +11,7 @@
 #include "warn.h"
 #include "jobs.h"
 #include "npy.h"
+#include "parquet_write.h"
 #include "selopts.h"
 #include "pic.h"
 
@@ -36,6 +37,9 @@ struct opts {
 	FILE *out;			/* where a game's output goes */
 	FILE *rejects;			/* --rejects: the games with errors */
 	struct npy *npy;		/* -F npy: the arrays (npy.h) */
+	const char *parquet;		/* -F parquet: the arrays' codec
+					   (--compression), else NULL */
+	const char *compression;
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (selopts.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
@@ -69,7 +73,9 @@ usage(FILE *f)
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
 	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board,\n"
-	    "                     npy (NumPy arrays into the directory -o names);\n"
+	    "                     npy (NumPy arrays into the directory -o names),\n"
+	    "                     parquet (the same tables as Parquet files;\n"
+	    "                     --compression zstd (default), snappy, gzip, none);\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
@@ -79,6 +85,7 @@ usage(FILE *f)
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
 	    "  -e, --every N      only every N-th ply from A\n"
 	    "      --start-only   only the start position\n"
@@ -711,7 +718,8 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR };
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR,
+	O_COMPRESSION };
 
 /* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
    if not one, -1 if bad (said). */
@@ -734,13 +742,28 @@ option(struct opts *o, int c, const char *arg, int *color)
 		cli_deprecated("-f for --format", "-F");
 		/* FALLTHROUGH */
 	case 'F':
+		if (strcmp(arg, "parquet") == 0) {	/* npy's tables */
+			o->fmt = F_NPY;
+			o->parquet = "zstd";
+			o->pic.fmt = PIC_NONE;
+			break;
+		}
+		o->parquet = NULL;
 		if ((i = find_name(fmt_names, arg)) < 0) {
 			cli_fail("unknown format '%s' (try fen, epd, uci, ucipos, "
-			    "san, jsonl, board, npy, svg, png, gif)", arg);
+			    "san, jsonl, board, npy, parquet, svg, png, gif)", arg);
 			return -1;
 		}
 		o->fmt = (enum fmt)i;
 		o->pic.fmt = PICTURE(o->fmt) ? pic_format(arg) : PIC_NONE;
+		break;
+	case O_COMPRESSION:	/* -F parquet's pages */
+		if (!pqw_codec_known(arg)) {
+			cli_fail("--compression: unknown codec '%s' (try zstd, "
+			    "snappy, gzip, none)", arg);
+			return -1;
+		}
+		o->compression = arg;
 		break;
 	case 'J':	/* --json, as in the other tools */
 		o->fmt = F_JSONL;
@@ -798,6 +821,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	static const struct option lopts[] = {
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "colour", required_argument, NULL, O_COLOR },
+		{ "compression", required_argument, NULL, O_COMPRESSION },
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },
@@ -869,7 +894,8 @@ npy_setup(struct opts *o, struct jobs *j, const char *outpath)
 		    "--split cannot be written (one directory)");
 		return -1;
 	}
-	if ((o->npy = npy_open(outpath)) == NULL)
+	if ((o->npy = npy_open_as(outpath, o->parquet == NULL ? NULL :
+	    o->compression != NULL ? o->compression : o->parquet)) == NULL)
 		return -1;
 	j->out = npy_sink(o->npy);
 	return 0;

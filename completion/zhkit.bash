@@ -21,10 +21,16 @@ _zhkit()
 		if [[ ${COMP_WORDS[0]##*/} == zhfen ]]; then
 			COMPREPLY=($(compgen -W 'fen svg png' -- "$cur"))
 			return
+		elif [[ ${COMP_WORDS[0]##*/} == zhpgn ]]; then
+			COMPREPLY=($(compgen -W 'pgn json parquet' -- "$cur"))
+			return
 		elif "${COMP_WORDS[0]}" --help 2>/dev/null | grep -q -- '--format'; then
-			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy svg png gif' -- "$cur"))
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy parquet svg png gif' -- "$cur"))
 			return
 		fi ;;
+	--compression)
+		COMPREPLY=($(compgen -W 'zstd snappy gzip none' -- "$cur"))
+		return ;;
 	--report)
 		COMPREPLY=($(compgen -W 'github junit sarif' -- "$cur"))
 		return ;;

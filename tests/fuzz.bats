@@ -26,3 +26,5 @@ corpus() {
 @test "fuzz corpus: bughouse games replayed and written three ways" { corpus fuzz_bughouse; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
+@test "fuzz corpus: Parquet metadata and page headers (Thrift compact protocol)" { corpus fuzz_thrift; }
+@test "fuzz corpus: a Parquet file of games read as PGN text" { corpus fuzz_parquet; }
