@@ -53,9 +53,9 @@ all: $(TOOLS) build/libzh.a build/libzh.so.$(SOVER) python
 PYTHON   = /usr/bin/python3
 PYSRC    = $(wildcard python/src/*.c python/src/*.h python/zhkit/*.py)
 python: build/python/.built
-build/python/.built: VERSION python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
+build/python/.built: Makefile VERSION python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
 	@mkdir -p build/python
-	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" \
+	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" ZH_PYLIBS="$(LIBS) $(CODECLIBS)" \
 	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --build-base $(CURDIR)/build/pybuild \
 	    --build-lib $(CURDIR)/build/python
 	@touch $@

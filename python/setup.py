@@ -36,7 +36,10 @@ setup(
             'ZH_PYCFLAGS', '-std=gnu17 -Wall -Wextra -Wno-missing-field-initializers -Wno-cast-function-type').split(),
         extra_link_args=os.environ.get('ZH_PYLDFLAGS', '').split(),
         extra_objects=['build/libzh.a'],
-        libraries=['jansson', 'pcre2-8', 'zstd', 'z', 'bz2', 'lzma',
-                   'pthread'],
+        # the tools' libraries, as the Makefile links them (ZH_PYLIBS:
+        # its LIBS and CODECLIBS, -l dropped)
+        libraries=os.environ.get(
+            'ZH_PYLIBS', 'jansson pcre2-8 pthread zstd z bz2 lzma snappy lz4 '
+            'brotlidec').replace('-l', '').split(),
     )],
 )
