@@ -87,6 +87,22 @@ $(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ) build/libzhdraw.a build/libzh.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
+# zhindex: its index (index/) and SQLite, linked into it alone.
+INDEXSRC = $(sort $(wildcard index/*.c))
+INDEXOBJ = $(INDEXSRC:index/%.c=build/index/%.o)
+
+build/index/%.o: index/%.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/index
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+build/cmd/zhindex.o: cmd/zhindex.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/cmd
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+bin/zhindex: build/cmd/zhindex.o $(INDEXOBJ) $(CLIOBJ) build/libzh.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(INDEXOBJ) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS) -lsqlite3
+
 bin/%: build/cmd/%.o $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
