@@ -55,7 +55,7 @@ zhi_month(const char *date)
 	int y, m;
 
 	if (date == NULL || strlen(date) < 7 ||
-	    sscanf(date, "%4d%*[.-/]%2d", &y, &m) != 2 || y < 1 ||
+	    sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2 || y < 1 ||
 	    y > 5000 || m < 1 || m > 12)
 		return 0;
 	return y * 12 + m - 1;

@@ -18,19 +18,45 @@ N = int(sys.argv[1])
 games = defaultdict(list)
 for line in sys.stdin:
     o = json.loads(line)
-    if "boards" in o:
-        sys.exit("index-oracle: one-board games only")
     games[(o.get("file"), o["game"])].append(o)
 
 RES = {"1-0": 0, "1/2-1/2": 1, "0-1": 2}
 agg = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
 first = {}
+def bughouse(plies, res, seen):
+    def add(fen, mv, b):
+        short = " ".join(fen.split(" ")[:4])
+        if (short, mv, b) in seen:
+            return
+        seen.add((short, mv, b))
+        agg[short][mv][res if b == 0 else 2 - res] += 1
+        first.setdefault(short, fen)
+    n = [0, 0]
+    pend = [plies[0]["boards"][b]["fen"] for b in range(2)]
+    for o in plies[1:]:
+        b = 0 if o["move"]["board"] == "A" else 1
+        if n[b] < N:
+            add(pend[b], o["move"]["uci"], b)
+            n[b] += 1
+            pend[b] = o["boards"][b]["fen"]
+            if n[b] == N:
+                add(pend[b], "", b)
+        if n[1 - b] < N:
+            pend[1 - b] = o["boards"][1 - b]["fen"]
+    for b in range(2):
+        if n[b] < N:
+            add(pend[b], "", b)
+
+
 for key, plies in games.items():
     plies.sort(key=lambda o: o["ply"])
     res = RES.get(plies[-1].get("result"))
     if res is None:
         continue
     seen = set()
+    if "boards" in plies[0]:
+        bughouse(plies, res, seen)
+        continue
     last = min(N, len(plies) - 1)
     for i in range(last + 1):
         fen = " ".join(plies[i]["fen"].split(" ")[:4])
