@@ -108,6 +108,7 @@ zhiq_suite(int argc, char **argv)
 		{ "score-window", required_argument, NULL, 'w' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "to", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct s o = { .ply = 8, .min = 10, .window = 0.1,
@@ -116,7 +117,11 @@ zhiq_suite(int argc, char **argv)
 	struct zh_pos p;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "k:n:w:v:t:", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:n:w:v:t:q", lopts, NULL)) != -1) {
+		if (c == 'q') {
+			cli_quiet = 1;
+			continue;
+		}
 		if (c == 'k' && (o.ply = (int)cli_number(optarg, 0, 1000,
 		    "--ply")) >= 0)
 			continue;

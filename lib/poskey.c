@@ -3,7 +3,10 @@
  * positions the same for an opening explorer (zhindex), as a repetition
  * compares them: the variant, every square's piece with its promoted
  * flag, the pieces in hand, the side to move, the castling rights and
- * the en-passant square when a capture there is legal.
+ * the en-passant square when a capture there is legal.  The promoted
+ * flag counts only where the rules read it: in a game whose captures go
+ * to hand as pawns when promoted (crazyhouse, bughouse, grandhouse); in
+ * chess, loop or chessgi a promoted queen is a queen.
  *
  * Zobrist's scheme without a table: every element's value is two
  * SplitMix64 mixes of its own number (a piece on a square; n pieces of a
@@ -46,6 +49,7 @@ zh_pos_key(const struct zh_pos *p)
 {
 	struct zh_key k = { 0, 0 };
 	uint64_t occ;
+	unsigned mask = p->v->drops && p->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
 	int s, c, t, f, r;
 
 	if (p->v->files == 8 && p->v->ranks == 8) {
@@ -55,7 +59,7 @@ zh_pos_key(const struct zh_pos *p)
 
 			occ &= occ - 1;
 			s = ZH_SQ(b & 7, b >> 3);
-			put(&k, E_SQUARE + (uint64_t)s * 64 + (p->sq[s] & 0x3f));
+			put(&k, E_SQUARE + (uint64_t)s * 64 + (p->sq[s] & mask));
 		}
 	} else
 		for (r = 0; r < p->v->ranks; r++)
@@ -63,7 +67,7 @@ zh_pos_key(const struct zh_pos *p)
 				s = ZH_SQ(f, r);
 				if (ZH_TYPE(p->sq[s]) != ZH_EMPTY)
 					put(&k, E_SQUARE + (uint64_t)s * 64 +
-					    (p->sq[s] & 0x3f));
+					    (p->sq[s] & mask));
 			}
 	for (c = 0; c < 2; c++)
 		for (t = 1; t < ZH_NTYPES; t++)

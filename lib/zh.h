@@ -1284,12 +1284,12 @@ void zh_pgn_set_filter(struct zh_pgn_reader *r,
 
 /*
  * A position's 128-bit key (zhindex): equal for positions a repetition
- * calls the same (the variant; every square's piece and its promoted
- * flag; the pieces in hand; the side to move; the castling rights; the
- * en-passant square only when a capture there is legal), different,
- * but for a chance of about 2^-128, for any two others.  Not the
- * counters.  Zobrist's scheme: stable across runs, builds and machines
- * (zhkit-index(5) stores it).
+ * calls the same (the variant; every square's piece, and its promoted
+ * flag where a capture sends it to hand as a pawn; the pieces in hand;
+ * the side to move; the castling rights; the en-passant square only
+ * when a capture there is legal), different, but for a chance of about
+ * 2^-128, for any two others.  Not the counters.  Zobrist's scheme:
+ * stable across runs, builds and machines (zhkit-index(5) stores it).
  */
 struct zh_key zh_pos_key(const struct zh_pos *p);
 

@@ -58,6 +58,11 @@ main(void)
 	/* a promoted flag */
 	CHECK(!same(key("4k3/8/8/8/8/8/8/Q3K3[] w - - 0 1", "crazyhouse"),
 	    key("4k3/8/8/8/8/8/8/Q~3K3[] w - - 0 1", "crazyhouse")));
+	/* ... but not where the rules never read it */
+	CHECK(same(key("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "chess"),
+	    key("4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1", "chess")));
+	CHECK(same(key("4k3/8/8/8/8/8/8/Q3K3[] w - - 0 1", "loop"),
+	    key("4k3/8/8/8/8/8/8/Q~3K3[] w - - 0 1", "loop")));
 	/* en passant: legal, or not a capture anyone can make */
 	CHECK(!same(key("4k3/8/8/3Pp3/8/8/8/4K3[] w - e6 0 2", "crazyhouse"),
 	    key("4k3/8/8/3Pp3/8/8/8/4K3[] w - - 0 2", "crazyhouse")));
