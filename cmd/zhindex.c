@@ -42,14 +42,15 @@ struct state {
 static void
 usage(FILE *f)
 {
-	fputs("Usage: zhindex build -o FILE.zhi [OPTION]... [FILE]...\n"
+	fputs("usage: zhindex build -o FILE.zhi [OPTION]... [FILE]...\n"
 	    "       zhindex add FILE.zhi [OPTION]... [FILE]...\n"
 	    "       zhindex merge -o FILE.zhi A.zhi B.zhi...\n"
-	    "       zhindex query FILE.zhi [OPTION]... POSITION|--moves 'e4 e5'\n"
+	    "       zhindex query FILE.zhi [OPTION]... FEN|-\n"
+	    "       zhindex query FILE.zhi [OPTION]... --moves 'e4 e5 Nf3'\n"
 	    "       zhindex suite FILE.zhi --ply K --min-games N [OPTION]...\n"
 	    "An archive's positions as an index (SQLite, zhkit-index(5)): what\n"
 	    "was played from a position and how it scored.\n\n"
-	    "Building (build, add):\n"
+	    "Building (build, add, merge):\n"
 	    "  -o, --output FILE  the index (written under a temporary name,\n"
 	    "                     renamed at the end)\n"
 	    "  -p, --plies N      the first N plies of each game (default 50)\n"
@@ -61,8 +62,20 @@ usage(FILE *f)
 	    "      --progress     a status line on a terminal\n"
 	    CLI_LIMIT_HELP
 	    SEL_HELP
-	    "Asking (query, suite): see zhindex(1)\n"
 	    WARN_HELP
+	    "Asking (query):\n"
+	    "  -J, --json         JSON as Lichess's explorer API shapes it\n"
+	    "      --moves 'SAN...'  the position after these moves from the start\n"
+	    "      --games        the games reaching the position, one a line\n"
+	    "      --speed LIST   ultraBullet,bullet,blitz,rapid,classical,\n"
+	    "                     correspondence,unknown (from TimeControl)\n"
+	    "      --rating A-B   the board's players' mean rating in A-B\n"
+	    "      --since YYYY-MM, --until YYYY-MM  games of these months\n"
+	    "  -t, --to DIALECT   FENs and SAN written in DIALECT (default lichess)\n"
+	    "Opening suites (suite):\n"
+	    "      --ply K        positions reached at ply K (default 8)\n"
+	    "      --min-games N  by N games or more (default 10)\n"
+	    "      --score-window W  White's score within 0.5 +- W (default 0.1)\n"
 	    "  -q, --quiet        no summary\n"
 	    "  -h, --help         this help;  -V, --version\n", f);
 }
@@ -479,6 +492,16 @@ main(int argc, char **argv)
 		return cmd_build(argc - 1, argv + 1, 1);
 	if (strcmp(cmd, "merge") == 0)
 		return cmd_build(argc - 1, argv + 1, 2);
+	if (strcmp(cmd, "query") == 0 || strcmp(cmd, "suite") == 0) {
+		int i;
+
+		for (i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+			if (strcmp(argv[i], "-h") == 0 ||
+			    strcmp(argv[i], "--help") == 0) {
+				usage(stdout);
+				return cli_exit(EXIT_VALID);
+			}
+	}
 	if (strcmp(cmd, "query") == 0)
 		return zhiq_query(argc - 1, argv + 1);
 	if (strcmp(cmd, "suite") == 0)
