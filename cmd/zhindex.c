@@ -478,6 +478,7 @@ main(int argc, char **argv)
 
 	cli_prog = "zhindex";
 	cli_args(argc, argv);
+	zhi_key_setup();
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
 		usage(stdout);
 		return cli_exit(EXIT_VALID);

@@ -17,7 +17,9 @@
 struct zhi_db {
 	sqlite3 *db;
 	char *path, *tmp;
-	sqlite3_stmt *game, *input, *pos;
+	sqlite3_stmt *game, *input, *pos, *extra;
+	uint64_t last;			/* the last position's key's high half */
+	bool any;
 	int plies;
 	long games, positions, moves, entries;
 	uint32_t next;		/* the next game's id */
@@ -34,8 +36,11 @@ static const char schema[] =
     " white_b_elo INTEGER, black_b_elo INTEGER, result TEXT, date TEXT,"
     " month TEXT, speed TEXT, time_control TEXT, event TEXT, site TEXT,"
     " plies INTEGER, rating_a INTEGER, rating_b INTEGER);"
-    "CREATE TABLE positions(key BLOB PRIMARY KEY, moves BLOB NOT NULL,"
-    " games BLOB, top BLOB) WITHOUT ROWID;";
+    "CREATE TABLE positions(id INTEGER PRIMARY KEY, tail INTEGER NOT NULL,"
+    " moves BLOB NOT NULL, games BLOB, top BLOB);"
+    "CREATE TABLE positions_extra(id INTEGER NOT NULL, tail INTEGER NOT NULL,"
+    " moves BLOB NOT NULL, games BLOB, top BLOB, PRIMARY KEY(id, tail))"
+    " WITHOUT ROWID;";
 
 static void
 say(struct zhi_db *d, const char *what)
@@ -81,8 +86,9 @@ setup(struct zhi_db *d, size_t memory)
 	    "?,?,?,?,?,?,?,?,?,?)", &d->game) != 0 ||
 	    prepare(d, "INSERT INTO inputs(id, name) VALUES(?,?)",
 	    &d->input) != 0 ||
-	    prepare(d, "INSERT INTO positions VALUES(?,?,?,?)", &d->pos) != 0 ?
-	    -1 : 0;
+	    prepare(d, "INSERT INTO positions VALUES(?,?,?,?,?)", &d->pos) != 0 ||
+	    prepare(d, "INSERT INTO positions_extra VALUES(?,?,?,?,?)",
+	    &d->extra) != 0 ? -1 : 0;
 }
 
 struct zhi_db *
@@ -379,17 +385,22 @@ list(const struct grp *x, unsigned char *b, bool top)
 	return n;
 }
 
+/* The key's row id: its high 64 bits, the top bit flipped so that the
+   rows come in increasing order (SQLite appends them without a seek). */
+int64_t
+zhi_key_id(uint64_t hi)
+{
+	return (int64_t)(hi ^ ((uint64_t)1 << 63));
+}
+
 static int
 grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 {
-	unsigned char key[ZHI_KEYLEN], *b;
+	sqlite3_stmt *st = d->any && k->hi == d->last ? d->extra : d->pos;
+	unsigned char *b;
 	size_t nmv, ngm, ntop, i;
 	int games = 0;
 
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(k->hi >> (56 - 8 * i));
-	for (i = 0; i < 4; i++)
-		key[8 + i] = (unsigned char)(k->lo >> (56 - 8 * i));
 	if (grp_moves(x) != 0 || (b = room(x, 40 * (x->nm + 1) +
 	    24 * (x->ng + 2) + 64)) == NULL) {
 		cli_fail("out of memory");
@@ -404,18 +415,23 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 		ntop = list(x, b + nmv + ngm, true);
 		ntop += list(x, b + nmv + ngm + ntop, false);
 	}
-	sqlite3_bind_blob(d->pos, 1, key, ZHI_KEYLEN, SQLITE_STATIC);
-	sqlite3_bind_blob(d->pos, 2, b, (int)nmv, SQLITE_STATIC);
+	/* two keys of one high half (a chance of n^2 / 2^65 in n
+	   positions): the second in positions_extra */
+	d->any = true;
+	d->last = k->hi;
+	sqlite3_bind_int64(st, 1, zhi_key_id(k->hi));
+	sqlite3_bind_int64(st, 2, (int64_t)(k->lo >> 32));
+	sqlite3_bind_blob(st, 3, b, (int)nmv, SQLITE_STATIC);
 	if (ngm > 0)
-		sqlite3_bind_blob(d->pos, 3, b + nmv, (int)ngm, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 4, b + nmv, (int)ngm, SQLITE_STATIC);
 	if (ntop > 0)
-		sqlite3_bind_blob(d->pos, 4, b + nmv + ngm, (int)ntop,
+		sqlite3_bind_blob(st, 5, b + nmv + ngm, (int)ntop,
 		    SQLITE_STATIC);
 	d->positions++;
 	for (i = 0; i < x->nm; i++)
 		d->moves += x->m[i].code != 0;
 	d->entries += (long)x->ng;
-	return step(d, d->pos);
+	return step(d, st);
 }
 
 int
@@ -488,7 +504,8 @@ zhi_db_commit(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
-	d->game = d->input = d->pos = NULL;
+	sqlite3_finalize(d->extra);
+	d->game = d->input = d->pos = d->extra = NULL;
 	if (rc == 0 && sqlite3_close(d->db) != SQLITE_OK) {
 		say(d, "write error");
 		rc = -1;
@@ -516,6 +533,7 @@ zhi_db_abort(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
+	sqlite3_finalize(d->extra);
 	if (d->db != NULL)
 		sqlite3_close(d->db);
 	if (d->tmp != NULL)
@@ -593,7 +611,7 @@ import_games(struct zhi_db *d, struct old **g, long *ngames)
 
 /* One position's rows back into records. */
 static int
-import_row(struct zhi_sort *s, const unsigned char *key,
+import_row(struct zhi_sort *s, int64_t id, int64_t tail,
     const unsigned char *mb, size_t mn, const unsigned char *gb, size_t gn,
     const struct old *g, long ngames, uint32_t base)
 {
@@ -601,7 +619,6 @@ import_row(struct zhi_sort *s, const unsigned char *key,
 	struct zhi_gref one, *refs;
 	struct zhi_rec r = { 0 };
 	long nm, ng, i;
-	int k;
 
 	if ((nm = zhi_moves_decode(mb, mn, m, 4096)) < 0)
 		return -1;
@@ -616,11 +633,8 @@ import_row(struct zhi_sort *s, const unsigned char *key,
 			return -1;
 		ng = zhi_games_decode(gb, gn, refs, gn);
 	}
-	for (k = 0; k < 8; k++)
-		r.hi = r.hi << 8 | key[k];
-	for (k = 0; k < 4; k++)
-		r.lo = r.lo << 8 | key[8 + k];
-	r.lo <<= 32;
+	r.hi = (uint64_t)id ^ ((uint64_t)1 << 63);
+	r.lo = (uint64_t)(uint32_t)tail << 32;
 	for (i = 0; i < ng; i++) {
 		const struct old *o;
 
@@ -666,14 +680,15 @@ zhi_db_import(struct zhi_db *d, struct zhi_sort *s, const char *path,
 	if ((sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS old; BEGIN", path)) == NULL ||
 	    exec(d, sql) != 0 || import_games(d, &g, &ngames) != 0)
 		goto out;
-	if (sqlite3_prepare_v2(d->db, "SELECT key, moves, games FROM "
-	    "old.positions ORDER BY key", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(d->db, "SELECT id, tail, moves, games FROM "
+	    "old.positions UNION ALL SELECT id, tail, moves, games FROM "
+	    "old.positions_extra", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (sqlite3_column_bytes(st, 0) != ZHI_KEYLEN ||
-		    import_row(s, sqlite3_column_blob(st, 0),
-		    sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
+		if (import_row(s, sqlite3_column_int64(st, 0),
+		    sqlite3_column_int64(st, 1),
 		    sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2),
+		    sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
 		    g, ngames, base) != 0)
 			break;
 	rc = rc == SQLITE_DONE ? 0 : -1;

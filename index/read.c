@@ -14,7 +14,7 @@
 struct zhi_reader {
 	sqlite3 *db;
 	const char *path;
-	sqlite3_stmt *look, *game, *scan;
+	sqlite3_stmt *look, *extra, *game;
 	unsigned char *mv, *gm, *top;
 	size_t nmv, ngm, ntop;
 	int plies;
@@ -58,8 +58,11 @@ check(struct zhi_reader *x)
 		    "version %d", x->path, ver, ZHI_VERSION);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(x->db, "SELECT moves, games, top FROM positions "
-	    "WHERE key = ?", -1, &x->look, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(x->db, "SELECT moves, games, top, tail FROM "
+	    "positions WHERE id = ?", -1, &x->look, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(x->db, "SELECT moves, games, top FROM "
+	    "positions_extra WHERE id = ? AND tail = ?", -1, &x->extra, NULL) !=
+	    SQLITE_OK ||
 	    sqlite3_prepare_v2(x->db, "SELECT g.id, g.input, g.number, g.line,"
 	    " g.result, g.speed, g.month, g.rating_a, g.rating_b, g.white_elo,"
 	    " g.black_elo, g.white_b_elo, g.black_b_elo, g.white, g.black,"
@@ -117,8 +120,8 @@ zhi_close(struct zhi_reader *x)
 	if (x == NULL)
 		return;
 	sqlite3_finalize(x->look);
+	sqlite3_finalize(x->extra);
 	sqlite3_finalize(x->game);
-	sqlite3_finalize(x->scan);
 	sqlite3_close(x->db);
 	free(x->mv);
 	free(x->gm);
@@ -169,36 +172,47 @@ keep(unsigned char **to, size_t *n, sqlite3_stmt *st, int col)
 	return 0;
 }
 
-static void
-key_bytes(struct zh_key k, unsigned char *key)
+/* The row of st (moves, games, top) kept: 1, or -1 (said). */
+static int
+row(struct zhi_reader *x, sqlite3_stmt *st)
 {
-	int i;
-
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(k.hi >> (56 - 8 * i));
-	for (i = 0; i < 4; i++)
-		key[8 + i] = (unsigned char)(k.lo >> (56 - 8 * i));
+	if (keep(&x->mv, &x->nmv, st, 0) != 0 ||
+	    keep(&x->gm, &x->ngm, st, 1) != 0 ||
+	    keep(&x->top, &x->ntop, st, 2) != 0) {
+		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
+		return -1;
+	}
+	return 1;
 }
 
 int
 zhi_lookup(struct zhi_reader *x, struct zh_key k)
 {
-	unsigned char key[ZHI_KEYLEN];
+	int64_t id = zhi_key_id(k.hi), tail = (int64_t)(k.lo >> 32);
 	int rc;
 
-	key_bytes(k, key);
 	sqlite3_reset(x->look);
-	sqlite3_bind_blob(x->look, 1, key, ZHI_KEYLEN, SQLITE_STATIC);
+	sqlite3_bind_int64(x->look, 1, id);
 	rc = sqlite3_step(x->look);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != SQLITE_ROW || keep(&x->mv, &x->nmv, x->look, 0) != 0 ||
-	    keep(&x->gm, &x->ngm, x->look, 1) != 0 ||
-	    keep(&x->top, &x->ntop, x->look, 2) != 0) {
+	if (rc == SQLITE_ROW && sqlite3_column_int64(x->look, 3) == tail)
+		return row(x, x->look);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
 		return -1;
 	}
-	return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	/* another position of the same high half: the rare second table */
+	sqlite3_reset(x->extra);
+	sqlite3_bind_int64(x->extra, 1, id);
+	sqlite3_bind_int64(x->extra, 2, tail);
+	rc = sqlite3_step(x->extra);
+	if (rc == SQLITE_ROW)
+		return row(x, x->extra);
+	if (rc == SQLITE_DONE)
+		return 0;
+	cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
+	return -1;
 }
 
 const unsigned char *
@@ -275,28 +289,6 @@ zhi_game_row(struct zhi_reader *x, long id, struct zhi_grow *gr)
 	col_text(st, 19, gr->file, sizeof gr->file);
 	col_text(st, 20, gr->variant, sizeof gr->variant);
 	return 0;
-}
-
-int
-zhi_scan(struct zhi_reader *x, unsigned char key[ZHI_KEYLEN],
-    const unsigned char **moves, size_t *n)
-{
-	int rc;
-
-	if (x->scan == NULL && sqlite3_prepare_v2(x->db, "SELECT key, moves, "
-	    "games FROM positions ORDER BY key", -1, &x->scan, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(x->scan);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != SQLITE_ROW || sqlite3_column_bytes(x->scan, 0) != ZHI_KEYLEN ||
-	    keep(&x->mv, &x->nmv, x->scan, 1) != 0 ||
-	    keep(&x->gm, &x->ngm, x->scan, 2) != 0)
-		return -1;
-	memcpy(key, sqlite3_column_blob(x->scan, 0), ZHI_KEYLEN);
-	*moves = x->mv;
-	*n = x->nmv;
-	return 1;
 }
 
 /* ---------------- blobs ---------------- */

@@ -12,6 +12,27 @@
 const char *const zhi_speeds[ZHI_NSPEEDS] = { "ultraBullet", "bullet",
     "blitz", "rapid", "classical", "correspondence", "unknown" };
 
+static uint64_t high_mask = ~(uint64_t)0;
+
+void
+zhi_key_setup(void)
+{
+	const char *e = getenv("ZHINDEX_TEST_HIGH_BITS");
+	int n = e != NULL ? atoi(e) : 64;
+
+	if (n > 0 && n < 64)
+		high_mask = ~(uint64_t)0 << (64 - n);
+}
+
+struct zh_key
+zhi_key(const struct zh_pos *p)
+{
+	struct zh_key k = zh_pos_key(p);
+
+	k.hi &= high_mask;
+	return k;
+}
+
 uint32_t
 zhi_move_code(struct zh_move m)
 {
@@ -262,11 +283,11 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	}
 	w->have[b] = false;
 	if (w->n[b] < w->plies) {
-		w->pend[b] = zh_pos_key(p);
+		w->pend[b] = zhi_key(p);
 		w->have[b] = true;
 	} else if (w->n[b] == w->plies) {
 		w->n[b]++;	/* the last position indexed: no move */
-		return emit(w, b, zh_pos_key(p), 0);
+		return emit(w, b, zhi_key(p), 0);
 	}
 	return 0;
 }
@@ -301,7 +322,7 @@ on_bply(void *arg, const struct zh_bply *pl)
 	if (reached(w, b, pl->pos[b], zhi_move_code(pl->move->rm.move)) != 0)
 		return -1;
 	if (w->have[o])		/* its pocket may have changed */
-		w->pend[o] = zh_pos_key(pl->pos[o]);
+		w->pend[o] = zhi_key(pl->pos[o]);
 	return w->n[0] > w->plies && w->n[1] > w->plies ? 1 : 0;
 }
 

@@ -57,7 +57,7 @@ walk(struct s *o, const struct zh_pos *p, int d)
 	int k, nl;
 	uint64_t all[3] = { 0, 0, 0 }, t;
 
-	if (zhi_lookup(o->x, zh_pos_key(p)) <= 0)
+	if (zhi_lookup(o->x, zhi_key(p)) <= 0)
 		return 0;
 	b = zhi_row_moves(o->x, &n);
 	if ((nm = zhi_moves_decode(b, n, m, 256)) < 0)
@@ -73,7 +73,7 @@ walk(struct s *o, const struct zh_pos *p, int d)
 		char epd[ZH_FENMAX];
 
 		if (sc < 0.5 - o->window || sc > 0.5 + o->window ||
-		    seen(o, zh_pos_key(p)))
+		    seen(o, zhi_key(p)))
 			return 0;
 		zh_epd_write(p, o->dialect, epd, sizeof epd);
 		printf("%s c0 \"games %llu, score %.3f\";\n", epd,

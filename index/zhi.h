@@ -56,6 +56,12 @@ struct zhi_game {
 	    *tc, *event, *site;
 };
 
+/* A position's key: libzh's zh_pos_key; under the environment's
+   ZHINDEX_TEST_HIGH_BITS=n (tests only) the high half keeps n bits, so
+   that keys share their high half and the rare path is taken. */
+struct zh_key zhi_key(const struct zh_pos *p);
+void zhi_key_setup(void);
+
 /* The move's code: ((from * 100 + to) * 16 + piece) + 1, squares by the
    10x10 grid of zhkit-arrays(5), a drop from square 100. */
 uint32_t zhi_move_code(struct zh_move m);
@@ -94,6 +100,8 @@ long zhi_sort_runs(const struct zhi_sort *s);
 void zhi_sort_free(struct zhi_sort *s);
 
 /* ---------------- the SQLite file ---------------- */
+/* A key's row id: its high 64 bits, the top bit flipped (key order). */
+int64_t zhi_key_id(uint64_t hi);
 struct zhi_db;
 /* A new index at a temporary name beside 'path'; NULL after a message. */
 struct zhi_db *zhi_db_create(const char *path, int plies, size_t memory);
@@ -134,10 +142,6 @@ struct zhi_grow {
 	    site[256], file[512], variant[32];
 };
 int zhi_game_row(struct zhi_reader *x, long id, struct zhi_grow *gr);
-/* The rows of the positions table, in key order, for suite: key and
-   moves blob; 1, 0 at the end, -1 error. */
-int zhi_scan(struct zhi_reader *x, unsigned char key[ZHI_KEYLEN],
-    const unsigned char **moves, size_t *n);
 const char *zhi_meta(struct zhi_reader *x, const char *name, char *buf,
     size_t size);
 

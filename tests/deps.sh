@@ -10,7 +10,7 @@ missing() {
 	done
 }
 need=$(missing jq libjansson-dev libpcre2-dev libzstd-dev zlib1g-dev libbz2-dev \
-    liblzma-dev zstd gzip bzip2 xz-utils bats bats-assert bats-support \
+    liblzma-dev zstd gzip bzip2 xz-utils bats bats-assert bats-support libsqlite3-dev sqlite3 \
     fairy-stockfish parallel pkg-config python3 python3-numpy python3-jsonschema)
 opt=$(missing python3-pil librsvg2-bin chromium)
 [ -z "$need$opt" ] && exit 0
