@@ -18,6 +18,16 @@ struct zhi_db {
 	sqlite3 *db;
 	char *path, *tmp;
 	sqlite3_stmt *game, *input, *pos, *extra;
+	sqlite3_stmt *batch;		/* BATCH rows of positions at once:
+					   one statement's cursor appends
+					   them without a seek each */
+	struct brow {
+		int64_t id, tail;
+		size_t off, nmv, ngm, ntop;
+	} rows[64];
+	int nrows;
+	unsigned char *bbuf;		/* the batch's blobs */
+	size_t blen, bcap;
 	uint64_t last;			/* the last position's key's high half */
 	bool any;
 	int plies;
@@ -67,10 +77,25 @@ prepare(struct zhi_db *d, const char *sql, sqlite3_stmt **st)
 	return -1;
 }
 
+#define BATCH 64
+
+/* "INSERT INTO positions VALUES (?,?,?,?,?), ..." of BATCH rows. */
+static const char *
+batch_sql(char *sql, size_t size)
+{
+	size_t n = (size_t)snprintf(sql, size, "INSERT INTO positions VALUES");
+	int i;
+
+	for (i = 0; i < BATCH && n + 16 < size; i++)
+		n += (size_t)snprintf(sql + n, size - n, "%s(?,?,?,?,?)",
+		    i ? "," : "");
+	return sql;
+}
+
 static int
 setup(struct zhi_db *d, size_t memory)
 {
-	char sql[512];
+	char sql[1024];
 	long kb = (long)(memory / 4 / 1024);
 
 	if (kb < 2048)
@@ -88,7 +113,8 @@ setup(struct zhi_db *d, size_t memory)
 	    &d->input) != 0 ||
 	    prepare(d, "INSERT INTO positions VALUES(?,?,?,?,?)", &d->pos) != 0 ||
 	    prepare(d, "INSERT INTO positions_extra VALUES(?,?,?,?,?)",
-	    &d->extra) != 0 ? -1 : 0;
+	    &d->extra) != 0 || prepare(d, batch_sql(sql, sizeof sql), &d->batch) != 0 ?
+	    -1 : 0;
 }
 
 struct zhi_db *
@@ -393,10 +419,80 @@ zhi_key_id(uint64_t hi)
 	return (int64_t)(hi ^ ((uint64_t)1 << 63));
 }
 
+/* The rows held written: a full batch by its statement, fewer one by
+   one. */
+static int
+batch_flush(struct zhi_db *d)
+{
+	sqlite3_stmt *st = d->nrows == BATCH ? d->batch : d->pos;
+	int i, c = 0;
+
+	for (i = 0; i < d->nrows; i++) {
+		const struct brow *r = &d->rows[i];
+		const unsigned char *b = d->bbuf + r->off;
+
+		sqlite3_bind_int64(st, c + 1, r->id);
+		sqlite3_bind_int64(st, c + 2, r->tail);
+		sqlite3_bind_blob(st, c + 3, b, (int)r->nmv, SQLITE_STATIC);
+		if (r->ngm > 0)
+			sqlite3_bind_blob(st, c + 4, b + r->nmv, (int)r->ngm,
+			    SQLITE_STATIC);
+		if (r->ntop > 0)
+			sqlite3_bind_blob(st, c + 5, b + r->nmv + r->ngm,
+			    (int)r->ntop, SQLITE_STATIC);
+		if (st == d->batch) {
+			c += 5;
+			continue;
+		}
+		if (step(d, st) != 0)
+			return -1;
+	}
+	if (st == d->batch && d->nrows > 0 && step(d, st) != 0)
+		return -1;
+	d->nrows = 0;
+	d->blen = 0;
+	return 0;
+}
+
+static int
+batch_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
+    size_t nmv, size_t ngm, size_t ntop)
+{
+	size_t n = nmv + ngm + ntop;
+	struct brow *r;
+
+	if (d->blen + n > d->bcap) {
+		size_t c = d->bcap ? d->bcap : 65536;
+		unsigned char *nb;
+
+		while (c < d->blen + n)
+			c *= 2;
+		if ((nb = realloc(d->bbuf, c)) == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		d->bbuf = nb;
+		d->bcap = c;
+	}
+	r = &d->rows[d->nrows++];
+	r->id = zhi_key_id(k->hi);
+	r->tail = (int64_t)(k->lo >> 32);
+	r->off = d->blen;
+	r->nmv = nmv;
+	r->ngm = ngm;
+	r->ntop = ntop;
+	memcpy(d->bbuf + d->blen, b, n);
+	d->blen += n;
+	return d->nrows == BATCH ? batch_flush(d) : 0;
+}
+
 static int
 grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 {
 	sqlite3_stmt *st = d->any && k->hi == d->last ? d->extra : d->pos;
+
+	d->any = true;
+	d->last = k->hi;
 	unsigned char *b;
 	size_t nmv, ngm, ntop, i;
 	int games = 0;
@@ -415,10 +511,14 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 		ntop = list(x, b + nmv + ngm, true);
 		ntop += list(x, b + nmv + ngm + ntop, false);
 	}
+	d->positions++;
+	for (i = 0; i < x->nm; i++)
+		d->moves += x->m[i].code != 0;
+	d->entries += (long)x->ng;
+	if (st == d->pos)
+		return batch_add(d, k, b, nmv, ngm, ntop);
 	/* two keys of one high half (a chance of n^2 / 2^65 in n
 	   positions): the second in positions_extra */
-	d->any = true;
-	d->last = k->hi;
 	sqlite3_bind_int64(st, 1, zhi_key_id(k->hi));
 	sqlite3_bind_int64(st, 2, (int64_t)(k->lo >> 32));
 	sqlite3_bind_blob(st, 3, b, (int)nmv, SQLITE_STATIC);
@@ -427,10 +527,6 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 	if (ntop > 0)
 		sqlite3_bind_blob(st, 5, b + nmv + ngm, (int)ntop,
 		    SQLITE_STATIC);
-	d->positions++;
-	for (i = 0; i < x->nm; i++)
-		d->moves += x->m[i].code != 0;
-	d->entries += (long)x->ng;
 	return step(d, st);
 }
 
@@ -461,7 +557,7 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 		    strerror(errno));
 		goto fail;
 	}
-	if (x.ng > 0 && grp_write(d, &x, &k) != 0)
+	if ((x.ng > 0 && grp_write(d, &x, &k) != 0) || batch_flush(d) != 0)
 		goto fail;
 	free(x.m);
 	free(x.g);
@@ -505,7 +601,8 @@ zhi_db_commit(struct zhi_db *d)
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
 	sqlite3_finalize(d->extra);
-	d->game = d->input = d->pos = d->extra = NULL;
+	sqlite3_finalize(d->batch);
+	d->game = d->input = d->pos = d->extra = d->batch = NULL;
 	if (rc == 0 && sqlite3_close(d->db) != SQLITE_OK) {
 		say(d, "write error");
 		rc = -1;
@@ -519,6 +616,7 @@ zhi_db_commit(struct zhi_db *d)
 		zhi_db_abort(d);
 		return -1;
 	}
+	free(d->bbuf);
 	free(d->tmp);
 	free(d->path);
 	free(d);
@@ -534,10 +632,12 @@ zhi_db_abort(struct zhi_db *d)
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
 	sqlite3_finalize(d->extra);
+	sqlite3_finalize(d->batch);
 	if (d->db != NULL)
 		sqlite3_close(d->db);
 	if (d->tmp != NULL)
 		tmpout_drop(d->tmp, "the old file, if any, is kept");
+	free(d->bbuf);
 	free(d->tmp);
 	free(d->path);
 	free(d);

@@ -12,7 +12,7 @@
 const char *const zhi_speeds[ZHI_NSPEEDS] = { "ultraBullet", "bullet",
     "blitz", "rapid", "classical", "correspondence", "unknown" };
 
-static uint64_t high_mask = ~(uint64_t)0;
+uint64_t zhi_high_mask = ~(uint64_t)0;
 
 void
 zhi_key_setup(void)
@@ -21,7 +21,7 @@ zhi_key_setup(void)
 	int n = e != NULL ? atoi(e) : 64;
 
 	if (n > 0 && n < 64)
-		high_mask = ~(uint64_t)0 << (64 - n);
+		zhi_high_mask = ~(uint64_t)0 << (64 - n);
 }
 
 struct zh_key
@@ -29,7 +29,7 @@ zhi_key(const struct zh_pos *p)
 {
 	struct zh_key k = zh_pos_key(p);
 
-	k.hi &= high_mask;
+	k.hi &= zhi_high_mask;
 	return k;
 }
 
@@ -244,6 +244,9 @@ struct walk {
 	struct zhi_rec base[2];		/* rating, month, result per board */
 	struct zh_key pend[2];
 	bool have[2];
+	struct zh_pos last[2];		/* the board's last position keyed */
+	struct zh_key lastkey[2];
+	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
 };
@@ -272,6 +275,20 @@ emit(struct walk *w, int b, struct zh_key k, uint32_t move)
 	return 0;
 }
 
+/* The key of board b's position p, from the last one keyed. */
+static struct zh_key
+key_of(struct walk *w, int b, const struct zh_pos *p)
+{
+	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b],
+	    &w->last[b], p) : zh_pos_key(p);
+
+	w->last[b] = *p;
+	w->keyed[b] = true;
+	w->lastkey[b] = k;
+	k.hi &= zhi_high_mask;
+	return k;
+}
+
 /* A position of board b reached (after 'move', 0 at the start). */
 static int
 reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
@@ -283,11 +300,11 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	}
 	w->have[b] = false;
 	if (w->n[b] < w->plies) {
-		w->pend[b] = zhi_key(p);
+		w->pend[b] = key_of(w, b, p);
 		w->have[b] = true;
 	} else if (w->n[b] == w->plies) {
 		w->n[b]++;	/* the last position indexed: no move */
-		return emit(w, b, zhi_key(p), 0);
+		return emit(w, b, key_of(w, b, p), 0);
 	}
 	return 0;
 }
@@ -322,7 +339,7 @@ on_bply(void *arg, const struct zh_bply *pl)
 	if (reached(w, b, pl->pos[b], zhi_move_code(pl->move->rm.move)) != 0)
 		return -1;
 	if (w->have[o])		/* its pocket may have changed */
-		w->pend[o] = zhi_key(pl->pos[o]);
+		w->pend[o] = key_of(w, o, pl->pos[o]);
 	return w->n[0] > w->plies && w->n[1] > w->plies ? 1 : 0;
 }
 

@@ -60,6 +60,7 @@ struct zhi_game {
    ZHINDEX_TEST_HIGH_BITS=n (tests only) the high half keeps n bits, so
    that keys share their high half and the rare path is taken. */
 struct zh_key zhi_key(const struct zh_pos *p);
+extern uint64_t zhi_high_mask;
 void zhi_key_setup(void);
 
 /* The move's code: ((from * 100 + to) * 16 + piece) + 1, squares by the

@@ -14,6 +14,8 @@
  * and no shared state.  Two independent 64-bit halves: a collision
  * between two given positions is about 2^-128.
  */
+#include <string.h>
+
 #include "zh.h"
 #include "zh_int.h"
 
@@ -78,5 +80,72 @@ zh_pos_key(const struct zh_pos *p)
 	    ((uint64_t)(p->v - zh_variants) << 5));
 	if (p->ep != ZH_NOSQ && zh_ep_legal(p))
 		put(&k, (4u << 16) + (uint64_t)p->ep);
+	return k;
+}
+
+/* The squares of rank r that differ between a and b, rehashed into k:
+   a rank is 16 bytes of sq, compared 8 at a time, the bytes that differ
+   found by their bits. */
+static inline void
+rank_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    int r, unsigned mask)
+{
+	int base = ZH_SQ(0, r) - 1, h;
+	uint64_t wa[2], wb[2], x;
+
+	memcpy(wa, a->sq + base, 16);
+	memcpy(wb, b->sq + base, 16);
+	for (h = 0; h < 2; h++)
+		for (x = wa[h] ^ wb[h]; x != 0;) {
+			int i = __builtin_ctzll(x) / 8, s = base + 8 * h + i;
+			unsigned pa = a->sq[s], pb = b->sq[s];
+
+			x &= ~((uint64_t)0xff << 8 * i);
+			if ((pa & mask) == (pb & mask))
+				continue;
+			if (ZH_TYPE(pa) != ZH_EMPTY)
+				put(k, E_SQUARE + (uint64_t)s * 64 + (pa & mask));
+			if (ZH_TYPE(pb) != ZH_EMPTY)
+				put(k, E_SQUARE + (uint64_t)s * 64 + (pb & mask));
+		}
+}
+
+struct zh_key
+zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
+{
+	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
+	uint64_t sa, sb;
+	int r, c, t;
+
+	if (a->v != b->v)
+		return zh_pos_key(b);
+	for (r = 0; r < b->v->ranks; r++)
+		rank_next(&k, a, b, r, mask);
+	if (memcmp(a->pocket, b->pocket, sizeof a->pocket) != 0)
+		for (c = 0; c < 2; c++)
+			for (t = 1; t < ZH_NTYPES; t++) {
+				unsigned x = a->pocket[c][t], y = b->pocket[c][t];
+
+				if (x == y)
+					continue;
+				if (x != 0)
+					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
+					    256 + x);
+				if (y != 0)
+					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
+					    256 + y);
+			}
+	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
+	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
+	if (sa != sb) {
+		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
+
+		put(&k, E_STATE + sa + vv);
+		put(&k, E_STATE + sb + vv);
+	}
+	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
+		put(&k, (4u << 16) + (uint64_t)a->ep);
+	if (b->ep != ZH_NOSQ && zh_ep_legal(b))
+		put(&k, (4u << 16) + (uint64_t)b->ep);
 	return k;
 }

@@ -1292,6 +1292,10 @@ void zh_pgn_set_filter(struct zh_pgn_reader *r,
  * stable across runs, builds and machines (zhkit-index(5) stores it).
  */
 struct zh_key zh_pos_key(const struct zh_pos *p);
+/* The key of b from a's key k, a being any position of b's variant (the
+ * one before a move, as a rule): what differs rehashed, not the rest. */
+struct zh_key zh_pos_key_next(struct zh_key k, const struct zh_pos *a,
+    const struct zh_pos *b);
 
 /* ======================== for zhkit's tools ======================== */
 

@@ -92,8 +92,40 @@ main(void)
 				CHECK(same(zh_pos_key(&q), key(fen, "crazyhouse")));
 			}
 			CHECK(!same(zh_pos_key(&q), zh_pos_key(&p)));
+			CHECK(same(zh_pos_key_next(zh_pos_key(&p), &p, &q),
+			    zh_pos_key(&q)));
 		}
 	} else
 		CHECK(0);
+	/* random games of every variant of one board: the key played
+	   forward equals the key of the position at every ply */
+	{
+		unsigned long seed = 12345;
+		int v, g, ply, bad = 0;
+
+		for (v = 0; v < zh_nvariants; v++) {
+			if (zh_variants[v].boards > 1)
+				continue;
+			for (g = 0; g < 20; g++) {
+				struct zh_key k;
+
+				zh_pos_start(&p, &zh_variants[v]);
+				k = zh_pos_key(&p);
+				for (ply = 0; ply < 200; ply++) {
+					struct zh_pos q = p;
+
+					if ((n = zh_legal_moves(&p, mv)) == 0)
+						break;
+					seed = seed * 6364136223846793005UL +
+					    1442695040888963407UL;
+					zh_make(&q, mv[(seed >> 33) % (unsigned)n]);
+					k = zh_pos_key_next(k, &p, &q);
+					bad += !same(k, zh_pos_key(&q));
+					p = q;
+				}
+			}
+		}
+		CHECK(bad == 0);
+	}
 	return check_report("poskey");
 }
