@@ -540,6 +540,8 @@ zhiq_query(int argc, char **argv)
 			line[strcspn(line, "\r\n")] = '\0';
 			if (ask(&o, line, stdout) != 0)
 				rc = EXIT_INVALID;
+			fflush(stdout);	/* an answer a question: a pipe's
+					   reader waits for it */
 		}
 	free(line);
 	free(o.refs);
