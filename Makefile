@@ -131,6 +131,11 @@ build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/co
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
+# The index's blobs (index/blob.c, no SQLite).
+build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c index/blob.c index/zhi.h build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Iindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -198,6 +203,10 @@ build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c index/blob.c index/zhi.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Iindex -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c $(LIBSRC) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.

@@ -82,39 +82,6 @@ zhi_month(const char *date)
 	return y * 12 + m - 1;
 }
 
-size_t
-zhi_put(unsigned char *b, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		b[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	b[n++] = (unsigned char)v;
-	return n;
-}
-
-int
-zhi_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	const unsigned char *q = *p;
-	uint64_t x = 0;
-	int sh = 0;
-
-	for (;;) {
-		if (q >= end || sh > 63)
-			return -1;
-		x |= (uint64_t)(*q & 0x7f) << sh;
-		if (!(*q++ & 0x80))
-			break;
-		sh += 7;
-	}
-	*p = q;
-	*v = x;
-	return 0;
-}
-
 /* ---------------- a game's frame ---------------- */
 
 struct hdr {

@@ -26,3 +26,4 @@ corpus() {
 @test "fuzz corpus: bughouse games replayed and written three ways" { corpus fuzz_bughouse; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
+@test "fuzz corpus: an index's blobs (zhindex)" { corpus fuzz_zhiblob; }

@@ -1,0 +1,94 @@
+/*
+ * blob.c - the varints and blobs of an index (zhkit-index(5)), read as
+ * hostile: every number bounded by the blob's end and by what it may
+ * be, a count by the room the caller gives.  No SQLite here: the fuzz
+ * target (tests/fuzz/fuzz_zhiblob.c) links this file alone.
+ */
+#include "zhi.h"
+
+size_t
+zhi_put(unsigned char *b, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		b[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (unsigned char)v;
+	return n;
+}
+
+int
+zhi_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *q = *p;
+	uint64_t x = 0;
+	int sh = 0;
+
+	for (;;) {
+		if (q >= end || sh > 63)
+			return -1;
+		x |= (uint64_t)(*q & 0x7f) << sh;
+		if (!(*q++ & 0x80))
+			break;
+		sh += 7;
+	}
+	*p = q;
+	*v = x;
+	return 0;
+}
+
+
+long
+zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
+    size_t max)
+{
+	const unsigned char *p = b, *end = b + n;
+	uint64_t cnt, v[8], code = 0;
+	size_t i;
+	int k;
+
+	if (b == NULL || zhi_get(&p, end, &cnt) != 0 || cnt > max || cnt == 0)
+		return -1;
+	for (i = 0; i < cnt; i++) {
+		for (k = 0; k < 8; k++)
+			if (zhi_get(&p, end, &v[k]) != 0)
+				return -1;
+		code += v[0];
+		if (code > UINT32_MAX || (i > 0 && v[0] == 0) ||
+		    v[6] + v[7] > UINT32_MAX)
+			return -1;
+		m[i].code = (uint32_t)code;
+		m[i].n[0] = v[1];
+		m[i].n[1] = v[2];
+		m[i].n[2] = v[3];
+		m[i].rated = v[4];
+		m[i].rsum = v[5];
+		m[i].first = v[6];
+		m[i].last = v[6] + v[7];
+	}
+	return p == end ? (long)cnt : -1;
+}
+
+long
+zhi_games_decode(const unsigned char *b, size_t n, struct zhi_gref *g,
+    size_t max)
+{
+	const unsigned char *p = b, *end = b + n;
+	uint64_t d, mv, game = 0;
+	size_t i = 0;
+
+	while (p < end) {
+		if (i >= max || zhi_get(&p, end, &d) != 0 ||
+		    zhi_get(&p, end, &mv) != 0 || game + d > UINT32_MAX ||
+		    mv / 2 >= UINT32_MAX)
+			return -1;
+		game += d;
+		g[i].game = (uint32_t)game;
+		g[i].move = (uint32_t)(mv / 2);
+		g[i].board = (uint8_t)(mv & 1);
+		i++;
+	}
+	return (long)i;
+}
