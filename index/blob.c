@@ -55,9 +55,12 @@ zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
 		for (k = 0; k < 8; k++)
 			if (zhi_get(&p, end, &v[k]) != 0)
 				return -1;
+		/* each bounded before a sum: none may wrap */
+		if (v[0] > UINT32_MAX || v[6] > UINT32_MAX || v[7] > UINT32_MAX ||
+		    (i > 0 && v[0] == 0))
+			return -1;
 		code += v[0];
-		if (code > UINT32_MAX || (i > 0 && v[0] == 0) ||
-		    v[6] + v[7] > UINT32_MAX)
+		if (code > UINT32_MAX || v[6] + v[7] > UINT32_MAX)
 			return -1;
 		m[i].code = (uint32_t)code;
 		m[i].n[0] = v[1];
@@ -81,8 +84,8 @@ zhi_games_decode(const unsigned char *b, size_t n, struct zhi_gref *g,
 
 	while (p < end) {
 		if (i >= max || zhi_get(&p, end, &d) != 0 ||
-		    zhi_get(&p, end, &mv) != 0 || game + d > UINT32_MAX ||
-		    mv / 2 >= UINT32_MAX)
+		    zhi_get(&p, end, &mv) != 0 || d > UINT32_MAX ||
+		    game + d > UINT32_MAX || mv / 2 >= UINT32_MAX)
 			return -1;
 		game += d;
 		g[i].game = (uint32_t)game;
