@@ -339,9 +339,10 @@ build_inputs(struct opts *o, struct jobs *j, int argc, char **argv)
 	do {
 		FILE *in = cli_open(argc > 0 ? argv[i] : NULL, &o->name);
 
-		if (in == NULL) {
+		if (in == NULL) {	/* the old index stays as it was */
 			rc = EXIT_USAGE;
-			continue;
+			o->failed = true;
+			break;
 		}
 		fflush(j->out);
 		if (zhi_db_input(o->db, o->name, &o->input) != 0) {

@@ -6,7 +6,7 @@
 load common
 bats_require_minimum_version 1.5.0
 
-ZH150="$TESTDATA/index/zh-tags-150.pgn"
+ZH150="$TESTDATA/index/lichess-zh-150.pgn"
 BUG="$TESTDATA/bughouse/gen/pychess.bpgn"
 PYZH="$TESTDATA/pgn/pychess-zh.pgn"
 PY=/usr/bin/python3
@@ -166,6 +166,11 @@ PY
 	[[ $stderr == *"schema version 9"* ]] || fail "$stderr"
 	run --separate-stderr zhindex query "$T/missing.zhi" "$fen"
 	assert_equal "$status" 2
+	# an input that cannot be read: nothing replaced
+	cp "$T/x.zhi" "$T/keep.zhi"
+	run --separate-stderr zhindex build -q -o "$T/x.zhi" "$T/missing.pgn" "$BUG"
+	assert_equal "$status" 2
+	cmp "$T/keep.zhi" "$T/x.zhi"
 }
 
 @test "zhindex: a damaged blob: said, never a crash" {
