@@ -115,6 +115,32 @@ exact() {
 	[ -z "$(find "$T" -name '.zhindex-run*' -o -name '.*.zhi.*')" ]
 }
 
+@test "zhindex: -j 2 writes the index -j 1 writes" {
+	zhindex build -q -j 1 -o "$T/j1.zhi" "$ZH150" "$BUG"
+	zhindex build -q -j 2 -o "$T/j2.zhi" "$ZH150" "$BUG"
+	dump "$T/j2.zhi" | diff <(dump "$T/j1.zhi") -
+}
+
+# A query process keeps reading the file it opened while a build
+# renames a new index over its name: the old answers, never a mix; a
+# process started after it reads the new one.
+@test "zhindex: a query running while a build replaces the index reads the old file" {
+	local fen='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' a b c
+	zhindex build -q -o "$T/x.zhi" "$ZH150"
+	coproc Q { zhindex query -J "$T/x.zhi" -; }
+	echo "$fen" >&"${Q[1]}"
+	read -r a <&"${Q[0]}"
+	zhindex build -q -o "$T/x.zhi" "$PYZH"
+	echo "$fen" >&"${Q[1]}"
+	read -r b <&"${Q[0]}"
+	exec {Q[1]}>&-
+	wait
+	c=$(zhindex query -J "$T/x.zhi" "$fen")
+	assert_equal "$b" "$a"
+	[ "$c" != "$a" ]
+	[[ $a == *'"white":'* ]]
+}
+
 @test "zhindex: query by moves, JSON shaped like Lichess's explorer, filters" {
 	zhindex build -q -o "$T/x.zhi" "$ZH150"
 	run zhindex query -J "$T/x.zhi" --moves 'e4'
