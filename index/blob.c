@@ -4,6 +4,8 @@
  * be, a count by the room the caller gives.  No SQLite here: the fuzz
  * target (tests/fuzz/fuzz_zhiblob.c) links this file alone.
  */
+#include <string.h>
+
 #include "zhi.h"
 
 size_t
@@ -40,6 +42,27 @@ zhi_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
 }
 
 
+/* A position of one game and one move: code, result x 2 + rated,
+   [rating,] game. */
+static long
+one(const unsigned char *p, const unsigned char *end, struct zhi_move *m)
+{
+	uint64_t code, rr, rating = 0, game;
+
+	if (zhi_get(&p, end, &code) != 0 || zhi_get(&p, end, &rr) != 0 ||
+	    rr > 5 || ((rr & 1) && zhi_get(&p, end, &rating) != 0) ||
+	    zhi_get(&p, end, &game) != 0 || p != end ||
+	    code > UINT32_MAX || game > UINT32_MAX)
+		return -1;
+	memset(m, 0, sizeof *m);
+	m->code = (uint32_t)code;
+	m->n[rr / 2] = 1;
+	m->rated = rr & 1;
+	m->rsum = rating;
+	m->first = m->last = game;
+	return 1;
+}
+
 long
 zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
     size_t max)
@@ -49,8 +72,10 @@ zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
 	size_t i;
 	int k;
 
-	if (b == NULL || zhi_get(&p, end, &cnt) != 0 || cnt > max || cnt == 0)
+	if (b == NULL || zhi_get(&p, end, &cnt) != 0 || cnt > max || max == 0)
 		return -1;
+	if (cnt == 0)
+		return one(p, end, m);
 	for (i = 0; i < cnt; i++) {
 		for (k = 0; k < 8; k++)
 			if (zhi_get(&p, end, &v[k]) != 0)

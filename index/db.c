@@ -320,9 +320,22 @@ room(struct grp *x, size_t n)
 static size_t
 moves_blob(struct grp *x, unsigned char *b)
 {
-	size_t i, n = zhi_put(b, x->nm);
+	const struct zhi_move *m0 = &x->m[0];
+	size_t i, n;
 	uint32_t prev = 0;
 
+	/* one game, one move (most positions past the opening): count 0,
+	   then code, result x 2 + rated, rating, game */
+	if (x->nm == 1 && m0->n[0] + m0->n[1] + m0->n[2] == 1) {
+		n = zhi_put(b, 0);
+		n += zhi_put(b + n, m0->code);
+		n += zhi_put(b + n, (m0->n[1] ? 1u : m0->n[2] ? 2u : 0u) * 2 +
+		    (m0->rated ? 1 : 0));
+		if (m0->rated)
+			n += zhi_put(b + n, m0->rsum);
+		return n + zhi_put(b + n, m0->first);
+	}
+	n = zhi_put(b, x->nm);
 	for (i = 0; i < x->nm; i++) {
 		const struct zhi_move *m = &x->m[i];
 

@@ -30,6 +30,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 		len = zhi_put(b, (uint64_t)n);
 		for (i = 0; i < n; i++) {
+			/* the one-game form is read back as the long one */
 			len += zhi_put(b + len, m[i].code - prev);
 			prev = m[i].code;
 			len += zhi_put(b + len, m[i].n[0]);
