@@ -120,3 +120,35 @@ zhi_games_decode(const unsigned char *b, size_t n, struct zhi_gref *g,
 	}
 	return (long)i;
 }
+
+/* A length at *p, the bytes it says after it: 0, or -1. */
+static int
+part(const unsigned char **p, const unsigned char *end,
+    const unsigned char **at, size_t *n)
+{
+	uint64_t v;
+
+	if (zhi_get(p, end, &v) != 0 || v > (uint64_t)(end - *p))
+		return -1;
+	*at = *p;
+	*n = (size_t)v;
+	*p += v;
+	return 0;
+}
+
+int
+zhi_bucket_next(const unsigned char **p, const unsigned char *end,
+    struct zhi_entry *e)
+{
+	if (*p == end)
+		return 0;
+	if (end - *p < ZHI_KEYLEN)
+		return -1;
+	e->key = *p;
+	*p += ZHI_KEYLEN;
+	if (part(p, end, &e->moves, &e->nmoves) != 0 || e->nmoves == 0 ||
+	    part(p, end, &e->games, &e->ngames) != 0 ||
+	    part(p, end, &e->top, &e->ntop) != 0)
+		return -1;
+	return 1;
+}

@@ -17,19 +17,11 @@
 struct zhi_db {
 	sqlite3 *db;
 	char *path, *tmp;
-	sqlite3_stmt *game, *input, *pos, *extra;
-	sqlite3_stmt *batch;		/* BATCH rows of positions at once:
-					   one statement's cursor appends
-					   them without a seek each */
-	struct brow {
-		int64_t id, tail;
-		size_t off, nmv, ngm, ntop;
-	} rows[64];
-	int nrows;
-	unsigned char *bbuf;		/* the batch's blobs */
+	sqlite3_stmt *game, *input, *pos;
+	int bits;			/* a bucket is the key's high bits */
+	uint64_t bucket;		/* the bucket being filled */
+	unsigned char *bbuf;		/* its positions */
 	size_t blen, bcap;
-	uint64_t last;			/* the last position's key's high half */
-	bool any;
 	int plies;
 	long games, positions, moves, entries;
 	uint32_t next;		/* the next game's id */
@@ -46,11 +38,7 @@ static const char schema[] =
     " white_b_elo INTEGER, black_b_elo INTEGER, result TEXT, date TEXT,"
     " month TEXT, speed TEXT, time_control TEXT, event TEXT, site TEXT,"
     " plies INTEGER, rating_a INTEGER, rating_b INTEGER);"
-    "CREATE TABLE positions(id INTEGER PRIMARY KEY, tail INTEGER NOT NULL,"
-    " moves BLOB NOT NULL, games BLOB, top BLOB);"
-    "CREATE TABLE positions_extra(id INTEGER NOT NULL, tail INTEGER NOT NULL,"
-    " moves BLOB NOT NULL, games BLOB, top BLOB, PRIMARY KEY(id, tail))"
-    " WITHOUT ROWID;";
+    "CREATE TABLE positions(id INTEGER PRIMARY KEY, data BLOB NOT NULL);";
 
 static void
 say(struct zhi_db *d, const char *what)
@@ -77,25 +65,10 @@ prepare(struct zhi_db *d, const char *sql, sqlite3_stmt **st)
 	return -1;
 }
 
-#define BATCH 64
-
-/* "INSERT INTO positions VALUES (?,?,?,?,?), ..." of BATCH rows. */
-static const char *
-batch_sql(char *sql, size_t size)
-{
-	size_t n = (size_t)snprintf(sql, size, "INSERT INTO positions VALUES");
-	int i;
-
-	for (i = 0; i < BATCH && n + 16 < size; i++)
-		n += (size_t)snprintf(sql + n, size - n, "%s(?,?,?,?,?)",
-		    i ? "," : "");
-	return sql;
-}
-
 static int
 setup(struct zhi_db *d, size_t memory)
 {
-	char sql[1024];
+	char sql[512];
 	long kb = (long)(memory / 4 / 1024);
 
 	if (kb < 2048)
@@ -111,10 +84,7 @@ setup(struct zhi_db *d, size_t memory)
 	    "?,?,?,?,?,?,?,?,?,?)", &d->game) != 0 ||
 	    prepare(d, "INSERT INTO inputs(id, name) VALUES(?,?)",
 	    &d->input) != 0 ||
-	    prepare(d, "INSERT INTO positions VALUES(?,?,?,?,?)", &d->pos) != 0 ||
-	    prepare(d, "INSERT INTO positions_extra VALUES(?,?,?,?,?)",
-	    &d->extra) != 0 || prepare(d, batch_sql(sql, sizeof sql), &d->batch) != 0 ?
-	    -1 : 0;
+	    prepare(d, "INSERT INTO positions VALUES(?,?)", &d->pos) != 0 ? -1 : 0;
 }
 
 struct zhi_db *
@@ -424,88 +394,70 @@ list(const struct grp *x, unsigned char *b, bool top)
 	return n;
 }
 
-/* The key's row id: its high 64 bits, the top bit flipped so that the
-   rows come in increasing order (SQLite appends them without a seek). */
+/* The bucket of a key: its high 'bits' bits. */
 int64_t
-zhi_key_id(uint64_t hi)
+zhi_bucket(uint64_t hi, int bits)
 {
-	return (int64_t)(hi ^ ((uint64_t)1 << 63));
+	return bits == 0 ? 0 : (int64_t)(hi >> (64 - bits));
 }
 
-/* The rows held written: a full batch by its statement, fewer one by
-   one. */
+/* The bucket filled written as its row. */
 static int
-batch_flush(struct zhi_db *d)
+bucket_flush(struct zhi_db *d)
 {
-	sqlite3_stmt *st = d->nrows == BATCH ? d->batch : d->pos;
-	int i, c = 0;
-
-	for (i = 0; i < d->nrows; i++) {
-		const struct brow *r = &d->rows[i];
-		const unsigned char *b = d->bbuf + r->off;
-
-		sqlite3_bind_int64(st, c + 1, r->id);
-		sqlite3_bind_int64(st, c + 2, r->tail);
-		sqlite3_bind_blob(st, c + 3, b, (int)r->nmv, SQLITE_STATIC);
-		if (r->ngm > 0)
-			sqlite3_bind_blob(st, c + 4, b + r->nmv, (int)r->ngm,
-			    SQLITE_STATIC);
-		if (r->ntop > 0)
-			sqlite3_bind_blob(st, c + 5, b + r->nmv + r->ngm,
-			    (int)r->ntop, SQLITE_STATIC);
-		if (st == d->batch) {
-			c += 5;
-			continue;
-		}
-		if (step(d, st) != 0)
-			return -1;
-	}
-	if (st == d->batch && d->nrows > 0 && step(d, st) != 0)
-		return -1;
-	d->nrows = 0;
+	if (d->blen == 0)
+		return 0;
+	sqlite3_bind_int64(d->pos, 1, (int64_t)d->bucket);
+	sqlite3_bind_blob(d->pos, 2, d->bbuf, (int)d->blen, SQLITE_STATIC);
 	d->blen = 0;
-	return 0;
+	return step(d, d->pos);
 }
 
+/* A position into its bucket: key, then each blob after its length. */
 static int
-batch_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
+bucket_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
     size_t nmv, size_t ngm, size_t ntop)
 {
-	size_t n = nmv + ngm + ntop;
-	struct brow *r;
+	uint64_t bk = (uint64_t)zhi_bucket(k->hi, d->bits);
+	size_t n = ZHI_KEYLEN + 30 + nmv + ngm + ntop, i;
+	unsigned char *q;
 
+	if (d->blen > 0 && bk != d->bucket && bucket_flush(d) != 0)
+		return -1;
+	d->bucket = bk;
 	if (d->blen + n > d->bcap) {
 		size_t c = d->bcap ? d->bcap : 65536;
-		unsigned char *nb;
 
 		while (c < d->blen + n)
 			c *= 2;
-		if ((nb = realloc(d->bbuf, c)) == NULL) {
+		if ((q = realloc(d->bbuf, c)) == NULL) {
 			cli_fail("out of memory");
 			return -1;
 		}
-		d->bbuf = nb;
+		d->bbuf = q;
 		d->bcap = c;
 	}
-	r = &d->rows[d->nrows++];
-	r->id = zhi_key_id(k->hi);
-	r->tail = (int64_t)(k->lo >> 32);
-	r->off = d->blen;
-	r->nmv = nmv;
-	r->ngm = ngm;
-	r->ntop = ntop;
-	memcpy(d->bbuf + d->blen, b, n);
-	d->blen += n;
-	return d->nrows == BATCH ? batch_flush(d) : 0;
+	q = d->bbuf + d->blen;
+	for (i = 0; i < 8; i++)
+		*q++ = (unsigned char)(k->hi >> (56 - 8 * i));
+	for (i = 0; i < 4; i++)
+		*q++ = (unsigned char)(k->lo >> (56 - 8 * i));
+	q += zhi_put(q, nmv);
+	memcpy(q, b, nmv);
+	q += nmv;
+	q += zhi_put(q, ngm);
+	memcpy(q, b + nmv, ngm);
+	q += ngm;
+	q += zhi_put(q, ntop);
+	memcpy(q, b + nmv + ngm, ntop);
+	q += ntop;
+	d->blen = (size_t)(q - d->bbuf);
+	return 0;
 }
 
 static int
 grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 {
-	sqlite3_stmt *st = d->any && k->hi == d->last ? d->extra : d->pos;
-
-	d->any = true;
-	d->last = k->hi;
 	unsigned char *b;
 	size_t nmv, ngm, ntop, i;
 	int games = 0;
@@ -528,19 +480,7 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 	for (i = 0; i < x->nm; i++)
 		d->moves += x->m[i].code != 0;
 	d->entries += (long)x->ng;
-	if (st == d->pos)
-		return batch_add(d, k, b, nmv, ngm, ntop);
-	/* two keys of one high half (a chance of n^2 / 2^65 in n
-	   positions): the second in positions_extra */
-	sqlite3_bind_int64(st, 1, zhi_key_id(k->hi));
-	sqlite3_bind_int64(st, 2, (int64_t)(k->lo >> 32));
-	sqlite3_bind_blob(st, 3, b, (int)nmv, SQLITE_STATIC);
-	if (ngm > 0)
-		sqlite3_bind_blob(st, 4, b + nmv, (int)ngm, SQLITE_STATIC);
-	if (ntop > 0)
-		sqlite3_bind_blob(st, 5, b + nmv + ngm, (int)ntop,
-		    SQLITE_STATIC);
-	return step(d, st);
+	return bucket_add(d, k, b, nmv, ngm, ntop);
 }
 
 int
@@ -548,7 +488,12 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 {
 	struct grp x = { 0 };
 	struct zhi_rec r, k = { 0 };
+	long per = zhi_sort_count(s);
 	int rc;
+
+	/* buckets of about 48 records: one SQLite row each */
+	for (d->bits = 0; d->bits < 40 && (per >> d->bits) > 48; d->bits++)
+		;
 
 	while ((rc = zhi_sort_next(s, &r)) > 0) {
 		if (x.ng > 0 && (r.hi != k.hi || r.lo != k.lo)) {
@@ -570,7 +515,7 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 		    strerror(errno));
 		goto fail;
 	}
-	if ((x.ng > 0 && grp_write(d, &x, &k) != 0) || batch_flush(d) != 0)
+	if ((x.ng > 0 && grp_write(d, &x, &k) != 0) || bucket_flush(d) != 0)
 		goto fail;
 	free(x.m);
 	free(x.g);
@@ -604,6 +549,7 @@ zhi_db_commit(struct zhi_db *d)
 
 	rc = meta(d, "format", 0, "zhkit-index") || meta(d, "version",
 	    ZHI_VERSION, NULL) || meta(d, "key_bits", ZHI_KEYLEN * 8, NULL) ||
+	    meta(d, "bucket_bits", d->bits, NULL) ||
 	    meta(d, "plies", d->plies, NULL) || meta(d, "games", d->games,
 	    NULL) || meta(d, "positions", d->positions, NULL) ||
 	    meta(d, "moves", d->moves, NULL) || meta(d, "entries",
@@ -613,9 +559,7 @@ zhi_db_commit(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
-	sqlite3_finalize(d->extra);
-	sqlite3_finalize(d->batch);
-	d->game = d->input = d->pos = d->extra = d->batch = NULL;
+	d->game = d->input = d->pos = NULL;
 	if (rc == 0 && sqlite3_close(d->db) != SQLITE_OK) {
 		say(d, "write error");
 		rc = -1;
@@ -644,8 +588,6 @@ zhi_db_abort(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
-	sqlite3_finalize(d->extra);
-	sqlite3_finalize(d->batch);
 	if (d->db != NULL)
 		sqlite3_close(d->db);
 	if (d->tmp != NULL)
@@ -724,7 +666,7 @@ import_games(struct zhi_db *d, struct old **g, long *ngames)
 
 /* One position's rows back into records. */
 static int
-import_row(struct zhi_sort *s, int64_t id, int64_t tail,
+import_row(struct zhi_sort *s, const unsigned char *key,
     const unsigned char *mb, size_t mn, const unsigned char *gb, size_t gn,
     const struct old *g, long ngames, uint32_t base)
 {
@@ -746,8 +688,11 @@ import_row(struct zhi_sort *s, int64_t id, int64_t tail,
 			return -1;
 		ng = zhi_games_decode(gb, gn, refs, gn);
 	}
-	r.hi = (uint64_t)id ^ ((uint64_t)1 << 63);
-	r.lo = (uint64_t)(uint32_t)tail << 32;
+	for (i = 0; i < 8; i++)
+		r.hi = r.hi << 8 | key[i];
+	for (i = 0; i < 4; i++)
+		r.lo = r.lo << 8 | key[8 + i];
+	r.lo <<= 32;
 	for (i = 0; i < ng; i++) {
 		const struct old *o;
 
@@ -767,6 +712,24 @@ import_row(struct zhi_sort *s, int64_t id, int64_t tail,
 	if (refs != &one)
 		free(refs);
 	return ng < 0 || i < ng ? -1 : 0;
+}
+
+/* A bucket's positions back into records. */
+static int
+import_bucket(struct zhi_sort *s, const unsigned char *b, size_t n,
+    const struct old *g, long ngames, uint32_t base)
+{
+	const unsigned char *p = b, *end = b + n;
+	struct zhi_entry e;
+	int rc;
+
+	if (b == NULL)
+		return -1;
+	while ((rc = zhi_bucket_next(&p, end, &e)) > 0)
+		if (import_row(s, e.key, e.moves, e.nmoves, e.ngames ?
+		    e.games : NULL, e.ngames, g, ngames, base) != 0)
+			return -1;
+	return rc;
 }
 
 int
@@ -793,17 +756,13 @@ zhi_db_import(struct zhi_db *d, struct zhi_sort *s, const char *path,
 	if ((sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS old; BEGIN", path)) == NULL ||
 	    exec(d, sql) != 0 || import_games(d, &g, &ngames) != 0)
 		goto out;
-	if (sqlite3_prepare_v2(d->db, "SELECT id, tail, moves, games FROM "
-	    "old.positions UNION ALL SELECT id, tail, moves, games FROM "
-	    "old.positions_extra", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(d->db, "SELECT data FROM old.positions", -1, &st,
+	    NULL) != SQLITE_OK)
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (import_row(s, sqlite3_column_int64(st, 0),
-		    sqlite3_column_int64(st, 1),
-		    sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2),
-		    sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
-		    g, ngames, base) != 0)
-			break;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
+	    import_bucket(s, sqlite3_column_blob(st, 0),
+	    (size_t)sqlite3_column_bytes(st, 0), g, ngames, base) == 0)
+		;
 	rc = rc == SQLITE_DONE ? 0 : -1;
 	if (rc != 0)
 		cli_fail("%s: a damaged position row (or out of memory)", path);

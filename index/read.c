@@ -14,7 +14,8 @@
 struct zhi_reader {
 	sqlite3 *db;
 	const char *path;
-	sqlite3_stmt *look, *extra, *game;
+	sqlite3_stmt *look, *game;
+	int bits;
 	unsigned char *mv, *gm, *top;
 	size_t nmv, ngm, ntop;
 	int plies;
@@ -58,11 +59,8 @@ check(struct zhi_reader *x)
 		    "version %d", x->path, ver, ZHI_VERSION);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(x->db, "SELECT moves, games, top, tail FROM "
-	    "positions WHERE id = ?", -1, &x->look, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(x->db, "SELECT moves, games, top FROM "
-	    "positions_extra WHERE id = ? AND tail = ?", -1, &x->extra, NULL) !=
-	    SQLITE_OK ||
+	if (sqlite3_prepare_v2(x->db, "SELECT data FROM positions WHERE id = ?",
+	    -1, &x->look, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(x->db, "SELECT g.id, g.input, g.number, g.line,"
 	    " g.result, g.speed, g.month, g.rating_a, g.rating_b, g.white_elo,"
 	    " g.black_elo, g.white_b_elo, g.black_b_elo, g.white, g.black,"
@@ -75,6 +73,12 @@ check(struct zhi_reader *x)
 		return -1;
 	}
 	x->plies = atoi(buf);
+	if (zhi_meta(x, "bucket_bits", buf, sizeof buf) == NULL ||
+	    (x->bits = atoi(buf)) < 0 || x->bits > 62) {
+		cli_fail("%s: not a zhindex index (damaged: no bucket_bits)",
+		    x->path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -120,7 +124,6 @@ zhi_close(struct zhi_reader *x)
 	if (x == NULL)
 		return;
 	sqlite3_finalize(x->look);
-	sqlite3_finalize(x->extra);
 	sqlite3_finalize(x->game);
 	sqlite3_close(x->db);
 	free(x->mv);
@@ -155,64 +158,58 @@ zhi_meta(struct zhi_reader *x, const char *name, char *buf, size_t size)
 }
 
 static int
-keep(unsigned char **to, size_t *n, sqlite3_stmt *st, int col)
+copy(unsigned char **to, size_t *n, const unsigned char *b, size_t len)
 {
-	const void *b = sqlite3_column_blob(st, col);
-	int len = sqlite3_column_bytes(st, col);
-
 	free(*to);
 	*to = NULL;
 	*n = 0;
-	if (b == NULL || len <= 0)
+	if (len == 0)
 		return 0;
-	if ((*to = malloc((size_t)len)) == NULL)
+	if ((*to = malloc(len)) == NULL)
 		return -1;
-	memcpy(*to, b, (size_t)len);
-	*n = (size_t)len;
+	memcpy(*to, b, len);
+	*n = len;
 	return 0;
-}
-
-/* The row of st (moves, games, top) kept: 1, or -1 (said). */
-static int
-row(struct zhi_reader *x, sqlite3_stmt *st)
-{
-	if (keep(&x->mv, &x->nmv, st, 0) != 0 ||
-	    keep(&x->gm, &x->ngm, st, 1) != 0 ||
-	    keep(&x->top, &x->ntop, st, 2) != 0) {
-		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
-		return -1;
-	}
-	return 1;
 }
 
 int
 zhi_lookup(struct zhi_reader *x, struct zh_key k)
 {
-	int64_t id = zhi_key_id(k.hi), tail = (int64_t)(k.lo >> 32);
-	int rc;
+	unsigned char key[ZHI_KEYLEN];
+	const unsigned char *p, *end;
+	struct zhi_entry e;
+	int rc, i;
 
+	for (i = 0; i < 8; i++)
+		key[i] = (unsigned char)(k.hi >> (56 - 8 * i));
+	for (i = 0; i < 4; i++)
+		key[8 + i] = (unsigned char)(k.lo >> (56 - 8 * i));
 	sqlite3_reset(x->look);
-	sqlite3_bind_int64(x->look, 1, id);
+	sqlite3_bind_int64(x->look, 1, zhi_bucket(k.hi, x->bits));
 	rc = sqlite3_step(x->look);
-	if (rc == SQLITE_ROW && sqlite3_column_int64(x->look, 3) == tail)
-		return row(x, x->look);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW) {
 		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
 		return -1;
 	}
-	if (rc == SQLITE_DONE)
-		return 0;
-	/* another position of the same high half: the rare second table */
-	sqlite3_reset(x->extra);
-	sqlite3_bind_int64(x->extra, 1, id);
-	sqlite3_bind_int64(x->extra, 2, tail);
-	rc = sqlite3_step(x->extra);
-	if (rc == SQLITE_ROW)
-		return row(x, x->extra);
-	if (rc == SQLITE_DONE)
-		return 0;
-	cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
-	return -1;
+	p = sqlite3_column_blob(x->look, 0);
+	end = p + sqlite3_column_bytes(x->look, 0);
+	while (p != NULL && (rc = zhi_bucket_next(&p, end, &e)) > 0)
+		if (memcmp(e.key, key, ZHI_KEYLEN) == 0) {
+			if (copy(&x->mv, &x->nmv, e.moves, e.nmoves) != 0 ||
+			    copy(&x->gm, &x->ngm, e.games, e.ngames) != 0 ||
+			    copy(&x->top, &x->ntop, e.top, e.ntop) != 0) {
+				cli_fail("out of memory");
+				return -1;
+			}
+			return 1;
+		}
+	if (p == NULL || rc < 0) {
+		cli_fail("%s: damaged index: a bucket does not decode", x->path);
+		return -1;
+	}
+	return 0;
 }
 
 const unsigned char *

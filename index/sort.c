@@ -26,6 +26,7 @@ struct zhi_sort {
 	int *heap;		/* run numbers; -1: the buffer */
 	size_t nheap;
 	struct zhi_rec bcur;
+	long count;
 };
 
 static int
@@ -123,6 +124,7 @@ zhi_sort_add(struct zhi_sort *s, const struct zhi_rec *r)
 	if (s->n == s->cap && spill(s) != 0)
 		return -1;
 	s->buf[s->n++] = *r;
+	s->count++;
 	return 0;
 }
 
@@ -210,6 +212,12 @@ zhi_sort_next(struct zhi_sort *s, struct zhi_rec *r)
 		s->heap[0] = s->heap[--s->nheap];
 	sift(s, 0);
 	return 1;
+}
+
+long
+zhi_sort_count(const struct zhi_sort *s)
+{
+	return s->count;
 }
 
 long

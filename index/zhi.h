@@ -98,11 +98,12 @@ int zhi_sort_finish(struct zhi_sort *s);
 /* The next merged record: 1, 0 at the end, -1 on a read error. */
 int zhi_sort_next(struct zhi_sort *s, struct zhi_rec *r);
 long zhi_sort_runs(const struct zhi_sort *s);
+long zhi_sort_count(const struct zhi_sort *s);	/* records added */
 void zhi_sort_free(struct zhi_sort *s);
 
 /* ---------------- the SQLite file ---------------- */
-/* A key's row id: its high 64 bits, the top bit flipped (key order). */
-int64_t zhi_key_id(uint64_t hi);
+/* A key's bucket (the positions table's row): its high 'bits' bits. */
+int64_t zhi_bucket(uint64_t hi, int bits);
 struct zhi_db;
 /* A new index at a temporary name beside 'path'; NULL after a message. */
 struct zhi_db *zhi_db_create(const char *path, int plies, size_t memory);
@@ -171,6 +172,16 @@ struct zhi_gref {
 	uint32_t move;
 	uint8_t board;
 };
+/* One position of a bucket's blob: its key (ZHI_KEYLEN bytes), then
+   each blob after its length (games and top of length 0: none). */
+struct zhi_entry {
+	const unsigned char *key, *moves, *games, *top;
+	size_t nmoves, ngames, ntop;
+};
+/* The entry at *p (before end), *p moved past it: 1, 0 at the end, -1
+   if cut or its lengths run past the end. */
+int zhi_bucket_next(const unsigned char **p, const unsigned char *end,
+    struct zhi_entry *e);
 long zhi_games_decode(const unsigned char *b, size_t n, struct zhi_gref *g,
     size_t max);
 #endif

@@ -1,7 +1,7 @@
 /* fuzz_zhiblob.c - libFuzzer target: an index's blobs (zhkit-index(5))
- * read as hostile: the moves blob and the games blob decoded, never
- * past their end; what decodes is written again and reads back the
- * same. */
+ * read as hostile: a bucket's positions, the moves blob and the games
+ * blob decoded, never past their end; what decodes is written again
+ * and reads back the same. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +19,18 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	long n, k, i;
 	size_t len = 0;
 
+	const unsigned char *p = data, *end = data + size;
+	struct zhi_entry e;
+
 	if (g == NULL)
 		return 0;
+	while (zhi_bucket_next(&p, end, &e) > 0) {
+		if (e.moves + e.nmoves > end || e.games + e.ngames > end ||
+		    e.top + e.ntop > end || p > end)
+			abort();
+		zhi_moves_decode(e.moves, e.nmoves, m, ZH_MAXMOVES + 1);
+		zhi_games_decode(e.games, e.ngames, g, size);
+	}
 	n = zhi_moves_decode(data, size, m, ZH_MAXMOVES + 1);
 	k = zhi_games_decode(data, size, g, size);
 	if (k > (long)size)
