@@ -25,6 +25,10 @@ struct q {
 	long nm;
 	struct zhi_gref *refs;
 	long nref;
+	struct zh_move legal[ZH_MAXMOVES];	/* the position's, once */
+	uint32_t codes[ZH_MAXMOVES];
+	int nlegal;
+	const struct zh_pos *labelled;
 };
 
 /* The position of text s (a FEN, or --moves from the start) of variant
@@ -115,8 +119,12 @@ load(struct q *o)
 	b = zhi_row_moves(o->x, &n);
 	if ((o->nm = zhi_moves_decode(b, n, o->m, ZH_MAXMOVES + 1)) < 0)
 		goto bad;
+	o->nref = 0;
+	if (!o->filter && !o->games && zhi_row_top(o->x, &n) != NULL)
+		return 0;	/* the stored lists and counts say it all */
 	b = zhi_row_games(o->x, &n);
 	free(o->refs);
+	o->refs = NULL;
 	if ((o->refs = malloc((b ? n : 1) * sizeof *o->refs)) == NULL)
 		return -1;
 	if (b == NULL) {
@@ -172,17 +180,26 @@ total(const struct zhi_move *m)
 	return m->n[0] + m->n[1] + m->n[2];
 }
 
-/* The move of code c in p: its UCI and SAN (dialect d); false if none. */
+/* The move of code c in p: its UCI and SAN (dialect d); false if none.
+   The legal moves and their codes found once a position. */
+static struct q *cur;
+
 static bool
 label(const struct zh_pos *p, uint32_t c, int d, char *uci, char *san)
 {
-	struct zh_move mv[ZH_MAXMOVES];
-	int n = zh_legal_moves(p, mv), i;
+	struct q *o = cur;
+	int i;
 
-	for (i = 0; i < n; i++)
-		if (zhi_move_code(mv[i]) == c) {
-			zh_uci_write(p, mv[i], uci);
-			zh_san_write(p, mv[i], d, san);
+	if (o->labelled != p) {
+		o->nlegal = zh_legal_moves(p, o->legal);
+		for (i = 0; i < o->nlegal; i++)
+			o->codes[i] = zhi_move_code(o->legal[i]);
+		o->labelled = p;
+	}
+	for (i = 0; i < o->nlegal; i++)
+		if (o->codes[i] == c) {
+			zh_uci_write(p, o->legal[i], uci);
+			zh_san_write(p, o->legal[i], d, san);
 			return true;
 		}
 	strcpy(uci, "?");
@@ -427,6 +444,8 @@ ask(struct q *o, const char *s, FILE *f)
 		return -1;
 	zh_fen_write(&p, o->dialect, fen, sizeof fen);
 	o->nm = o->nref = 0;
+	cur = o;
+	o->labelled = NULL;
 	if (rc > 0 && (load(o) != 0 || (o->filter && refilter(o) != 0)))
 		return -1;
 	if (o->games)
