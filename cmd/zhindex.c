@@ -429,6 +429,11 @@ cmd_build(int argc, char **argv, int kind)
 		return cli_usage();
 	}
 	cli_inputs(kind == 2 ? 0 : argc, argv);
+	if (kind != 2 && cli_input_named(outpath) != NULL) {
+		cli_fail("%s: cannot write: it is the input", outpath);
+		sel_free(&o.gsel);
+		return cli_exit(EXIT_USAGE);
+	}
 	if (sel_setup(&o.gsel, &j, kind == 2 ? 0 : argc, argv) != 0 ||
 	    cli_outputs_open() != 0 || (dir = dir_of(outpath)) == NULL) {
 		sel_free(&o.gsel);

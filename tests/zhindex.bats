@@ -256,4 +256,9 @@ PY
 	assert_equal "$status" 2
 	run zhindex frobnicate
 	assert_equal "$status" 2
+	# the index named as one of the inputs: refused, the input as it was
+	cp "$PYZH" "$T/in.pgn"
+	run zhindex build -o "$T/in.pgn" "$T/in.pgn"
+	assert_equal "$status" 2
+	cmp "$PYZH" "$T/in.pgn"
 }
