@@ -70,6 +70,8 @@ usage(FILE *f)
 	    "      --speed LIST   ultraBullet,bullet,blitz,rapid,classical,\n"
 	    "                     correspondence,unknown (from TimeControl)\n"
 	    "      --rating A-B   the board's players' mean rating in A-B\n"
+	    "      --ratings LIST Lichess's rating groups: 0,1000,1200,1400,1600,\n"
+	    "                     1800,2000,2200,2500 (each up to the next)\n"
 	    "      --since YYYY-MM, --until YYYY-MM  games of these months\n"
 	    "  -t, --to DIALECT   FENs and SAN written in DIALECT (default lichess)\n"
 	    "Opening suites (suite):\n"

@@ -19,6 +19,7 @@ struct q {
 	bool json, games, filter;
 	unsigned speeds;		/* bit per speed; 0: all */
 	int rmin, rmax, since, until;	/* 0: no bound */
+	unsigned groups;		/* --ratings: bit per group; 0: all */
 	int dialect;
 	struct zhi_reader *x;
 	struct zhi_move m[ZH_MAXMOVES + 1];
@@ -93,11 +94,29 @@ find(struct q *o, const char *s, struct zh_pos *p)
 	return -1;
 }
 
+/* Lichess's rating groups (lila-openingexplorer): a group is its lower
+   bound, up to the next one; under 1000 is group 0. */
+static const int groups[] = { 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200,
+    2500 };
+#define NGROUPS ((int)(sizeof groups / sizeof groups[0]))
+
+static int
+group_of(int r)
+{
+	int i;
+
+	for (i = NGROUPS - 1; i > 0 && r < groups[i]; i--)
+		;
+	return i;
+}
+
 static bool
 passes(const struct q *o, const struct zhi_grow *g, int board)
 {
 	int r = g->rating[board];
 
+	if (o->groups && (r == 0 || !(o->groups & (1u << group_of(r)))))
+		return false;
 	if (o->speeds && !(o->speeds & (1u << g->speed)))
 		return false;
 	if ((o->rmin && r < o->rmin) || (o->rmax && (r == 0 || r > o->rmax)))
@@ -457,7 +476,30 @@ ask(struct q *o, const char *s, FILE *f)
 	return 0;
 }
 
-enum { Q_MOVES = 0x700, Q_SPEED, Q_RATING, Q_SINCE, Q_UNTIL, Q_GAMES };
+enum { Q_MOVES = 0x700, Q_SPEED, Q_RATING, Q_SINCE, Q_UNTIL, Q_GAMES,
+	Q_RATINGS };
+
+static int
+ratings_arg(struct q *o, const char *s)
+{
+	char buf[256], *t, *save = NULL, *end;
+	int i;
+
+	snprintf(buf, sizeof buf, "%s", s);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		long v = strtol(t, &end, 10);
+
+		for (i = 0; i < NGROUPS && (*end != '\0' || v != groups[i]); i++)
+			;
+		if (i == NGROUPS) {
+			cli_fail("--ratings: '%s' is not one of 0, 1000, 1200, "
+			    "1400, 1600, 1800, 2000, 2200, 2500", t);
+			return -1;
+		}
+		o->groups |= 1u << i;
+	}
+	return 0;
+}
 
 static int
 month_arg(const char *s, int *m)
@@ -512,6 +554,7 @@ query_option(struct q *o, int c, const char *arg)
 			return -1;
 		}
 		return 0;
+	case Q_RATINGS: o->filter = true; return ratings_arg(o, arg);
 	case Q_SINCE: o->filter = true; return month_arg(arg, &o->since);
 	case Q_UNTIL: o->filter = true; return month_arg(arg, &o->until);
 	default: return -1;
@@ -529,6 +572,7 @@ zhiq_query(int argc, char **argv)
 		{ "to", required_argument, NULL, 't' },
 		{ "speed", required_argument, NULL, Q_SPEED },
 		{ "rating", required_argument, NULL, Q_RATING },
+		{ "ratings", required_argument, NULL, Q_RATINGS },
 		{ "since", required_argument, NULL, Q_SINCE },
 		{ "until", required_argument, NULL, Q_UNTIL },
 		{ NULL, 0, NULL, 0 }

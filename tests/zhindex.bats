@@ -52,10 +52,33 @@ exact() {
 	exact 50 "$BUG"
 }
 
-@test "zhindex: the whole benchmark archive (ZH_SLOW)" {
+# The benchmark archives (../shared/bench, beside the repository, or
+# ZH_BENCH_DATA): every position of their first 50 plies; and the games of
+# 1,000 sampled positions (all plies indexed) against zhpgn --position.
+BENCH=${ZH_BENCH_DATA:-$ZH_TOP/../../shared/bench}
+
+@test "zhindex: the whole benchmark archives, zh-tags.pgn and chess-tags.pgn (ZH_SLOW)" {
 	[ -n "${ZH_SLOW-}" ] || skip "ZH_SLOW=1"
-	[ -r /work/shared/bench/zh-tags.pgn ] || skip "no zh-tags.pgn"
-	exact 50 /work/shared/bench/zh-tags.pgn
+	[ -r "$BENCH/zh-tags.pgn" ] || skip "no $BENCH/zh-tags.pgn"
+	exact 50 "$BENCH/zh-tags.pgn"
+	exact 50 "$BENCH/chess-tags.pgn"
+}
+
+@test "zhindex: 1,000 sampled positions of zh-tags.pgn: the games zhpgn --position lists (ZH_SLOW)" {
+	[ -n "${ZH_SLOW-}" ] || skip "ZH_SLOW=1"
+	[ -r "$BENCH/zh-tags.pgn" ] || skip "no $BENCH/zh-tags.pgn"
+	local f=$BENCH/zh-tags.pgn fen n=0
+	zhindex build -q --plies 100000 -o "$T/all.zhi" "$f"
+	zhreplay -q -F fen "$f" | awk 'NR % 547 == 1' | head -1000 >"$T/sample"
+	while IFS= read -r fen; do
+		zhindex query --games "$T/all.zhi" "$fen" | cut -f2 | sort -n >"$T/a"
+		zhpgn -q --position "$fen" --json "$f" |
+		    $PY -c 'import sys, json; [print(json.loads(l)["index"]) for l in sys.stdin]' |
+		    sort -n >"$T/b"
+		diff "$T/a" "$T/b" || fail "games reaching $fen differ"
+		n=$((n + 1))
+	done <"$T/sample"
+	[ "$n" -ge 1000 ]
 }
 
 @test "zhindex: --games lists the games zhpgn --position selects (all plies indexed)" {
@@ -164,6 +187,13 @@ a, b, r = (json.load(open(f)) for f in sys.argv[1:])
 t = lambda o: o["white"] + o["draws"] + o["black"]
 assert t(a) == 150 and 0 < t(b) < 150 and t(b) + t(r) == t(a), (t(a), t(b), t(r))
 PY
+	# the rating groups: 1600 and 1800 are the range 1600-1999
+	zhindex query -J --ratings 1600,1800 "$T/x.zhi" --moves e4 >"$T/g"
+	zhindex query -J --rating 1600-1999 "$T/x.zhi" --moves e4 >"$T/r"
+	cmp "$T/g" "$T/r"
+	grep -q '"white":[1-9]' "$T/g"
+	run zhindex query --ratings 1700 "$T/x.zhi" --moves e4
+	assert_equal "$status" 2
 	# a rating range: the games listed all have it
 	zhindex query --games --rating 1800-2000 "$T/x.zhi" 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' | cut -f2 >"$T/ids"
 	[ -s "$T/ids" ]
