@@ -239,6 +239,42 @@ PY
 	[ ! -e "$T/m.zhi" ]
 }
 
+# A build stopped by a signal half-way (its input a FIFO that is kept
+# open, so that it is surely mid-build): the old index whole, no
+# temporary file (its own or a sorted run's) left, "not written" said.
+@test "zhindex: a build interrupted by SIGINT or SIGTERM leaves the old index whole" {
+	local sig
+	zhindex build -q -o "$T/x.zhi" "$PYZH"
+	cp "$T/x.zhi" "$T/old"
+	cat "$ZH150" "$ZH150" >"$T/two.pgn"
+	for sig in INT TERM; do
+		rm -f "$T/fifo" && mkfifo "$T/fifo"
+		# job control on (set -m): a background job keeps SIGINT
+		run bash -c '
+			set -m
+			T=$1 sig=$2
+			{ cat "$T/two.pgn"; sleep 30; } >"$T/fifo" 2>/dev/null </dev/null &
+			feeder=$!
+			zhindex build -q --memory 1M -o "$T/x.zhi" "$T/fifo" 2>"$T/err" &
+			pid=$!
+			for i in $(seq 200); do
+				f=$(find "$T" -name ".x.zhi.*" -size +20k | head -1)
+				[ -n "$f" ] && break
+				sleep 0.05
+			done
+			[ -n "$f" ] || echo "no temporary file"
+			kill "-$sig" "$pid"
+			wait "$pid"
+			rc=$?
+			kill -- "-$feeder" 2>/dev/null
+			exit $rc' _ "$T" "$sig"
+		assert_equal "$status" $((128 + $(kill -l "$sig")))
+		cmp "$T/old" "$T/x.zhi"
+		[ -z "$(find "$T" -name '.*')" ] || fail "left: $(ls -a "$T")"
+		grep -q "not written (interrupted by SIG$sig)" "$T/err" || fail "$(cat "$T/err")"
+	done
+}
+
 # A disk that fills up while the index is written (a 1 MB tmpfs; root
 # only): exit 2, said, the old index whole, no temporary file left.
 @test "zhindex: a full disk: exit 2, the old index whole, no temporary file" {
