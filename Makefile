@@ -107,6 +107,22 @@ $(DRAWTOOLS): bin/%: build/cmd/%.o $(CLIOBJ) build/libzhdraw.a build/libzh.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
+# zhindex: its index (index/) and SQLite, linked into it alone.
+INDEXSRC = $(sort $(wildcard index/*.c))
+INDEXOBJ = $(INDEXSRC:index/%.c=build/index/%.o)
+
+build/index/%.o: index/%.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/index
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+build/cmd/zhindex.o: cmd/zhindex.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/cmd
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+bin/zhindex: build/cmd/zhindex.o $(INDEXOBJ) $(CLIOBJ) build/libzh.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(INDEXOBJ) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS) -lsqlite3
+
 bin/%: build/cmd/%.o $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
@@ -146,6 +162,11 @@ PQREAD = cli/parquet_read.c $(PQMETA)
 build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+
+# The index's blobs (index/blob.c, no SQLite).
+build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c index/blob.c index/zhi.h build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Iindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -214,6 +235,10 @@ build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c index/blob.c index/zhi.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Iindex -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c $(LIBSRC) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.

@@ -1299,6 +1299,23 @@ struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 void zh_pgn_set_filter(struct zh_pgn_reader *r,
     int (*fn)(void *arg, const struct zh_game *g), void *arg);
 
+/* ======================== position keys ======================== */
+
+/*
+ * A position's 128-bit key (zhindex): equal for positions a repetition
+ * calls the same (the variant; every square's piece, and its promoted
+ * flag where a capture sends it to hand as a pawn; the pieces in hand;
+ * the side to move; the castling rights; the en-passant square only
+ * when a capture there is legal), different, but for a chance of about
+ * 2^-128, for any two others.  Not the counters.  Zobrist's scheme:
+ * stable across runs, builds and machines (zhkit-index(5) stores it).
+ */
+struct zh_key zh_pos_key(const struct zh_pos *p);
+/* The key of b from a's key k, a being any position of b's variant (the
+ * one before a move, as a rule): what differs rehashed, not the rest. */
+struct zh_key zh_pos_key_next(struct zh_key k, const struct zh_pos *a,
+    const struct zh_pos *b);
+
 /* ======================== for zhkit's tools ======================== */
 
 /*

@@ -28,3 +28,4 @@ corpus() {
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
 @test "fuzz corpus: Parquet metadata and page headers (Thrift compact protocol)" { corpus fuzz_thrift; }
 @test "fuzz corpus: a Parquet file of games read as PGN text" { corpus fuzz_parquet; }
+@test "fuzz corpus: an index's blobs (zhindex)" { corpus fuzz_zhiblob; }
