@@ -775,6 +775,16 @@ put_pocket(struct out *o, const struct zh_pos *p, int c, unsigned flags)
 		PUTS(o, " -");
 }
 
+/*
+ * A diagram is at most DIAG_BOUND bytes: two rules and the file letters,
+ * 10 ranks of 10 squares (a colour escape, a mark, a glyph of at most
+ * 3 bytes, a mark and a reset: 20 bytes) with their number and bars,
+ * and two pockets of 7 * 255 pieces (a blank and a glyph each) after
+ * their label.
+ */
+#define DIAG_BOUND (3 * 64 + 10 * (16 + 10 * 20) + 2 * (32 + 7 * 255 * 4))
+_Static_assert(DIAG_BOUND < ZH_DIAGMAX, "ZH_DIAGMAX holds any diagram");
+
 size_t
 zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
     unsigned flags, char *buf, size_t size)
