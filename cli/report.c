@@ -8,6 +8,7 @@
  * time); SARIF 2.1.0 (OASIS): one run, its tool's driver with a rule
  * per problem code, a result per problem.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,15 +140,15 @@ put_str(FILE *f, const char *s, enum esc e)
 	put_text(f, s, strlen(s), e);
 }
 
-/* Append at most max bytes of s to b (of size bsize) at *n. */
+/* Append at most max bytes of s to b (of size bsize) at *n: *n counts
+ * them all, what fits is copied (snprintf's rule, without the NUL). */
 static void
 put(char *b, size_t bsize, size_t *n, const char *s, size_t max)
 {
 	size_t k = strnlen(s, max);
 
-	if (k > bsize - *n)
-		k = bsize - *n;
-	memcpy(b + *n, s, k);
+	if (*n < bsize)
+		memcpy(b + *n, s, k < bsize - *n ? k : bsize - *n);
 	*n += k;
 }
 
@@ -170,9 +171,9 @@ game_name(char *b, size_t size, const struct zh_game *g)
 	putnum(b, size, &n, g->number);
 	if (w != NULL || k != NULL) {
 		put(b, size, &n, " (", 2);
-		put(b, size, &n, w ? w : "?", 70);
+		put(b, size, &n, w ? w : "?", SIZE_MAX);
 		put(b, size, &n, " - ", 3);
-		put(b, size, &n, k ? k : "?", 70);
+		put(b, size, &n, k ? k : "?", SIZE_MAX);
 		put(b, size, &n, ")", 1);
 	}
 	return n;
@@ -205,6 +206,22 @@ report_message(char *b, size_t size, const struct zh_game *g,
 	return n;
 }
 
+char *
+report_text(char *local, size_t lsize, const struct zh_game *g,
+    const struct zh_problem *p, size_t *n)
+{
+	char *b;
+
+	if ((*n = report_message(local, lsize, g, p)) < lsize)
+		return local;
+	if ((b = malloc(*n + 1)) == NULL) {
+		*n = lsize;	/* no memory: what fitted */
+		return local;
+	}
+	report_message(b, *n + 1, g, p);
+	return b;
+}
+
 static const char *
 level(const struct zh_problem *p)
 {
@@ -216,13 +233,13 @@ level(const struct zh_problem *p)
 static void
 github_case(FILE *f, const struct report_case *c)
 {
-	char msg[512];
+	char local[512], *msg;
 	size_t i, n;
 
 	for (i = 0; i < c->n; i++) {
 		const struct zh_problem *p = &c->probs[i];
 
-		n = report_message(msg, sizeof msg, c->g, p);
+		msg = report_text(local, sizeof local, c->g, p, &n);
 		fprintf(f, "::%s file=", level(p));
 		put_str(f, c->file, E_GHPROP);
 		fprintf(f, ",line=%ld,col=%ld,title=", p->line, p->col);
@@ -231,6 +248,8 @@ github_case(FILE *f, const struct report_case *c)
 		fputs("::", f);
 		put_text(f, msg, n, E_GH);
 		putc('\n', f);
+		if (msg != local)
+			free(msg);
 	}
 }
 
@@ -240,17 +259,20 @@ github_case(FILE *f, const struct report_case *c)
 static void
 junit_lines(FILE *f, const struct report_case *c, int sev)
 {
-	char msg[512];
+	char local[512], *msg;
 	size_t i, n;
 
 	for (i = 0; i < c->n; i++)
 		if (c->probs[i].severity == sev) {
-			n = report_message(msg, sizeof msg, c->g, &c->probs[i]);
+			msg = report_text(local, sizeof local, c->g,
+			    &c->probs[i], &n);
 			put_str(f, c->file, E_XML);
 			fprintf(f, ":%ld:%ld: %s: ", c->probs[i].line,
 			    c->probs[i].col, level(&c->probs[i]));
 			put_text(f, msg, n, E_XML);
 			putc('\n', f);
+			if (msg != local)
+				free(msg);
 		}
 }
 
@@ -258,7 +280,7 @@ static void
 junit_case(FILE *f, const struct report_case *c)
 {
 	const struct zh_problem *e = NULL;
-	char name[200];
+	char local[200], *name = local;
 	size_t i, n;
 	bool warned = false;
 
@@ -267,12 +289,20 @@ junit_case(FILE *f, const struct report_case *c)
 			e = &c->probs[i];
 		else if (c->probs[i].severity != ZH_ERROR)
 			warned = true;
-	if (c->g != NULL)
-		n = game_name(name, sizeof name, c->g);
-	else
-		n = (size_t)snprintf(name, sizeof name, "line %ld", c->line);
+	if (c->g == NULL)
+		n = (size_t)snprintf(name, sizeof local, "line %ld", c->line);
+	else if ((n = game_name(local, sizeof local, c->g)) >= sizeof local) {
+		if ((name = malloc(n)) != NULL)
+			game_name(name, n, c->g);	/* the names whole */
+		else {
+			name = local;
+			n = sizeof local;
+		}
+	}
 	fputs("    <testcase name=\"", f);
 	put_text(f, name, n, E_XML);
+	if (name != local)
+		free(name);
 	fputs("\" classname=\"", f);
 	put_str(f, c->file, E_XML);
 	fputs("\" time=\"0\"", f);
@@ -340,14 +370,14 @@ put_uri(FILE *f, const char *s)
 static void
 sarif_case(FILE *f, const struct report_case *c)
 {
-	char msg[512];
+	char local[512], *msg;
 	size_t i, n;
 
 	for (i = 0; i < c->n; i++) {
 		const struct zh_problem *p = &c->probs[i];
 		int r = rule_index(p->code);
 
-		n = report_message(msg, sizeof msg, c->g, p);
+		msg = report_text(local, sizeof local, c->g, p, &n);
 		fputs(i ? ",\n{\"ruleId\":\"" : "{\"ruleId\":\"", f);
 		put_str(f, p->code, E_JSON);
 		if (r >= 0)
@@ -357,6 +387,8 @@ sarif_case(FILE *f, const struct report_case *c)
 		fprintf(f, ",\"level\":\"%s\",\"message\":{\"text\":\"",
 		    level(p));
 		put_text(f, msg, n, E_JSON);
+		if (msg != local)
+			free(msg);
 		fputs("\"},\"locations\":[{\"physicalLocation\":"
 		    "{\"artifactLocation\":{\"uri\":\"", f);
 		put_uri(f, c->file);

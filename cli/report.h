@@ -25,10 +25,15 @@ int report_find(const char *name);
 /*
  * "game N (White - Black), ply P on board B: TEXT [-WNAME]" (g NULL, a
  * position: "TEXT"), as zhcheck says a problem on stderr, into b (not
- * terminated); its length.
+ * terminated); its whole length (what does not fit is not written).
  */
 size_t report_message(char *b, size_t size, const struct zh_game *g,
     const struct zh_problem *p);
+/* The same whole, however long the players' names: in local (lsize
+ * bytes) if it fits, else in memory from malloc (for the caller to
+ * free when it is not local); *n its length. */
+char *report_text(char *local, size_t lsize, const struct zh_game *g,
+    const struct zh_problem *p, size_t *n);
 
 /* One case: a game (g set) or a position (g NULL, its line 'line'). */
 struct report_case {

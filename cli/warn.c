@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -168,17 +169,26 @@ int
 warn_fdiag(FILE *f, int cls, const char *file, long line, long col,
     const char *fmt, ...)
 {
-	char msg[1024];
+	char local[1024], *msg = local;	/* the text whole: the input's */
 	va_list ap;
 	bool e = warn_is_error(cls);
+	int n;
 
 	if (!warn_on(cls))
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	n = vsnprintf(local, sizeof local, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof local && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (msg == NULL)
+		msg = local;
 	cli_fdiag(f, e ? "error" : "warning", file, line, col, "%s [-W%s%s]",
 	    msg, e ? "error=" : "", names[cls]);
+	if (msg != local)
+		free(msg);
 	if (e)
 		atomic_fetch_add(&nerr, 1);
 	return e ? 1 : 0;

@@ -74,11 +74,14 @@ static void
 report(FILE *err, const char *file, const struct zh_game *g,
     const struct zh_problem *p)
 {
-	char msg[512];
-	size_t n = report_message(msg, sizeof msg, g, p);
+	char local[512], *msg;
+	size_t n;
 
+	msg = report_text(local, sizeof local, g, p, &n);
 	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
 	    p->line, p->col, msg, n);
+	if (msg != local)
+		free(msg);
 }
 
 /* Write the JSON text t as one line and empty t; -1 if the text could
