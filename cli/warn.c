@@ -326,9 +326,10 @@ warn_check(struct zh_check *c)
  */
 static struct sink {
 	FILE *to;
-	char line[4096];
-	size_t len;
-	bool longline;			/* line[] overflowed: written as is */
+	char *line;			/* a line in pieces, whole (a message
+					   names the players, whole) */
+	size_t len, cap;
+	bool longline;			/* no memory for it: written as is */
 	long said[W_N][2];		/* [class][as an error] */
 	long held[W_N];			/* warnings not written */
 } sk;
@@ -391,6 +392,22 @@ sink_line(const char *s, size_t n)
 	fwrite(s, 1, n, sk.to);
 }
 
+/* Room for n bytes of a line in sk.line; false if there is no memory. */
+static bool
+sink_room(size_t n)
+{
+	size_t cap = sk.cap ? sk.cap : 4096;
+	char *b;
+
+	while (cap < n)
+		cap *= 2;
+	if ((b = realloc(sk.line, cap)) == NULL)
+		return false;
+	sk.line = b;
+	sk.cap = cap;
+	return true;
+}
+
 static ssize_t
 sink_write(void *cookie, const char *data, size_t n)
 {
@@ -403,8 +420,9 @@ sink_write(void *cookie, const char *data, size_t n)
 
 		if (sk.len == 0 && nl != NULL && !sk.longline)
 			sink_line(data + i, k);		/* the common case */
-		else if (sk.longline || k > sizeof sk.line - sk.len) {
-			/* too long to be one of ours: passed on */
+		else if (sk.longline || (k > sk.cap - sk.len &&
+		    !sink_room(sk.len + k))) {
+			/* no memory to hold it whole: passed on */
 			fwrite(sk.line, 1, sk.len, sk.to);
 			fwrite(data + i, 1, k, sk.to);
 			sk.len = 0;
