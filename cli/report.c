@@ -283,7 +283,8 @@ static const struct rule error_rules[] = {
 	  "half-moves before it on its board." },
 	{ "limit", "Over a limit of the reader",
 	  "A game over one of the reader's limits (--limit): its size, a "
-	  "tag, a comment, its plies or its depth of variations." },
+	  "tag, a comment, its number of tags, tokens or plies, or its "
+	  "depth of variations." },
 	{ "memory", "Out of memory",
 	  "The game could not be checked for want of memory." },
 	{ "error", "Another error",
