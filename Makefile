@@ -115,6 +115,16 @@ build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/co
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
 
+# The pictures' target draws through draw/, the reports' writes through
+# cli/report.c (and the cli/ it calls).
+build/fuzzrun/fuzz_draw: tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Idraw -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+
+build/fuzzrun/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -195,6 +205,14 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_codec.c cli/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(DRAWSRC) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
+
+build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -Idraw -o $@ tests/fuzz/fuzz_report.c $(CLISRC) $(LIBSRC) $(LIBS) $(CODECLIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.
