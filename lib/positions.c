@@ -48,6 +48,7 @@ zh_lines_free(struct zh_lines *w)
 	free(w->own);
 	free(w->info);
 	free(w->tokline);
+	free(w->paths);
 	memset(w, 0, sizeof *w);
 }
 
@@ -82,13 +83,22 @@ new_line(struct zh_lines *w, int parent, size_t branch, size_t first)
 	li->first = first;
 	if (parent >= 0) {
 		struct zh_line_info *p = &w->info[parent];
+		/* the parent's path and ".N", however deep */
+		size_t plen = p->parent < 0 ? 0 : strlen(w->paths + p->path);
+		char *q;
 
 		p->children++;
-		if (p->parent < 0)
-			snprintf(li->path, sizeof li->path, "%d", p->children);
-		else
-			snprintf(li->path, sizeof li->path, "%.50s.%d", p->path,
-			    p->children);
+		if (grow((void **)&w->paths, &w->pathcap, w->pathlen + plen +
+		    24, 1))
+			return -1;
+		q = w->paths + w->pathlen;
+		if (p->parent >= 0) {
+			memcpy(q, w->paths + p->path, plen);
+			q[plen++] = '.';
+		}
+		li->path = w->pathlen;
+		w->pathlen += plen + (size_t)snprintf(q + plen, 24, "%d",
+		    p->children) + 1;
 	}
 	return (int)w->ninfo++;
 }
@@ -102,6 +112,7 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 	size_t i;
 
 	w->ninfo = 0;
+	w->pathlen = 0;
 	if (grow((void **)&w->tokline, &w->toklinecap, g->ntoks + 1,
 	    sizeof *w->tokline) || (cur = new_line(w, -1, 0, 0)) < 0)
 		return -1;
@@ -293,7 +304,7 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 			continue;
 		len = build(w, (int)l, branch + li->n, 0);
 		pl.line = (int)l;
-		pl.path = l == 0 ? NULL : li->path;
+		pl.path = l == 0 ? NULL : w->paths + li->path;
 		pos = r->start;
 		pl.ply = 0;
 		pl.move = NULL;

@@ -774,9 +774,11 @@ struct zh_lines {
 		size_t off, n;	/* own moves in 'own' */
 		size_t first;	/* first token of the line */
 		int children;
-		char path[64];
+		size_t path;	/* its path's offset in 'paths' */
 	} *info;
 	size_t ninfo, infocap;
+	char *paths;		/* the lines' paths ("2.1"), whole */
+	size_t pathlen, pathcap;
 	int *tokline;		/* line of each token */
 	size_t toklinecap;
 };

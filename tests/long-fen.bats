@@ -139,3 +139,24 @@ game() {
 	[[ "$output" == *"$id depth 1"* ]]
 	[[ "$output" != *"$id"x* ]]
 }
+
+@test "long text: a variation's path is whole however deep (40 levels), in -F jsonl and -F board" {
+	/usr/bin/python3 - >"$BATS_TEST_TMPDIR/deep.pgn" <<'PY'
+moves = ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4", "b4", "g4", "a3"]
+s, close = "1. e4 ", ""
+for i in range(40):
+    s += "( 1. %s " % moves[i % len(moves)]
+    close += ") "
+print('[Event "deep"]\n[Variant "crazyhouse"]\n\n' + s + close + "e5 *")
+PY
+	run --separate-stderr zhreplay -q -F jsonl --variations "$BATS_TEST_TMPDIR/deep.pgn"
+	assert_success
+	got=$(printf '%s\n' "$output" | /usr/bin/python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["variation"] or "-" for l in sys.stdin}, key=len)))')
+	want="-"
+	p=""
+	for i in $(seq 40); do p=${p:+$p.}1; want="$want $p"; done
+	[ "$got" = "$want" ]
+	run --separate-stderr zhreplay -q -F board --variations "$BATS_TEST_TMPDIR/deep.pgn"
+	assert_success
+	printf '%s\n' "$output" | grep -qxF "game 1, variation $p, ply 1: 1. a3"
+}
