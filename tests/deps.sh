@@ -11,7 +11,8 @@ missing() {
 }
 need=$(missing jq libjansson-dev libpcre2-dev libzstd-dev zlib1g-dev libbz2-dev \
     liblzma-dev zstd gzip bzip2 xz-utils bats bats-assert bats-support \
-    fairy-stockfish parallel pkg-config python3 python3-numpy python3-jsonschema)
+    fairy-stockfish parallel pkg-config python3 python3-numpy python3-jsonschema \
+    python3-yaml)
 opt=$(missing python3-pil librsvg2-bin chromium)
 [ -z "$need$opt" ] && exit 0
 SUDO=
