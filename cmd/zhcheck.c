@@ -215,10 +215,10 @@ count(struct run *o, int res)
 	o->items++;
 	if (res & 1)
 		o->invalid++;
-	if (res & KNOWN)
-		o->known++;
 	else
 		o->valid++;
+	if (res & KNOWN)
+		o->known++;
 	if ((res >> 1 & 3) != 0)
 		o->conv[(res >> 1 & 3) - 1]++;
 	if (o->max_errors && o->invalid >= o->max_errors) {
