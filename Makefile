@@ -208,7 +208,7 @@ build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC)
 
 build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(DRAWSRC) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(filter-out draw/pic.c,$(DRAWSRC)) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
 
 build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
