@@ -682,7 +682,8 @@ github_end(FILE *out, FILE *held, long tests, long failures)
 			    "summary holds 1 MiB (--report sarif has every "
 			    "one).\n", t.unlisted, t.unlisted == 1 ? "" : "s");
 		if (t.rows + t.unlisted == 0)
-			fputs("| | | | | | no findings |\n", sum);
+			fputs(conf.on ? "| | | | | | no findings | |\n" :
+			    "| | | | | | no findings |\n", sum);
 		if (ferror(sum) | (fclose(sum) != 0)) {
 			cli_fail("the job summary (GITHUB_STEP_SUMMARY) %s: "
 			    "write error", conf.summary);
