@@ -108,7 +108,7 @@ static int
 split_lines(struct zh_lines *w, const struct zh_game *g,
     const struct zh_replay *r, bool variations)
 {
-	int stack[256], depth = 0, cur;
+	int depth = 0, cur;	/* a variation's end: back to its parent */
 	size_t i;
 
 	w->ninfo = 0;
@@ -121,8 +121,7 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 
 		w->tokline[i] = -1;
 		if (t->kind == ZH_T_MOVE) {
-			if (r->moves[i].ok && depth <= 256 &&
-			    (variations || depth == 0)) {
+			if (r->moves[i].ok && (variations || depth == 0)) {
 				w->tokline[i] = cur;
 				w->info[cur].n++;
 			}
@@ -133,10 +132,8 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 			    0 : li->branch + li->n;
 			int v;
 
-			if (depth < 256)
-				stack[depth] = cur;
 			depth++;
-			if (!variations || depth > 256)
+			if (!variations)
 				continue;
 			/* a variation replaces its parent's last move */
 			v = new_line(w, cur, full > 0 ? full - 1 : 0, i);
@@ -147,8 +144,8 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 			cur = v;
 		} else if (t->kind == ZH_T_VEND && depth > 0) {
 			depth--;
-			if (depth < 256)
-				cur = stack[depth];
+			if (variations)
+				cur = w->info[cur].parent;
 		}
 	}
 	return 0;

@@ -160,3 +160,19 @@ PY
 	assert_success
 	printf '%s\n' "$output" | grep -qxF "game 1, variation $p, ply 1: 1. a3"
 }
+
+@test "deep variations: all 300 levels walked with --limit depth=1000 (once cut at 256 without a word)" {
+	/usr/bin/python3 - >"$BATS_TEST_TMPDIR/deep.pgn" <<'PY'
+moves = ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4", "b4", "g4", "a3"]
+s, close = "1. e4 ", ""
+for i in range(300):
+    s += "( 1. %s " % moves[i % len(moves)]
+    close += ") "
+print('[Event "deep"]\n[Variant "crazyhouse"]\n\n' + s + close + "e5 *")
+PY
+	run --separate-stderr zhreplay -q -F uci --variations --limit depth=1000 "$BATS_TEST_TMPDIR/deep.pgn"
+	assert_success
+	# the mainline, then a line for each variation: its one move
+	[ "$(printf '%s\n' "$output" | wc -l)" = 301 ]
+	[ "$(printf '%s\n' "$output" | sed -n 301p)" = a2a3 ]
+}
