@@ -298,7 +298,14 @@ const char *zh_dialect_name(int d);
 
 /* ======================== FEN ======================== */
 
-#define ZH_FENMAX 512
+/*
+ * The longest FEN or EPD any writer makes, its NUL included: 100 squares
+ * with '~', the slashes and brackets, two pockets of at most 7 * 255
+ * letters (a count is a byte; a FEN read holds at most 200 of a piece),
+ * chess.com's promoted squares, the fields.  A buffer of ZH_FENMAX
+ * bytes always holds a whole FEN (lib/fenout.c asserts it).
+ */
+#define ZH_FENMAX 4352
 
 /*
  * Read a FEN or EPD of variant v (NULL: crazyhouse) in dialect d
@@ -777,9 +784,11 @@ struct zh_lines {
 		size_t off, n;	/* own moves in 'own' */
 		size_t first;	/* first token of the line */
 		int children;
-		char path[64];
+		size_t path;	/* its path's offset in 'paths' */
 	} *info;
 	size_t ninfo, infocap;
+	char *paths;		/* the lines' paths ("2.1"), whole */
+	size_t pathlen, pathcap;
 	int *tokline;		/* line of each token */
 	size_t toklinecap;
 };
@@ -1413,13 +1422,15 @@ size_t zh_san_dialect(const char *san, int d, char *buf);
  * and NUL-terminated at size).
  */
 enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
-#define ZH_DIAGMAX 8192
+/* The longest diagram, its NUL included (two pockets of 7 * 255 glyphs:
+ * lib/positions.c asserts the bound). */
+#define ZH_DIAGMAX 20480
 size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
     unsigned flags, char *buf, size_t size);
 
 /* Both boards' zh_diagram_write side by side, A on the left, the last
  * move marked on its board; returns the length (snprintf rules). */
-#define ZH_BDIAGMAX (2 * 8192 + 1024)
+#define ZH_BDIAGMAX (2 * ZH_DIAGMAX + 1024)
 size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
     size_t size);
 
