@@ -16,13 +16,19 @@ LDFLAGS  =
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
 POSIX    = -D_POSIX_C_SOURCE=200809L
-CFLAGS_ALL = $(WARN) $(POSIX) -Ilib $(CFLAGS)
+# zhkit's version, in one place: the file VERSION.  The C gets it as
+# ZH_VERSION (-D); zhkit.pc, and the zh.h and pages that install writes,
+# get it written in (tests/version.bats checks they agree).
+VERSION  = $(shell cat VERSION)
+CFLAGS_ALL = $(WARN) $(POSIX) -DZH_VERSION='"$(VERSION)"' -Ilib $(CFLAGS)
 LIBS     = -ljansson -lpcre2-8 -lpthread
-# The tools' codecs (cli/codec.c); libzh does not use them.  Loading the
+# The tools' codecs (cli/codec.c; snappy, lz4 and brotli for Parquet's
+# pages, cli/parquet_write.c and cli/parquet_read.c); libzh does not use
+# them.  Loading the
 # four shared libraries costs every run about 0.25M instructions (0.1 ms);
 # CODECLIBS='-Wl,-Bstatic -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic' links
 # them in instead (start-up as without them, 1 MB more per tool).
-CODECLIBS = -lzstd -lz -lbz2 -llzma
+CODECLIBS = -lzstd -lz -lbz2 -llzma -lsnappy -llz4 -lbrotlidec
 SOMAJOR  = 1
 SOVER    = $(SOMAJOR).0.0
 
@@ -53,9 +59,9 @@ all: $(TOOLS) $(TOOLSRC:cmd/%.c=build/cmd/%.o) $(OWNOBJ) build/libzh.a build/lib
 PYTHON   = /usr/bin/python3
 PYSRC    = $(wildcard python/src/*.c python/src/*.h python/zhkit/*.py)
 python: build/python/.built
-build/python/.built: python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
+build/python/.built: Makefile VERSION python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
 	@mkdir -p build/python
-	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" \
+	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" ZH_PYLIBS="$(LIBS) $(CODECLIBS)" \
 	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --build-base $(CURDIR)/build/pybuild \
 	    --build-lib $(CURDIR)/build/python
 	@touch $@
@@ -73,12 +79,14 @@ build/libzh.so.$(SOVER): $(LIBOBJ)
 	$(CC) -shared -Wl,-soname,libzh.so.$(SOMAJOR) $(LDFLAGS) -o $@ $(LIBOBJ) -ljansson -lpcre2-8
 
 # libzh's; the codecs (CODECLIBS) are the tools' alone, so not here.
-build/zhkit.pc: Makefile
+build/zhkit.pc: Makefile VERSION
 	@mkdir -p build
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
 	    'Name: zhkit' 'Description: libzh, rules and dialects of crazyhouse-family chess' \
-	    'Version: $(SOVER)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
+	    'Version: $(VERSION)' 'Libs: -L$${libdir} -lzh' 'Libs.private: -ljansson -lpcre2-8' \
 	    'Cflags: -I$${includedir}' > $@
+
+$(CLIOBJ): VERSION
 
 build/cmd/%.o: cmd/%.c $(LIBHDR) $(CLIHDR) $(wildcard draw/*.h) $(wildcard cmd/*/*.h)
 	@mkdir -p $(@D)
@@ -105,6 +113,22 @@ build/libzhdraw.a: $(DRAWOBJ)
 $(DRAWTOOLS): bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzhdraw.a build/libzh.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+
+# zhindex: its index (index/) and SQLite, linked into it alone.
+INDEXSRC = $(sort $(wildcard index/*.c))
+INDEXOBJ = $(INDEXSRC:index/%.c=build/index/%.o)
+
+build/index/%.o: index/%.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/index
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+build/cmd/zhindex.o: cmd/zhindex.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
+	@mkdir -p build/cmd
+	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
+
+bin/zhindex: build/cmd/zhindex.o $(INDEXOBJ) $(CLIOBJ) build/libzh.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(INDEXOBJ) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS) -lsqlite3
 
 bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
@@ -133,6 +157,33 @@ build/fuzzrun/%: tests/fuzz/%.c tests/fuzz/standalone.c build/libzh.a
 build/fuzzrun/fuzz_codec: tests/fuzz/fuzz_codec.c tests/fuzz/standalone.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_codec.c cli/codec.c tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
+
+# Parquet's metadata reader (cli/thrift.c, cli/parquet_meta.c).
+PQMETA = cli/thrift.c cli/parquet_meta.c
+build/fuzzrun/fuzz_thrift: tests/fuzz/fuzz_thrift.c tests/fuzz/standalone.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA) tests/fuzz/standalone.c
+
+# The Parquet reader (cli/parquet_read.c) and its codecs.
+PQREAD = cli/parquet_read.c $(PQMETA)
+build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
+
+# The index's blobs (index/blob.c, no SQLite).
+build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c index/blob.c index/zhi.h build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Iindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
+
+# The pictures' target draws through draw/, the reports' writes through
+# cli/report.c (and the cli/ it calls).
+build/fuzzrun/fuzz_draw: tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Idraw -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+
+build/fuzzrun/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -202,6 +253,10 @@ build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
 
+build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c index/blob.c index/zhi.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Iindex -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c $(LIBSRC) $(LIBS)
+
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
 FUZZTIME = 30
@@ -214,6 +269,22 @@ build/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(LIBHDR)
 build/fuzz/fuzz_codec: tests/fuzz/fuzz_codec.c cli/codec.c cli/codec.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_codec.c cli/codec.c $(LIBSRC) $(CODECLIBS) $(LIBS)
+
+build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parquet_meta.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_thrift.c $(PQMETA)
+
+build/fuzz/fuzz_parquet: tests/fuzz/fuzz_parquet.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) $(CODECLIBS) -lpthread
+
+build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(filter-out draw/pic.c,$(DRAWSRC)) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
+
+build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -Idraw -o $@ tests/fuzz/fuzz_report.c $(CLISRC) $(LIBSRC) $(LIBS) $(CODECLIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.
@@ -236,8 +307,10 @@ install: all build/zhkit.pc
 	ln -sf libzh.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libzh.so.$(SOMAJOR)
 	ln -sf libzh.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libzh.so
 	cp build/zhkit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	cp lib/zh.h $(DESTDIR)$(INCDIR)/
-	for m in $(MAN); do s=$${m##*.}; cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	sed 's/^#define ZH_VERSION "unknown"$$/#define ZH_VERSION "$(VERSION)"/' lib/zh.h \
+	    > $(DESTDIR)$(INCDIR)/zh.h
+	for m in $(MAN); do s=$${m##*.}; sed 's/^\.Os zhkit$$/.Os zhkit $(VERSION)/' $$m \
+	    > $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 	cp man/zhkit-game.schema.json man/zhkit-position.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 	for t in $(TOOLS); do cp completion/zhkit.bash $(DESTDIR)$(COMPDIR)/$${t#bin/}; done

@@ -13,7 +13,8 @@ all A runs over a median of all B runs (taken minutes apart) does not.
 Each command is one string, split as a shell would split it (no shell
 runs it).  Every run's figures go to JSON.  PAIRS_PREPARE_A, if set, is
 a shell command run before each run of A, not timed (e.g. removing the
-output directory A's last run wrote, so each run writes a new one).
+output directory A's last run wrote, so each run writes a new one);
+PAIRS_PREPARE_B the same before each run of B.
 """
 import json
 import os
@@ -44,14 +45,21 @@ def main():
     runs, out = int(sys.argv[1]), sys.argv[2]
     a, b = shlex.split(sys.argv[3]), shlex.split(sys.argv[4])
     prep = os.environ.get("PAIRS_PREPARE_A")
-    if prep:
-        subprocess.run(prep, shell=True, check=True)
-    once(a), once(b)  # warm-up
+    prep_b = os.environ.get("PAIRS_PREPARE_B")
+
+    def prepare(cmd):
+        if cmd:
+            subprocess.run(cmd, shell=True, check=True)
+
+    prepare(prep)
+    once(a)
+    prepare(prep_b)
+    once(b)  # warm-up
     rows = []
     for _ in range(runs):
-        if prep:
-            subprocess.run(prep, shell=True, check=True)
+        prepare(prep)
         wa, ca = once(a)
+        prepare(prep_b)
         wb, cb = once(b)
         rows.append({"a": wa, "b": wb, "cpu_a": ca, "cpu_b": cb})
     med = lambda k: statistics.median(r[k] for r in rows)

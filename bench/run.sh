@@ -28,7 +28,7 @@
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse pictures arrays python
+#                   base big select bughouse pictures arrays parquet python index
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -45,7 +45,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays python}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays parquet python index}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -656,6 +656,51 @@ print("%.6f %d %.2f" % (t, rss() - r, a.size * a.dtype.itemsize / 1e9))' "$out-b
 	fi
 }
 if want arrays; then arrays_section; fi
+# ------------------------------------------------ positions as Parquet ---
+# zhreplay -F parquet (issue 43) on zh.pgn, side by side in one run:
+# positions/s against -F npy (each into a new directory, in turn:
+# bench/pairs.py; bar 0.9), the positions table's bytes a position (bar
+# 20), the end-to-end path against zhreplay -F jsonl + DuckDB read_json +
+# COPY TO parquet (bench/duck_copy.mjs; bar 10), and -F parquet's peak
+# RSS.  DuckDB is @duckdb/node-api from $PEERS_DIR.
+parquet_section() {
+	local pgn py=/usr/bin/python3 npos out=$TMP/pq rss
+	pgn=$(pgn_path zh.pgn) || { note "zh.pgn not found in $DATA: parquet section skipped"; return; }
+	have_tool zhreplay || { note "bin/zhreplay not built: parquet section skipped"; return; }
+	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: parquet section skipped"; return; }
+	bin/zhreplay -q -F npy -o "$out-npy" "$pgn" || { note "zhreplay -F npy failed: parquet section skipped"; return; }
+	bin/zhreplay -q -F parquet -o "$out" "$pgn" || { note "zhreplay -F parquet failed: parquet section skipped"; return; }
+	npos=$("$py" -c 'import numpy as n, sys; print(len(n.load(sys.argv[1], mmap_mode="r")))' "$out-npy/positions.npy")
+	echo; echo "## positions as Parquet: zh.pgn ($npos positions)"
+	set -- $(PAIRS_PREPARE_A="rm -rf $out" PAIRS_PREPARE_B="rm -rf $out-npy" python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-npy.json" \
+		"bin/zhreplay -q -F parquet -o $out $pgn" "bin/zhreplay -q -F npy -o $out-npy $pgn")
+	if [ $# -eq 5 ]; then
+		row "zhreplay -F npy (a new DIR)" "zh.pgn" "$2" "positions/s $(calc "round($npos / $2)")  CPU $(calc "'%.3f' % $5") s"
+		row "zhreplay -F parquet (a new DIR)" "zh.pgn" "$1" "positions/s $(calc "round($npos / $1)")  CPU $(calc "'%.3f' % $4") s" \
+			"x$(calc "'%.2f' % (1 / $3)") of -F npy's positions/s (pairs; bar 0.9)"
+	fi
+	bin/zhreplay -q -F parquet -o "$out" "$pgn"
+	row "positions.parquet size" "zh.pgn" 0 "$(calc "'%.1f' % ($(wc -c <"$out/positions.parquet") / $npos)") bytes a position (bar 20)" \
+		"npy $(calc "'%.0f' % ($(wc -c <"$out-npy/positions.npy") / $npos)") bytes a position"
+	if have_node_peer @duckdb/node-api; then
+		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-duckdb.json" \
+			"bin/zhreplay -q -F parquet -o $out $pgn" \
+			"sh -c 'bin/zhreplay -q -F jsonl -o $TMP/pq.jsonl $pgn; node bench/duck_copy.mjs $TMP/pq.jsonl $TMP/pq-duck.parquet'")
+		[ $# -eq 5 ] &&
+			row "-F jsonl + DuckDB read_json + COPY TO parquet" "zh.pgn" "$2" "positions/s $(calc "round($npos / $2)")" \
+				"-F parquet x$(calc "'%.1f' % (1 / $3)") faster (pairs; bar 10)"
+		rm -f "$TMP/pq.jsonl" "$TMP/pq-duck.parquet"
+	else
+		note "@duckdb/node-api not in $PEERS: the end-to-end row skipped"
+	fi
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v bin/zhreplay -q -F parquet -o "$out" "$pgn" 2>"$TMP/time.txt" >/dev/null
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		row "zhreplay -F parquet peak RSS" "zh.pgn" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB"
+	fi
+	rm -rf "$out" "$out-npy"
+}
+if want parquet; then parquet_section; fi
 
 # ----------------------------------------------------------------- python --
 # The Python module (python/, build/python): zhkit.read against -F npy
@@ -676,6 +721,60 @@ python_section() {
 	fi
 }
 if want python; then python_section; fi
+
+# ------------------------------------------------------------------ index --
+# zhindex (issue 42): build speed on zh-tags.pgn at -j 1 (bar 50,000 games/s)
+# and on chess-tags.pgn against Debian polyglot's make-book (bar 10x its
+# games/s); query latency (warm p99 bar 1 ms, first bar 50 ms); the size
+# (bar 16 bytes per distinct (position, move); the index of zh-tags.pgn no
+# larger than zh-tags.pgn.zst); with ZH_BENCH_BIG=1, --memory 64M on
+# zh-tags.pgn x 20 (bar 128 MB peak RSS, the same index as unlimited).
+index_section() {
+	local zh ch out=$TMP/index t tp n moves bytes zst q big rss gz gc
+	zh=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: index section skipped"; return; }
+	have_tool zhindex || { note "bin/zhindex not built: index section skipped"; return; }
+	mkdir -p "$out"
+	gz=$(grep -c '^\[Event ' "$zh")
+	echo; echo "## zhindex: build, query, size"
+	t=$(time_cmd index-build-zh "$TOOL_RUNS" "bin/zhindex build -q -j 1 -o $out/zh.zhi $zh") &&
+		row "zhindex build -j 1" "zh-tags.pgn" "$t" "games/s $(calc "round($gz / $t)")" "bar 50000 games/s"
+	if ch=$(pgn_path chess-tags.pgn); then
+		gc=$(grep -c '^\[Event ' "$ch")
+		t=$(time_cmd index-build-chess "$TOOL_RUNS" "bin/zhindex build -q -j 1 -o $out/chess.zhi $ch")
+		if [ -x /usr/games/polyglot ]; then
+			tp=$(time_cmd index-polyglot "$RUNS" "/usr/games/polyglot make-book -pgn $ch -bin $out/chess.bin -max-ply 50")
+			[ -n "$t" ] && [ -n "$tp" ] &&
+				row "zhindex build -j 1" "chess-tags.pgn" "$t" "games/s $(calc "round($gc / $t)")" \
+				    "x$(calc "'%.1f' % ($tp / $t)") polyglot make-book's games/s (bar 10)"
+			[ -n "$tp" ] && row "polyglot make-book -max-ply 50" "chess-tags.pgn" "$tp" "games/s $(calc "round($gc / $tp)")"
+		else
+			note "polyglot not installed (Debian polyglot): its row skipped"
+		fi
+	fi
+	bin/zhindex build -q -o "$out/zh.zhi" "$zh" || return
+	n=$(sqlite3 "$out/zh.zhi" "SELECT value FROM meta WHERE name = 'moves'")
+	moves=$(sqlite3 "$out/zh.zhi" "SELECT count(*) FROM positions")
+	bytes=$(wc -c <"$out/zh.zhi")
+	zst=$(wc -c <"$(readlink -f "$DATA/zh-tags.pgn.zst")" 2>/dev/null || echo 0)
+	row "index size" "zh-tags.pgn" 0 "$bytes bytes, $(calc "'%.1f' % ($bytes / $n)") bytes per (position, move) ($n; $moves positions)" \
+	    "x$(calc "'%.2f' % ($bytes / max($zst, 1))") of zh-tags.pgn.zst (bar 1; bar 16 bytes)"
+	bin/zhreplay -q -F fen --plies 0-30 "$zh" | awk 'NR % 5 == 0' >"$out/fens"
+	q=$(/usr/bin/python3 bench/index_query.py bin/zhindex "$out/zh.zhi" "$out/fens" 20000) &&
+		row "zhindex query (warm)" "zh-tags.zhi" 0 "$q" "bars: p99 1 ms, first 50 ms"
+	t=$(time_cmd index-query-first "$RUNS" "bin/zhindex query -J $out/zh.zhi $(q "$(sed -n 7p "$out/fens")")") &&
+		row "zhindex query (a process)" "zh-tags.zhi" "$t" "open, one query, exit" "bar 0.050 s"
+	if [ "${ZH_BENCH_BIG:-0}" = 1 ] && [ -x /usr/bin/time ]; then
+		big=$TMP/zh-tags-x20.pgn
+		[ -s "$big" ] || for _ in $(seq 20); do cat "$zh"; done >"$big"
+		/usr/bin/time -v bin/zhindex build -q --memory 64M -o "$out/big64.zhi" "$big" 2>"$TMP/time.txt"
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		bin/zhindex build -q --memory 16G -o "$out/bigall.zhi" "$big"
+		if cmp -s <(sqlite3 "$out/big64.zhi" .dump) <(sqlite3 "$out/bigall.zhi" .dump); then same=same; else same=DIFFERENT; fi
+		row "zhindex build --memory 64M peak RSS" "zh-tags x20" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB; index $same as unlimited" "bar 128 MB"
+		rm -f "$out/big64.zhi" "$out/bigall.zhi"
+	fi
+}
+if want index; then index_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

@@ -14,6 +14,8 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "flatrows.h"
+#include "parquet_read.h"
 #include "tmpout.h"
 
 int cli_quiet;
@@ -39,26 +41,118 @@ use_colour(void)
 	return colour;
 }
 
+/* Length of the valid UTF-8 sequence at s (n bytes left, s[0] >= 0x80),
+   0 if there is none (RFC 3629: no overlong form, surrogate or value
+   above U+10FFFF). */
+static size_t
+utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t len, i;
+
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		len = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		len = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Write n bytes of s to f as a terminal may show them: text from the
+ * input reads as the JSON reads it (zhkit-json(5)): valid UTF-8 as it is,
+ * any other byte as Latin-1, written as its UTF-8 (an old archive's
+ * "M\xFCller" shows as Muller with its umlaut, never a raw byte); a
+ * control byte (C0 but the tab, DEL, C1) is escaped as \xNN.
+ */
 static void
-vdiag(FILE *f, const char *kind, const char *file, long line, long col,
-    const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+put_text(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k) {
+		k = 1;
+		if ((u[i] >= 0x20 && u[i] < 0x7F) || u[i] == '\t')
+			putc(u[i], f);
+		else if (u[i] < 0x80 || (u[i] < 0xA0 && utf8_seq(u + i, n - i) == 0))
+			fprintf(f, "\\x%02X", u[i]);
+		else if ((k = utf8_seq(u + i, n - i)) == 2 && u[i] == 0xC2 &&
+		    u[i + 1] < 0xA0)
+			fprintf(f, "\\x%02X\\x%02X", u[i], u[i + 1]);	/* C1 */
+		else if (k > 0)
+			fwrite(u + i, 1, k, f);
+		else {
+			k = 1;
+			putc(0xC0 | u[i] >> 6, f);
+			putc(0x80 | (u[i] & 0x3F), f);
+		}
+	}
+}
+
+/* Whether n bytes of s are printable ASCII: nothing for put_text to do. */
+static bool
+plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') ||
+		    (unsigned char)s[i] >= 0x7F)
+			return false;
+	return true;
+}
 
 static void
 vdiag(FILE *f, const char *kind, const char *file, long line, long col,
     const char *fmt, va_list ap)
 {
 	int warn = strcmp(kind, "warning") == 0;
+	char buf[1024], *m = buf;
+	va_list aq;
+	int n;
 
+	va_copy(aq, ap);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	if (n >= (int)sizeof buf && (m = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(m, (size_t)n + 1, fmt, aq);
+	else if (m == NULL)
+		m = buf, n = sizeof buf - 1;	/* out of memory: cut */
+	va_end(aq);
 	flockfile(f);
 	cli_progress_clear(f);
+	fprintf(f, "%s: ", cli_prog);
 	if (use_colour())
-		fprintf(f, "%s: \033[1m%s:%ld:%ld:\033[0m \033[1;%dm%s:\033[0m ",
-		    cli_prog, file, line, col, warn ? 35 : 31, kind);
+		fputs("\033[1m", f);
+	put_text(f, file, strlen(file));
+	if (use_colour())
+		fprintf(f, ":%ld:%ld:\033[0m \033[1;%dm%s:\033[0m ", line, col,
+		    warn ? 35 : 31, kind);
 	else
-		fprintf(f, "%s: %s:%ld:%ld: %s: ", cli_prog, file, line, col, kind);
-	vfprintf(f, fmt, ap);
+		fprintf(f, ":%ld:%ld: %s: ", line, col, kind);
+	put_text(f, m, n < 0 ? 0 : (size_t)n);
 	fputc('\n', f);
 	funlockfile(f);
+	if (m != buf)
+		free(m);
 }
 
 /* Append s (n bytes) at *q within end; false once it does not fit. */
@@ -102,7 +196,8 @@ cli_fdiag_msg(FILE *f, const char *kind, const char *file, long line,
 {
 	char buf[1024], *q = buf, *end = buf + sizeof buf;
 
-	if (!use_colour() && cat(&q, end, cli_prog, strlen(cli_prog)) &&
+	if (!use_colour() && plain(file, strlen(file)) && plain(msg, len) &&
+	    cat(&q, end, cli_prog, strlen(cli_prog)) &&
 	    cat(&q, end, ": ", 2) && cat(&q, end, file, strlen(file)) &&
 	    cat(&q, end, ":", 1) && catnum(&q, end, line) &&
 	    cat(&q, end, ":", 1) && catnum(&q, end, col) &&
@@ -144,16 +239,27 @@ void
 cli_fail(const char *fmt, ...)
 {
 	FILE *f = cli_fail_to != NULL ? cli_fail_to : stderr;
+	char buf[1024], *m = buf;
 	va_list ap;
+	int n;
 
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof buf && (m = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (m == NULL)
+		m = buf, n = sizeof buf - 1;
 	flockfile(f);
 	cli_progress_clear(f);
 	fprintf(f, "%s: ", cli_prog);
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
+	put_text(f, m, n < 0 ? 0 : (size_t)n);
 	fputc('\n', f);
 	funlockfile(f);
+	if (m != buf)
+		free(m);
 }
 
 const struct zh_variant *
@@ -222,6 +328,17 @@ cli_number(const char *s, long lo, long hi, const char *what)
 	return n;
 }
 
+/* Is f a file (not a pipe) that starts with Parquet's magic? */
+static bool
+parquet_input(FILE *f)
+{
+	unsigned char head[4];
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    pread(fileno(f), head, 4, 0) == 4 && pqr_magic(head, 4);
+}
+
 /* A directory opens, but every read fails: said here, once. */
 FILE *
 cli_open(const char *path, const char **name)
@@ -245,8 +362,15 @@ cli_open(const char *path, const char **name)
 			fclose(f);
 		return NULL;
 	}
-	/* A compressed input is read through its codec (codec.c). */
-	if ((f = codec_ropen(f)) == NULL)
+	/* A Parquet file is read as PGN text (parquet_read.c); a
+	   compressed input through its codec (codec.c). */
+	if (parquet_input(f))
+		f = pqr_ropen(f);
+	else if (flatrows_input(f))	/* the same rows as JSON Lines */
+		f = flatrows_ropen(f);
+	else
+		f = codec_ropen(f);
+	if (f == NULL)
 		cli_fail("%s: out of memory", *name);
 	return f;
 }
@@ -255,6 +379,9 @@ void
 cli_read_error(FILE *in, const char *name)
 {
 	const char *why = codec_error(in);
+
+	if (why == NULL)
+		why = pqr_error(in);
 
 	if (why != NULL)
 		cli_fail("%s: error: %s", name, why);

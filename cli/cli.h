@@ -34,6 +34,14 @@ void cli_run_failed(void);
  * (the tags decide). */
 const struct zh_variant *cli_game_variant(const struct zh_game *g,
     const struct zh_variant *force, const struct zh_variant *dflt);
+/* --column TAG=COLUMN: a Parquet or dataset-row input's column read as
+   that tag (parquet_read.h); cli_common_option() takes it. */
+enum { CLI_COLUMN = 0x700 };	/* 0x200 jobs, 0x300 selopts, 0x400 clean,
+				   0x500 warn, 0x600 pic */
+#define CLI_COLUMN_OPT	{ "column", required_argument, NULL, CLI_COLUMN }
+#define CLI_COLUMN_HELP \
+    "      --column T=C   a Parquet or dataset-row input: column C is tag T\n" \
+    "                     (T movetext: the moves)\n"
 #define CLI_DEFVAR_HELP \
     "      --default-variant V  the variant of games whose tags name none\n" \
     "                     (no Variant tag, none in Event or FEN: else chess)\n"

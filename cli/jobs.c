@@ -59,6 +59,7 @@ jobs_auto(FILE *in)
 struct progress {
 	bool on;
 	FILE *in;
+	const char *name;		/* the input's: it restarts for each */
 	double start, last;		/* seconds */
 	long games;
 };
@@ -78,13 +79,14 @@ progress_init(struct progress *pr, const struct jobs *j, FILE *in)
 	memset(pr, 0, sizeof *pr);
 	pr->on = j->progress && isatty(STDERR_FILENO);
 	pr->in = in;
+	pr->name = j->name;
 	pr->start = now();
 	pr->last = pr->start - 1;	/* the first line at game 256 */
 }
 
 /*
- * "TOOL: 100000 games, 12.3/40.0 MB (31%), 33796 games/s, ETA 20 s": the
- * bytes of the file read (compressed ones for a compressed file) of its
+ * "TOOL: FILE: 100000 games, 12.3/40.0 MB (31%), 33796 games/s, ETA 20 s":
+ * the input (each has its own line, from 0), the bytes of the file read (compressed ones for a compressed file) of its
  * size, and the time left at the rate so far; a pipe has no size, and
  * no ETA.
  */
@@ -105,7 +107,7 @@ progress_tick(struct progress *pr, bool final)
 	pos = codec_progress(pr->in, &size);
 	rate = span > 0 ? pr->games / span : 0;
 	flockfile(stderr);
-	fprintf(stderr, "\r%s: %ld games, %.1f", cli_prog, pr->games,
+	fprintf(stderr, "\r%s: %s: %ld games, %.1f", cli_prog, pr->name, pr->games,
 	    pos > 0 ? (double)pos / 1e6 : 0);
 	if (size > 0 && pos >= 0)
 		fprintf(stderr, "/%.1f MB (%.0f%%)", (double)size / 1e6,

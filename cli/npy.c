@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "codec.h"
 #include "npy.h"
+#include "parquet_write.h"
 #include "tmpout.h"
 
 /* ======================== the layouts ======================== */
@@ -745,10 +747,14 @@ struct table {
 	const struct field *fields;
 	const char *name;
 	size_t hlen;		/* the header's bytes */
+	struct pqw *pq;		/* -F parquet: the table's writer */
+	size_t rsize;		/* a record's bytes */
 };
 
 struct npy {
 	char *dir;
+	const char *codec;		/* -F parquet's, or NULL: npy */
+	int level;			/* its level (0: the writer's default) */
 	struct table t[NTABLES];
 	FILE *sink;
 	unsigned char stage[BREC];	/* the record being received */
@@ -834,6 +840,8 @@ put_header(struct table *t)
 {
 	char h[4096];
 
+	if (t->pq != NULL)	/* Parquet's is a footer */
+		return 0;
 	t->hlen = header(h, sizeof h, t->fields, NULL, t->n);
 	return t->hlen > 0 && fwrite(h, 1, t->hlen, t->f) == t->hlen ? 0 : -1;
 }
@@ -910,6 +918,15 @@ done(char **path, char **tmp, bool ok)
 	return rc;
 }
 
+/* len bytes of a table's records written: 0, or -1 (errno). */
+static int
+table_write(struct table *t, const unsigned char *b, size_t len)
+{
+	if (t->pq != NULL)
+		return pqw_rows(t->pq, b, len / t->rsize);
+	return fwrite(b, 1, len, t->f) == len ? 0 : -1;
+}
+
 /* A table's buffered records handed to the writer thread (written at
    once if it is not running), the spare buffer taken for the next. */
 static void
@@ -933,7 +950,7 @@ flush_table(struct npy *n, struct table *t)
 	if (t->len == 0)
 		return;
 	if (!n->wrun) {
-		if (fwrite(t->buf, 1, t->len, t->f) != t->len && !n->failed) {
+		if (table_write(t, t->buf, t->len) != 0 && !n->failed) {
 			n->failed = true;
 			n->err = errno;
 		}
@@ -977,7 +994,7 @@ writer(void *arg)
 		b = t->pend;
 		len = t->plen;
 		pthread_mutex_unlock(&n->mu);
-		if (fwrite(b, 1, len, t->f) != len && n->werr == 0)
+		if (table_write(t, b, len) != 0 && n->werr == 0)
 			n->werr = errno ? errno : EIO;
 		pthread_mutex_lock(&n->mu);
 		t->spare = b;
@@ -1127,6 +1144,47 @@ static const struct field *const fields[NTABLES] = { pos_fields,
 struct npy *
 npy_open(const char *dir)
 {
+	return npy_open_as(dir, NULL);
+}
+
+/* Table k's Parquet writer (pq.c's columns from the npy layout): 0, or
+   -1 (said). */
+static int
+pq_table(struct npy *n, int k, const struct field *fl)
+{
+	struct table *t = &n->t[k];
+	size_t off = 0, sz;
+	int i;
+
+	const char *rows = getenv("ZHKIT_PARQUET_ROW_GROUP");
+
+	if ((t->pq = pqw_new(recsize[k], n->codec, n->level)) == NULL ||
+	    (rows != NULL && atol(rows) > 0 &&
+	    pqw_group_rows(t->pq, (size_t)atol(rows)) != 0)) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	for (i = 0; fl[i].name != NULL; i++, off += sz)
+		if ((sz = pqw_npy_field(t->pq, fl[i].name, fl[i].type,
+		    fl[i].shape, off, k != T_POS)) == 0) {
+			cli_fail("internal error: %s: field %s", t->name,
+			    fl[i].name);
+			return -1;
+		}
+	if (pqw_begin(t->pq, t->f) != 0) {
+		cli_fail("%s/%s: write error: %s", n->dir, t->name,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct npy *
+npy_open_as(const char *dir, const char *codec)
+{
+	static const char *const pq_names[NTABLES] = { "positions.parquet",
+	    "bughouse.parquet", "games.parquet" };
+	const char *const *tnames = codec != NULL ? pq_names : names;
 	struct npy *n = calloc(1, sizeof *n);
 	int k;
 
@@ -1135,6 +1193,18 @@ npy_open(const char *dir)
 		free(n);
 		return NULL;
 	}
+	n->codec = codec;
+	if (codec != NULL && getenv("ZHKIT_COMPRESS_LEVEL") != NULL &&
+	    (strcmp(codec, "zstd") == 0 || strcmp(codec, "gzip") == 0)) {
+		const char *why = NULL;
+
+		if ((n->level = codec_level(codec, &why)) < 0) {
+			cli_fail("%s", why);
+			free(n->dir);
+			free(n);
+			return NULL;
+		}
+	}
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		cli_fail("%s: %s", dir, strerror(errno));
 		goto fail;
@@ -1142,22 +1212,25 @@ npy_open(const char *dir)
 	for (k = 0; k < NTABLES; k++) {
 		if (fields_size(fields[k]) != recsize[k]) {
 			cli_fail("internal error: %s: layout of %zu bytes, not "
-			    "%zu", names[k], fields_size(fields[k]), recsize[k]);
+			    "%zu", tnames[k], fields_size(fields[k]), recsize[k]);
 			goto fail;
 		}
-		n->t[k].name = names[k];
+		n->t[k].name = tnames[k];
 		n->t[k].fields = fields[k];
 		n->t[k].cap = TBUF;
+		n->t[k].rsize = recsize[k];
 		if ((n->t[k].buf = malloc(TBUF)) == NULL ||
 		    (n->t[k].spare = malloc(TBUF)) == NULL) {
 			cli_fail("out of memory");
 			goto fail;
 		}
-		if ((n->t[k].f = create(n, names[k], true, &n->t[k].path,
+		if ((n->t[k].f = create(n, tnames[k], true, &n->t[k].path,
 		    &n->t[k].tmp)) == NULL)
 			goto fail;
+		if (codec != NULL && pq_table(n, k, fields[k]) != 0)
+			goto fail;
 		if (put_header(&n->t[k]) != 0) {
-			cli_fail("%s/%s: write error: %s", dir, names[k],
+			cli_fail("%s/%s: write error: %s", dir, tnames[k],
 			    strerror(errno));
 			goto fail;
 		}
@@ -1183,6 +1256,7 @@ npy_open(const char *dir)
 	return n;
 fail:
 	for (k = 0; k < NTABLES; k++) {
+		pqw_free(n->t[k].pq);
 		if (n->t[k].f != NULL)
 			fclose(n->t[k].f);
 		done(&n->t[k].path, &n->t[k].tmp, false);
@@ -1218,6 +1292,42 @@ npy_input(struct npy *n, const char *name)
 	n->nfiles++;
 }
 
+/* DIR/files.parquet, begun (as write_files()): a row an input, its
+   index ("file", a game's) and its name (w bytes at most). */
+static int
+write_files_pq(struct npy *n, size_t w, char **path, char **tmp)
+{
+	size_t i, k, rs = 2 + w;
+	unsigned char *rec = calloc(1, rs);
+	struct pqw *pq = pqw_new(rs, n->codec, 0);
+	FILE *f = NULL;
+	int rc = -1;
+
+	if (rec == NULL || pq == NULL || pqw_column(pq, "file", PQW_U16, 0,
+	    2) != 0 || pqw_column(pq, "name", PQW_TEXT, 2, w) != 0) {
+		errno = ENOMEM;
+		goto out;
+	}
+	if ((f = create(n, "files.parquet", false, path, tmp)) == NULL ||
+	    pqw_begin(pq, f) != 0)
+		goto out;
+	for (i = 0; i < n->nfiles; i++) {
+		k = strlen(n->files[i]);
+		le16(rec, (unsigned)i);
+		memset(rec + 2, 0, w);
+		memcpy(rec + 2, n->files[i], k);
+		if (pqw_rows(pq, rec, 1) != 0)
+			goto out;
+	}
+	rc = pqw_end(pq, "zhkit " ZH_VERSION);
+out:
+	if (f != NULL && fclose(f) != 0)
+		rc = -1;
+	pqw_free(pq);
+	free(rec);
+	return rc;
+}
+
 /* DIR/files.npy, begun (*path, *tmp: done() ends it): the inputs'
    names, one fixed width (the longest). */
 static int
@@ -1231,6 +1341,8 @@ write_files(struct npy *n, char **path, char **tmp)
 	for (i = 0; i < n->nfiles; i++)
 		if (strlen(n->files[i]) > w)
 			w = strlen(n->files[i]);
+	if (n->codec != NULL)
+		return write_files_pq(n, w, path, tmp);
 	snprintf(type, sizeof type, "|S%zu", w);
 	hl = header(h, sizeof h, NULL, type, n->nfiles);
 	if ((f = create(n, "files.npy", false, path, tmp)) == NULL)
@@ -1256,7 +1368,11 @@ finish(struct table *t)
 {
 	int rc = 0;
 
-	if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
+	if (t->pq != NULL) {
+		rc = pqw_end(t->pq, "zhkit " ZH_VERSION);
+		pqw_free(t->pq);
+		t->pq = NULL;
+	} else if (fflush(t->f) != 0 || fseek(t->f, 0, SEEK_SET) != 0 ||
 	    put_header(t) != 0)
 		rc = -1;
 	if (fclose(t->f) != 0)

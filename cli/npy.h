@@ -69,6 +69,9 @@ struct npy;
 /* The directory 'dir' (made if missing) and its tables opened: NULL if
    not (said). */
 struct npy *npy_open(const char *dir);
+/* The same, the tables written as Parquet files (zhreplay -F parquet,
+   parquet_write.h) with that codec ("zstd", ...) if codec is not NULL. */
+struct npy *npy_open_as(const char *dir, const char *codec);
 /* The stream the games' output goes to (in input order). */
 FILE *npy_sink(struct npy *n);
 /* The next input's name: the games after it come from it. */

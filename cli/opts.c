@@ -2,6 +2,7 @@
    warn.c, which each know their own part and not each other. */
 #include "cli.h"
 #include "opts.h"
+#include "parquet_read.h"
 #include "warn.h"
 
 bool
@@ -18,6 +19,12 @@ cli_common_option(int c, const char *arg, int *status)
 	case WARN_ALL:
 		if (warn_getopt(c, arg) != 0)
 			*status = EXIT_USAGE;
+		return true;
+	case CLI_COLUMN:	/* the Parquet readers' (parquet_read.c) */
+		if (pqr_column_map(arg) != 0) {
+			cli_fail("--column: '%s' is not TAG=COLUMN", arg);
+			*status = EXIT_USAGE;
+		}
 		return true;
 	case 'V':
 		cli_version();

@@ -113,12 +113,22 @@ static void
 arm(void)
 {
 	struct sigaction sa;
+	sigset_t all, before;
 	size_t i;
+	int rc;
 
 	armed = true;
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return;
-	if (pthread_create(&reaper_th, NULL, reaper, NULL) != 0) {
+	/* The reaper runs with every signal blocked: its messages to a
+	   closed pipe on stderr then fail with EPIPE rather than stop it
+	   in on_signal() (the run would hang with the signals caught and
+	   nobody to read them). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &before);
+	rc = pthread_create(&reaper_th, NULL, reaper, NULL);
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
+	if (rc != 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return;

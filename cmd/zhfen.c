@@ -1,4 +1,5 @@
 /* zhfen - validate and convert FEN/EPD positions; list their legal moves. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,17 @@ brecord(const struct opts *o, struct tally *t, const char *file, long lineno,
 	}
 }
 
+/* Whether an operand read as a FEN for its 7 '/' alone (no blank, no
+   '[') could have been meant as a path: one that names nothing. */
+static bool
+missing_path(const char *s)
+{
+	struct stat st;
+
+	return *s != '\0' && strpbrk(s, " \t[") == NULL && stat(s, &st) != 0 &&
+	    (errno == ENOENT || errno == ENOTDIR);
+}
+
 /*
  * Handle one record; 'line' is NUL-terminated, n its length.  Blank and
  * '#' lines of files are skipped; arguments (is_arg) are always records.
@@ -193,6 +205,8 @@ record(const struct opts *o, struct tally *t, const char *file, long lineno,
 		zh_fen_read(&pos, line, o->variant, o->from, o->flags, &err);
 	if (err.code != ZH_OK) {
 		t->invalid++;
+		if (is_arg && missing_path(line))	/* a mistyped path? say both */
+			cli_fail("%s: %s, and not a FEN:", line, strerror(errno));
 		if (t->hush)
 			t->hushed++;
 		else

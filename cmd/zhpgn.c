@@ -7,7 +7,9 @@
 #include "cli.h"
 #include "opts.h"
 #include "jobs.h"
+#include "gamespq.h"
 #include "merge.h"
+#include "parquet_write.h"
 #include "selopts.h"
 #include "warn.h"
 
@@ -26,10 +28,15 @@ usage(FILE *f)
 	    "  -t, --to D         output dialect: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
 	    "  -J, --json         one JSON object per game per line (zhkit-json(5))\n"
+	    "  -F, --format F     pgn (default), json (as -J), or parquet: one row\n"
+	    "                     a game in the Hugging Face Lichess datasets' columns\n"
+	    "                     and zhkit's, into -o FILE; --compression zstd\n"
+	    "                     (default), snappy, gzip, none\n"
 	    "      --fens         with --json, the position after every move\n"
 	    "      --boards       a bughouse game as its two boards' PGNs (A, then B)\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "  -r, --rejects FILE write games that fail there, as they were\n"
 	    "  -j, --jobs N       work on N threads (0: all cores; default 1)\n"
 	    CLI_LIMIT_HELP
@@ -61,9 +68,12 @@ struct opts {
 	bool fatal;
 	struct clean clean;		/* --strip, --keep-tags, --split */
 	bool merge;			/* --merge-boards */
+	const char *parquet;		/* -F parquet: its codec, else NULL */
+	struct gamespq *pq;		/* and its writer (gamespq.h) */
 };
 
 struct state {
+	FILE *out;		/* the game's output (-F parquet) */
 	struct zh_replay r;
 	struct zh_select_scratch sc;
 	struct zh_text json;	/* a game's JSON text */
@@ -164,6 +174,32 @@ var_errors(const struct opts *o, const struct zh_game *g,
 	return reject;
 }
 
+/* -F parquet: the game's row (gamespq.h): its movetext as the PGN
+ * writer writes it (a valid game's), else as read. */
+static int
+parquet_row(const struct opts *o, struct state *s, const struct zh_game *g,
+    const struct zh_replay *r, const struct zh_error *bad,
+    struct zh_error *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = NULL;
+	int rc = 0;
+
+	if (bad == NULL && (m = open_memstream(&text, &len)) != NULL) {
+		rc = zh_pgn_write_opts(m, g, r, o->to, &o->clean.po, e);
+		if (fclose(m) != 0 && rc == 0)
+			rc = -1;
+	}
+	if (rc == 0 && gamespq_row(s->out, g, r, r->v, bad == NULL ? text :
+	    NULL, len, bad != NULL ? bad->text : NULL) != 0) {
+		zh_error_set(e, ZH_EIO, 0, "write error");
+		rc = -1;
+	}
+	free(text);
+	return rc;
+}
+
 /* One game: replay, report, write.  Runs on a worker thread. */
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
@@ -185,6 +221,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	r = &s->r;
 	r->fast = false;
 	r->no_uci = !o->json;	/* the PGN writers need SAN only */
+	s->out = out;
 	r->null_moves = warn_null_moves;
 	sel_watch(&o->sel, r, tagdrop, &s->sc);
 	rc = zh_replay(g, cli_game_variant(g, o->variant, o->defvar), r);
@@ -219,7 +256,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *st,
 	    warn_is_error(W_NO_TERMINATION) && no_marker(o, g, err))
 		bad = &r->err;
 	/* the writers of any game: cleaned (one board) or --boards */
-	if (o->json)
+	if (o->parquet != NULL)
+		rc = parquet_row(o, s, g, r, bad, &e);
+	else if (o->json)
 		rc = json_line(out, &s->json, zh_game_json_opts(&s->json, g, r,
 		    o->to, o->flags, &o->clean.po, &e), &e);
 	else
@@ -289,7 +328,31 @@ dialect(const char *s, bool auto_ok)
 	return d;
 }
 
-enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS };
+enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS, O_FORMAT, O_COMPRESSION };
+
+/* zhpgn's formats, a row each (as zhreplay's, cmd/zhreplay/formats.c):
+   the name, whether it is taken after a bare -F (the old --fens, when
+   no name follows), and what it writes: JSON's game objects, as Parquet
+   rows (gamespq.c), or else PGN. */
+static const struct format {
+	const char *name;
+	bool bare, json, parquet;
+} formats[] = {
+	{ "pgn", true, false, false }, { "json", true, true, false },
+	{ "jsonl", false, true, false }, { "parquet", true, true, true }
+};
+
+/* The row of -F's name; NULL if zhpgn has none of that name. */
+static const struct format *
+format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
 
 /* Option c (its argument optarg) into o and j; -1 to go on, else the
  * exit status. */
@@ -297,6 +360,7 @@ static int
 option(int c, struct opts *o, struct jobs *j, const char **outpath,
     const char **rejpath)
 {
+	const struct format *f;
 	int k;
 
 	if (cli_common_option(c, optarg, &k))
@@ -317,6 +381,24 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 		return cli_exit(EXIT_VALID);
 	case 'J':
 		o->json = true;
+		break;
+	case O_FORMAT:		/* -F F: taken in options() */
+		if ((f = format_find(optarg)) == NULL) {
+			cli_fail("unknown format '%s' (try pgn, json, parquet)",
+			    optarg);
+			return cli_usage();
+		}
+		if (f->parquet)
+			o->parquet = o->parquet ? o->parquet : "zstd";
+		o->json |= f->json || o->parquet != NULL;	/* every game a row */
+		break;
+	case O_COMPRESSION:
+		if (!pqw_codec_known(optarg)) {
+			cli_fail("--compression: unknown codec '%s' (try zstd, "
+			    "snappy, gzip, none)", optarg);
+			return cli_usage();
+		}
+		o->parquet = optarg;
 		break;
 	case 'o':
 		*outpath = optarg;
@@ -363,6 +445,12 @@ options_check(struct opts *o, const char *outpath, const char *rejpath)
 		cli_fail("--fens needs --json");
 		return cli_usage();
 	}
+	if (o->parquet != NULL && (clean_splits(&o->clean) || o->merge ||
+	    o->clean.po.boards || (o->flags & ZH_JSON_FENS))) {
+		cli_fail("-F parquet writes one table: not with --split, "
+		    "--split-by, --merge-boards, --boards or --fens");
+		return cli_usage();
+	}
 	if (o->merge && (o->json || clean_splits(&o->clean) ||
 	    o->clean.po.strip != 0 || o->sel.on || rejpath != NULL ||
 	    o->clean.po.boards)) {
@@ -391,6 +479,9 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		SEL_OPTS,
 		CLEAN_OPTS,
 		{ "boards", no_argument, NULL, O_BOARDS },
+		{ "compression", required_argument, NULL, O_COMPRESSION },
+		{ "format", required_argument, NULL, O_FORMAT },
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "fens", no_argument, NULL, O_FENS },
 		{ "from", required_argument, NULL, 'f' },
@@ -410,9 +501,18 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "Ff:hJj:o:qr:t:Vv:" WARN_SHORT, longopts,
-	    NULL)) != -1)
+	    NULL)) != -1) {
+		/* -F FORMAT; a bare -F is the old --fens */
+		if (c == 'F' && optind < argc && format_find(argv[optind]) !=
+		    NULL && format_find(argv[optind])->bare) {
+			c = O_FORMAT;
+			optarg = argv[optind++];
+		}
 		if ((rc = option(c, o, j, outpath, rejpath)) >= 0)
 			return rc;
+	}
+	if (o->parquet != NULL)
+		o->json = true;
 	return options_check(o, *outpath, *rejpath);
 }
 
@@ -465,11 +565,15 @@ main(int argc, char **argv)
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
-	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0) {
+	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0 ||
+	    (o.parquet != NULL && (o.pq = gamespq_open(j.out, o.parquet)) ==
+	    NULL)) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
 	}
+	if (o.pq != NULL)
+		j.out = gamespq_sink(o.pq);
 	j.err = warn_sink(stderr);
 	rc = EXIT_VALID;
 	for (i = 0; i < (argc ? argc : 1) && !o.fatal && !j.stop; i++) {
@@ -500,6 +604,8 @@ main(int argc, char **argv)
 	extra[n++] = ',';
 	warn_said_json(extra + n, sizeof extra - (size_t)n);
 	sel_stats(&o.sel, extra);
+	if (o.pq != NULL && gamespq_close(o.pq) != 0)
+		o.fatal = true;
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0) {
 		sel_free(&o.sel);
 		return cli_exit(EXIT_USAGE);

@@ -2,6 +2,8 @@
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +24,9 @@ usage(FILE *f)
 	    "                [--progress] [--game-offset N] [FILE ...]\n"
 	    "Replay games and write every position.\n"
 	    "  -F, --format F     fen (default), epd, uci, ucipos, san, jsonl, board,\n"
-	    "                     npy (NumPy arrays into the directory -o names);\n"
+	    "                     npy (NumPy arrays into the directory -o names),\n"
+	    "                     parquet (the same tables as Parquet files;\n"
+	    "                     --compression zstd (default), snappy, gzip, none);\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
@@ -32,6 +36,7 @@ usage(FILE *f)
 	    "                     chesscom, fairy\n"
 	    "  -v, --variant V    play every game as V (default: from its tags)\n"
 	    CLI_DEFVAR_HELP
+	    CLI_COLUMN_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
 	    "  -e, --every N      only every N-th ply from A\n"
 	    "      --start-only   only the start position\n"
@@ -278,7 +283,8 @@ find_name(const char *const *names, const char *s)
 	return -1;
 }
 
-enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR };
+enum { O_START = 256, O_FINAL, O_MAINLINE, O_VARIATIONS, O_COLOR, O_DEFVAR,
+	O_COMPRESSION };
 
 /* An option of zhreplay's own (not -j and such) into o; 1 if taken, 0
    if not one, -1 if bad (said). */
@@ -305,6 +311,14 @@ option(struct opts *o, int c, const char *arg, int *color)
 			    format_names());
 			return -1;
 		}
+		break;
+	case O_COMPRESSION:	/* -F parquet's pages */
+		if (!pqw_codec_known(arg)) {
+			cli_fail("--compression: unknown codec '%s' (try zstd, "
+			    "snappy, gzip, none)", arg);
+			return -1;
+		}
+		o->compression = arg;
 		break;
 	case 'J':	/* --json, as in the other tools */
 		o->fmt = format_find("jsonl");
@@ -362,6 +376,8 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 	static const struct option lopts[] = {
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "colour", required_argument, NULL, O_COLOR },
+		{ "compression", required_argument, NULL, O_COMPRESSION },
+		CLI_COLUMN_OPT,
 		{ "default-variant", required_argument, NULL, O_DEFVAR },
 		{ "every", required_argument, NULL, 'e' },
 		{ "final-only", no_argument, NULL, O_FINAL },

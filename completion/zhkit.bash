@@ -1,12 +1,20 @@
 # bash completion for the zhkit tools (zhfen, zhpgn, zhcheck, zhreplay,
-# zhperft).  Installed once per tool name; options are read from --help,
+# zhperft, zhindex).  Installed once per tool name; options are read from --help,
 # so the completion follows the tool.
 _zhkit()
 {
 	local cur prev words
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
+	if [[ ${COMP_WORDS[0]##*/} == zhindex && $COMP_CWORD -eq 1 ]]; then
+		COMPREPLY=($(compgen -W 'build add merge query suite' -- "$cur"))
+		return
+	fi
 	case $prev in
+	--speed)
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W 'ultraBullet bullet blitz rapid classical correspondence unknown' -- "${cur##*,}"))
+		return ;;
 	-v|--variant|--default-variant|--game-variant)
 		COMPREPLY=($(compgen -W 'crazyhouse loop chessgi grandhouse upsidedown wild5 chess grand bughouse' -- "$cur"))
 		return ;;
@@ -21,10 +29,16 @@ _zhkit()
 		if [[ ${COMP_WORDS[0]##*/} == zhfen ]]; then
 			COMPREPLY=($(compgen -W 'fen svg png' -- "$cur"))
 			return
+		elif [[ ${COMP_WORDS[0]##*/} == zhpgn ]]; then
+			COMPREPLY=($(compgen -W 'pgn json parquet' -- "$cur"))
+			return
 		elif "${COMP_WORDS[0]}" --help 2>/dev/null | grep -q -- '--format'; then
-			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy svg png gif' -- "$cur"))
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy parquet svg png gif' -- "$cur"))
 			return
 		fi ;;
+	--compression)
+		COMPREPLY=($(compgen -W 'zstd snappy gzip none' -- "$cur"))
+		return ;;
 	--report)
 		COMPREPLY=($(compgen -W 'github junit sarif' -- "$cur"))
 		return ;;
@@ -74,4 +88,4 @@ _zhkit()
 	fi
 	COMPREPLY=($(compgen -f -- "$cur"))
 }
-complete -F _zhkit zhfen zhpgn zhcheck zhreplay zhperft
+complete -F _zhkit zhfen zhpgn zhcheck zhreplay zhperft zhindex

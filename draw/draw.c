@@ -148,8 +148,9 @@ text_width(const char *s, size_t n, int size)
 	long w = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		w += draw_text_glyph[(unsigned char)s[i] - 32].adv;
+	for (i = 0; i < n; i++)	/* a byte text() shows as '?' */
+		w += draw_text_glyph[s[i] >= ' ' && s[i] <= '~' ?
+		    (unsigned char)s[i] - 32 : '?' - 32].adv;
 	return (int)((w * size + 500) / 1000);
 }
 
@@ -222,27 +223,44 @@ draw_parts(int type, struct draw_part part[2])
 
 struct geo {
 	int S, bar, pocket, margin;
+	int lab, labsize;		/* the coordinates' strips: width, height;
+					   their text's size */
 	int x, y;			/* the board column's top left */
 	int files, ranks;
 	unsigned flags;
 };
 
+/*
+ * The coordinates, outside the board where no piece can hide them: the
+ * ranks' numbers in a strip at the board's left (g->x - g->lab), the
+ * files' letters in a strip under it, each in a cell of its own, as the
+ * board is turned.  y: the board's top.
+ */
 static void
-coord_text(struct draw_scene *sc, const struct geo *g, bool light, int f,
-    int r, int col, int row)
+coords(struct draw_scene *sc, const struct geo *g, bool black_bottom, int y)
 {
-	int x = g->x + col * g->S, y = g->y + g->bar + g->pocket + row * g->S;
-	int size = g->S * 24 / 100, c = light ? DC_DARK : DC_LIGHT;
-	char s[4];
+	int S = g->S, L = g->lab, size = g->labsize, i;
+	int base = size * 36 / 100;	/* half a digit's height */
+	char s[12];
 
-	if (row == g->ranks - 1) {
-		s[0] = (char)('a' + f), s[1] = '\0';
-		text(sc, c, s, x + g->S - g->S / 16, y + g->S - g->S / 16, size,
-		    2);
-	}
-	if (col == 0) {
+	for (i = 0; i < g->ranks; i++) {
+		int r = black_bottom ? i : g->ranks - 1 - i;
+
+		cell(sc, g->x - L, y + i * S, L, S);
+		rect(sc, DC_BG, g->x - L, y + i * S, L, S);
 		snprintf(s, sizeof s, "%d", r + 1);
-		text(sc, c, s, x + g->S / 16, y + size, size, 0);
+		text(sc, DC_TEXT, s, g->x - L / 2, y + i * S + S / 2 + base,
+		    size, 1);
+	}
+	y += g->ranks * S;
+	for (i = 0; i < g->files; i++) {
+		int f = black_bottom ? g->files - 1 - i : i;
+
+		cell(sc, g->x + i * S, y, S, L);
+		rect(sc, DC_BG, g->x + i * S, y, S, L);
+		s[0] = (char)('a' + f), s[1] = '\0';
+		text(sc, DC_TEXT, s, g->x + i * S + S / 2, y + L / 2 + base,
+		    size, 1);
 	}
 }
 
@@ -281,8 +299,6 @@ square(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 			circle(sc, DC_PROMO, x + S - S * 14 / 100,
 			    y + S * 14 / 100, S * 9 / 100);
 	}
-	/* over the piece: a rook on a1 or a10 hides no "1" or "10" */
-	coord_text(sc, g, light, f, r, col, row);
 }
 
 /* The types a side may hold, in the pocket's order. */
@@ -341,13 +357,34 @@ clock_text(double sec, char *buf, size_t size)
 		snprintf(buf, size, "%s%ld:%02ld", sign, t / 60, t % 60);
 }
 
+/* s cut to fit w pixels at size px: whole letters, then "..." when cut
+ * (into buf, of size n); s itself when it fits. */
+static const char *
+fit_text(const char *s, int w, int size, char *buf, size_t n)
+{
+	size_t len = strlen(s), k;
+	int dots = text_width("...", 3, size);
+
+	if (len > 200)
+		len = 200;
+	if (text_width(s, len, size) <= w && len == strlen(s))
+		return s;
+	for (k = len < n - 4 ? len : n - 4; k > 0; k--)
+		if (text_width(s, k, size) + dots <= w)
+			break;
+	memcpy(buf, s, k);
+	memcpy(buf + k, "...", 4);
+	return k > 0 || dots <= w ? buf : "";
+}
+
 /* The bar of colour c at y: whose turn, the name, the clock. */
 static void
 bar(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
     int c, int y)
 {
 	int B = g->bar, w = g->files * g->S, size = B * 55 / 100;
-	char clk[32];
+	char clk[32], cut[208];
+	const char *name;
 
 	/* the clock a cell of its own: a GIF's frame redraws it alone */
 	int cw = b->has_clock[c] ? (4 * B < w / 2 ? 4 * B : w / 2) : 0;
@@ -356,8 +393,11 @@ bar(struct draw_scene *sc, const struct geo *g, const struct draw_board *b,
 	rect(sc, DC_BAR, g->x, y, w - cw, B);
 	if (b->pos->side == c && !(g->flags & DRAW_NO_TURN))
 		circle(sc, DC_TURN, g->x + B / 2, y + B / 2, B / 4);
-	text(sc, DC_TEXT, b->name[c] != NULL ? b->name[c] : c == ZH_WHITE ?
-	    "White" : "Black", g->x + B, y + B / 2 + size * 36 / 100, size, 0);
+	/* the name in its cell, whole letters, clear of the clock */
+	name = b->name[c] != NULL ? b->name[c] : c == ZH_WHITE ? "White" :
+	    "Black";
+	name = fit_text(name, w - cw - B - B / 3, size, cut, sizeof cut);
+	text(sc, DC_TEXT, name, g->x + B, y + B / 2 + size * 36 / 100, size, 0);
 	if (b->has_clock[c]) {
 		cell(sc, g->x + w - cw, y, cw, B);
 		rect(sc, DC_BAR, g->x + w - cw, y, cw, B);
@@ -384,7 +424,8 @@ board(struct draw_scene *sc, struct geo *g, const struct draw_board *b)
 	for (r = g->ranks - 1; r >= 0; r--)
 		for (f = 0; f < g->files; f++)
 			square(sc, g, b, f, r, checked);
-	y += g->pocket + g->ranks * g->S;
+	coords(sc, g, b->black_bottom, y + g->pocket);
+	y += g->pocket + g->ranks * g->S + g->lab;
 	if (g->pocket > 0)
 		pocket(sc, g, p, !top, y);
 	bar(sc, g, b, !top, y + g->pocket);
@@ -403,12 +444,17 @@ draw_layout(struct draw_scene *sc, const struct draw_board *b, int nboards,
 	g.bar = g.S / 2;
 	g.pocket = b[0].pos->v->drops ? g.S : 0;
 	g.margin = g.S / 8;
-	sc->w = 2 * g.margin + nboards * files * g.S + (nboards - 1) * g.S / 2;
-	sc->h = 2 * g.margin + 2 * g.bar + 2 * g.pocket + ranks * g.S;
+	/* "10" fits; 8 px at least, to be read at --size 20 */
+	g.labsize = g.S * 24 / 100 > 8 ? g.S * 24 / 100 : 8;
+	g.lab = g.S * 2 / 5 > g.labsize * 3 / 2 + 2 ? g.S * 2 / 5 :
+	    g.labsize * 3 / 2 + 2;
+	sc->w = 2 * g.margin + nboards * (g.lab + files * g.S) +
+	    (nboards - 1) * g.S / 2;
+	sc->h = 2 * g.margin + 2 * g.bar + 2 * g.pocket + ranks * g.S + g.lab;
 	cell(sc, 0, 0, sc->w, sc->h);
 	rect(sc, DC_BG, 0, 0, sc->w, sc->h);
 	for (i = 0; i < nboards; i++) {
-		g.x = g.margin + i * (files * g.S + g.S / 2);
+		g.x = g.margin + g.lab + i * (g.lab + files * g.S + g.S / 2);
 		g.y = g.margin;
 		board(sc, &g, &b[i]);
 	}

@@ -34,6 +34,9 @@ struct draw_glyph {
 };
 /* [0]: white, [1]: black; by type K Q R B N P (draw_glyph_index). */
 extern const struct draw_glyph draw_piece_glyph[2][6];
+/* White's pieces are this filled white under the outline: the outline
+ * glyph's outer contour (no hole lets the square through); K Q R B N P. */
+extern const struct draw_glyph draw_piece_fill[6];
 /* ' ' to '~', in 1/1000 em, the base line at y = 0. */
 extern const struct draw_glyph draw_text_glyph[95];
 
@@ -85,9 +88,8 @@ struct draw_board {
 
 /* Lay out one board or two side by side (a bughouse pair: the caller
  * turns board B).  The scene is reused: its arrays grow.  0, or -1 if
- * out of memory.  DRAW_NO_TURN: no dot at the side to move (a GIF's
- * frames: the last move tells it, and a frame then changes in one
- * player's half only). */
+ * out of memory.  DRAW_NO_TURN: no dot at the side to move (no tool asks
+ * for it: every format, a GIF's frames too, shows who is to move). */
 enum { DRAW_NO_TURN = 1 };
 int draw_layout(struct draw_scene *sc, const struct draw_board *b,
     int nboards, int square, unsigned flags);

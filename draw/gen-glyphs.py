@@ -62,6 +62,34 @@ def bounds(font, cp):
     return pen.bounds
 
 
+def subpaths(d):
+    """The closed contours of a path string, and each one's points."""
+    out = []
+    for part in d.split("M")[1:]:
+        nums = [int(v) for v in part.replace("L", " ").replace("Q", " ")
+                .replace("Z", " ").split()]
+        out.append(("M" + part, list(zip(nums[0::2], nums[1::2]))))
+    return out
+
+
+def inside(pt, poly):
+    x, y, n = pt[0], pt[1], False
+    for i in range(len(poly)):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % len(poly)]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            n = not n
+    return n
+
+
+def outer(d):
+    """The contours of d that no other contour holds: the piece's
+    silhouette, without the holes and details inside it."""
+    sp = subpaths(d)
+    return "".join(a for i, (a, pts) in enumerate(sp)
+                   if not any(j != i and inside(pts[0], q)
+                              for j, (_, q) in enumerate(sp)))
+
+
 def cstr(s):
     return '"' + s + '"'
 
@@ -82,6 +110,7 @@ def main():
     out.write("/* [0]: white (the outline glyph U+2654..), [1]: black (the\n"
               " * filled glyph U+265A..), by type K Q R B N P */\n")
     out.write("const struct draw_glyph draw_piece_glyph[2][6] = {\n")
+    white = []
     for colour, base in ((0, 0x2654), (1, 0x265A)):
         out.write("\t{\n")
         for i, c in enumerate(PIECES):
@@ -91,9 +120,21 @@ def main():
             def fn(p, cx=cx):
                 return (500 + (p[0] - cx) * k, 910 - (p[1] - lo) * k)
             d, _ = glyph(sans, base + i, fn)
+            if colour == 0:
+                white.append(d)
             out.write("\t\t{ 1000, /* %s */\n\t\t  %s },\n" % (
                 "U+%04X" % (base + i), cstr(d)))
         out.write("\t},\n")
+    out.write("};\n\n")
+    # A white piece is filled white under its outline: the outline's own
+    # outer contour, so that no hole of a filled glyph lets the square
+    # show through the piece.
+    out.write("/* White's pieces' fill: the outer contour of the outline glyph,\n"
+              " * by type K Q R B N P */\n")
+    out.write("const struct draw_glyph draw_piece_fill[6] = {\n")
+    for i, d in enumerate(white):
+        out.write("\t{ 1000, /* U+%04X's outside */\n\t  %s },\n" % (
+            0x2654 + i, cstr(outer(d))))
     out.write("};\n\n")
     em = bold["head"].unitsPerEm
     s = 1000.0 / em

@@ -139,8 +139,10 @@ pic_draw(struct pic *p, const struct draw_board *b, int nboards)
 {
 	p->buf.len = 0;
 	p->buf.fail = false;
-	if (draw_layout(&p->sc, b, nboards, p->o->square,
-	    p->o->fmt == PIC_GIF ? DRAW_NO_TURN : 0) != 0)
+	/* GIF frames too show the dot at the side to move, as README.md and
+	   the pages say: a frame is the picture of its ply (5 to 25% more
+	   bytes, the changed part of a frame then spans both players' bars) */
+	if (draw_layout(&p->sc, b, nboards, p->o->square, 0) != 0)
 		return -1;
 	switch (p->o->fmt) {
 	case PIC_SVG:

@@ -58,17 +58,21 @@ add_seg(struct segs *sg, float x0, float y0, float x1, float y1)
 /*
  * The glyphs' paths parsed once (for all threads): per glyph, ops 'M',
  * 'L', 'Q', 'Z' each followed by its points as short integers.  Glyph
- * ids: 0..11 the pieces ([colour][row]), 12.. the text's characters.
+ * ids: 0..11 the pieces ([colour][row]), 12..17 white pieces' fills
+ * (G_FILL), 18.. the text's characters (G_TEXT).
  */
-#define NGLYPHS		(12 + 95)
+#define G_FILL		12
+#define G_TEXT		18
+#define NGLYPHS		(G_TEXT + 95)
 static short *parsed[NGLYPHS];
 static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 
 static const char *
 glyph_d(int id)
 {
-	return id < 12 ? draw_piece_glyph[id / 6][id % 6].d :
-	    draw_text_glyph[id - 12].d;
+	return id < G_FILL ? draw_piece_glyph[id / 6][id % 6].d :
+	    id < G_TEXT ? draw_piece_fill[id - G_FILL].d :
+	    draw_text_glyph[id - G_TEXT].d;
 }
 
 static void
@@ -371,9 +375,9 @@ paint_piece(struct draw_canvas *cv, struct segs *sg, const struct draw_item *it)
 		float ty = (float)it->y + (float)it->w * (float)part[i].y / 1000;
 		int g = part[i].glyph;
 
-		/* a white piece: the filled glyph in white under the outline */
+		/* a white piece: its outside in white under the outline */
 		if (c == ZH_WHITE)
-			fill_path(cv, sg, 6 + g, tx, ty, k, DC_WHITE);
+			fill_path(cv, sg, G_FILL + g, tx, ty, k, DC_WHITE);
 		fill_path(cv, sg, 6 * c + g, tx, ty, k, DC_BLACK);
 	}
 }
@@ -389,7 +393,7 @@ paint_text(struct draw_canvas *cv, struct segs *sg, const struct draw_scene *sc,
 		int ch = (unsigned char)sc->text[it->off + i] - 32;
 		const struct draw_glyph *g = &draw_text_glyph[ch];
 
-		fill_path(cv, sg, 12 + ch, x, (float)it->y, k, it->colour);
+		fill_path(cv, sg, G_TEXT + ch, x, (float)it->y, k, it->colour);
 		x += k * (float)g->adv;
 	}
 }

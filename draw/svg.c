@@ -27,7 +27,7 @@ put(struct w *b, const void *s, size_t n)
 #define LIT(b, s)	put((b), (s), sizeof(s) - 1)
 
 /* The glyphs' path lengths, measured once. */
-static size_t piece_len[2][6], text_len[95];
+static size_t piece_len[2][6], fill_len[6], text_len[95];
 static pthread_once_t len_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -38,6 +38,8 @@ measure(void)
 	for (c = 0; c < 2; c++)
 		for (t = 0; t < 6; t++)
 			piece_len[c][t] = strlen(draw_piece_glyph[c][t].d);
+	for (t = 0; t < 6; t++)
+		fill_len[t] = strlen(draw_piece_fill[t].d);
 	for (c = 0; c < 95; c++)
 		text_len[c] = strlen(draw_text_glyph[c].d);
 }
@@ -161,9 +163,9 @@ defs(struct w *b, const struct used *up)
 			put(b, &glyph_id[t], 1);
 			LIT(b, "\">");
 			if (c == ZH_WHITE) {
-				/* the filled glyph in white under the outline */
+				/* its outside in white under the outline */
 				LIT(b, "<path fill=\"#fff\" d=\"");
-				put(b, draw_piece_glyph[1][t].d, piece_len[1][t]);
+				put(b, draw_piece_fill[t].d, fill_len[t]);
 				LIT(b, "\"/>");
 			}
 			LIT(b, "<path d=\"");
@@ -311,7 +313,7 @@ svg_bound(const struct draw_scene *sc, const struct used *u)
 	for (c = 0; c < 2; c++)
 		for (t = 0; t < 6; t++)
 			if (u->glyph[c][t])
-				n += 256 + piece_len[c][t] + piece_len[1][t];
+				n += 256 + piece_len[c][t] + fill_len[t];
 	n += 2 * 256 * ZH_NTYPES;	/* the pieces made of two */
 	for (c = 0; c < 95; c++)
 		if (u->ch[c])

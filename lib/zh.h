@@ -43,7 +43,11 @@
 extern "C" {
 #endif
 
-#define ZH_VERSION "0.1.0"
+/* zhkit's version, from the file VERSION: the build defines it
+ * (-DZH_VERSION), and the zh.h that make install writes has it here. */
+#ifndef ZH_VERSION
+#define ZH_VERSION "unknown"
+#endif
 
 /* What this header declares is libzh's interface: the library is built
  * with -fvisibility=hidden, so nothing else leaves libzh.so. */
@@ -294,7 +298,14 @@ const char *zh_dialect_name(int d);
 
 /* ======================== FEN ======================== */
 
-#define ZH_FENMAX 512
+/*
+ * The longest FEN or EPD any writer makes, its NUL included: 100 squares
+ * with '~', the slashes and brackets, two pockets of at most 7 * 255
+ * letters (a count is a byte; a FEN read holds at most 200 of a piece),
+ * chess.com's promoted squares, the fields.  A buffer of ZH_FENMAX
+ * bytes always holds a whole FEN (lib/fenout.c asserts it).
+ */
+#define ZH_FENMAX 4352
 
 /*
  * Read a FEN or EPD of variant v (NULL: crazyhouse) in dialect d
@@ -773,9 +784,11 @@ struct zh_lines {
 		size_t off, n;	/* own moves in 'own' */
 		size_t first;	/* first token of the line */
 		int children;
-		char path[64];
+		size_t path;	/* its path's offset in 'paths' */
 	} *info;
 	size_t ninfo, infocap;
+	char *paths;		/* the lines' paths ("2.1"), whole */
+	size_t pathlen, pathcap;
 	int *tokline;		/* line of each token */
 	size_t toklinecap;
 };
@@ -1295,6 +1308,23 @@ struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 void zh_pgn_set_filter(struct zh_pgn_reader *r,
     int (*fn)(void *arg, const struct zh_game *g), void *arg);
 
+/* ======================== position keys ======================== */
+
+/*
+ * A position's 128-bit key (zhindex): equal for positions a repetition
+ * calls the same (the variant; every square's piece, and its promoted
+ * flag where a capture sends it to hand as a pawn; the pieces in hand;
+ * the side to move; the castling rights; the en-passant square only
+ * when a capture there is legal), different, but for a chance of about
+ * 2^-128, for any two others.  Not the counters.  Zobrist's scheme:
+ * stable across runs, builds and machines (zhkit-index(5) stores it).
+ */
+struct zh_key zh_pos_key(const struct zh_pos *p);
+/* The key of b from a's key k, a being any position of b's variant (the
+ * one before a move, as a rule): what differs rehashed, not the rest. */
+struct zh_key zh_pos_key_next(struct zh_key k, const struct zh_pos *a,
+    const struct zh_pos *b);
+
 /* ======================== for zhkit's tools ======================== */
 
 /*
@@ -1392,13 +1422,15 @@ size_t zh_san_dialect(const char *san, int d, char *buf);
  * and NUL-terminated at size).
  */
 enum { ZH_DIAG_UNICODE = 1, ZH_DIAG_COLOUR = 2, ZH_DIAG_TURNED = 4 };
-#define ZH_DIAGMAX 8192
+/* The longest diagram, its NUL included (two pockets of 7 * 255 glyphs:
+ * lib/positions.c asserts the bound). */
+#define ZH_DIAGMAX 20480
 size_t zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,
     unsigned flags, char *buf, size_t size);
 
 /* Both boards' zh_diagram_write side by side, A on the left, the last
  * move marked on its board; returns the length (snprintf rules). */
-#define ZH_BDIAGMAX (2 * 8192 + 1024)
+#define ZH_BDIAGMAX (2 * ZH_DIAGMAX + 1024)
 size_t zh_bdiagram_write(const struct zh_bply *pl, unsigned flags, char *buf,
     size_t size);
 

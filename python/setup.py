@@ -17,9 +17,12 @@ os.chdir(ROOT)
 # not needed: no pictures in the module).
 CLI = sorted(glob.glob('cli/*.c'))
 
+# zhkit's one version number (the file VERSION, as the tools have it)
+VERSION = open('VERSION').read().strip()
+
 setup(
     name='zhkit',
-    version=open('lib/zh.h').read().split('ZH_VERSION "')[1].split('"')[0],
+    version=VERSION,
     description='crazyhouse games as NumPy tables, games and boards (libzh)',
     packages=['zhkit'],
     package_dir={'zhkit': 'python/zhkit'},
@@ -27,12 +30,16 @@ setup(
         'zhkit._zhkit',
         sources=sorted(glob.glob('python/src/*.c')) + CLI,
         include_dirs=['lib', 'cli', 'python/src'],
-        define_macros=[('_POSIX_C_SOURCE', '200809L')],
+        define_macros=[('_POSIX_C_SOURCE', '200809L'),
+                       ('ZH_VERSION', '"%s"' % VERSION)],
         extra_compile_args=os.environ.get(
             'ZH_PYCFLAGS', '-std=gnu17 -Wall -Wextra -Wno-missing-field-initializers -Wno-cast-function-type').split(),
         extra_link_args=os.environ.get('ZH_PYLDFLAGS', '').split(),
         extra_objects=['build/libzh.a'],
-        libraries=['jansson', 'pcre2-8', 'zstd', 'z', 'bz2', 'lzma',
-                   'pthread'],
+        # the tools' libraries, as the Makefile links them (ZH_PYLIBS:
+        # its LIBS and CODECLIBS, -l dropped)
+        libraries=os.environ.get(
+            'ZH_PYLIBS', 'jansson pcre2-8 pthread zstd z bz2 lzma snappy lz4 '
+            'brotlidec').replace('-l', '').split(),
     )],
 )

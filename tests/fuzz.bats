@@ -26,3 +26,9 @@ corpus() {
 @test "fuzz corpus: bughouse games replayed and written three ways" { corpus fuzz_bughouse; }
 @test "fuzz corpus: a decompressing read (zstd, gzip, bzip2, xz)" { corpus fuzz_codec; }
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
+@test "fuzz corpus: Parquet metadata and page headers (Thrift compact protocol)" { corpus fuzz_thrift; }
+@test "fuzz corpus: a Parquet file of games read as PGN text" { corpus fuzz_parquet; }
+@test "fuzz corpus: an index's blobs (zhindex)" { corpus fuzz_zhiblob; }
+@test "fuzz corpus: the callback reader fed in random pieces, and read errors" { corpus fuzz_reader; }
+@test "fuzz corpus: pictures of hostile positions and games (SVG, PNG, GIF)" { corpus fuzz_draw; }
+@test "fuzz corpus: zhcheck's reports with hostile names, files and messages" { corpus fuzz_report; }

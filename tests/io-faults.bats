@@ -285,11 +285,11 @@ interrupt() {
 		# every line: of the file's compressed size; the last: all of it
 		grep -q "games, [0-9.]*/$mb MB ([0-9]*%), [0-9]* games/s" <<<"$out" || fail "$out"
 		last=$(grep 'games/s' <<<"$out" | tail -1)
-		[[ $last == "zhcheck: $((8 * NGAMES)) games, $mb/$mb MB (100%), "* ]] || fail "$last"
+		[[ $last == "zhcheck: $T/big.pgn.zst: $((8 * NGAMES)) games, $mb/$mb MB (100%), "* ]] || fail "$last"
 		out=$(NO_COLOR=1 script -qec "cat '$T/big.pgn.zst' | zhcheck -q -j $j --progress" \
 		    /dev/null </dev/null | tr '\r' '\n')
 		last=$(grep 'games/s' <<<"$out" | tail -1)
-		[[ $last == "zhcheck: $((8 * NGAMES)) games, $mb MB, "*" games/s"* ]] || fail "$last"
+		[[ $last == "zhcheck: <stdin>: $((8 * NGAMES)) games, $mb MB, "*" games/s"* ]] || fail "$last"
 	done
 	# the ETA, on a line before the end (the first at game 256)
 	out=$(NO_COLOR=1 script -qec "zhcheck -q --progress '$T/big.pgn.zst'" /dev/null </dev/null | tr '\r' '\n')

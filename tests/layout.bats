@@ -26,7 +26,7 @@ functions() {
 # The C sources of the library, the tools and the pictures, wherever
 # they sit under lib/, cmd/, cli/, draw/ and python/src/ (the module).
 sources() {
-	find "$ZH_TOP/lib" "$ZH_TOP/cmd" "$ZH_TOP/cli" "$ZH_TOP/draw" "$ZH_TOP/python/src" -name '*.c' | sort
+	find "$ZH_TOP/lib" "$ZH_TOP/cmd" "$ZH_TOP/cli" "$ZH_TOP/draw" "$ZH_TOP/python/src" "$ZH_TOP/index" -name '*.c' | sort
 }
 
 @test "layout: the measure finds the functions and their lengths" {

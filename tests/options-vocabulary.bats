@@ -60,10 +60,11 @@ FSF=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || tru
 			hidden+=" $t:-$l"
 		done
 	done
-	# the six of zhkit(7)'s table, and no other (zhreplay's -f is
+	# the five of zhkit(7)'s table, and no other (zhreplay's -f is
 	# --from, as in every tool; a format's name after it is still read
-	# as -F's, with the note: json-one-face.bats)
-	assert_equal "$hidden" " zhfen:-j zhpgn:-F zhcheck:-m zhperft:-f zhperft:-m zhperft:-s"
+	# as -F's, with the note: json-one-face.bats; zhpgn's -F is --format
+	# now, shown, and a bare -F still its old --fens, with the note)
+	assert_equal "$hidden" " zhfen:-j zhcheck:-m zhperft:-f zhperft:-m zhperft:-s"
 }
 
 # A usage error: nothing on stdout, the reason and a Try on stderr, exit 2.

@@ -23,15 +23,95 @@ need() {
 	run -0 "$PY" "$CHECK" badge g.svg
 }
 
-@test "pictures: the rank number \"10\" shows whole on a rook's square (both orientations)" {
-	need
+# Issue 39, item 7, measured in pixels (tests/helpers/pictures-layout.py)
+# at every size it names, both orientations, 8x8 and 10x10.
+LAYOUT="$ZH_TOP/tests/helpers/pictures-layout.py"
+
+@test "pictures: the coordinates are outside the board, in cells no piece changes; \"10\" shows whole" {
+	"$PY" -c 'import PIL' 2>/dev/null || skip "python3-pil not installed"
 	cd "$BATS_TEST_TMPDIR"
-	# a10 at the top left: its square at x 8, y 8 + 32 (bar) + 64 (pocket)
-	zhfen -v grandhouse -F svg 'r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[] w - - 0 1' > with.svg
-	zhfen -v grandhouse -F svg '9r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[] w - - 0 1' > without.svg
-	run -0 "$PY" "$CHECK" label with.svg without.svg 8 104 64
-	# flipped: j10 at the bottom left, 9 squares lower
-	zhfen -v grandhouse --flip -F svg 'r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[] w - - 0 1' > with.svg
-	zhfen -v grandhouse --flip -F svg 'r9/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[] w - - 0 1' > without.svg
-	run -0 "$PY" "$CHECK" label with.svg without.svg 8 680 64
+	local s flip v full empty ranks
+	for s in 20 32 64 128; do
+		for flip in "" --flip; do
+			for v in crazyhouse grandhouse; do
+				if [ $v = crazyhouse ]; then
+					full='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+					empty='4k3/8/8/8/8/8/8/4K3[] w - - 0 1' ranks=8
+				else
+					full='r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[] w - - 0 1'
+					empty='5k4/10/10/10/10/10/10/10/10/5K4[] w - - 0 1' ranks=10
+				fi
+				zhfen -v $v $flip --size $s -F svg "$full" > f.svg
+				zhfen -v $v $flip --size $s -F png -o f.png "$full"
+				zhfen -v $v $flip --size $s -F png -o e.png "$empty"
+				run "$PY" "$LAYOUT" labels f.svg f.png e.png $ranks $ranks
+				[ "$status" -eq 0 ] || { echo "$v $flip --size $s: $output"; return 1; }
+				# and librsvg's rendering of the SVGs
+				zhfen -v $v $flip --size $s -F svg "$empty" > e.svg
+				if command -v rsvg-convert >/dev/null; then
+					rsvg-convert f.svg -o f.png
+					rsvg-convert e.svg -o e.png
+					run "$PY" "$LAYOUT" labels f.svg f.png e.png $ranks $ranks
+					[ "$status" -eq 0 ] || { echo "rsvg: $v $flip --size $s: $output"; return 1; }
+				fi
+			done
+		done
+	done
+}
+
+@test "pictures: no square shows through White's pieces (K Q R B P), on either colour, at every size" {
+	"$PY" -c 'import PIL' 2>/dev/null || skip "python3-pil not installed"
+	cd "$BATS_TEST_TMPDIR"
+	local s m t lab x0 y0
+	for s in 20 32 64 128; do
+		# White's K Q R B P on a3 b3 c3 d3 e3 (dark, light, ...) and on
+		# b3 c3 d3 e3 f3 (the other colours); rank 3 is the 6th row
+		# the ranks' strip (draw.c): 2/5 of a square, room for "10"
+		# at 8 px at least
+		m=$((s / 8)) t=$((s * 24 / 100 > 8 ? s * 24 / 100 : 8))
+		lab=$((s * 2 / 5 > t * 3 / 2 + 2 ? s * 2 / 5 : t * 3 / 2 + 2))
+		x0=$((m + lab)) y0=$((m + s / 2 + s + 5 * s))
+		zhfen --size $s -F png -o a.png 'k7/8/8/8/8/KQRBP3/8/8[] w - - 0 1'
+		zhfen --size $s -F png -o b.png 'k7/8/8/8/8/1KQRBP2/8/8[] w - - 0 1'
+		run "$PY" "$LAYOUT" holes a.png b.png $x0 $((x0 + s)) $y0 $s 5
+		[ "$status" -eq 0 ] || { echo "--size $s: $output"; return 1; }
+	done
+	# (the knight is left out: the slit of its jaw is open to the
+	# outside in DejaVu's outline, a notch, not a hole)
+}
+
+@test "pictures: a long name is cut at a whole letter with '...', clear of the clock" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '[Event "x"]\n[White "%s"]\n[Black "Bob"]\n[Variant "Crazyhouse"]\n\n1. e4 { [%%clk 0:05:00] } e5 { [%%clk 1:05:00] } *\n' \
+	    "Wolfeschlegelsteinhausenbergerdorff the Elder of Somewhere Far" > long.pgn
+	local s
+	for s in 20 64; do
+		run -0 zhreplay -F svg --final-only --size $s long.pgn
+		# the name's glyphs: W o l f ... then three dots (c46), and the
+		# clock's text after it, in the bar at the bottom
+		[[ $output == *'<use xlink:href="#c46" x="'*'<use xlink:href="#c46" x="'*'<use xlink:href="#c46" x="'* ]] ||
+		    { echo "--size $s: no '...'"; return 1; }
+	done
+	# in pixels: the name's text ends left of the clock's cell
+	"$PY" -c 'import PIL' 2>/dev/null || return 0
+	zhreplay -F png --final-only --size 64 -o l.png long.pgn
+	"$PY" - l.png <<'PYEOF'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert("L")
+w, h = im.size
+y0, y1 = h - 8 - 32, h - 8            # the bottom bar
+cols = [any(im.getpixel((x, y)) > 200 for y in range(y0, y1)) for x in range(w)]
+runs, x = [], 0
+while x < w:
+    if cols[x]:
+        a = x
+        while x < w and cols[x]:
+            x += 1
+        runs.append((a, x))
+    x += 1
+# a gap of at least a third of the bar's height between the name and the clock
+gaps = [b[0] - a[1] for a, b in zip(runs, runs[1:])]
+assert max(gaps) >= 10, (runs, gaps)
+PYEOF
 }

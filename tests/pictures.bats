@@ -69,10 +69,11 @@ PYEOF
 }
 
 @test "pictures: the check, the last move and a drop are marked where they are" {
-	# the king in check on e8 (4th... column e, top row): a red circle at its centre
-	grep -q '<circle cx="296" cy="136" r="28" fill="#e03c31"/>' "$PICS/zh-full-check.svg"
+	# the king in check on e8 (column e, top row; the board from x 33,
+	# after the margin and the ranks' strip): a red circle at its centre
+	grep -q '<circle cx="321" cy="136" r="28" fill="#e03c31"/>' "$PICS/zh-full-check.svg"
 	# the drop P@b4 (drop.pgn's last move): b4 tinted as a drop, nothing as a move
-	grep -q '<rect x="72" y="360" width="64" height="64" fill="#5f9fbf"/>' "$PICS/drop.svg"
+	grep -q '<rect x="97" y="360" width="64" height="64" fill="#5f9fbf"/>' "$PICS/drop.svg"
 	! grep -q 'fill="#d8e27a"\|fill="#a9b04c"' "$PICS/drop.svg"
 	# the players and their last clocks: Bob 2:50 at the top, Alice 2:51
 	run -0 zhreplay -F svg --final-only "$PICS/drop.pgn"
@@ -81,12 +82,13 @@ PYEOF
 
 @test "pictures: the bughouse pair: board B turned, partners side by side" {
 	svg=$PICS/bughouse.svg
-	# two boards: 2 x 8 squares + a gap of half a square + margins
-	grep -q '^<svg [^>]*width="1072" height="720"' "$svg"
+	# two boards: 2 x (the ranks' strip + 8 squares) + a gap of half a
+	# square + margins; the files' strip under the squares
+	grep -q '^<svg [^>]*width="1122" height="745"' "$svg"
 	# A's a1 (dark) bottom left of A, B's a1 top right of B (turned): the
 	# rook of White on each
-	grep -q '<use xlink:href="#gwr" transform="translate(8 552) scale(0.064)"/>' "$svg"
-	grep -q '<use xlink:href="#gwr" transform="translate(1000 104) scale(0.064)"/>' "$svg"
+	grep -q '<use xlink:href="#gwr" transform="translate(33 552) scale(0.064)"/>' "$svg"
+	grep -q '<use xlink:href="#gwr" transform="translate(1050 104) scale(0.064)"/>' "$svg"
 }
 
 @test "pictures: a bad FEN gets its error and no file; an unwritable -o is exit 2" {
@@ -177,9 +179,10 @@ im.convert("RGB").save("last.png")
 im.seek(0)
 im.convert("RGB").save("first.png")
 PYEOF
-	# the last frame: the final position (no dot for the side to move:
-	# a GIF's frames leave it out), as librsvg draws the SVG of it
-	zhreplay -F svg --final-only "$PICS/drop.pgn" | sed 's|<circle cx="24" cy="24" r="8" fill="#5cc04e"/>||' > final.svg
+	# the last frame: the final position, the dot at the side to move
+	# too, as librsvg draws the SVG of it
+	zhreplay -F svg --final-only "$PICS/drop.pgn" > final.svg
+	grep -q 'fill="#5cc04e"' final.svg
 	rsvg-convert final.svg -o final.png
 	read -r mean far < <(picture_diff last.png final.png)
 	"$PY" -c "import sys; sys.exit(not ($mean < 1.5 and $far < 0.003))" || {
@@ -197,7 +200,7 @@ PYEOF
 	"$PY" -c "
 from PIL import Image
 im = Image.open('b.gif')
-assert im.size == (1072, 720), im.size
+assert im.size == (1122, 745), im.size
 assert im.n_frames == $n, (im.n_frames, $n)"
 }
 
@@ -225,8 +228,9 @@ assert im.n_frames == $n, (im.n_frames, $n)"
 
 @test "pictures: --size sets the square: the picture's size follows" {
 	run -0 zhfen --size 40 -F svg '8/8/8/8/8/8/8/K6k[] w - - 0 1'
-	# 8 squares of 40, margins of 5, bars of 20, pockets of 40
-	[[ $output == '<svg '*' width="330" height="450" '* ]]
+	# 8 squares of 40, margins of 5, bars of 20, pockets of 40, the
+	# coordinates' strips of 16
+	[[ $output == '<svg '*' width="346" height="466" '* ]]
 	run -2 zhfen --size 8 -F svg '8/8/8/8/8/8/8/K6k[] w - - 0 1'
 }
 
@@ -240,4 +244,28 @@ assert im.n_frames == $n, (im.n_frames, $n)"
 	run -2 --separate-stderr zhreplay -F svg -o one.svg in.pgn
 	[ "$(grep -c 'names one picture' <<<"$stderr")" -eq 1 ]
 	[ -z "$(find . -name '.*.??????')" ]
+}
+
+@test "pictures: every GIF frame shows the dot at the side to move, in the mover's bar" {
+	need_pil
+	cd "$BATS_TEST_TMPDIR"
+	run -0 zhreplay -F gif -o g.gif "$PICS/drop.pgn"
+	# White moves first: the dot in the bottom bar (White at the
+	# bottom), then Black's at the top, by turns
+	"$PY" - g.gif <<'PYEOF'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+w, h = im.size
+def green(img, y0, y1):
+    return sum(1 for y in range(y0, y1) for x in range(0, w // 4)
+               if img.getpixel((x, y)) == (0x5c, 0xc0, 0x4e))
+for i in range(im.n_frames):
+    im.seek(i)
+    rgb = im.convert("RGB")
+    top, bottom = green(rgb, 0, h // 10), green(rgb, h - h // 10, h)
+    white_to_move = i % 2 == 0
+    assert (bottom if white_to_move else top) > 20, (i, top, bottom)
+    assert (top if white_to_move else bottom) == 0, (i, top, bottom)
+PYEOF
 }

@@ -1,15 +1,18 @@
 /*
  * arrays.c - -F npy: positions as NumPy arrays (zhkit-arrays(5)), into
- * the directory -o names.  A worker makes a game's records (cli/npy.c's
+ * the directory -o names; -F parquet: the same tables as Parquet files
+ * (cli/parquet_write.c).  A worker makes a game's records (cli/npy.c's
  * npy_rec) as its output; the tables' writer (npy_open's) receives them
  * in input order.  A game with an error is not written.
  */
 #include "format.h"
 
-/* The directory -o names, its tables opened, their stream the jobs'
-   output; 0, or -1 if not (said). */
-int
-npy_open_dir(struct opts *o, struct jobs *j, const char *outpath)
+/* The directory -o names, its tables opened (as .npy files, or, with
+   a codec, as Parquet files), their stream the jobs' output; 0, or -1 if
+   not (said). */
+static int
+open_dir(struct opts *o, struct jobs *j, const char *outpath,
+    const char *codec)
 {
 	if (outpath == NULL || o->variations || clean_splits(&o->clean)) {
 		cli_fail("-F npy: %s", outpath == NULL ? "-o DIR is needed "
@@ -18,10 +21,23 @@ npy_open_dir(struct opts *o, struct jobs *j, const char *outpath)
 		    "--split cannot be written (one directory)");
 		return -1;
 	}
-	if ((o->npy = npy_open(outpath)) == NULL)
+	if ((o->npy = npy_open_as(outpath, codec)) == NULL)
 		return -1;
 	j->out = npy_sink(o->npy);
 	return 0;
+}
+
+int
+npy_open_dir(struct opts *o, struct jobs *j, const char *outpath)
+{
+	return open_dir(o, j, outpath, NULL);
+}
+
+int
+parquet_open_dir(struct opts *o, struct jobs *j, const char *outpath)
+{
+	return open_dir(o, j, outpath, o->compression != NULL ?
+	    o->compression : "zstd");
 }
 
 void

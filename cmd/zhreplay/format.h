@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "jobs.h"
 #include "npy.h"
+#include "parquet_write.h"
 #include "pic.h"
 #include "selopts.h"
 
@@ -36,7 +37,8 @@ struct opts {
 	const char *name;		/* current input's name */
 	FILE *out;			/* where a game's output goes */
 	FILE *rejects;			/* --rejects: the games with errors */
-	struct npy *npy;		/* -F npy: the arrays (npy.h) */
+	struct npy *npy;		/* -F npy, parquet: the arrays (npy.h) */
+	const char *compression;	/* -F parquet's codec (--compression) */
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (selopts.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
@@ -128,6 +130,7 @@ int jsonl_bply(void *st, const struct zh_bply *pl);
 int board_ply(void *st, const struct zh_ply *pl);
 int board_bply(void *st, const struct zh_bply *pl);
 int npy_open_dir(struct opts *o, struct jobs *j, const char *outpath);
+int parquet_open_dir(struct opts *o, struct jobs *j, const char *outpath);
 void npy_next_input(struct opts *o, const char *name);
 int npy_close_dir(struct opts *o);
 int npy_begin(struct state *st, FILE *err);

@@ -32,6 +32,12 @@ const struct format formats[] = {
 	  .open = npy_open_dir, .input = npy_next_input,
 	  .close = npy_close_dir, .begin = npy_begin, .ply = npy_on_ply,
 	  .bply = npy_on_bply, .end = npy_end },
+	/* the same tables as Parquet files (arrays.c) */
+	{ .name = "parquet", .tools = TOOL_ZHREPLAY | TOOL_ZHPGN,
+	  .needs = FMT_RECORDS | FMT_COMMENTS,
+	  .open = parquet_open_dir, .input = npy_next_input,
+	  .close = npy_close_dir, .begin = npy_begin, .ply = npy_on_ply,
+	  .bply = npy_on_bply, .end = npy_end },
 	/* pictures (pictures.c over draw/): the walk of a replay with
 	   its moves' text, as the pictures were first drawn from */
 	{ .name = "svg", .tools = TOOL_ZHREPLAY | TOOL_ZHFEN,

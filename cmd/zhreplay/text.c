@@ -4,6 +4,8 @@
  * and -F board (a diagram a position); and the game's text buffer they
  * and the other text formats write into.
  */
+#include <stdarg.h>
+
 #include "format.h"
 
 char *
@@ -21,6 +23,50 @@ text_grow(struct state *st, size_t n)
 	st->buf = b;
 	st->cap = cap;
 	return st->buf + st->len;
+}
+
+/* printf into the output, whatever its length (a variation's path or a
+ * label is the input's). */
+static void __attribute__((format(printf, 2, 3)))
+emitf(struct state *st, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (p = reserve(st, (size_t)n + 1)) == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	st->len += (size_t)n;
+}
+
+/* A diagram (of one board, or of two: 'two') at the output's end, room
+ * made for all of it. */
+static int
+emit_diagram(struct state *st, const void *pl, bool two, unsigned flags)
+{
+	size_t room = two ? ZH_BDIAGMAX : ZH_DIAGMAX, n;
+	char *p;
+
+	for (;;) {
+		const struct zh_ply *one = pl;
+
+		if ((p = reserve(st, room)) == NULL)
+			return -1;
+		n = two ? zh_bdiagram_write(pl, flags, p, room) :
+		    zh_diagram_write(one->pos, one->move ? &one->move->move :
+		    NULL, flags, p, room);
+		if (n < room)
+			break;
+		room = n + 1;
+	}
+	st->len += n;
+	return 0;
 }
 
 /* ======================== fen, epd ======================== */
@@ -115,25 +161,19 @@ board_ply(void *arg, const struct zh_ply *pl)
 {
 	struct state *st = arg;
 	const struct opts *o = st->o;
-	char head[160], lbl[48] = "start", var[80] = "";
+	char lbl[48] = "start";	/* "123456789... P@e4": it fits */
 	char fen[ZH_FENMAX];
-	char *p;
 	size_t n;
 
 	if (!text_take(st, pl))
 		return 0;
 	if (pl->move != NULL)
 		move_label(lbl, sizeof lbl, pl, o->dialect);
-	if (pl->path != NULL)
-		snprintf(var, sizeof var, ", variation %s", pl->path);
-	n = (size_t)snprintf(head, sizeof head, "game %ld%s, ply %ld: %s\n",
-	    pl->game, var, pl->ply, lbl);
-	emit(st, head, n);
-	if ((p = reserve(st, ZH_DIAGMAX)) == NULL)
+	emitf(st, "game %ld%s%s, ply %ld: %s\n", pl->game,
+	    pl->path != NULL ? ", variation " : "",
+	    pl->path != NULL ? pl->path : "", pl->ply, lbl);
+	if (emit_diagram(st, pl, false, o->diag) != 0)
 		return -1;
-	n = zh_diagram_write(pl->pos, pl->move ? &pl->move->move : NULL,
-	    o->diag, p, ZH_DIAGMAX);
-	st->len += n < ZH_DIAGMAX ? n : ZH_DIAGMAX - 1;
 	n = zh_fen_write(pl->pos, o->dialect, fen, sizeof fen);
 	emit(st, fen, n);
 	emit(st, "\n\n", 2);
@@ -145,9 +185,8 @@ board_bply(void *arg, const struct zh_bply *pl)
 {
 	struct state *st = arg;
 	const struct opts *o = st->o;
-	char head[160], lbl[ZH_BLABELMAX + ZH_MOVEMAX + 2] = "start";
+	char lbl[ZH_BLABELMAX + ZH_MOVEMAX + 2] = "start";
 	char fen[2 * ZH_FENMAX + 8];
-	char *p;
 	size_t n;
 
 	if (!zh_bply_match(&o->sel, pl))
@@ -159,15 +198,11 @@ board_bply(void *arg, const struct zh_bply *pl)
 		zh_san_dialect(pl->move->rm.san, o->dialect, mv);
 		snprintf(lbl, sizeof lbl, "%s. %s", lab, mv);
 	}
-	n = (size_t)snprintf(head, sizeof head,
-	    "game %ld, half-move %ld: %s%s%c\n", st->g->number,
+	emitf(st, "game %ld, half-move %ld: %s%s%c\n", st->g->number,
 	    pl->index, lbl, pl->move ? ", board " : "",
 	    pl->move ? zh_board_letter(pl->move->board) : ' ');
-	emit(st, head, n < sizeof head ? n : sizeof head - 1);
-	if ((p = reserve(st, ZH_BDIAGMAX)) == NULL)
+	if (emit_diagram(st, pl, true, o->diag) != 0)
 		return -1;
-	n = zh_bdiagram_write(pl, o->diag, p, ZH_BDIAGMAX);
-	st->len += n < ZH_BDIAGMAX ? n : ZH_BDIAGMAX - 1;
 	n = zh_bply_fen(pl, o->dialect, false, fen, sizeof fen);
 	emit(st, fen, n < sizeof fen ? n : sizeof fen - 1);
 	emit(st, "\n\n", 2);

@@ -2,9 +2,11 @@
 """cli-deps.py - who uses whom among the framework's objects, by their
 symbols (nm), knowing nothing of the code:
 
-  cli-deps.py CLIDIR TOOL=OBJ[,OBJ...] ... [-- OTHER.o ...]
+  cli-deps.py CLIDIR[:SRCDIR] TOOL=OBJ[,OBJ...] ... [-- OTHER.o ...]
 
-CLIDIR holds the framework's objects (build/cli/*.o).  Each TOOL=... is
+CLIDIR holds the framework's objects (build/cli/*.o); with SRCDIR, only
+those whose source SRCDIR still has (a file moved away leaves its old
+object behind).  Each TOOL=... is
 a program's own objects (its cmd/ file, its own folder, the Python
 module's C files).  OTHER objects (draw/'s) are linked by some tools and
 may use the framework: a tool uses what its objects reach through them.
@@ -39,7 +41,7 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    clidir = argv[1]
+    clidir, _, srcdir = argv[1].partition(":")
     tools, others = {}, []
     rest = argv[2:]
     if "--" in rest:
@@ -48,7 +50,8 @@ def main(argv):
     for arg in rest:
         name, objs = arg.split("=", 1)
         tools[name] = [o for o in objs.split(",") if o]
-    cli = sorted(f for f in os.listdir(clidir) if f.endswith(".o"))
+    cli = sorted(f for f in os.listdir(clidir) if f.endswith(".o") and (
+        not srcdir or os.path.exists(os.path.join(srcdir, f[:-2] + ".c"))))
     sym = {}
     for f in cli:
         sym["cli/" + f] = symbols(os.path.join(clidir, f))

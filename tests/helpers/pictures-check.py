@@ -48,9 +48,13 @@ def main():
     squares, counts, ranks, files = parse_fen(fen)
     root = ET.parse(svg).getroot()
     W = int(root.get("width"))
-    S = (W * 8) // (8 * files + 2)          # width = files * S + S / 4
-    M = S // 8
-    top = M + S // 2 + (S if counts or "[" in fen else 0)
+    # width: margins of S / 8, the ranks' strip (draw.c), the files
+    def lab(s):
+        size = max(s * 24 // 100, 8)
+        return max(s * 2 // 5, size * 3 // 2 + 2)
+    S = next(s for s in range(8, 1025) if 2 * (s // 8) + lab(s) + files * s == W)
+    M = S // 8 + lab(S)                     # the board's left
+    top = S // 8 + S // 2 + (S if counts or "[" in fen else 0)
     got, hand, promos, errs = {}, {}, set(), []
     for u in root.findall("s:use", NS):     # not the defs' parts
         ref = u.get(XL)

@@ -1,0 +1,250 @@
+/*
+ * flatrows.c - dataset rows as JSON Lines, read as PGN text
+ * (flatrows.h).  Each line's keys become tag pairs in their order (a
+ * string as it is, a "YYYY-MM-DD" date of a key ending in "Date" as
+ * "YYYY.MM.DD", an integer in decimal, a rating difference with its
+ * sign; a null or any other value, no tag), then the "movetext", then
+ * its result if it does not end with one.  zhkit's own keys (uci,
+ * plies, valid, error) are not tags; its "variant" is the Variant tag
+ * when there is none.  A line that is not an object with a "movetext"
+ * string becomes a game that the reader rejects, naming it.
+ */
+#define _GNU_SOURCE		/* fopencookie(), getline() */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flatrows.h"
+#include "parquet_read.h"
+
+struct rows {
+	FILE *f;
+	char *line;		/* the line read */
+	size_t linecap;
+	char *out;		/* PGN text not yet read */
+	size_t olen, opos, ocap;
+	bool fail;
+};
+
+static void
+put(struct rows *q, const char *s, size_t n)
+{
+	size_t cap;
+	char *x;
+
+	if (n == 0)
+		return;
+	if (q->olen + n > q->ocap) {
+		for (cap = q->ocap ? q->ocap : 4096; cap < q->olen + n; cap *= 2)
+			;
+		if ((x = realloc(q->out, cap)) == NULL) {
+			q->fail = true;
+			return;
+		}
+		q->out = x;
+		q->ocap = cap;
+	}
+	memcpy(q->out + q->olen, s, n);
+	q->olen += n;
+}
+
+static void
+puts_(struct rows *q, const char *s)
+{
+	put(q, s, strlen(s));
+}
+
+/* [name "value"], the value escaped. */
+static void
+tag(struct rows *q, const char *name, const char *v)
+{
+	puts_(q, "[");
+	puts_(q, name);
+	puts_(q, " \"");
+	for (; *v != '\0'; v++) {
+		if (*v == '"' || *v == '\\')
+			put(q, "\\", 1);
+		put(q, *v == '\n' || *v == '\r' ? " " : v, 1);
+	}
+	puts_(q, "\"]\n");
+}
+
+static bool
+own(const char *k)
+{
+	return strcmp(k, "uci") == 0 || strcmp(k, "plies") == 0 ||
+	    strcmp(k, "valid") == 0 || strcmp(k, "error") == 0 ||
+	    strcmp(k, "movetext") == 0 || strcmp(k, "variant") == 0;
+}
+
+/* A value of key k as a tag's text into t[n]; false: no tag. */
+static bool
+text(const char *k, json_t *v, char *t, size_t n)
+{
+	size_t kl = strlen(k);
+	const char *s;
+
+	if (json_is_integer(v)) {
+		snprintf(t, n, kl > 10 && strcmp(k + kl - 10, "RatingDiff") == 0 ?
+		    "%+" JSON_INTEGER_FORMAT : "%" JSON_INTEGER_FORMAT,
+		    json_integer_value(v));
+		return true;
+	}
+	if ((s = json_string_value(v)) == NULL)
+		return false;
+	snprintf(t, n, "%s", s);
+	if (kl >= 4 && strcmp(k + kl - 4, "Date") == 0 && strlen(t) == 10 &&
+	    t[4] == '-' && t[7] == '-')
+		t[4] = t[7] = '.';
+	return true;
+}
+
+/* Does the move text end with a result? */
+static bool
+ends_result(const char *s)
+{
+	static const char *const r[] = { "1-0", "0-1", "1/2-1/2", "*" };
+	size_t n = strlen(s), m, k;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		n--;
+	for (k = 0; k < 4; k++)
+		if (n >= (m = strlen(r[k])) && memcmp(s + n - m, r[k], m) == 0 &&
+		    (n == m || s[n - m - 1] == ' ' || s[n - m - 1] == '}'))
+			return true;
+	return false;
+}
+
+/* The moves of object o: the key --column maps to movetext, else
+   "movetext" (parquet_read.h); NULL if none is a string. */
+static json_t *
+moves_of(json_t *o)
+{
+	const char *k;
+	json_t *v;
+	size_t n;
+	bool mv;
+
+	json_object_foreach(o, k, v) {
+		n = strlen(k);
+		pqr_column_tag(k, &n, &mv);
+		if (mv)
+			return json_is_string(v) ? v : NULL;
+	}
+	return NULL;
+}
+
+/* Line b[0..n) as a game after q->out. */
+static void
+row(struct rows *q, const char *b, size_t n)
+{
+	json_t *o = json_loadb(b, n, 0, NULL), *v, *mv = NULL;
+	const char *k, *res = NULL, *name;
+	char t[4096], nm[256];
+	size_t kl;
+	bool ismv;
+
+	if (!json_is_object(o) || (mv = moves_of(o)) == NULL) {
+		/* a game the reader rejects, naming the line's fault */
+		puts_(q, "[Event \"not a dataset row\"]\n\n{ not a JSON object "
+		    "with a \"movetext\" string } 1. ?? *\n\n");
+		json_decref(o);
+		return;
+	}
+	json_object_foreach(o, k, v) {
+		kl = strlen(k);
+		name = pqr_column_tag(k, &kl, &ismv);
+		snprintf(nm, sizeof nm, "%.*s", (int)kl, name);
+		if (v != mv && (name != k || !own(k)) && text(nm, v, t, sizeof t)) {
+			tag(q, nm, t);
+			if (strcmp(nm, "Result") == 0)
+				res = json_string_value(v);
+		}
+	}
+	if (json_object_get(o, "Variant") == NULL &&
+	    json_is_string(v = json_object_get(o, "variant")))
+		tag(q, "Variant", json_string_value(v));
+	puts_(q, "\n");
+	puts_(q, json_string_value(mv));
+	if (!ends_result(json_string_value(mv))) {
+		puts_(q, " ");
+		puts_(q, res != NULL ? res : "*");
+	}
+	puts_(q, "\n\n");
+	json_decref(o);
+}
+
+static ssize_t
+rd(void *cookie, char *buf, size_t size)
+{
+	struct rows *q = cookie;
+	ssize_t n;
+	size_t k;
+
+	while (q->opos == q->olen && !q->fail) {
+		q->olen = q->opos = 0;
+		if ((n = getline(&q->line, &q->linecap, q->f)) < 0)
+			return ferror(q->f) ? -1 : 0;
+		if (n > 0 && q->line[n - 1] == '\n')
+			n--;
+		if (n > 0)
+			row(q, q->line, (size_t)n);
+	}
+	if (q->fail)
+		return -1;
+	k = q->olen - q->opos < size ? q->olen - q->opos : size;
+	memcpy(buf, q->out + q->opos, k);
+	q->opos += k;
+	return (ssize_t)k;
+}
+
+static int
+cl(void *cookie)
+{
+	struct rows *q = cookie;
+
+	if (q->f != stdin)
+		fclose(q->f);
+	free(q->line);
+	free(q->out);
+	free(q);
+	return 0;
+}
+
+bool
+flatrows_input(FILE *f)
+{
+	char buf[65536];
+	struct stat st;
+	json_t *o;
+	ssize_t n;
+	char *nl;
+	bool yes;
+
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (n = pread(fileno(f), buf, sizeof buf, 0)) <= 0 || buf[0] != '{' ||
+	    (nl = memchr(buf, '\n', (size_t)n)) == NULL)
+		return false;
+	o = json_loadb(buf, (size_t)(nl - buf), 0, NULL);
+	yes = json_is_object(o) && json_object_get(o, "tags") == NULL &&
+	    moves_of(o) != NULL;
+	json_decref(o);
+	return yes;
+}
+
+FILE *
+flatrows_ropen(FILE *f)
+{
+	static const cookie_io_functions_t io = { .read = rd, .close = cl };
+	struct rows *q = calloc(1, sizeof *q);
+	FILE *s;
+
+	if (q == NULL)
+		return NULL;
+	q->f = f;
+	if ((s = fopencookie(q, "r", io)) == NULL)
+		free(q);
+	return s;
+}

@@ -1,0 +1,37 @@
+/*
+ * parquet_read.h - a Parquet file of games in the layout of the Lichess
+ * datasets on Hugging Face (a column a PGN tag, the moves in
+ * "movetext") read as PGN text, so that every tool reads it through its
+ * PGN reader.
+ *
+ * The file is read a row group at a time (the memory is about one row
+ * group's columns, whatever the file's size).  Accepted: flat schemas
+ * (required or optional columns), PLAIN and dictionary encodings,
+ * RLE/bit-packed levels, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
+ * DELTA_BYTE_ARRAY, data pages v1 and v2, and the codecs none, snappy,
+ * gzip, zstd, lz4_raw and brotli.  Anything else (nested columns,
+ * encryption, another codec or encoding) is an error naming it.
+ */
+#ifndef PARQUET_READ_H
+#define PARQUET_READ_H
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Does b (n bytes, a file's first) start with Parquet's magic? */
+bool pqr_magic(const void *b, size_t n);
+/* f, a Parquet file at its start, as a stream of PGN text (closing it
+   closes f, unless f is stdin); NULL if out of memory.  A file that
+   cannot be read fails the stream's first read (pqr_error says why). */
+FILE *pqr_ropen(FILE *f);
+/* "TAG=COLUMN": that column (a dataset row's key) is read as that tag,
+   or as the moves if TAG is "movetext"; before any input is opened.  0,
+   or -1 if spec is not of that form (or too many are given). */
+int pqr_column_map(const char *spec);
+/* The tag column 'name' (n bytes) is read as (its own name if none
+   maps it; *n set), and whether it is the moves. */
+const char *pqr_column_tag(const char *name, size_t *n, bool *moves);
+/* Why the stream f (from pqr_ropen) failed: "parquet: REASON", or NULL
+   if f is not one or has not failed. */
+const char *pqr_error(FILE *f);
+
+#endif

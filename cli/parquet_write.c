@@ -1,0 +1,1267 @@
+/*
+ * parquet_write.c - records as a Parquet file (parquet_write.h).
+ *
+ * The file, as parquet-format's README and parquet.thrift describe it:
+ * "PAR1", then each row group's column chunks (an optional dictionary
+ * page, then data pages, each a Thrift PageHeader and its bytes), then
+ * the FileMetaData (Thrift compact), its length (4 bytes, little-endian)
+ * and "PAR1".  Every column is REQUIRED, so a data page (v1) is its
+ * values alone, no levels.  PLAIN values: BOOLEAN bit-packed (low bit
+ * first), INT32/INT64 little-endian, FIXED_LEN_BYTE_ARRAY the bytes,
+ * BYTE_ARRAY a 4-byte length and the bytes.  RLE_DICTIONARY: a PLAIN
+ * dictionary page, and data pages of one byte (the indices' bit width)
+ * then the indices in the RLE / bit-packing hybrid (Encodings.md).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "parquet_meta.h"
+#include "parquet_write.h"
+
+#define MAXCOLS		256
+#define PAGE_BYTES	(1u << 20)	/* a data page's values, about */
+#define DICT_MAX	32768		/* a dictionary's entries at most */
+#define DICT_PROBE	4096		/* rows seen before giving it up */
+
+struct col {
+	char *name;
+	enum pqw_kind kind;
+	size_t off, width;
+	int ptype;			/* Parquet's physical type */
+	long nulloff;			/* the present byte, -1: required */
+};
+
+#define INTKIND(k)	((k) < PQW_FIXED)	/* gather()'s */
+
+/* Byte buffer */
+struct buf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+struct pqw {
+	size_t recsize;
+	struct col col[MAXCOLS];
+	int ncol;
+	int codec;			/* PQ_ZSTD, ... */
+	int level;
+	FILE *f;
+	uint64_t pos;			/* bytes written */
+	unsigned char *rows;		/* the row group's records */
+	size_t nrows, maxrows;
+	uint64_t total;			/* rows written */
+	struct thrift_w groups;		/* the RowGroups written, serialized */
+	long ngroups;
+	struct buf vals, z, idx;	/* a page's values, compressed, the
+					   rows' dictionary indices */
+	struct buf dict;		/* the dictionary's values (PLAIN) */
+	struct buf heap;		/* the row group's PQW_STR bytes */
+	struct buf tmp;			/* a value's PLAIN bytes */
+	size_t maxstr;			/* the longest PQW_STR there */
+	size_t nvals;			/* the column's values not null */
+	uint32_t *lev;			/* a page's definition levels */
+	uint32_t *slot;			/* its hash table: index + 1 */
+	size_t nslot;
+	size_t *doff;			/* entry i at dict.p + doff[i] */
+	size_t ndict, doffcap;
+	uint64_t *iv;			/* an integer column's values */
+	uint64_t imin, imax;		/* and their min and max */
+	uint32_t *map;			/* value - imin -> index + 1 */
+	uint64_t *dv;			/* an integer dictionary's values */
+	ZSTD_CCtx *zc;
+	bool fail;
+};
+
+/* ======================== bytes ======================== */
+
+static bool
+room(struct buf *b, size_t n)
+{
+	size_t cap;
+	unsigned char *p;
+
+	if (b->len + n <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + n)
+		cap *= 2;
+	if ((p = realloc(b->p, cap)) == NULL)
+		return false;
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+static void
+put_le(unsigned char *q, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		q[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A record's integer field at q, as the kind says. */
+static int64_t
+get_int(const unsigned char *q, enum pqw_kind k)
+{
+	uint64_t v = 0;
+	int n, i;
+
+	switch (k) {
+	case PQW_BOOL: return q[0] != 0;
+	case PQW_U8: return q[0];
+	case PQW_I8: return (signed char)q[0];
+	default: break;
+	}
+	n = k == PQW_U16 || k == PQW_I16 ? 2 : k == PQW_U64 || k == PQW_I64 ?
+	    8 : 4;
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | q[i];
+	if (k == PQW_I16)
+		return (int16_t)v;
+	if (k == PQW_I32 || k == PQW_DATE || k == PQW_TIME)
+		return (int32_t)v;
+	return (int64_t)v;
+}
+
+/* A value's PLAIN bytes into q (room for width + 8, or a PQW_STR's
+   length + 4): their count. */
+static size_t
+plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
+    unsigned char *q)
+{
+	const unsigned char *s = rec + c->off;
+	uint32_t o, len;
+	size_t n;
+
+	switch (c->ptype) {
+	case PQ_INT32:
+		put_le(q, (uint64_t)get_int(s, c->kind), 4);
+		return 4;
+	case PQ_INT64:
+		put_le(q, (uint64_t)get_int(s, c->kind), 8);
+		return 8;
+	case PQ_FIXED:
+		memcpy(q, s, c->width);
+		return c->width;
+	default:		/* BYTE_ARRAY */
+		if (c->kind == PQW_STR) {
+			o = (uint32_t)get_int(s, PQW_U32);
+			len = (uint32_t)get_int(s + 4, PQW_U32);
+			put_le(q, len, 4);
+			memcpy(q + 4, w->heap.p + o, len);
+			return (size_t)len + 4;
+		}
+		n = strnlen((const char *)s, c->width);
+		put_le(q, n, 4);
+		memcpy(q + 4, s, n);
+		return n + 4;
+	}
+}
+
+/* Is row i's value of column c there (not null)? */
+static inline bool
+present(const struct pqw *w, const struct col *c, size_t i)
+{
+	return c->nulloff < 0 || w->rows[i * w->recsize + (size_t)c->nulloff];
+}
+
+/* The bytes a value of c takes as PLAIN, at most. */
+static size_t
+value_room(const struct pqw *w, const struct col *c)
+{
+	return (c->kind == PQW_STR ? w->maxstr : c->width) + 8;
+}
+
+/* Does PLAIN value a sort before b (the column's order: unsigned for
+   UINTEGER and bytes, signed otherwise)? */
+static bool
+before(const struct col *c, const unsigned char *a, size_t na,
+    const unsigned char *b, size_t nb)
+{
+	int64_t x, y;
+	int r;
+
+	if (c->ptype == PQ_INT32 || c->ptype == PQ_INT64) {
+		int n = c->ptype == PQ_INT32 ? 4 : 8;
+		uint64_t ux = 0, uy = 0;
+		int i;
+
+		for (i = n - 1; i >= 0; i--) {
+			ux = ux << 8 | a[i];
+			uy = uy << 8 | b[i];
+		}
+		if (c->kind == PQW_U32 || c->kind == PQW_U64)
+			return ux < uy;
+		x = n == 4 ? (int32_t)ux : (int64_t)ux;
+		y = n == 4 ? (int32_t)uy : (int64_t)uy;
+		return x < y;
+	}
+	if (c->ptype == PQ_BYTE_ARRAY) {	/* past the length */
+		a += 4, na -= 4, b += 4, nb -= 4;
+	}
+	r = memcmp(a, b, na < nb ? na : nb);
+	return r < 0 || (r == 0 && na < nb);
+}
+
+/* ======================== codecs ======================== */
+
+static const char *const codec_names[] = { "none", "snappy", "gzip", NULL,
+	NULL, NULL, "zstd" };
+
+bool
+pqw_codec_known(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof codec_names / sizeof *codec_names; i++)
+		if (codec_names[i] != NULL && strcmp(codec_names[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* w->vals compressed into w->z: false if not (out of memory). */
+static bool
+compress_page(struct pqw *w)
+{
+	size_t n = w->vals.len, bound;
+	z_stream zs;
+
+	w->z.len = 0;
+	switch (w->codec) {
+	case PQ_ZSTD:
+		bound = ZSTD_compressBound(n);
+		if (!room(&w->z, bound))
+			return false;
+		w->z.len = ZSTD_compressCCtx(w->zc, w->z.p, bound, w->vals.p, n,
+		    w->level ? w->level : 1);	/* smaller and faster than 3
+						   on positions */
+		return !ZSTD_isError(w->z.len);
+	case PQ_SNAPPY:
+		bound = snappy_max_compressed_length(n);
+		if (!room(&w->z, bound))
+			return false;
+		w->z.len = bound;
+		return snappy_compress((const char *)w->vals.p, n,
+		    (char *)w->z.p, &w->z.len) == SNAPPY_OK;
+	case PQ_GZIP:
+		memset(&zs, 0, sizeof zs);
+		if (deflateInit2(&zs, w->level ? w->level : 6, Z_DEFLATED,
+		    31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			return false;
+		bound = deflateBound(&zs, n);
+		if (!room(&w->z, bound)) {
+			deflateEnd(&zs);
+			return false;
+		}
+		zs.next_in = w->vals.p;
+		zs.avail_in = (uInt)n;
+		zs.next_out = w->z.p;
+		zs.avail_out = (uInt)bound;
+		if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
+			deflateEnd(&zs);
+			return false;
+		}
+		w->z.len = zs.total_out;
+		deflateEnd(&zs);
+		return true;
+	default:
+		if (!room(&w->z, n))
+			return false;
+		memcpy(w->z.p, w->vals.p, n);
+		w->z.len = n;
+		return true;
+	}
+}
+
+/* ======================== the writer ======================== */
+
+struct pqw *
+pqw_new(size_t recsize, const char *codec, int level)
+{
+	struct pqw *w;
+	int k;
+
+	for (k = 0; k < (int)(sizeof codec_names / sizeof *codec_names); k++)
+		if (codec_names[k] != NULL && strcmp(codec_names[k], codec) == 0)
+			break;
+	if (k == (int)(sizeof codec_names / sizeof *codec_names) ||
+	    recsize == 0 || (w = calloc(1, sizeof *w)) == NULL)
+		return NULL;
+	w->recsize = recsize;
+	w->codec = k;
+	w->level = level;
+	w->maxrows = PQW_GROUP_BYTES / recsize;
+	if (w->maxrows > PQW_GROUP_ROWS)
+		w->maxrows = PQW_GROUP_ROWS;
+	if (w->maxrows == 0)
+		w->maxrows = 1;
+	if ((w->rows = malloc(w->maxrows * recsize)) == NULL ||
+	    (w->iv = malloc(w->maxrows * sizeof *w->iv)) == NULL ||
+	    (w->map = malloc(65536 * sizeof *w->map)) == NULL ||
+	    (w->dv = malloc(DICT_MAX * sizeof *w->dv)) == NULL ||
+	    (w->lev = malloc(w->maxrows * sizeof *w->lev)) == NULL ||
+	    (k == PQ_ZSTD && (w->zc = ZSTD_createCCtx()) == NULL)) {
+		pqw_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int
+pqw_group_rows(struct pqw *w, size_t n)
+{
+	unsigned char *p;
+
+	if (n == 0 || w->nrows > 0)
+		return -1;
+	if (n > PQW_GROUP_BYTES / w->recsize)
+		n = PQW_GROUP_BYTES / w->recsize ? PQW_GROUP_BYTES / w->recsize : 1;
+	if ((p = realloc(w->rows, n * w->recsize)) == NULL)
+		return -1;
+	w->rows = p;
+	if ((p = realloc(w->iv, n * sizeof *w->iv)) == NULL)
+		return -1;
+	w->iv = (uint64_t *)(void *)p;
+	if ((p = realloc(w->lev, n * sizeof *w->lev)) == NULL)
+		return -1;
+	w->lev = (uint32_t *)(void *)p;
+	w->maxrows = n;
+	return 0;
+}
+
+int
+pqw_column_opt(struct pqw *w, const char *name, enum pqw_kind kind,
+    size_t offset, size_t width, size_t nulloff)
+{
+	static const size_t size[] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 4, 0, 0,
+	    8 };
+	struct col *c;
+
+	if (kind < PQW_FIXED || kind == PQW_STR)
+		width = size[kind];
+	else if (width > 4096)
+		return -1;
+	if (w->ncol == MAXCOLS || width == 0 || offset + width > w->recsize ||
+	    (nulloff != SIZE_MAX && nulloff >= w->recsize))
+		return -1;
+	c = &w->col[w->ncol];
+	if ((c->name = strdup(name)) == NULL)
+		return -1;
+	c->kind = kind;
+	c->off = offset;
+	c->width = width;
+	c->nulloff = nulloff == SIZE_MAX ? -1 : (long)nulloff;
+	c->ptype = kind == PQW_BOOL ? PQ_BOOLEAN : kind == PQW_U64 ||
+	    kind == PQW_I64 ? PQ_INT64 : INTKIND(kind) ? PQ_INT32 :
+	    kind == PQW_FIXED ? PQ_FIXED : PQ_BYTE_ARRAY;
+	w->ncol++;
+	return 0;
+}
+
+int
+pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
+    size_t offset, size_t width)
+{
+	return pqw_column_opt(w, name, kind, offset, width, SIZE_MAX);
+}
+
+void
+pqw_free(struct pqw *w)
+{
+	int i;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < w->ncol; i++)
+		free(w->col[i].name);
+	free(w->rows);
+	free(w->iv);
+	free(w->map);
+	free(w->dv);
+	tw_free(&w->groups);
+	free(w->vals.p);
+	free(w->z.p);
+	free(w->idx.p);
+	free(w->dict.p);
+	free(w->heap.p);
+	free(w->tmp.p);
+	free(w->lev);
+	free(w->slot);
+	free(w->doff);
+	ZSTD_freeCCtx(w->zc);
+	free(w);
+}
+
+static int
+out(struct pqw *w, const void *p, size_t n)
+{
+	if (n > 0 && fwrite(p, 1, n, w->f) != n) {
+		if (errno == 0)
+			errno = EIO;
+		w->fail = true;
+		return -1;
+	}
+	w->pos += n;
+	return 0;
+}
+
+int
+pqw_begin(struct pqw *w, FILE *f)
+{
+	w->f = f;
+	w->pos = 0;
+	return out(w, "PAR1", 4);
+}
+
+/* ======================== a dictionary ======================== */
+
+static uint32_t
+hash(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static void
+dict_reset(struct pqw *w)
+{
+	w->ndict = 0;
+	w->dict.len = 0;
+	if (w->slot != NULL)
+		memset(w->slot, 0, w->nslot * sizeof *w->slot);
+}
+
+/* The index of PLAIN value v (n bytes), added if new: -1 if the
+   dictionary is full or out of memory. */
+static long
+dict_index(struct pqw *w, const unsigned char *v, size_t n)
+{
+	size_t i, mask;
+	uint32_t e;
+
+	if (w->slot == NULL) {
+		w->nslot = 2 * DICT_MAX;
+		if ((w->slot = calloc(w->nslot, sizeof *w->slot)) == NULL ||
+		    (w->doff = malloc(DICT_MAX * sizeof *w->doff)) == NULL)
+			return -1;
+	}
+	mask = w->nslot - 1;
+	for (i = hash(v, n) & mask; (e = w->slot[i]) != 0; i = (i + 1) & mask) {
+		size_t o = w->doff[e - 1], len = (e < w->ndict ?
+		    w->doff[e] : w->dict.len) - o;
+
+		if (len == n && memcmp(w->dict.p + o, v, n) == 0)
+			return (long)e - 1;
+	}
+	if (w->ndict == DICT_MAX || !room(&w->dict, n))
+		return -1;
+	w->doff[w->ndict] = w->dict.len;
+	memcpy(w->dict.p + w->dict.len, v, n);
+	w->dict.len += n;
+	w->slot[i] = (uint32_t)++w->ndict;
+	return (long)w->ndict - 1;
+}
+
+/* Column c of the row group (its values not null) in a dictionary: its
+   indices in w->idx (4 bytes each), their count in w->nvals; false if
+   it does not pay (too many values). */
+static bool
+dict_build(struct pqw *w, const struct col *c)
+{
+	uint32_t *ix;
+	size_t i, n, k = 0;
+	long d;
+
+	dict_reset(w);
+	w->idx.len = 0;
+	w->nvals = 0;
+	if (c->ptype == PQ_BOOLEAN || value_room(w, c) > 4096 + 8 ||
+	    !room(&w->idx, w->nrows * sizeof *ix) ||
+	    !room(&w->tmp, value_room(w, c)))
+		return false;
+	ix = (uint32_t *)(void *)w->idx.p;
+	for (i = 0; i < w->nrows; i++) {
+		if (!present(w, c, i))
+			continue;
+		n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+		if ((d = dict_index(w, w->tmp.p, n)) < 0)
+			return false;
+		ix[k++] = (uint32_t)d;
+		/* it pays when the values repeat: a few new ones a row */
+		if (k == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+			return false;
+	}
+	w->nvals = k;
+	return w->ndict <= k / 2 + 1;
+}
+
+/* ======================== integer columns ======================== */
+
+/* Integer (or boolean) column c's values (not null) into w->iv (a
+   signed one's sign-extended), their count into w->nvals, their min and
+   max into w->imin, w->imax. */
+static void
+gather(struct pqw *w, const struct col *c)
+{
+	const unsigned char *p = w->rows + c->off;
+	size_t i, n = w->nrows, rs = w->recsize, k = 0;
+	uint64_t *v = w->iv, a, b;
+	int64_t sa, sb;
+
+	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
+	case PQW_BOOL:
+		for (i = 0; i < n; i++)
+			v[i] = p[i * rs] != 0;
+		break;
+	case PQW_U8:
+		for (i = 0; i < n; i++)
+			v[i] = p[i * rs];
+		break;
+	case PQW_U16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)p[i * rs] | (uint64_t)p[i * rs + 1] << 8;
+		break;
+	case PQW_I16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int16_t)(p[i * rs] |
+			    p[i * rs + 1] << 8);
+		break;
+	case PQW_U32: case PQW_I32:
+		for (i = 0; i < n; i++) {
+			uint32_t x = (uint32_t)p[i * rs] |
+			    (uint32_t)p[i * rs + 1] << 8 |
+			    (uint32_t)p[i * rs + 2] << 16 |
+			    (uint32_t)p[i * rs + 3] << 24;
+
+			v[i] = c->kind == PQW_I32 ? (uint64_t)(int64_t)(int32_t)x :
+			    x;
+		}
+		break;
+	case PQW_STR:		/* a column that may be null */
+		for (i = 0; i < n; i++)
+			if (present(w, c, i))
+				v[k++] = (uint64_t)get_int(p + i * rs, c->kind);
+		n = k;
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)get_int(p + i * rs, c->kind);
+	}
+	w->nvals = n;
+	a = b = n > 0 ? v[0] : 0;
+	if (c->kind == PQW_BOOL || c->kind == PQW_U8 || c->kind == PQW_U16 ||
+	    c->kind == PQW_U32 || c->kind == PQW_U64)
+		for (i = 1; i < n; i++) {
+			a = v[i] < a ? v[i] : a;
+			b = v[i] > b ? v[i] : b;
+		}
+	else {
+		sa = sb = (int64_t)a;
+		for (i = 1; i < n; i++) {
+			sa = (int64_t)v[i] < sa ? (int64_t)v[i] : sa;
+			sb = (int64_t)v[i] > sb ? (int64_t)v[i] : sb;
+		}
+		a = (uint64_t)sa;
+		b = (uint64_t)sb;
+	}
+	w->imin = a;
+	w->imax = b;
+}
+
+/* w->iv in a dictionary (its values in w->dv, the rows' indices in
+   w->idx): false if it does not pay.  Values within 65536 of the
+   minimum are found by a table, others by hashing. */
+static bool
+int_dict(struct pqw *w, const struct col *c)
+{
+	uint64_t range = w->imax - w->imin, *v = w->iv, h;
+	size_t i, n = w->nvals, d, mask = 65535;
+	uint32_t *ix, *m = w->map;
+
+	w->ndict = 0;
+	w->idx.len = 0;
+	if (c->kind == PQW_BOOL || !room(&w->idx, n * sizeof *ix))
+		return false;
+	ix = (uint32_t *)(void *)w->idx.p;
+	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
+	for (i = 0; i < n; i++) {
+		if (range < 65536)
+			d = (size_t)(v[i] - w->imin);
+		else {	/* Fibonacci hashing, linear probing */
+			h = v[i] * 0x9e3779b97f4a7c15u;
+			for (d = (size_t)(h >> 48); m[d] != 0 &&
+			    w->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
+				;
+		}
+		if (m[d] == 0) {
+			if (w->ndict == DICT_MAX)
+				return false;
+			w->dv[w->ndict] = v[i];
+			m[d] = (uint32_t)++w->ndict;
+		}
+		ix[i] = m[d] - 1;
+		if (i + 1 == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+			return false;
+	}
+	return w->ndict <= n / 2 + 1;
+}
+
+/* A one-byte integer column in a dictionary, read from the records (a
+   table of 256, no gather()): false if it does not pay (then gathered).
+   Its min and max from the dictionary. */
+static bool
+byte_dict(struct pqw *w, const struct col *c)
+{
+	const unsigned char *p = w->rows + c->off;
+	size_t i, n = w->nrows, rs = w->recsize;
+	uint32_t m8[256], *ix;
+	int64_t v;
+	unsigned b;
+
+	w->ndict = 0;
+	w->idx.len = 0;
+	if (!room(&w->idx, n * sizeof *ix))
+		return false;
+	ix = (uint32_t *)(void *)w->idx.p;
+	memset(m8, 0, sizeof m8);
+	for (i = 0; i < n; i++) {
+		b = p[i * rs];
+		if (m8[b] == 0) {
+			w->dv[w->ndict] = c->kind == PQW_I8 ?
+			    (uint64_t)(int64_t)(signed char)b : b;
+			m8[b] = (uint32_t)++w->ndict;
+		}
+		ix[i] = m8[b] - 1;
+	}
+	if (w->ndict > n / 2 + 1) {
+		gather(w, c);
+		return false;
+	}
+	w->nvals = n;
+	w->imin = w->imax = w->dv[0];
+	for (i = 1; i < w->ndict; i++) {
+		v = (int64_t)w->dv[i];
+		if (c->kind == PQW_I8 ? v < (int64_t)w->imin : w->dv[i] < w->imin)
+			w->imin = w->dv[i];
+		if (c->kind == PQW_I8 ? v > (int64_t)w->imax : w->dv[i] > w->imax)
+			w->imax = w->dv[i];
+	}
+	return true;
+}
+
+/* ======================== pages ======================== */
+
+/* The indices ix[0..n) in the RLE / bit-packing hybrid, bw bits each,
+   after w->vals: a run of 8 or more equal values an RLE run, the rest
+   in bit-packed groups of 8 (the last one padded with zeros). */
+static bool
+rle_hybrid(struct pqw *w, const uint32_t *ix, size_t n, int bw)
+{
+	size_t i = 0, r, start, groups, k, vb = ((size_t)bw + 7) / 8;
+	unsigned char hdr[10], *q;
+	uint64_t acc;
+	int nb, h;
+
+	while (i < n) {
+		for (r = 1; i + r < n && ix[i + r] == ix[i]; r++)
+			;
+		if (!room(&w->vals, 20 + 8 * (size_t)bw))
+			return false;
+		if (r >= 8) {
+			for (h = 0, k = r << 1; k >= 0x80; k >>= 7)
+				hdr[h++] = (unsigned char)(k | 0x80);
+			hdr[h++] = (unsigned char)k;
+			memcpy(w->vals.p + w->vals.len, hdr, (size_t)h);
+			put_le(w->vals.p + w->vals.len + h, ix[i], (int)vb);
+			w->vals.len += (size_t)h + vb;
+			i += r;
+			continue;
+		}
+		/* groups of 8 until a run of 8 begins at a group's start */
+		start = i;
+		groups = 0;
+		do {
+			groups++;
+			i += 8;
+			for (r = 1; i < n && i + r < n && ix[i + r] == ix[i] &&
+			    r < 8; r++)
+				;
+		} while (i < n && r < 8 && groups < 63);
+		if (!room(&w->vals, 1 + groups * (size_t)bw))
+			return false;
+		q = w->vals.p + w->vals.len;
+		*q++ = (unsigned char)(groups << 1 | 1);
+		acc = 0;
+		nb = 0;
+		for (k = start; k < start + groups * 8; k++) {
+			acc |= (uint64_t)(k < n ? ix[k] : 0) << nb;
+			for (nb += bw; nb >= 8; nb -= 8) {
+				*q++ = (unsigned char)acc;
+				acc >>= 8;
+			}
+		}
+		w->vals.len = (size_t)(q - w->vals.p);
+		if (i > n)
+			i = n;
+	}
+	return true;
+}
+
+/* A page of w->vals (its type, values and encoding) compressed and
+   written with its header; its bytes (header and all) added to *usize
+   and *csize.  0, or -1. */
+static int
+write_page(struct pqw *w, int type, size_t nvals, int enc, int64_t *usize,
+    int64_t *csize)
+{
+	struct thrift_w h = { 0 };
+	int rc;
+
+	if (!compress_page(w)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	tw_begin(&h);
+	tw_fi32(&h, 1, type);
+	tw_fi32(&h, 2, (int32_t)w->vals.len);
+	tw_fi32(&h, 3, (int32_t)w->z.len);
+	tw_field(&h, type == PQ_DICTIONARY_PAGE ? 7 : 5, TT_STRUCT);
+	tw_begin(&h);
+	tw_fi32(&h, 1, (int32_t)nvals);
+	tw_fi32(&h, 2, enc);
+	if (type == PQ_DATA_PAGE) {
+		tw_fi32(&h, 3, PQ_RLE);
+		tw_fi32(&h, 4, PQ_RLE);
+	}
+	tw_end(&h);
+	tw_end(&h);
+	if (h.fail) {
+		tw_free(&h);
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = out(w, h.buf, h.len) != 0 || out(w, w->z.p, w->z.len) != 0 ?
+	    -1 : 0;
+	*usize += (int64_t)(h.len + w->vals.len);
+	*csize += (int64_t)(h.len + w->z.len);
+	tw_free(&h);
+	return rc;
+}
+
+/* Rows [a, b) of column c PLAIN into w->vals, their values from v0 of
+   w->iv for an integer column; the values written returned. */
+static size_t
+plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
+    size_t v0)
+{
+	size_t i, k = c->nulloff < 0 ? b - a : 0, m = c->ptype == PQ_INT32 ?
+	    4 : 8;
+
+	for (i = a; i < b && c->nulloff >= 0; i++)
+		k += present(w, c, i);
+	if (c->ptype == PQ_BOOLEAN) {
+		if (!room(&w->vals, (k + 7) / 8))
+			return SIZE_MAX;
+		memset(w->vals.p + w->vals.len, 0, (k + 7) / 8);
+		for (i = 0; i < k; i++)
+			if (w->iv[v0 + i])
+				w->vals.p[w->vals.len + i / 8] |= (unsigned char)
+				    (1u << (i % 8));
+		w->vals.len += (k + 7) / 8;
+		return k;
+	}
+	if (INTKIND(c->kind)) {
+		if (!room(&w->vals, k * m))
+			return SIZE_MAX;
+		for (i = 0; i < k; i++)
+			put_le(w->vals.p + w->vals.len + i * m, w->iv[v0 + i],
+			    (int)m);
+		w->vals.len += k * m;
+		return k;
+	}
+	for (i = a; i < b; i++) {
+		if (!present(w, c, i))
+			continue;
+		if (!room(&w->vals, value_room(w, c)))
+			return SIZE_MAX;
+		w->vals.len += plain(w, c, w->rows + i * w->recsize,
+		    w->vals.p + w->vals.len);
+	}
+	return k;
+}
+
+/* The column's min and max (PLAIN bytes) into mn, mx (room for 4104
+   bytes): their lengths (0: none, when no value is there or a string is
+   longer than 4096 bytes); from the dictionary if it has one. */
+static void
+min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
+    size_t *nmn, unsigned char *mx, size_t *nmx)
+{
+	const unsigned char *v;
+	size_t i, n, k = c->ptype == PQ_INT32 ? 4 : 8;
+	bool first = true;
+
+	*nmn = *nmx = 0;
+	if (w->nvals == 0 || value_room(w, c) > 4096 + 8 ||
+	    !room(&w->tmp, value_room(w, c)))
+		return;
+	if (INTKIND(c->kind)) {		/* gather()'s */
+		*nmn = *nmx = c->ptype == PQ_BOOLEAN ? 1 : k;
+		put_le(mn, w->imin, (int)*nmn);
+		put_le(mx, w->imax, (int)*nmx);
+		return;
+	}
+	for (i = 0; i < (dict ? w->ndict : w->nrows); i++) {
+		if (dict) {
+			v = w->dict.p + w->doff[i];
+			n = (i + 1 < w->ndict ? w->doff[i + 1] : w->dict.len) -
+			    w->doff[i];
+		} else if (!present(w, c, i))
+			continue;
+		else if (c->ptype == PQ_FIXED) {	/* in place */
+			v = w->rows + i * w->recsize + c->off;
+			n = c->width;
+		} else {
+			n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+			v = w->tmp.p;
+		}
+		if (first || before(c, v, n, mn, *nmn)) {
+			memcpy(mn, v, n);
+			*nmn = n;
+		}
+		if (first || before(c, mx, *nmx, v, n)) {
+			memcpy(mx, v, n);
+			*nmx = n;
+		}
+		first = false;
+	}
+}
+
+/* ======================== column chunks ======================== */
+
+/* The rows a data page of column c holds. */
+static size_t
+page_rows(const struct pqw *w, const struct col *c, bool dict)
+{
+	size_t per = dict ? 2 : c->ptype == PQ_BOOLEAN ? 1 :
+	    c->kind == PQW_STR ? w->heap.len / (w->nrows ? w->nrows : 1) + 4 :
+	    c->width + 4;
+	size_t n = PAGE_BYTES / per;
+
+	return n < 1024 ? 1024 : n > w->nrows ? (w->nrows ? w->nrows : 1) : n;
+}
+
+/* Column c's chunk metadata (ColumnChunk) after w->groups. */
+static void
+chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
+    int64_t data, int64_t usize, int64_t csize)
+{
+	struct thrift_w *g = &w->groups;
+	unsigned char mn[4096 + 8], mx[4096 + 8];
+	size_t nmn, nmx, skip = c->ptype == PQ_BYTE_ARRAY ? 4 : 0;
+
+	min_max(w, c, dict, mn, &nmn, mx, &nmx);
+	tw_begin(g);				/* ColumnChunk */
+	tw_fi64(g, 2, start);
+	tw_field(g, 3, TT_STRUCT);
+	tw_begin(g);				/* ColumnMetaData */
+	tw_fi32(g, 1, c->ptype);
+	tw_field(g, 2, TT_LIST);
+	tw_list(g, TT_I32, dict ? 3 : 2);
+	tw_i32(g, PQ_PLAIN);
+	tw_i32(g, PQ_RLE);
+	if (dict)
+		tw_i32(g, PQ_RLE_DICTIONARY);
+	tw_field(g, 3, TT_LIST);
+	tw_list(g, TT_BINARY, 1);
+	tw_binary(g, c->name, strlen(c->name));
+	tw_fi32(g, 4, w->codec);
+	tw_fi64(g, 5, (int64_t)w->nrows);
+	tw_fi64(g, 6, usize);
+	tw_fi64(g, 7, csize);
+	tw_fi64(g, 9, data);
+	if (dict)
+		tw_fi64(g, 11, start);
+	tw_field(g, 12, TT_STRUCT);
+	tw_begin(g);				/* Statistics */
+	tw_fi64(g, 3, (int64_t)(w->nrows - w->nvals));
+	if (nmn > 0) {
+		tw_fbin(g, 5, mx + skip, nmx - skip);
+		tw_fbin(g, 6, mn + skip, nmn - skip);
+	}
+	tw_end(g);
+	tw_end(g);
+	tw_end(g);
+}
+
+/* The definition levels of rows [a, b) of an optional column c (1 a
+   value, 0 a null) after w->vals: their 4-byte length, then the RLE /
+   bit-packing hybrid of width 1.  False if out of memory. */
+static bool
+levels(struct pqw *w, const struct col *c, size_t a, size_t b)
+{
+	size_t i, at = w->vals.len;
+
+	if (!room(&w->vals, 4))
+		return false;
+	w->vals.len += 4;
+	for (i = a; i < b; i++)
+		w->lev[i - a] = present(w, c, i);
+	if (!rle_hybrid(w, w->lev, b - a, 1))
+		return false;
+	put_le(w->vals.p + at, w->vals.len - at - 4, 4);
+	return true;
+}
+
+/* The dictionary of column c (its values: integers in w->dv, others
+   PLAIN in w->dict) as its page. */
+static int
+dict_page(struct pqw *w, const struct col *c, int64_t *usize, int64_t *csize)
+{
+	size_t a, k = c->ptype == PQ_INT32 ? 4 : 8;
+	bool ints = INTKIND(c->kind);
+
+	w->vals.len = 0;
+	if (!room(&w->vals, ints ? w->ndict * k : w->dict.len))
+		return errno = ENOMEM, -1;
+	if (ints)
+		for (a = 0; a < w->ndict; a++)
+			put_le(w->vals.p + a * k, w->dv[a], (int)k);
+	else
+		memcpy(w->vals.p, w->dict.p, w->dict.len);
+	w->vals.len = ints ? w->ndict * k : w->dict.len;
+	return write_page(w, PQ_DICTIONARY_PAGE, w->ndict, PQ_PLAIN, usize,
+	    csize);
+}
+
+/* Column c of the row group written: 0, or -1.  Its bytes added to
+   *total (uncompressed) and *ztotal. */
+static int
+write_chunk(struct pqw *w, const struct col *c, int64_t *total,
+    int64_t *ztotal)
+{
+	int64_t start = (int64_t)w->pos, data, usize = 0, csize = 0;
+	size_t a, b, i, per, v0 = 0, k;
+	bool dict;
+	int bw = 0;
+
+	if ((c->kind == PQW_U8 || c->kind == PQW_I8) && c->nulloff < 0)
+		dict = byte_dict(w, c);
+	else if (INTKIND(c->kind)) {
+		gather(w, c);
+		dict = int_dict(w, c);
+	} else
+		dict = dict_build(w, c);
+	per = page_rows(w, c, dict);
+	while (dict && bw < 32 && ((size_t)1 << bw) < w->ndict)
+		bw++;
+	if (dict && dict_page(w, c, &usize, &csize) != 0)
+		return -1;
+	data = (int64_t)w->pos;
+	for (a = 0; a < w->nrows || a == 0; a = b) {
+		b = a + per < w->nrows ? a + per : w->nrows;
+		w->vals.len = 0;
+		if (c->nulloff >= 0 && !levels(w, c, a, b))
+			return errno = ENOMEM, -1;
+		if (dict) {
+			k = c->nulloff < 0 ? b - a : 0;
+			for (i = a; i < b && c->nulloff >= 0; i++)
+				k += present(w, c, i);
+			if (!room(&w->vals, 1))
+				return errno = ENOMEM, -1;
+			w->vals.p[w->vals.len++] = (unsigned char)bw;
+			if (!rle_hybrid(w, (const uint32_t *)(void *)w->idx.p + v0,
+			    k, bw))
+				return errno = ENOMEM, -1;
+		} else if ((k = plain_values(w, c, a, b, v0)) == SIZE_MAX)
+			return errno = ENOMEM, -1;
+		v0 += k;
+		if (write_page(w, PQ_DATA_PAGE, b - a, dict ? PQ_RLE_DICTIONARY :
+		    PQ_PLAIN, &usize, &csize) != 0)
+			return -1;
+		if (b == 0)
+			break;
+	}
+	chunk_meta(w, c, dict, start, data, usize, csize);
+	*total += usize;
+	*ztotal += csize;
+	return 0;
+}
+
+/* The row group of w->rows written, its metadata kept. */
+static int
+write_group(struct pqw *w)
+{
+	int64_t start = (int64_t)w->pos, total = 0, ztotal = 0;
+	struct thrift_w *g = &w->groups;
+	int i;
+
+	if (w->nrows == 0)
+		return 0;
+	tw_begin(g);				/* RowGroup */
+	tw_field(g, 1, TT_LIST);
+	tw_list(g, TT_STRUCT, (size_t)w->ncol);
+	for (i = 0; i < w->ncol; i++)
+		if (write_chunk(w, &w->col[i], &total, &ztotal) != 0)
+			return -1;
+	tw_fi64(g, 2, total);
+	tw_fi64(g, 3, (int64_t)w->nrows);
+	tw_fi64(g, 5, start);
+	tw_fi64(g, 6, ztotal);
+	tw_field(g, 7, TT_I16);
+	tw_i32(g, (int32_t)(w->ngroups & 0x7fff));
+	tw_end(g);
+	if (g->fail)
+		return errno = ENOMEM, -1;
+	w->ngroups++;
+	w->total += w->nrows;
+	w->nrows = 0;
+	w->heap.len = 0;
+	w->maxstr = 0;
+	return 0;
+}
+
+int
+pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
+    size_t heaplen)
+{
+	unsigned char *q;
+	uint32_t o, len;
+	int i;
+
+	if (w->fail)
+		return -1;
+	if (w->heap.len + heaplen > UINT32_MAX || !room(&w->heap, heaplen)) {
+		errno = ENOMEM;
+		w->fail = true;
+		return -1;
+	}
+	q = w->rows + w->nrows * w->recsize;
+	memcpy(q, rec, w->recsize);
+	for (i = 0; i < w->ncol; i++)	/* the strings into the heap */
+		if (w->col[i].kind == PQW_STR) {
+			o = (uint32_t)get_int(q + w->col[i].off, PQW_U32);
+			len = (uint32_t)get_int(q + w->col[i].off + 4, PQW_U32);
+			if ((size_t)o + len > heaplen) {
+				errno = EINVAL;
+				w->fail = true;
+				return -1;
+			}
+			put_le(q + w->col[i].off, w->heap.len + o, 4);
+			if (len > w->maxstr)
+				w->maxstr = len;
+		}
+	if (heaplen > 0)
+		memcpy(w->heap.p + w->heap.len, heap, heaplen);
+	w->heap.len += heaplen;
+	w->nrows++;
+	if ((w->nrows == w->maxrows || w->heap.len >= PQW_GROUP_BYTES) &&
+	    write_group(w) != 0)
+		w->fail = true;
+	return w->fail ? -1 : 0;
+}
+
+int
+pqw_rows(struct pqw *w, const unsigned char *recs, size_t n)
+{
+	size_t k;
+
+	while (n > 0 && !w->fail) {
+		k = w->maxrows - w->nrows < n ? w->maxrows - w->nrows : n;
+		memcpy(w->rows + w->nrows * w->recsize, recs, k * w->recsize);
+		w->nrows += k;
+		recs += k * w->recsize;
+		n -= k;
+		if (w->nrows == w->maxrows && write_group(w) != 0)
+			w->fail = true;
+	}
+	return w->fail ? -1 : 0;
+}
+
+/* ======================== the footer ======================== */
+
+/* A column's LogicalType: INTEGER, STRING, DATE or TIME(MILLIS). */
+static void
+logical_type(struct thrift_w *t, const struct col *c)
+{
+	static const int bits[] = { 0, 8, 8, 16, 16, 32, 32, 64, 64 };
+	static const int id[] = { 0, 10, 10, 10, 10, 10, 10, 10, 10, 6, 7, 0,
+	    1, 1 };
+
+	if (id[c->kind] == 0)
+		return;
+	tw_field(t, 10, TT_STRUCT);
+	tw_begin(t);
+	tw_field(t, id[c->kind], TT_STRUCT);
+	tw_begin(t);
+	if (id[c->kind] == 10) {		/* IntType */
+		tw_field(t, 1, TT_BYTE);
+		tw_raw(t, &(unsigned char){ (unsigned char)bits[c->kind] }, 1);
+		tw_bool(t, 2, c->kind == PQW_I8 || c->kind == PQW_I16 ||
+		    c->kind == PQW_I32 || c->kind == PQW_I64);
+	} else if (c->kind == PQW_TIME) {	/* TimeType */
+		tw_bool(t, 1, true);
+		tw_field(t, 2, TT_STRUCT);	/* TimeUnit: MILLIS */
+		tw_begin(t);
+		tw_field(t, 1, TT_STRUCT);
+		tw_begin(t);
+		tw_end(t);
+		tw_end(t);
+	}
+	tw_end(t);
+	tw_end(t);
+}
+
+/* A column's SchemaElement. */
+static void
+schema_element(struct thrift_w *t, const struct col *c)
+{
+	/* ConvertedType of each kind: UINT_8 ... INT_64, DATE, TIME_MILLIS,
+	   UTF8 */
+	static const int conv[] = { -1, 11, 15, 12, 16, 13, 17, 14, 18, 6, 7,
+	    -1, 0, 0 };
+
+	tw_begin(t);
+	tw_fi32(t, 1, c->ptype);
+	if (c->ptype == PQ_FIXED)
+		tw_fi32(t, 2, (int32_t)c->width);
+	tw_fi32(t, 3, c->nulloff >= 0);		/* REQUIRED, OPTIONAL */
+	tw_fstr(t, 4, c->name);
+	if (conv[c->kind] >= 0)
+		tw_fi32(t, 6, conv[c->kind]);
+	logical_type(t, c);
+	tw_end(t);
+}
+
+int
+pqw_end(struct pqw *w, const char *created_by)
+{
+	struct thrift_w t = { 0 };
+	unsigned char len[4];
+	int i, rc;
+
+	if (w->fail || write_group(w) != 0)
+		return -1;
+	tw_begin(&t);				/* FileMetaData */
+	tw_fi32(&t, 1, 1);
+	tw_field(&t, 2, TT_LIST);
+	tw_list(&t, TT_STRUCT, (size_t)w->ncol + 1);
+	tw_begin(&t);
+	tw_fstr(&t, 4, "schema");
+	tw_fi32(&t, 5, w->ncol);
+	tw_end(&t);
+	for (i = 0; i < w->ncol; i++)
+		schema_element(&t, &w->col[i]);
+	tw_fi64(&t, 3, (int64_t)w->total);
+	tw_field(&t, 4, TT_LIST);
+	tw_list(&t, TT_STRUCT, (size_t)w->ngroups);
+	tw_raw(&t, w->groups.buf, w->groups.len);
+	tw_fstr(&t, 6, created_by);
+	tw_field(&t, 7, TT_LIST);		/* column_orders */
+	tw_list(&t, TT_STRUCT, (size_t)w->ncol);
+	for (i = 0; i < w->ncol; i++) {
+		tw_begin(&t);
+		tw_field(&t, 1, TT_STRUCT);	/* TYPE_ORDER */
+		tw_begin(&t);
+		tw_end(&t);
+		tw_end(&t);
+	}
+	tw_end(&t);
+	if (t.fail) {
+		tw_free(&t);
+		return errno = ENOMEM, -1;
+	}
+	put_le(len, t.len, 4);
+	rc = out(w, t.buf, t.len) || out(w, len, 4) || out(w, "PAR1", 4) ?
+	    -1 : 0;
+	tw_free(&t);
+	return rc;
+}
+
+/* ======================== NumPy fields ======================== */
+
+static const char *const piece_names[8] = { "pawn", "knight", "bishop",
+	"rook", "queen", "king", "archbishop", "chancellor" };
+
+/* Element e of an axis of n (the first axis if first): its name. */
+static const char *
+axis_name(size_t n, size_t e, bool board)
+{
+	static const char *const ab[2] = { "a", "b" }, *const wb[2] = {
+		"white", "black" };
+
+	return board ? ab[e] : n == 2 ? wb[e] : piece_names[e];
+}
+
+/* The columns of a field of dims[0..nd) elements of kind k (each esize
+   bytes) at off, named name_axis_axis... */
+static size_t
+expand(struct pqw *w, const char *name, enum pqw_kind k, size_t esize,
+    const size_t *dims, int nd, size_t off, bool by_board, bool first)
+{
+	char sub[256];
+	size_t e, inner = esize, total = 0;
+	int i;
+	bool board = by_board && first && dims[0] == 2;
+
+	if (nd == 0)
+		return pqw_column(w, name, k, off, esize) == 0 ? esize : 0;
+	for (i = 1; i < nd; i++)
+		inner *= dims[i];
+	if (!board && dims[0] != 2 && dims[0] != 8) {	/* a blob */
+		inner *= dims[0];
+		return pqw_column(w, name, PQW_FIXED, off, inner) == 0 ?
+		    inner : 0;
+	}
+	for (e = 0; e < dims[0]; e++) {
+		snprintf(sub, sizeof sub, "%s_%s", name, axis_name(dims[0], e,
+		    board));
+		if (expand(w, sub, k, esize, dims + 1, nd - 1, off + e * inner,
+		    by_board, false) != inner)
+			return 0;
+		total += inner;
+	}
+	return total;
+}
+
+size_t
+pqw_npy_field(struct pqw *w, const char *name, const char *type,
+    const char *shape, size_t offset, bool by_board)
+{
+	size_t dims[8], esize = (size_t)atoi(type + 2);
+	enum pqw_kind k;
+	char *end;
+	int nd = 0;
+
+	switch (type[1]) {
+	case 'b': k = PQW_BOOL; break;
+	case 'u': k = esize == 1 ? PQW_U8 : esize == 2 ? PQW_U16 :
+	    esize == 4 ? PQW_U32 : PQW_U64; break;
+	case 'i': k = esize == 1 ? PQW_I8 : esize == 2 ? PQW_I16 :
+	    esize == 4 ? PQW_I32 : PQW_I64; break;
+	case 'S': k = PQW_TEXT; break;
+	default: return 0;
+	}
+	if ((type[1] == 'u' || type[1] == 'i') && esize != 1 && esize != 2 &&
+	    esize != 4 && esize != 8)
+		return 0;
+	for (; shape != NULL && *shape != '\0' && nd < 8; shape++)
+		if (*shape >= '0' && *shape <= '9') {
+			dims[nd++] = (size_t)strtoul(shape, &end, 10);
+			shape = end - 1;
+		}
+	if (k == PQW_TEXT && nd > 0)
+		return 0;
+	return expand(w, name, k, esize, dims, nd, offset, by_board, true);
+}

@@ -1,0 +1,392 @@
+/*
+ * rec.c - a game's records (zhkit-index(5)): one per distinct (position,
+ * move) of its first N plies, each board of a bughouse game apart, with
+ * the game's header, as one frame of the worker's output; the move
+ * codes, speeds and months; the varints of the blobs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zhi.h"
+
+const char *const zhi_speeds[ZHI_NSPEEDS] = { "ultraBullet", "bullet",
+    "blitz", "rapid", "classical", "correspondence", "unknown" };
+
+uint64_t zhi_high_mask = ~(uint64_t)0;
+
+void
+zhi_key_setup(void)
+{
+	const char *e = getenv("ZHINDEX_TEST_HIGH_BITS");
+	int n = e != NULL ? atoi(e) : 64;
+
+	if (n > 0 && n < 64)
+		zhi_high_mask = ~(uint64_t)0 << (64 - n);
+}
+
+struct zh_key
+zhi_key(const struct zh_pos *p)
+{
+	struct zh_key k = zh_pos_key(p);
+
+	k.hi &= zhi_high_mask;
+	return k;
+}
+
+uint32_t
+zhi_move_code(struct zh_move m)
+{
+	int from = m.flags & ZH_MDROP ? 100 : zh_posrec_square(m.from);
+	int to = zh_posrec_square(m.to);
+
+	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
+}
+
+/* Lichess's speeds, by the estimated duration base + 40 * increment
+   (scalachess's Speed): under 30 s, 180, 480, 1500, 21600, else
+   classical; "-" correspondence. */
+int
+zhi_speed(const char *tc)
+{
+	char *end;
+	double base, inc = 0, est;
+
+	if (tc == NULL || *tc == '\0' || strcmp(tc, "?") == 0)
+		return 6;
+	if (strcmp(tc, "-") == 0)
+		return 5;
+	base = strtod(tc, &end);
+	if (end == tc || base < 0)
+		return 6;
+	if (*end == '+') {
+		inc = strtod(end + 1, &end);
+		if (inc < 0)
+			return 6;
+	}
+	if (*end != '\0')
+		return 6;
+	est = base + 40 * inc;
+	return est < 30 ? 0 : est < 180 ? 1 : est < 480 ? 2 : est < 1500 ? 3 :
+	    est < 21600 ? 4 : 5;
+}
+
+int
+zhi_month(const char *date)
+{
+	int y, m;
+
+	if (date == NULL || strlen(date) < 7 ||
+	    sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2 || y < 1 ||
+	    y > 5000 || m < 1 || m > 12)
+		return 0;
+	return y * 12 + m - 1;
+}
+
+/* ---------------- a game's frame ---------------- */
+
+struct hdr {
+	uint32_t len, nrec;
+	int64_t number, line;
+	int32_t elo[4], result, speed, month, boards, plies;
+};
+#define NSTR 9
+
+static int
+grow(struct zhi_out *o, size_t more)
+{
+	size_t cap = o->cap ? o->cap : 4096;
+	unsigned char *b;
+
+	if (o->len + more <= o->cap)
+		return 0;
+	while (cap < o->len + more)
+		cap *= 2;
+	if ((b = realloc(o->buf, cap)) == NULL) {
+		o->fail = true;
+		return -1;
+	}
+	o->buf = b;
+	o->cap = cap;
+	return 0;
+}
+
+static int
+put_str(struct zhi_out *o, const char *s)
+{
+	size_t n = s == NULL ? 0 : strlen(s);
+
+	if (n > 255)
+		n = 255;	/* a name: enough */
+	if (grow(o, n + 1) != 0)
+		return -1;
+	if (n > 0)
+		memcpy(o->buf + o->len, s, n);
+	o->buf[o->len + n] = '\0';
+	o->len += n + 1;
+	return 0;
+}
+
+static int
+elo(const struct zh_game *g, const char *tag)
+{
+	const char *s = zh_game_tag(g, tag);
+	long v;
+	char *end;
+
+	if (s == NULL)
+		return 0;
+	v = strtol(s, &end, 10);
+	return end != s && *end == '\0' && v > 0 && v < 10000 ? (int)v : 0;
+}
+
+static int
+result_of(const char *res)
+{
+	if (res == NULL)
+		return -1;
+	if (strcmp(res, "1-0") == 0)
+		return ZHI_WHITE;
+	if (strcmp(res, "0-1") == 0)
+		return ZHI_BLACK;
+	if (strcmp(res, "1/2-1/2") == 0)
+		return ZHI_DRAW;
+	return -1;
+}
+
+/* The header and strings of g: 0, 1 for a game without a result (not
+   indexed), -1 out of memory. */
+static int
+header(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r)
+{
+	struct hdr h = { 0 };
+	bool two = r->v->boards > 1;
+	const char *date = zh_game_tag(g, "UTCDate");
+	const char *s[NSTR];
+	int i;
+
+	if ((h.result = result_of(zh_game_result(g))) < 0)
+		return 1;
+	if (date == NULL || zhi_month(date) == 0)
+		date = zh_game_tag(g, "Date");
+	h.number = g->number;
+	h.line = g->line;
+	h.elo[0] = elo(g, two ? "WhiteAElo" : "WhiteElo");
+	h.elo[1] = elo(g, two ? "BlackAElo" : "BlackElo");
+	h.elo[2] = two ? elo(g, "WhiteBElo") : 0;
+	h.elo[3] = two ? elo(g, "BlackBElo") : 0;
+	h.speed = zhi_speed(zh_game_tag(g, "TimeControl"));
+	h.month = zhi_month(date);
+	h.boards = two ? 2 : 1;
+	h.plies = (int32_t)(two ? r->bug->nmoves : (size_t)r->nplies);
+	s[0] = r->v->name;
+	s[1] = zh_game_tag(g, two ? "WhiteA" : "White");
+	s[2] = zh_game_tag(g, two ? "BlackA" : "Black");
+	s[3] = two ? zh_game_tag(g, "WhiteB") : NULL;
+	s[4] = two ? zh_game_tag(g, "BlackB") : NULL;
+	s[5] = date;
+	s[6] = zh_game_tag(g, "TimeControl");
+	s[7] = zh_game_tag(g, "Event");
+	s[8] = zh_game_tag(g, "Site");
+	o->len = 0;
+	o->nrec = 0;
+	if (grow(o, sizeof h) != 0)
+		return -1;
+	memcpy(o->buf, &h, sizeof h);
+	o->len = sizeof h;
+	for (i = 0; i < NSTR; i++)
+		if (put_str(o, s[i]) != 0)
+			return -1;
+	if (grow(o, 8) != 0)
+		return -1;
+	while (o->len % 8 != 0)
+		o->buf[o->len++] = 0;
+	return 0;
+}
+
+/* ---------------- the walk ---------------- */
+
+struct walk {
+	struct zhi_out *o;
+	int plies;
+	struct zhi_rec base[2];		/* rating, month, result per board */
+	struct zh_key pend[2];
+	bool have[2];
+	struct zh_pos last[2];		/* the board's last position keyed */
+	struct zh_key lastkey[2];
+	bool keyed[2];
+	long n[2];			/* plies played on the board */
+	size_t first;			/* the game's first record */
+};
+
+static int
+emit(struct walk *w, int b, struct zh_key k, uint32_t move)
+{
+	struct zhi_rec rc = w->base[b];
+	struct zhi_out *o = w->o;
+	const struct zhi_rec *q;
+	size_t i;
+
+	rc.hi = k.hi;
+	rc.lo = k.lo & ~(uint64_t)0xffffffff;
+	rc.move = move;
+	q = (const struct zhi_rec *)(o->buf + w->first);
+	for (i = 0; i < o->nrec; i++)	/* one per distinct (position, move) */
+		if (q[i].hi == rc.hi && q[i].lo == rc.lo && q[i].move == move &&
+		    q[i].board == rc.board)
+			return 0;
+	if (grow(o, sizeof rc) != 0)
+		return -1;
+	memcpy(o->buf + o->len, &rc, sizeof rc);
+	o->len += sizeof rc;
+	o->nrec++;
+	return 0;
+}
+
+/* The key of board b's position p, from the last one keyed. */
+static struct zh_key
+key_of(struct walk *w, int b, const struct zh_pos *p)
+{
+	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b],
+	    &w->last[b], p) : zh_pos_key(p);
+
+	w->last[b] = *p;
+	w->keyed[b] = true;
+	w->lastkey[b] = k;
+	k.hi &= zhi_high_mask;
+	return k;
+}
+
+/* A position of board b reached (after 'move', 0 at the start). */
+static int
+reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
+{
+	if (move != 0 && w->have[b]) {
+		if (emit(w, b, w->pend[b], move) != 0)
+			return -1;
+		w->n[b]++;
+	}
+	w->have[b] = false;
+	if (w->n[b] < w->plies) {
+		w->pend[b] = key_of(w, b, p);
+		w->have[b] = true;
+	} else if (w->n[b] == w->plies) {
+		w->n[b]++;	/* the last position indexed: no move */
+		return emit(w, b, key_of(w, b, p), 0);
+	}
+	return 0;
+}
+
+static int
+on_ply(void *arg, const struct zh_ply *pl)
+{
+	struct walk *w = arg;
+
+	if (pl->line != 0)
+		return 0;
+	if (reached(w, 0, pl->pos, pl->move ? zhi_move_code(pl->move->move) :
+	    0) != 0)
+		return -1;
+	return w->n[0] > w->plies ? 1 : 0;
+}
+
+static int
+on_bply(void *arg, const struct zh_bply *pl)
+{
+	struct walk *w = arg;
+	int b, o;
+
+	if (pl->move == NULL) {
+		for (b = 0; b < 2; b++)
+			if (reached(w, b, pl->pos[b], 0) != 0)
+				return -1;
+		return 0;
+	}
+	b = pl->move->board;
+	o = 1 - b;
+	if (reached(w, b, pl->pos[b], zhi_move_code(pl->move->rm.move)) != 0)
+		return -1;
+	if (w->have[o])		/* its pocket may have changed */
+		w->pend[o] = key_of(w, o, pl->pos[o]);
+	return w->n[0] > w->plies && w->n[1] > w->plies ? 1 : 0;
+}
+
+static uint16_t
+mean(int a, int b)
+{
+	return (uint16_t)(a > 0 && b > 0 ? (a + b) / 2 : a > 0 ? a : b);
+}
+
+int
+zhi_game_records(struct zhi_out *o, const struct zh_game *g,
+    const struct zh_replay *r, struct zh_lines *lw, int plies)
+{
+	struct walk w = { .o = o, .plies = plies };
+	struct hdr h;
+	int rc, b;
+
+	o->fail = false;
+	if ((rc = header(o, g, r)) != 0) {
+		o->len = 0;
+		return rc < 0 ? -1 : 0;
+	}
+	memcpy(&h, o->buf, sizeof h);
+	w.first = o->len;
+	for (b = 0; b < 2; b++) {
+		w.base[b].month = (uint16_t)h.month;
+		w.base[b].board = (uint8_t)b;
+		w.base[b].rating = mean(h.elo[2 * b], h.elo[2 * b + 1]);
+		/* board B's White is on board A's Black's team */
+		w.base[b].result = (uint8_t)(b == 0 ? h.result : 2 - h.result);
+	}
+	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
+	if (rc < 0)
+		return -1;
+	if (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0)
+		return -1;
+	if (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0)
+		return -1;
+	h.len = (uint32_t)o->len;
+	h.nrec = (uint32_t)o->nrec;
+	memcpy(o->buf, &h, sizeof h);
+	return 0;
+}
+
+size_t
+zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
+    const struct zhi_rec **recs, size_t *nrec)
+{
+	struct hdr h;
+	const char *s[NSTR], *p;
+	int i;
+
+	if (len < sizeof h)
+		return 0;
+	memcpy(&h, buf, sizeof h);
+	if (len < h.len)
+		return 0;
+	p = (const char *)buf + sizeof h;
+	for (i = 0; i < NSTR; i++) {
+		s[i] = *p != '\0' ? p : NULL;
+		p += strlen(p) + 1;
+	}
+	gm->number = (long)h.number;
+	gm->line = (long)h.line;
+	memcpy(gm->elo, h.elo, sizeof gm->elo);
+	gm->result = h.result;
+	gm->speed = h.speed;
+	gm->month = h.month;
+	gm->boards = h.boards;
+	gm->plies = h.plies;
+	gm->variant = s[0];
+	gm->white = s[1];
+	gm->black = s[2];
+	gm->white_b = s[3];
+	gm->black_b = s[4];
+	gm->date = s[5];
+	gm->tc = s[6];
+	gm->event = s[7];
+	gm->site = s[8];
+	*nrec = h.nrec;
+	*recs = (const struct zhi_rec *)(buf + h.len - h.nrec * sizeof **recs);
+	return h.len;
+}

@@ -1,0 +1,293 @@
+/*
+ * sort.c - the records in bounded memory: held in one buffer of the
+ * size --memory gives; when it is full, sorted and written as a run to
+ * a temporary file (made in the output's directory and unlinked at
+ * once: nothing is left behind however the run ends); at the end the
+ * runs and the last buffer merged by a heap, one record at a time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "zhi.h"
+
+struct run {
+	FILE *f;
+	struct zhi_rec cur;
+};
+
+struct zhi_sort {
+	struct zhi_rec *buf;
+	size_t n, cap, pos;
+	char *dir;
+	struct run *runs;
+	size_t nruns;
+	int *heap;		/* run numbers; -1: the buffer */
+	size_t nheap;
+	struct zhi_rec bcur;
+	long count;
+};
+
+static inline int
+cmp(const struct zhi_rec *a, const struct zhi_rec *b)
+{
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->game != b->game)
+		return a->game < b->game ? -1 : 1;
+	if (a->move != b->move)
+		return a->move < b->move ? -1 : 1;
+	return (a->board > b->board) - (a->board < b->board);
+}
+
+static inline void
+swap(struct zhi_rec *a, struct zhi_rec *b)
+{
+	struct zhi_rec t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The records sorted in place: quicksort, the median of three as the
+   pivot, the smaller side first by recursion (depth at most log n), runs
+   under 16 by insertion; the comparison inlined (qsort's callback was a
+   tenth of a build). */
+static void
+sort_recs(struct zhi_rec *v, size_t n)
+{
+	while (n > 16) {
+		size_t i = 0, j = n - 1, m = n / 2;
+		struct zhi_rec pv;
+
+		if (cmp(&v[m], &v[0]) < 0)
+			swap(&v[m], &v[0]);
+		if (cmp(&v[j], &v[0]) < 0)
+			swap(&v[j], &v[0]);
+		if (cmp(&v[j], &v[m]) < 0)
+			swap(&v[j], &v[m]);
+		pv = v[m];
+		for (;;) {
+			while (cmp(&v[i], &pv) < 0)
+				i++;
+			while (cmp(&pv, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			swap(&v[i++], &v[j--]);
+		}
+		/* v[0..j] <= pv <= v[j+1..n-1] */
+		if (j + 1 < n - j - 1) {
+			sort_recs(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_recs(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct zhi_rec t = v[i];
+		size_t k = i;
+
+		for (; k > 0 && cmp(&t, &v[k - 1]) < 0; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
+}
+
+struct zhi_sort *
+zhi_sort_new(size_t memory, const char *dir)
+{
+	struct zhi_sort *s = calloc(1, sizeof *s);
+
+	if (s == NULL)
+		return NULL;
+	s->cap = memory / sizeof *s->buf;
+	if (s->cap < 1024)
+		s->cap = 1024;
+	if ((s->dir = strdup(dir)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The buffer sorted and written as a run. */
+static int
+spill(struct zhi_sort *s)
+{
+	size_t len = strlen(s->dir) + 32;
+	char *name = malloc(len);
+	struct run *r;
+	FILE *f;
+	int fd;
+
+	if (name == NULL)
+		return -1;
+	snprintf(name, len, "%s/.zhindex-run.XXXXXX", s->dir);
+	if ((fd = mkstemp(name)) < 0) {
+		free(name);
+		return -1;
+	}
+	unlink(name);
+	free(name);
+	if ((f = fdopen(fd, "w+")) == NULL) {
+		close(fd);
+		return -1;
+	}
+	if ((r = realloc(s->runs, (s->nruns + 1) * sizeof *r)) == NULL) {
+		fclose(f);
+		return -1;
+	}
+	s->runs = r;
+	s->runs[s->nruns++].f = f;
+	sort_recs(s->buf, s->n);
+	if (fwrite(s->buf, sizeof *s->buf, s->n, f) != s->n || fflush(f) != 0)
+		return -1;
+	s->n = 0;
+	return 0;
+}
+
+int
+zhi_sort_add(struct zhi_sort *s, const struct zhi_rec *r)
+{
+	if (s->buf == NULL) {
+		size_t first = s->cap < 65536 ? s->cap : 65536;
+
+		if ((s->buf = malloc(first * sizeof *s->buf)) == NULL)
+			return -1;
+		s->pos = first;		/* the buffer's size so far */
+	}
+	if (s->n == s->pos && s->pos < s->cap) {
+		size_t c = s->pos * 2 < s->cap ? s->pos * 2 : s->cap;
+		struct zhi_rec *b = realloc(s->buf, c * sizeof *b);
+
+		if (b == NULL)
+			return -1;
+		s->buf = b;
+		s->pos = c;
+	}
+	if (s->n == s->cap && spill(s) != 0)
+		return -1;
+	s->buf[s->n++] = *r;
+	s->count++;
+	return 0;
+}
+
+static const struct zhi_rec *
+head(const struct zhi_sort *s, int i)
+{
+	return i < 0 ? &s->bcur : &s->runs[i].cur;
+}
+
+static void
+sift(struct zhi_sort *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		int t;
+
+		if (l < s->nheap && cmp(head(s, s->heap[l]), head(s, s->heap[m])) < 0)
+			m = l;
+		if (l + 1 < s->nheap &&
+		    cmp(head(s, s->heap[l + 1]), head(s, s->heap[m])) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = t;
+		i = m;
+	}
+}
+
+/* The next record of source i into its head: 1, 0 at its end, -1. */
+static int
+advance(struct zhi_sort *s, int i)
+{
+	if (i < 0) {
+		if (s->pos >= s->n)
+			return 0;
+		s->bcur = s->buf[s->pos++];
+		return 1;
+	}
+	if (fread(&s->runs[i].cur, sizeof s->runs[i].cur, 1, s->runs[i].f) == 1)
+		return 1;
+	return ferror(s->runs[i].f) ? -1 : 0;
+}
+
+int
+zhi_sort_finish(struct zhi_sort *s)
+{
+	size_t i;
+	int rc;
+
+	if (s->n > 0)
+		sort_recs(s->buf, s->n);
+	s->pos = 0;
+	if ((s->heap = malloc((s->nruns + 1) * sizeof *s->heap)) == NULL)
+		return -1;
+	for (i = 0; i < s->nruns; i++) {
+		if (fseek(s->runs[i].f, 0, SEEK_SET) != 0)
+			return -1;
+		setvbuf(s->runs[i].f, NULL, _IOFBF, 1 << 16);
+		if ((rc = advance(s, (int)i)) < 0)
+			return -1;
+		if (rc > 0)
+			s->heap[s->nheap++] = (int)i;
+	}
+	if (advance(s, -1) > 0)
+		s->heap[s->nheap++] = -1;
+	for (i = s->nheap; i-- > 0;)
+		sift(s, i);
+	return 0;
+}
+
+int
+zhi_sort_next(struct zhi_sort *s, struct zhi_rec *r)
+{
+	int i, rc;
+
+	if (s->nheap == 0)
+		return 0;
+	i = s->heap[0];
+	*r = *head(s, i);
+	if ((rc = advance(s, i)) < 0)
+		return -1;
+	if (rc == 0)
+		s->heap[0] = s->heap[--s->nheap];
+	sift(s, 0);
+	return 1;
+}
+
+long
+zhi_sort_count(const struct zhi_sort *s)
+{
+	return s->count;
+}
+
+long
+zhi_sort_runs(const struct zhi_sort *s)
+{
+	return (long)s->nruns;
+}
+
+void
+zhi_sort_free(struct zhi_sort *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nruns; i++)
+		fclose(s->runs[i].f);
+	free(s->runs);
+	free(s->heap);
+	free(s->buf);
+	free(s->dir);
+	free(s);
+}

@@ -1,0 +1,151 @@
+/*
+ * poskey.c - a position's 128-bit key (zh_pos_key): what makes two
+ * positions the same for an opening explorer (zhindex), as a repetition
+ * compares them: the variant, every square's piece with its promoted
+ * flag, the pieces in hand, the side to move, the castling rights and
+ * the en-passant square when a capture there is legal.  The promoted
+ * flag counts only where the rules read it: in a game whose captures go
+ * to hand as pawns when promoted (crazyhouse, bughouse, grandhouse); in
+ * chess, loop or chessgi a promoted queen is a queen.
+ *
+ * Zobrist's scheme without a table: every element's value is two
+ * SplitMix64 mixes of its own number (a piece on a square; n pieces of a
+ * type in a colour's hand), xored together, so the key needs no set-up
+ * and no shared state.  Two independent 64-bit halves: a collision
+ * between two given positions is about 2^-128.
+ */
+#include <string.h>
+
+#include "zh.h"
+#include "zh_int.h"
+
+/* SplitMix64's finaliser (Steele, Lea, Flood 2014). */
+static inline uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebu;
+	x ^= x >> 31;
+	return x;
+}
+
+/* The element numbered n into the key. */
+static inline void
+put(struct zh_key *k, uint64_t n)
+{
+	k->hi ^= mix64(n * 0x9e3779b97f4a7c15u + 0x632be59bd9b4e019u);
+	k->lo ^= mix64(n * 0xd1b54a32d192ed03u + 0x8cb92ba72f3d8dd7u);
+}
+
+enum {
+	E_SQUARE = 1 << 16,	/* + square * 64 + piece code (6 bits) */
+	E_HAND = 2 << 16,	/* + (colour * 16 + type) * 256 + count */
+	E_STATE = 3 << 16	/* + side, castling << 1, variant << 5 */
+	/* E_EP = 4 << 16: + the en-passant square */
+};
+
+struct zh_key
+zh_pos_key(const struct zh_pos *p)
+{
+	struct zh_key k = { 0, 0 };
+	uint64_t occ;
+	unsigned mask = p->v->drops && p->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
+	int s, c, t, f, r;
+
+	if (p->v->files == 8 && p->v->ranks == 8) {
+		occ = p->bb_side[0] | p->bb_side[1];
+		while (occ != 0) {
+			int b = __builtin_ctzll(occ);
+
+			occ &= occ - 1;
+			s = ZH_SQ(b & 7, b >> 3);
+			put(&k, E_SQUARE + (uint64_t)s * 64 + (p->sq[s] & mask));
+		}
+	} else
+		for (r = 0; r < p->v->ranks; r++)
+			for (f = 0; f < p->v->files; f++) {
+				s = ZH_SQ(f, r);
+				if (ZH_TYPE(p->sq[s]) != ZH_EMPTY)
+					put(&k, E_SQUARE + (uint64_t)s * 64 +
+					    (p->sq[s] & mask));
+			}
+	for (c = 0; c < 2; c++)
+		for (t = 1; t < ZH_NTYPES; t++)
+			if (p->pocket[c][t] != 0)
+				put(&k, E_HAND + (uint64_t)(c * 16 + t) * 256 +
+				    p->pocket[c][t]);
+	put(&k, E_STATE + (uint64_t)p->side + ((uint64_t)p->castle << 1) +
+	    ((uint64_t)(p->v - zh_variants) << 5));
+	if (p->ep != ZH_NOSQ && zh_ep_legal(p))
+		put(&k, (4u << 16) + (uint64_t)p->ep);
+	return k;
+}
+
+/* The squares of rank r that differ between a and b, rehashed into k:
+   a rank is 16 bytes of sq, compared 8 at a time, the bytes that differ
+   found by their bits. */
+static inline void
+rank_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    int r, unsigned mask)
+{
+	int base = ZH_SQ(0, r) - 1, h;
+	uint64_t wa[2], wb[2], x;
+
+	memcpy(wa, a->sq + base, 16);
+	memcpy(wb, b->sq + base, 16);
+	for (h = 0; h < 2; h++)
+		for (x = wa[h] ^ wb[h]; x != 0;) {
+			int i = __builtin_ctzll(x) / 8, s = base + 8 * h + i;
+			unsigned pa = a->sq[s], pb = b->sq[s];
+
+			x &= ~((uint64_t)0xff << 8 * i);
+			if ((pa & mask) == (pb & mask))
+				continue;
+			if (ZH_TYPE(pa) != ZH_EMPTY)
+				put(k, E_SQUARE + (uint64_t)s * 64 + (pa & mask));
+			if (ZH_TYPE(pb) != ZH_EMPTY)
+				put(k, E_SQUARE + (uint64_t)s * 64 + (pb & mask));
+		}
+}
+
+struct zh_key
+zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
+{
+	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
+	uint64_t sa, sb;
+	int r, c, t;
+
+	if (a->v != b->v)
+		return zh_pos_key(b);
+	for (r = 0; r < b->v->ranks; r++)
+		rank_next(&k, a, b, r, mask);
+	if (memcmp(a->pocket, b->pocket, sizeof a->pocket) != 0)
+		for (c = 0; c < 2; c++)
+			for (t = 1; t < ZH_NTYPES; t++) {
+				unsigned x = a->pocket[c][t], y = b->pocket[c][t];
+
+				if (x == y)
+					continue;
+				if (x != 0)
+					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
+					    256 + x);
+				if (y != 0)
+					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
+					    256 + y);
+			}
+	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
+	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
+	if (sa != sb) {
+		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
+
+		put(&k, E_STATE + sa + vv);
+		put(&k, E_STATE + sb + vv);
+	}
+	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
+		put(&k, (4u << 16) + (uint64_t)a->ep);
+	if (b->ep != ZH_NOSQ && zh_ep_legal(b))
+		put(&k, (4u << 16) + (uint64_t)b->ep);
+	return k;
+}

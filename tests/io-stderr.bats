@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# Issue #39 item 1: a standard error that cannot be written ends the run in
+# every tool: a closed pipe (SIGPIPE, status 141, as a closed standard
+# output does), /dev/full or a closed descriptor (exit 2); never a hang
+# with the signals caught and nobody to act on them, and no temporary
+# file left beside a named output.  On main before the fix, zhreplay -F npy
+# and zhpgn -o hung here (the timeout's SIGKILL, 137).
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load common
+	T=$BATS_TEST_TMPDIR
+	cd "$T"
+	printf '[Event "x"]\n[Variant "crazyhouse"]\n\n1. e4 e5 2. Ke3 *\n\n[Event "y"]\n\n1. e4 *\n' >bad.pgn
+	printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n' >f.txt
+}
+
+# run_tool HOW TOOL ARGS...: stderr per HOW (pipe, full, closed), stdout
+# to /dev/null; $status the tool's.
+run_tool() {
+	local how=$1
+	shift
+	case $how in
+	pipe)
+		status=0
+		{ s=0; timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>&1 >/dev/null || s=$?; \
+		    echo $s >rc; } | true
+		status=$(cat rc) ;;
+	full)
+		status=0
+		timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>/dev/full \
+		    >/dev/null || status=$? ;;
+	closed)
+		status=0
+		timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>&- \
+		    >/dev/null || status=$? ;;
+	esac
+}
+
+# No temporary ".NAME.XXXXXX" left in . or D.
+no_temporaries() {
+	run find . -name '.*' ! -name .
+	assert_output ""
+}
+
+check_all() {
+	local how=$1 want=$2
+	run_tool "$how" zhreplay -F npy -o D bad.pgn
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhreplay -F uci -o u.txt bad.pgn
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhreplay -F gif -o 'g-%d.gif' bad.pgn
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhpgn -o o.pgn.zst bad.pgn
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhcheck bad.pgn
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhfen -o o.txt f.txt
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	run_tool "$how" zhfen -F svg -o p.svg 'not a fen'
+	[ "$status" -eq "$want" ] || fail "$how: $status"
+	no_temporaries
+}
+
+@test "stderr a closed pipe: every tool ends (SIGPIPE), temporaries removed" {
+	check_all pipe 141
+}
+
+@test "stderr /dev/full: every tool exits 2, temporaries removed" {
+	check_all full 2
+}
+
+@test "stderr a closed descriptor: every tool exits 2, temporaries removed" {
+	check_all closed 2
+}
