@@ -902,32 +902,6 @@ sarif_begin(FILE *f)
 
 /* ======================== the run ======================== */
 
-void
-report_case(FILE *out, int fmt, const struct report_case *c)
-{
-	if (fmt == REPORT_GITHUB)
-		github_case(out, c);
-	else if (fmt == REPORT_JUNIT)
-		junit_case(out, c);
-	else if (fmt == REPORT_SARIF)
-		sarif_case(out, c);
-}
-
-void
-report_begin(FILE *out, int fmt)
-{
-	if (fmt == REPORT_SARIF)
-		sarif_begin(out);
-}
-
-void
-report_sep(FILE *out, int fmt, bool *any)
-{
-	if (fmt == REPORT_SARIF && *any)
-		fputs(",\n", out);
-	*any = true;
-}
-
 /* The bytes of f from its start to out; -1 if f failed. */
 static int
 copy_held(FILE *out, FILE *f)
@@ -960,17 +934,10 @@ report_suite(FILE *suites, FILE *cases, const char *file, long tests,
 	return rc;
 }
 
-int
-report_end(FILE *out, int fmt, FILE *held, long tests, long failures)
+/* JUnit's end: the suites held (report_suite's) inside <testsuites>. */
+static int
+junit_end(FILE *out, FILE *suites, long tests, long failures)
 {
-	FILE *suites = held;
-
-	if (fmt == REPORT_GITHUB)
-		return github_end(out, held, tests, failures);
-	if (fmt == REPORT_SARIF)
-		fputs("\n]}]}\n", out);
-	if (fmt != REPORT_JUNIT)
-		return 0;
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<testsuites name=\"zhcheck\" tests=\"%ld\" failures=\"%ld\" "
 	    "errors=\"0\" time=\"0\">\n", tests, failures);
@@ -978,4 +945,59 @@ report_end(FILE *out, int fmt, FILE *held, long tests, long failures)
 		return -1;
 	fputs("</testsuites>\n", out);
 	return 0;
+}
+
+static int
+sarif_end(FILE *out, FILE *held, long tests, long failures)
+{
+	(void)held;
+	(void)tests;
+	(void)failures;
+	fputs("\n]}]}\n", out);
+	return 0;
+}
+
+/*
+ * The formats of --report, a row each (as zhreplay's -F,
+ * cmd/zhreplay/formats.c): the run's begin, a case (a game's or a
+ * line's findings), what separates two cases, the run's end.
+ */
+static const struct report_row {
+	void (*begin)(FILE *out);
+	void (*one)(FILE *out, const struct report_case *c);
+	const char *sep;
+	int (*end)(FILE *out, FILE *held, long tests, long failures);
+} rows[] = {
+	[REPORT_GITHUB] = { NULL, github_case, NULL, github_end },
+	[REPORT_JUNIT] = { NULL, junit_case, NULL, junit_end },
+	[REPORT_SARIF] = { sarif_begin, sarif_case, ",\n", sarif_end },
+};
+
+void
+report_case(FILE *out, int fmt, const struct report_case *c)
+{
+	if (rows[fmt].one != NULL)
+		rows[fmt].one(out, c);
+}
+
+void
+report_begin(FILE *out, int fmt)
+{
+	if (rows[fmt].begin != NULL)
+		rows[fmt].begin(out);
+}
+
+void
+report_sep(FILE *out, int fmt, bool *any)
+{
+	if (rows[fmt].sep != NULL && *any)
+		fputs(rows[fmt].sep, out);
+	*any = true;
+}
+
+int
+report_end(FILE *out, int fmt, FILE *held, long tests, long failures)
+{
+	return rows[fmt].end != NULL ? rows[fmt].end(out, held, tests,
+	    failures) : 0;
 }
