@@ -21,64 +21,32 @@
 #include "cli.h"
 #include "codec.h"
 #include "npy.h"
+#include "npyrec.h"
 #include "parquet_write.h"
 #include "tmpout.h"
 
 /* ======================== the layouts ======================== */
 
-struct field {
-	const char *name, *type, *shape;	/* shape NULL: a scalar */
-};
-
-/* positions.npy: a one-board game's position (offsets in npy_ply) */
+/* The records' tables (npyrec.h), each ended by a NULL name. */
+#define field npy_field
 static const struct field pos_fields[] = {
-	{ "game", "<u4", NULL }, { "ply", "<u4", NULL },
-	{ "variant", "|u1", NULL }, { "final", "|b1", NULL },
-	{ "move_from", "|u1", NULL }, { "move_to", "|u1", NULL },
-	{ "move_drop", "|u1", NULL }, { "move_promo", "|u1", NULL },
-	{ "uci", "|S8", NULL },
-	{ "side", "|u1", NULL }, { "castling", "|u1", NULL },
-	{ "ep", "|u1", NULL }, { "check", "|b1", NULL },
-	{ "repetition", "|u1", NULL }, { "result", "|i1", NULL },
-	{ "halfmove", "<u2", NULL }, { "fullmove", "<u2", NULL },
-	{ "clock", "<i4", "(2,)" }, { "cp", "<i4", NULL },
-	{ "mate", "<i2", NULL },
-	{ "pockets", "|u1", "(2, 8)" }, { "promoted", "|u1", "(13,)" },
-	{ "board", "|u1", "(10, 10)" }, { NULL, NULL, NULL }
+	NPY_POS_FIELDS(NPY_FIELD) { NULL, NULL, NULL, 0, 0 }
 };
-#define PREC	175
-
-/* bughouse.npy: a two-board game's position, the boards' fields with a
-   first axis of two (board A, board B) */
 static const struct field bug_fields[] = {
-	{ "game", "<u4", NULL }, { "ply", "<u4", NULL },
-	{ "variant", "|u1", NULL }, { "final", "|b1", NULL },
-	{ "move_board", "|u1", NULL },
-	{ "move_from", "|u1", NULL }, { "move_to", "|u1", NULL },
-	{ "move_drop", "|u1", NULL }, { "move_promo", "|u1", NULL },
-	{ "uci", "|S8", NULL }, { "repetition", "|u1", NULL },
-	{ "side", "|u1", "(2,)" }, { "castling", "|u1", "(2,)" },
-	{ "ep", "|u1", "(2,)" }, { "check", "|b1", "(2,)" },
-	{ "result", "|i1", "(2,)" },
-	{ "halfmove", "<u2", "(2,)" }, { "fullmove", "<u2", "(2,)" },
-	{ "clock", "<i4", "(2, 2)" },
-	{ "pockets", "|u1", "(2, 2, 8)" }, { "promoted", "|u1", "(2, 13)" },
-	{ "board", "|u1", "(2, 10, 10)" }, { NULL, NULL, NULL }
+	NPY_BUG_FIELDS(NPY_FIELD) { NULL, NULL, NULL, 0, 0 }
 };
-#define BREC	316
-
-/* games.npy */
 static const struct field game_fields[] = {
-	{ "game", "<u4", NULL }, { "number", "<u4", NULL },
-	{ "file", "<u2", NULL }, { "variant", "|u1", NULL },
-	{ "result", "|i1", NULL }, { "line", "<u8", NULL },
-	{ "plies", "<u4", NULL }, { "first", "<u8", NULL },
-	{ "records", "<u4", NULL }, { "elo", "<i2", "(2, 2)" },
-	{ "tc_base", "<i4", NULL }, { "tc_inc", "<i4", NULL },
-	{ "date", "|S10", NULL }, { "termination", "|S16", NULL },
-	{ "site", "|S48", NULL }, { NULL, NULL, NULL }
+	NPY_GAME_FIELDS(NPY_FIELD) { NULL, NULL, NULL, 0, 0 }
 };
-#define GREC	126
+#define PREC	NPY_POS_SIZE
+#define BREC	NPY_BUG_SIZE
+#define GREC	NPY_GAME_SIZE
+
+/* put_move() writes a move's fields from move_from on, in this order;
+   a position's game is the first field of both tables */
+_Static_assert(NPY_POS_uci - NPY_POS_move_from == 4 &&
+    NPY_BUG_uci - NPY_BUG_move_from == 4 && (int)NPY_POS_game == (int)NPY_BUG_game,
+    "the move's fields");
 
 #define UNKNOWN32	INT32_MIN	/* a clock or eval not in the PGN */
 #define NORESULT	(-128)		/* "*" */
@@ -213,7 +181,7 @@ time_control(const struct zh_game *g, unsigned char *q)
 			base = inc = -1;
 	}
 	le32(q, (uint32_t)(int32_t)base);
-	le32(q + 4, (uint32_t)(int32_t)inc);
+	le32(q + (NPY_GAME_tc_inc - NPY_GAME_tc_base), (uint32_t)(int32_t)inc);
 }
 
 /* 1: White won, -1: Black, 0: a draw, NORESULT: unknown. */
@@ -258,21 +226,23 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 		w->clock[b / 2][b % 2] = UNKNOWN32;
 	if ((q = add_record(w, T_GAME)) == NULL)
 		return;
-	/* 0: game, 8: file and 24: first are the sink's */
-	le32(q + 4, (uint32_t)g->number);
-	q[10] = (unsigned char)(v - zh_variants);
-	q[11] = (unsigned char)w->result;
-	le64(q + 12, (uint64_t)g->line);
-	le16(q + 36, (unsigned)elo(g, w->two ? "WhiteAElo" : "WhiteElo",
-	    "WhiteElo"));
-	le16(q + 38, (unsigned)elo(g, w->two ? "BlackAElo" : "BlackElo",
-	    "BlackElo"));
-	le16(q + 40, (unsigned)(w->two ? elo(g, "WhiteBElo", NULL) : -1));
-	le16(q + 42, (unsigned)(w->two ? elo(g, "BlackBElo", NULL) : -1));
-	time_control(g, q + 44);
-	fixed(q + 52, 10, zh_game_tag(g, "Date"));
-	fixed(q + 62, 16, zh_game_tag(g, "Termination"));
-	fixed(q + 78, 48, zh_game_tag(g, "Site"));
+	/* game, file and first are the sink's */
+	le32(q + NPY_GAME_number, (uint32_t)g->number);
+	q[NPY_GAME_variant] = (unsigned char)(v - zh_variants);
+	q[NPY_GAME_result] = (unsigned char)w->result;
+	le64(q + NPY_GAME_line, (uint64_t)g->line);
+	le16(q + NPY_GAME_elo, (unsigned)elo(g, w->two ? "WhiteAElo" :
+	    "WhiteElo", "WhiteElo"));
+	le16(q + NPY_GAME_elo + 2, (unsigned)elo(g, w->two ? "BlackAElo" :
+	    "BlackElo", "BlackElo"));
+	le16(q + NPY_GAME_elo + 4, (unsigned)(w->two ? elo(g, "WhiteBElo",
+	    NULL) : -1));
+	le16(q + NPY_GAME_elo + 6, (unsigned)(w->two ? elo(g, "BlackBElo",
+	    NULL) : -1));
+	time_control(g, q + NPY_GAME_tc_base);
+	fixed(q + NPY_GAME_date, 10, zh_game_tag(g, "Date"));
+	fixed(q + NPY_GAME_termination, 16, zh_game_tag(g, "Termination"));
+	fixed(q + NPY_GAME_site, 48, zh_game_tag(g, "Site"));
 }
 
 void
@@ -282,8 +252,8 @@ npy_game_end(struct npy_rec *w)
 
 	if (w->fail || w->len == 0)
 		return;
-	le32(q + 20, (uint32_t)w->plies);
-	le32(q + 32, (uint32_t)w->records);
+	le32(q + NPY_GAME_plies, (uint32_t)w->plies);
+	le32(q + NPY_GAME_records, (uint32_t)w->records);
 }
 
 void
@@ -348,8 +318,9 @@ rec_at(const struct npy_rec *w, size_t i)
 static bool
 same_rec(const unsigned char *a, const unsigned char *b)
 {
-	return memcmp(a + 22, b + 22, 3) == 0 &&
-	    memcmp(a + 46, b + 46, PREC - 46) == 0;
+	return memcmp(a + NPY_POS_side, b + NPY_POS_side, 3) == 0 &&
+	    memcmp(a + NPY_POS_pockets, b + NPY_POS_pockets,
+	    PREC - NPY_POS_pockets) == 0;
 }
 
 /* The slot of the position equal to r (n boards) with key 'key', or of
@@ -606,12 +577,14 @@ put_position(struct npy_rec *w, unsigned char *q, size_t off,
 {
 	uint64_t key;
 
-	q[22] = p->side;
-	q[23] = p->castle;
-	q[24] = p->ep != ZH_NOSQ && zh_ep_legal(p) ? rec_square(p->ep) :
-	    ZH_REC_NOSQ;
-	q[25] = m != NULL && m->check != 0 ? m->check == 2 : zh_in_check(p);
-	key = zh_posrec_put(p, q + 75, q + 62, q + 46, q[24]);
+	q[NPY_POS_side] = p->side;
+	q[NPY_POS_castling] = p->castle;
+	q[NPY_POS_ep] = p->ep != ZH_NOSQ && zh_ep_legal(p) ?
+	    rec_square(p->ep) : ZH_REC_NOSQ;
+	q[NPY_POS_check] = m != NULL && m->check != 0 ? m->check == 2 :
+	    zh_in_check(p);
+	key = zh_posrec_put(p, q + NPY_POS_board, q + NPY_POS_promoted,
+	    q + NPY_POS_pockets, q[NPY_POS_ep]);
 	return repeats1(w, key, q, off);
 }
 
@@ -635,7 +608,8 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 		return -1;
 	w->plies = pl->ply;
 	if (pl->move != NULL && w->last >= 0)	/* the move from there */
-		put_move(w->buf + w->last + 10, &pl->move->move, NULL);
+		put_move(w->buf + w->last + NPY_POS_move_from, &pl->move->move,
+		    NULL);
 	if (pl->has_clock)	/* the mover's */
 		w->clock[0][p->side ^ 1] = msec(pl->clock);
 	w->last = -1;
@@ -644,24 +618,25 @@ npy_ply(struct npy_rec *w, const struct zh_ply *pl,
 		return keep_aside(w, q, off) ? 0 : -1;
 	}
 	w->last = (long)off;
-	memset(q, 0, 22);	/* game (the sink's), the move's (the next's) */
-	le32(q + 4, (uint32_t)pl->ply);
-	q[8] = (unsigned char)(p->v - zh_variants);
-	q[9] = pl->last;
-	q[10] = q[11] = ZH_REC_NOSQ;
-	q[26] = (unsigned char)rep;
+	/* game (the sink's), the move's (the next's) */
+	memset(q, 0, NPY_POS_side);
+	le32(q + NPY_POS_ply, (uint32_t)pl->ply);
+	q[NPY_POS_variant] = (unsigned char)(p->v - zh_variants);
+	q[NPY_POS_final] = pl->last;
+	q[NPY_POS_move_from] = q[NPY_POS_move_to] = ZH_REC_NOSQ;
+	q[NPY_POS_repetition] = (unsigned char)rep;
 	if (pl->result != w->rtext) {	/* the same text all the game */
 		w->rtext = pl->result;
 		w->rcode = result_code(pl->result);
 	}
-	q[27] = (unsigned char)view(w->rcode, p->side);
-	le16(q + 28, clamp16(p->halfmove));
-	le16(q + 30, clamp16(p->fullmove));
-	le32(q + 32, (uint32_t)w->clock[0][0]);
-	le32(q + 36, (uint32_t)w->clock[0][1]);
-	le32(q + 40, (uint32_t)(pl->has_eval && pl->mate == 0 ?
+	q[NPY_POS_result] = (unsigned char)view(w->rcode, p->side);
+	le16(q + NPY_POS_halfmove, clamp16(p->halfmove));
+	le16(q + NPY_POS_fullmove, clamp16(p->fullmove));
+	le32(q + NPY_POS_clock, (uint32_t)w->clock[0][0]);
+	le32(q + NPY_POS_clock + 4, (uint32_t)w->clock[0][1]);
+	le32(q + NPY_POS_cp, (uint32_t)(pl->has_eval && pl->mate == 0 ?
 	    (int32_t)floor(pl->eval * 100 + 0.5) : UNKNOWN32));
-	le16(q + 44, (unsigned)(pl->has_eval ? pl->mate : 0));
+	le16(q + NPY_POS_mate, (unsigned)(pl->has_eval ? pl->mate : 0));
 	w->records++;
 	return 0;
 }
@@ -674,19 +649,20 @@ put_bboards(unsigned char *q, const struct zh_posrec *r, signed char white,
 	int b;
 
 	for (b = 0; b < 2; b++) {
-		q[24 + b] = r[b].side;
-		q[26 + b] = r[b].castle;
-		q[28 + b] = r[b].ep;
-		q[30 + b] = r[b].check;
+		q[NPY_BUG_side + b] = r[b].side;
+		q[NPY_BUG_castling + b] = r[b].castle;
+		q[NPY_BUG_ep + b] = r[b].ep;
+		q[NPY_BUG_check + b] = r[b].check;
 		/* board B's White is the partner of board A's Black */
-		q[32 + b] = (unsigned char)view(b == 0 ? white :
+		q[NPY_BUG_result + b] = (unsigned char)view(b == 0 ? white :
 		    view(white, ZH_BLACK), r[b].side);
-		le16(q + 34 + 2 * b, clamp16(r[b].halfmove));
-		le16(q + 38 + 2 * b, clamp16(r[b].fullmove));
-		le32(q + 42 + 8 * b, (uint32_t)clock[b][0]);
-		le32(q + 46 + 8 * b, (uint32_t)clock[b][1]);
-		put_board(q + 116 + 100 * b, q + 90 + ZH_REC_PROMOTED * b,
-		    q + 58 + 16 * b, &r[b]);
+		le16(q + NPY_BUG_halfmove + 2 * b, clamp16(r[b].halfmove));
+		le16(q + NPY_BUG_fullmove + 2 * b, clamp16(r[b].fullmove));
+		le32(q + NPY_BUG_clock + 8 * b, (uint32_t)clock[b][0]);
+		le32(q + NPY_BUG_clock + 4 + 8 * b, (uint32_t)clock[b][1]);
+		put_board(q + NPY_BUG_board + ZH_REC_SQUARES * b,
+		    q + NPY_BUG_promoted + ZH_REC_PROMOTED * b,
+		    q + NPY_BUG_pockets + 16 * b, &r[b]);
 	}
 }
 
@@ -706,8 +682,9 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 	rep = repeats(w, r, 2, r[0].key);
 	w->plies = pl->index;
 	if (m != NULL && w->last >= 0) {
-		w->buf[w->last + 10] = m->board;
-		put_move(w->buf + w->last + 11, &m->rm.move, m->rm.uci);
+		w->buf[w->last + NPY_BUG_move_board] = m->board;
+		put_move(w->buf + w->last + NPY_BUG_move_from, &m->rm.move,
+		    m->rm.uci);
 	}
 	if (m != NULL && m->has_clock)
 		w->clock[m->board & 1][m->side & 1] = msec(m->clock);
@@ -717,12 +694,14 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 	w->last = (long)w->len;
 	if ((q = add_record(w, T_BUG)) == NULL)
 		return -1;
-	memset(q, 0, 23);	/* game (the sink's), the move's (the next's) */
-	le32(q + 4, (uint32_t)pl->index);
-	q[8] = (unsigned char)(pl->pos[0]->v - zh_variants);
-	q[9] = pl->last;
-	q[10] = q[11] = q[12] = ZH_REC_NOSQ;
-	q[23] = (unsigned char)rep;
+	/* game (the sink's), the move's (the next's) */
+	memset(q, 0, NPY_BUG_repetition);
+	le32(q + NPY_BUG_ply, (uint32_t)pl->index);
+	q[NPY_BUG_variant] = (unsigned char)(pl->pos[0]->v - zh_variants);
+	q[NPY_BUG_final] = pl->last;
+	q[NPY_BUG_move_board] = q[NPY_BUG_move_from] = q[NPY_BUG_move_to] =
+	    ZH_REC_NOSQ;
+	q[NPY_BUG_repetition] = (unsigned char)rep;
 	put_bboards(q, r, w->result, (const int (*)[2])w->clock);
 	w->records++;
 	return 0;
@@ -1030,7 +1009,8 @@ writer_end(struct npy *n)
 static int
 records_table(const unsigned char *game)
 {
-	return game[10] < zh_nvariants && zh_variants[game[10]].boards >= 2 ?
+	return game[NPY_GAME_variant] < zh_nvariants &&
+	    zh_variants[game[NPY_GAME_variant]].boards >= 2 ?
 	    T_BUG : T_POS;
 }
 
@@ -1050,11 +1030,12 @@ put(struct npy *n, int k, const unsigned char *src)
 	t->len += recsize[k];
 	t->n++;
 	if (k == T_GAME) {
-		le32(q, (uint32_t)n->game++);
-		le16(q + 8, n->nfiles > 0 ? (unsigned)(n->nfiles - 1) : 0);
-		le64(q + 24, n->t[records_table(q)].n);
-	} else
-		le32(q, (uint32_t)(n->game - 1));
+		le32(q + NPY_GAME_game, (uint32_t)n->game++);
+		le16(q + NPY_GAME_file, n->nfiles > 0 ?
+		    (unsigned)(n->nfiles - 1) : 0);
+		le64(q + NPY_GAME_first, n->t[records_table(q)].n);
+	} else	/* a position's game: the first field of both tables */
+		le32(q + NPY_POS_game, (uint32_t)(n->game - 1));
 }
 
 /* Whole record 'rec' of the table the stream is at: sent. */
@@ -1066,8 +1047,10 @@ got(struct npy *n, const unsigned char *rec)
 			n->on_game(n->on_game_arg, n);
 		put(n, T_GAME, rec);
 		n->k = records_table(rec);
-		n->left = (uint64_t)rec[32] | (uint64_t)rec[33] << 8 |
-		    (uint64_t)rec[34] << 16 | (uint64_t)rec[35] << 24;
+		n->left = (uint64_t)rec[NPY_GAME_records] |
+		    (uint64_t)rec[NPY_GAME_records + 1] << 8 |
+		    (uint64_t)rec[NPY_GAME_records + 2] << 16 |
+		    (uint64_t)rec[NPY_GAME_records + 3] << 24;
 		return;
 	}
 	put(n, n->k, rec);
