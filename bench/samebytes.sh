@@ -60,9 +60,15 @@ cases() {
 		# the case's, its files compared
 		echo "zhreplay -F npy -o @OUT@ $f"
 		echo "zhreplay -F npy -j 2 -o @OUT@ $f"
-		echo "zhreplay -F svg $f"
-		echo "zhreplay -F png --final-only -o @OUT@/g%d.png $f"
-		echo "zhreplay -F gif -o @OUT@/g%d.gif $f"
+		echo "zhreplay -F parquet -o @OUT@ $f"
+		echo "zhpgn -F parquet -o @OUT@/g.parquet $f"
+	done
+	# pictures (slow: a picture a position): the pictures' testdata
+	# and two games of each bughouse source
+	for f in $(find testdata/pictures testdata/bughouse/real -name '*.pgn' -o -name '*.bpgn' | sort); do
+		echo "zhreplay -F svg --max 2 $f"
+		echo "zhreplay -F png -j 2 --max 2 --final-only -o @OUT@/g%d.png $f"
+		echo "zhreplay -F gif --max 2 -o @OUT@/g%d.gif $f"
 	done
 	for f in $(find testdata/fen -name '*.fen' | sort); do
 		echo "zhfen $f"
@@ -76,6 +82,8 @@ cases() {
 		echo "zhcheck $f"
 		echo "zhpgn --json $f"
 		echo "zhreplay -F fen $f"
+		echo "zhreplay -F jsonl -j 2 $f"
+		echo "zhreplay -F npy -j 2 -o @OUT@ $f"
 		echo "zhpgn -j 2 --tag WhiteElo>=1800 --dedupe $f"
 		a=$(fen_at "$f" 1)
 		echo "zhcheck${tab}--position${tab}$a${tab}$f"
