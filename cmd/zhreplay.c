@@ -126,25 +126,17 @@ free_state(void *p)
 	}
 }
 
-/* Is g a game of one board (its variant as zh_replay finds it)? */
-static bool
-one_board(const struct zh_game *g, const struct zh_variant *force)
-{
-	const struct zh_variant *v;
-	struct zh_error e = { 0 };
-
-	return zh_game_variant(g, force, &v, &e) == 0 && v->boards < 2;
-}
-
-/* The replay as the format needs it: its moves' text or not. */
+/* The replay as the format needs it: its moves' text or not (records:
+   a game of one board without, a game of two with, zh_replay knowing
+   which it is). */
 static void
-replay_needs(struct zh_replay *r, const struct opts *o,
-    const struct zh_game *g)
+replay_needs(struct zh_replay *r, const struct opts *o)
 {
 	unsigned n = o->fmt->needs;
+	bool text = n & (FMT_SAN | FMT_UCI);
 
-	r->fast = !(n & (FMT_SAN | FMT_UCI)) && (!(n & FMT_RECORDS) ||
-	    one_board(g, cli_game_variant(g, o->force, o->defvar)));
+	r->fast = !text && !(n & FMT_RECORDS);
+	r->fast_one = !text && (n & FMT_RECORDS);
 	r->no_uci = !(n & FMT_UCI);
 }
 
@@ -220,7 +212,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	}
 	r = &st->r;
 	st->fail = false;
-	replay_needs(r, o, g);
+	replay_needs(r, o);
 	st->g = g;
 	r->null_moves = warn_null_moves;
 	sel_watch(&o->gsel, r, tagdrop, &st->sc);

@@ -48,8 +48,12 @@ int
 zh_replay(const struct zh_game *g, const struct zh_variant *force,
     struct zh_replay *r)
 {
-	int rc = zh__replay_board(g, force, r);
+	bool fast = r->fast;
+	int rc;
 
+	r->fast = fast || r->fast_one;	/* as the one board is replayed */
+	rc = zh__replay_board(g, force, r);
+	r->fast = fast;
 	if (rc == ZH__TWO_BOARDS)
 		return replay_two(g, r);
 	r->err_board = -1;

@@ -675,6 +675,10 @@ struct zh_replay {
 	bool fast;			/* set by the caller: legality only, no
 					   san/uci text (validation) */
 	bool no_uci;			/* set by the caller: san text, no uci */
+	bool fast_one;			/* set by the caller: fast for a game
+					   of one board only (one of two
+					   keeps its text: the checks and
+					   mates of its records) */
 	bool null_moves;		/* set by the caller: a null move in
 					   the mainline is played (one in a
 					   variation always is), not an error */

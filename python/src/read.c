@@ -163,8 +163,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 {
 	const reader *o = ctx;
 	struct state *st = state;
-	const struct zh_variant *v, *fv;
-	struct zh_error ve = { 0 };
+	const struct zh_variant *fv;
 	struct zh_replay *r;
 	int rc, tagdrop, bad;
 
@@ -177,7 +176,8 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	r = &st->r;
 	st->npy.len = 0;
 	fv = cli_game_variant(g, o->force, o->defvar);
-	r->fast = zh_game_variant(g, fv, &v, &ve) == 0 && v->boards < 2;
+	r->fast = false;
+	r->fast_one = true;	/* a game of two boards keeps its text */
 	r->no_uci = false;
 	r->null_moves = warn_null_moves;
 	rc = zh_replay(g, fv, r);
