@@ -114,25 +114,12 @@ $(DRAWTOOLS): bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzhdraw.a 
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
-# zhindex: its index (index/) and SQLite, linked into it alone.
-INDEXSRC = $(sort $(wildcard index/*.c))
-INDEXOBJ = $(INDEXSRC:index/%.c=build/index/%.o)
-
-build/index/%.o: index/%.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
-	@mkdir -p build/index
-	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
-
-build/cmd/zhindex.o: cmd/zhindex.c index/zhi.h index/zhiq.h $(LIBHDR) $(CLIHDR)
-	@mkdir -p build/cmd
-	$(CC) $(CFLAGS_ALL) -Icli -Iindex -c -o $@ $<
-
-bin/zhindex: build/cmd/zhindex.o $(INDEXOBJ) $(CLIOBJ) build/libzh.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(INDEXOBJ) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS) -lsqlite3
+# zhindex's own files (cmd/zhindex/) and SQLite, linked into it alone.
+bin/zhindex: TOOLLIBS = -lsqlite3
 
 bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzh.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call own,$*) $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS) $(TOOLLIBS)
 
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit
@@ -170,20 +157,20 @@ build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
 
-# The index's blobs (index/blob.c, no SQLite).
-build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c index/blob.c index/zhi.h build/libzh.a
+# The index's blobs (cmd/zhindex/blob.c, no SQLite).
+build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c cmd/zhindex/blob.c cmd/zhindex/zhi.h build/libzh.a
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Iindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Icmd/zhindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
 # The pictures' target draws through draw/, the reports' writes through
-# cli/report.c (and the cli/ it calls).
+# cmd/zhcheck/report.c (and the cli/ it calls).
 build/fuzzrun/fuzz_draw: tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Idraw -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
 
-build/fuzzrun/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a
+build/fuzzrun/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/standalone.c build/cmd/zhcheck/report.o $(CLIOBJ) build/libzh.a
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
+	$(CC) $(CFLAGS_ALL) -Icli -Icmd/zhcheck -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_report.c tests/fuzz/standalone.c build/cmd/zhcheck/report.o $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
 
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
@@ -253,9 +240,9 @@ build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
 
-build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c index/blob.c index/zhi.h $(LIBSRC) $(LIBHDR)
+build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c cmd/zhindex/zhi.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Iindex -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c $(LIBSRC) $(LIBS)
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icmd/zhindex -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c $(LIBSRC) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.
@@ -282,9 +269,9 @@ build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(filter-out draw/pic.c,$(DRAWSRC)) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
 
-build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
+build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c cmd/zhcheck/report.c cmd/zhcheck/report.h $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -Idraw -o $@ tests/fuzz/fuzz_report.c $(CLISRC) $(LIBSRC) $(LIBS) $(CODECLIBS)
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -Idraw -Icmd/zhcheck -o $@ tests/fuzz/fuzz_report.c cmd/zhcheck/report.c $(CLISRC) $(LIBSRC) $(LIBS) $(CODECLIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

@@ -2,7 +2,7 @@
  * zhindex - an archive's positions as an index: build it (a SQLite file,
  * zhkit-index(5)), then ask it what was played from a position, and how
  * it scored; add to it, merge indexes, draw an opening suite from it.
- * The index itself is index/ (index/README.md).
+ * The index itself is cmd/zhindex/ (cmd/zhindex/README.md).
  */
 #define _GNU_SOURCE		/* fopencookie(), as cli/cli.c */
 #include <getopt.h>

@@ -16,8 +16,6 @@ deps() {
 	done
 	py=$(ls "$ZH_TOP"/build/pybuild/temp*/python/src/*.o 2>/dev/null | paste -sd,)
 	[ -n "$py" ] && tools+=("python=$py")
-	# zhindex's own files are index/ (build/index)
-	tools=("${tools[@]/#zhindex=*/&$(ls "$ZH_TOP"/build/index/*.o 2>/dev/null | sed 's/^/,/' | tr -d '\n')}")
 	/usr/bin/python3 "$ZH_TOP/tests/helpers/cli-deps.py" "$ZH_TOP/build/cli:$ZH_TOP/cli" \
 	    "${tools[@]}" -- "$ZH_TOP"/build/draw/*.o
 }

@@ -146,9 +146,9 @@ PY
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/declared")" -gt 50 ]
 	# every tool's object, compiled here without optimization
 	# (a tool's own files, cmd/TOOL/*.c, see cmd/TOOL/'s headers)
-	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/cmd/*/*.c "$ZH_TOP"/cli/*.c "$ZH_TOP"/draw/*.c "$ZH_TOP"/index/*.c; do
+	for f in "$ZH_TOP"/cmd/*.c "$ZH_TOP"/cmd/*/*.c "$ZH_TOP"/cli/*.c "$ZH_TOP"/draw/*.c; do
 		cc -std=c17 -D_POSIX_C_SOURCE=200809L -I"$ZH_TOP/lib" \
-		    -I"$ZH_TOP/cli" -I"$ZH_TOP/draw" -I"$ZH_TOP/index" -I"${f%.c}" -I"$(dirname "$f")" \
+		    -I"$ZH_TOP/cli" -I"$ZH_TOP/draw" -I"${f%.c}" -I"$(dirname "$f")" \
 		    -c -o "$o/$(basename "$(dirname "$f")")-$(basename "$f" .c).o" "$f" ||
 		    return 1
 	done

@@ -1,6 +1,6 @@
 /*
  * fuzz_report.c - libFuzzer target for zhcheck's report writers
- * (cli/report.c): hostile file names, players' names and messages in
+ * (cmd/zhcheck/report.c): hostile file names, players' names and messages in
  * every format.  The input: a byte of choices, a file name line, then a
  * PGN stream whose games (their tags: White, Black, GameId, Site) get
  * problems made from the bytes that follow each (codes of every kind,

@@ -1,4 +1,4 @@
-/* zhiq.h - zhindex query and suite (index/query.c, index/suite.c). */
+/* zhiq.h - zhindex query and suite (query.c, suite.c). */
 #ifndef ZHIQ_H
 #define ZHIQ_H
 int zhiq_query(int argc, char **argv);
