@@ -235,7 +235,7 @@ count(struct run *o, int res)
 static FILE *
 report_to(struct run *o, FILE *f, bool reported)
 {
-	if (o->report == REPORT_JUNIT || o->report == REPORT_GITHUB)
+	if (report_holds(o->report) & REPORT_HELD_CASES)
 		return o->rep_cases;	/* held: written at the end */
 	if (reported)
 		report_sep(f, o->report, &o->rep_any);
@@ -565,7 +565,8 @@ check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 	long n = o->items, nread = o->sel.read, bad = o->invalid - o->known;
 	bool ok = check_games(in, o, j, fen, n, nread);
 
-	if (o->report == REPORT_JUNIT && report_suite(o->rep_suites,
+	if ((report_holds(o->report) & REPORT_HELD_SUITES) &&
+	    report_suite(o->rep_suites,
 	    o->rep_cases, o->name, o->items - n, o->invalid - o->known -
 	    bad) != 0) {
 		cli_fail("--report: the report held in a temporary file: %s",
@@ -580,10 +581,12 @@ check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 static int
 report_open(struct run *o, FILE *out)
 {
-	report_conf(o->max_annot, o->report == REPORT_GITHUB ?
+	unsigned held = report_holds(o->report);
+
+	report_conf(o->max_annot, held & REPORT_SUMMARY ?
 	    getenv("GITHUB_STEP_SUMMARY") : NULL);
-	if ((o->report == REPORT_JUNIT || o->report == REPORT_GITHUB) &&
-	    ((o->rep_cases = tmpfile()) == NULL || (o->report == REPORT_JUNIT &&
+	if ((held & REPORT_HELD_CASES) && ((o->rep_cases = tmpfile()) ==
+	    NULL || ((held & REPORT_HELD_SUITES) &&
 	    (o->rep_suites = tmpfile()) == NULL))) {
 		cli_fail("--report: a temporary file: %s", strerror(errno));
 		return -1;
@@ -599,8 +602,9 @@ report_close(struct run *o, FILE *out)
 	int rc = o->fail_io ? -1 : 0;
 
 	if (o->report != REPORT_NONE && !o->fail_io && (rc = report_end(out,
-	    o->report, o->report == REPORT_GITHUB ? o->rep_cases :
-	    o->rep_suites, o->items, o->invalid - o->known)) == -1)
+	    o->report, report_holds(o->report) & REPORT_HELD_SUITES ?
+	    o->rep_suites : o->rep_cases, o->items, o->invalid - o->known)) ==
+	    -1)
 		cli_fail("--report: the report held in a temporary file: %s",
 		    strerror(errno));
 	if (o->rep_cases != NULL)

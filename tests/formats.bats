@@ -63,7 +63,7 @@ documented() {
 }
 
 @test "formats: no file of cmd/ chooses by the format's name (no if-chain, no switch)" {
-	run sh -c "grep -nE \"fmt *(==|!=) *(F|REPORT|PIC)_[A-Z]|case (F|REPORT)_|PICTURE\\(|strcmp\\([^)]*(fmt|'fen'|\\\"fen\\\")\" '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*/*.c"
+	run sh -c "grep -nE \"fmt *(==|!=) *(F|REPORT|PIC)_[A-Z]|(==|!=) *REPORT_(GITHUB|JUNIT|SARIF)|case (F|REPORT)_|PICTURE\\(|strcmp\\([^)]*(fmt|'fen'|\\\"fen\\\")\" '$ZH_TOP'/cmd/*.c '$ZH_TOP'/cmd/*/*.c"
 	assert_output ""
 	# the pattern sees such a chain (zhreplay.c had them)
 	printf '\tif (o->fmt == F_FEN || o->fmt == F_EPD)\n\tcase F_UCI:\n' >"$BATS_TEST_TMPDIR/c.c"

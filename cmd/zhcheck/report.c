@@ -963,15 +963,24 @@ sarif_end(FILE *out, FILE *held, long tests, long failures)
  * line's findings), what separates two cases, the run's end.
  */
 static const struct report_row {
+	unsigned holds;			/* REPORT_HELD_* (report.h) */
 	void (*begin)(FILE *out);
 	void (*one)(FILE *out, const struct report_case *c);
 	const char *sep;
 	int (*end)(FILE *out, FILE *held, long tests, long failures);
 } rows[] = {
-	[REPORT_GITHUB] = { NULL, github_case, NULL, github_end },
-	[REPORT_JUNIT] = { NULL, junit_case, NULL, junit_end },
-	[REPORT_SARIF] = { sarif_begin, sarif_case, ",\n", sarif_end },
+	[REPORT_GITHUB] = { REPORT_HELD_CASES | REPORT_SUMMARY, NULL,
+	    github_case, NULL, github_end },
+	[REPORT_JUNIT] = { REPORT_HELD_CASES | REPORT_HELD_SUITES, NULL,
+	    junit_case, NULL, junit_end },
+	[REPORT_SARIF] = { 0, sarif_begin, sarif_case, ",\n", sarif_end },
 };
+
+unsigned
+report_holds(int fmt)
+{
+	return rows[fmt].holds;
+}
 
 void
 report_case(FILE *out, int fmt, const struct report_case *c)

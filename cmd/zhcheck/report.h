@@ -90,6 +90,11 @@ void report_case(FILE *out, int fmt, const struct report_case *c);
  * the limit, and the job summary).  -1 if a held file could not be
  * written, -2 if the job summary could not (said).
  */
+/* What format fmt keeps to the end: its cases (in a temporary file the
+   caller opens), each file's cases as a suite (a second one), the job
+   summary (GITHUB_STEP_SUMMARY). */
+enum { REPORT_HELD_CASES = 1, REPORT_HELD_SUITES = 2, REPORT_SUMMARY = 4 };
+unsigned report_holds(int fmt);
 void report_begin(FILE *out, int fmt);
 void report_sep(FILE *out, int fmt, bool *any);
 int report_suite(FILE *suites, FILE *cases, const char *file, long tests,
