@@ -36,6 +36,21 @@ documented() {
 	assert_output --partial "unknown format 'nosuch' (try $(rows | paste -sd, | sed 's/,/, /g'))"
 }
 
+@test "formats: a row's other tools (zhfen, zhpgn) take its name as --format, and only those" {
+	local line f t
+	while read -r line; do
+		f=$(grep -o '\.name = "[a-z0-9]*"' <<<"$line" | cut -d'"' -f2)
+		for t in zhfen zhpgn; do
+			run "$t" --format "$f" --help
+			if [[ "$line" == *"TOOL_${t^^}"* ]]; then
+				assert_success
+			else
+				assert_failure 2
+			fi
+		done
+	done < <(grep '\.name = "' "$ZH_TOP/cmd/zhreplay/formats.c")
+}
+
 @test "formats: man/zhreplay.1 documents exactly the rows under -F" {
 	run diff <(rows | sort) <(documented | sort)
 	assert_success

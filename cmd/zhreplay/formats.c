@@ -19,8 +19,9 @@ const struct format formats[] = {
 	  .begin = ucipos_begin, .ply = ucipos_ply, .bply = ucipos_bply },
 	{ .name = "san", .tools = TOOL_ZHREPLAY, .needs = FMT_SAN,
 	  .ply = san_ply, .bply = san_bply },
-	/* JSON Lines (json.c), zhkit-json(5) */
-	{ .name = "jsonl", .tools = TOOL_ZHREPLAY,
+	/* JSON Lines (json.c), zhkit-json(5): a position a line (zhpgn's
+	   jsonl: a game a line) */
+	{ .name = "jsonl", .tools = TOOL_ZHREPLAY | TOOL_ZHPGN,
 	  .needs = FMT_SAN | FMT_UCI | FMT_COMMENTS,
 	  .ply = jsonl_ply, .bply = jsonl_bply },
 	/* a diagram a position (text.c) */
