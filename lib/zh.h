@@ -1295,6 +1295,44 @@ struct zh_key zh_game_key(const struct zh_game *g, const struct zh_replay *r);
 void zh_pgn_set_filter(struct zh_pgn_reader *r,
     int (*fn)(void *arg, const struct zh_game *g), void *arg);
 
+/* ======================== training tensors: CrazyAra's planes ======================== */
+
+/*
+ * A position of an 8x8 game without two boards (crazyhouse, loop,
+ * chessgi, chess) as CrazyAra's input planes and a move as its policy
+ * index (zhkit-planes(5)).  Every plane is 8x8 (row = rank seen from
+ * the side to move: Black's board turned over; column = file).
+ * version 1: the 34 planes of CrazyAra's 2019 paper; 2: its 51 planes
+ * (1 with is960 and the last 8 moves); 3: its current 64 planes.
+ * 'last' holds the moves before p, the latest first (nlast <= 8; a move
+ * whose 'to' is ZH_NOSQ stands for none); 'occ' is how many times p
+ * occurred before in its game.  Each returns -1 for a variant or a
+ * version it has no layout for; nothing is allocated; thread-safe.
+ */
+#define ZH_PLANES_MAX		64	/* planes of the largest version */
+#define ZH_POLICY_LABELS	2272	/* CrazyAra's LABELS */
+#define ZH_POLICY_MAP		(81 * 64)	/* its policy map, flattened */
+/* Planes of a version: 34, 51, 64; 0 if unknown. */
+int zh_planes_count(int version);
+/* The planes of p into out[zh_planes_count(version) * 64], CrazyAra's
+ * values unnormalized (counts as counts); returns the number of planes. */
+int zh_planes_fill(const struct zh_pos *p, const struct zh_move *last,
+    int nlast, int occ, int version, float *out);
+/* The same as 8-bit integers: uint8 (values clamped to 0..255) when
+ * is_unsigned, else int8 (-128..127; version 3's material differences
+ * are negative). */
+int zh_planes_fill_i8(const struct zh_pos *p, const struct zh_move *last,
+    int nlast, int occ, int version, signed char *out, bool is_unsigned);
+/* Move m of p (a legal move of p) as CrazyAra's flat policy index
+ * (0..ZH_POLICY_LABELS-1, Black's moves mirrored), or as its policy
+ * map's (plane * 64 + row * 8 + column, 0..ZH_POLICY_MAP-1); -1 if none. */
+int zh_policy_index(const struct zh_pos *p, struct zh_move m);
+int zh_policy_map_index(const struct zh_pos *p, struct zh_move m);
+/* The legal moves of p as a mask: mask[ZH_POLICY_LABELS] (or
+ * [ZH_POLICY_MAP] when map) set to 1 at each legal move's index, 0
+ * elsewhere; returns the number of legal moves. */
+int zh_policy_mask(const struct zh_pos *p, unsigned char *mask, bool map);
+
 /* ======================== for zhkit's tools ======================== */
 
 /*
