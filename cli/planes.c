@@ -695,7 +695,7 @@ manifest(struct planes *t, struct zh_text *j)
 	snprintf(b, sizeof b, "{\"format\":\"zhkit-planes\",\"version\":1,"
 	    "\"planes_version\":%d,\"planes\":%d,\"dtype\":\"%s\","
 	    "\"normalized\":%s,\"policy\":\"%s\",\"policy_size\":%d,"
-	    "\"mask\":%s,\"validation\":%.17g,\"seed\":%llu,\"shard\":%ld,"
+	    "\"mask\":%s,\"validation_fraction\":%.17g,\"seed\":%llu,\"shard\":%ld,"
 	    "\"inputs\":[", o->version, zh_planes_count(o->version),
 	    dtype_names[dtype_of(o)], o->normalize ? "true" : "false",
 	    o->map ? "map" : "flat", o->map ? ZH_POLICY_MAP :
