@@ -99,8 +99,8 @@ planes_option(struct planes_opts *o, int c, const char *arg)
 static int
 dtype_of(const struct planes_opts *o)
 {
-	return o->dtype >= 0 ? o->dtype : o->version == 3 ? PD_INT8 :
-	    PD_UINT8;
+	return o->dtype >= 0 ? o->dtype : o->version == 3 ? ZH_PLANES_INT8 :
+	    ZH_PLANES_UINT8;
 }
 
 static size_t
@@ -194,86 +194,13 @@ occurrences(struct planes_rec *w, const struct zh_pos *p)
 	return n;
 }
 
-static uint16_t
-half_of(float f)
-{
-	uint32_t x, sign, e, m;
-
-	memcpy(&x, &f, 4);
-	sign = (x >> 16) & 0x8000;
-	e = (x >> 23) & 0xff;
-	m = x & 0x7fffff;
-	if (e == 0 && m == 0)
-		return (uint16_t)sign;
-	if ((int)e - 127 > 15)
-		return (uint16_t)(sign | 0x7c00);	/* beyond: infinity */
-	if ((int)e - 127 < -14)
-		return (uint16_t)sign;	/* no value of ours is this small */
-	m += 0xfff + ((m >> 13) & 1);	/* to nearest, ties to even */
-	if (m & 0x800000) {
-		m = 0;
-		e++;
-	}
-	return (uint16_t)(sign | ((e - 112) << 10) | (m >> 13));
-}
-
-/* CrazyAra's normalizing divisors of each version (its constants.py:
-   MAX_NB_PRISONERS 32, MAX_NB_MOVES 500, MAX_NB_NO_PROGRESS 40; v3's
-   NORMALIZE_POCKETS 32, NORMALIZE_50_MOVE_RULE 40, NORMALIZE_PIECE_NUMBER
-   8). */
-static void
-normalize(float *f, int version)
-{
-	int i, k;
-
-	if (version == 3) {
-		for (k = 0; k < 5; k++) {
-			for (i = 0; i < 64; i++) {
-				f[(40 + k) * 64 + i] /= 8;
-				f[(47 + k) * 64 + i] /= 8;
-			}
-		}
-		for (k = 52; k < 62; k++)
-			for (i = 0; i < 64; i++)
-				f[k * 64 + i] /= 32;
-		for (i = 0; i < 64; i++)
-			f[19 * 64 + i] /= 40;
-		return;
-	}
-	for (k = 14; k < 24; k++)
-		for (i = 0; i < 64; i++)
-			f[k * 64 + i] /= 32;
-	for (i = 0; i < 64; i++) {
-		f[28 * 64 + i] /= 500;
-		f[33 * 64 + i] /= 40;
-	}
-}
-
 static void
 put_planes(struct planes_rec *w, unsigned char *q)
 {
 	const struct planes_opts *o = w->o;
-	float f[ZH_PLANES_MAX * 64];
-	int n, i, t = dtype_of(o);
 
-	if (t <= PD_INT8) {
-		zh_planes_fill_i8(&w->prev, w->phist, w->nphist, w->pocc,
-		    o->version, (signed char *)q, t == PD_UINT8);
-		return;
-	}
-	n = zh_planes_fill(&w->prev, w->phist, w->nphist, w->pocc,
-	    o->version, f) * 64;
-	if (o->normalize)
-		normalize(f, o->version);
-	for (i = 0; i < n; i++)
-		if (t == PD_FLOAT32)
-			memcpy(q + 4 * i, &f[i], 4);
-		else {
-			uint16_t h = half_of(f[i]);
-
-			q[2 * i] = (unsigned char)h;
-			q[2 * i + 1] = (unsigned char)(h >> 8);
-		}
+	zh_planes(&w->prev, w->phist, w->nphist, w->pocc, o->version,
+	    dtype_of(o) | (o->normalize ? ZH_PLANES_NORMALIZE : 0), q);
 }
 
 /* The waiting position's record, its move m. */
@@ -611,11 +538,11 @@ planes_open(const char *dir, const struct planes_opts *o)
 	}
 	t->o = *o;
 	t->rsize = rec_size(o);
-	if (o->dtype >= 0 && o->dtype <= PD_INT8 && o->normalize) {
+	if (o->dtype >= 0 && o->dtype <= ZH_PLANES_INT8 && o->normalize) {
 		cli_fail("--normalize: only with --dtype float16 or float32");
 		goto fail;
 	}
-	if (o->version == 3 && dtype_of(o) == PD_UINT8) {
+	if (o->version == 3 && dtype_of(o) == ZH_PLANES_UINT8) {
 		cli_fail("--dtype uint8: version 3's material differences are "
 		    "negative (use int8, its default)");
 		goto fail;

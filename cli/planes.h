@@ -18,11 +18,9 @@
 #include <stdio.h>
 #include "zh.h"
 
-enum planes_dtype { PD_UINT8, PD_INT8, PD_FLOAT16, PD_FLOAT32 };
-
 struct planes_opts {
 	int version;			/* 1, 2, 3 */
-	int dtype;			/* enum planes_dtype; -1: the
+	int dtype;			/* ZH_PLANES_UINT8 ...; -1: the
 					   version's 8-bit type */
 	bool map;			/* policy as the policy map's index */
 	bool mask;			/* the legal moves' mask */

@@ -214,208 +214,277 @@ zh_planes_count(int version)
 	return version == 1 ? 34 : version == 2 ? 51 : version == 3 ? 64 : 0;
 }
 
-static void
-fill(float *plane, float x)
+/* Where the planes go: the caller's buffer, its type, normalized. */
+struct pw {
+	unsigned char *b;
+	int type;		/* ZH_PLANES_UINT8 ... FLOAT32 */
+	bool norm;
+};
+
+static const int type_size[] = { 1, 1, 2, 4 };
+
+/* IEEE half of f (f a finite value of ours: 0 or at least 2^-14). */
+static uint16_t
+half_of(float f)
 {
-	for (int i = 0; i < 64; i++)
-		plane[i] = x;
+	uint32_t x, sign, e, m;
+
+	memcpy(&x, &f, 4);
+	sign = (x >> 16) & 0x8000;
+	e = (x >> 23) & 0xff;
+	m = x & 0x7fffff;
+	if ((int)e - 127 > 15)
+		return (uint16_t)(sign | 0x7c00);	/* beyond: infinity */
+	if ((int)e - 127 < -14)
+		return (uint16_t)sign;
+	m += 0xfff + ((m >> 13) & 1);	/* to nearest, ties to even */
+	if (m & 0x800000) {
+		m = 0;
+		e++;
+	}
+	return (uint16_t)(sign | ((e - 112) << 10) | (m >> 13));
 }
 
-/* Pieces of me then you, P N B R Q K, 12 planes from 'out'; the
-   promoted ones into promo[0] (mine), promo[1] when promo is set. */
+/* Square i (0-63) of plane k set to 1. */
 static void
-put_pieces(const struct zh_pos *p, float *out, float *promo, bool flip)
+one(const struct pw *w, int k, int i)
 {
-	for (int r = 0; r < 8; r++)
-		for (int f = 0; f < 8; f++) {
-			int s = ZH_SQ(f, r), x = p->sq[s], t = ZH_TYPE(x);
-			int who = ZH_COLOR(x) != p->side, i = sq64(s, flip);
+	static const float f1 = 1;
+	size_t at = (size_t)k * 64 + (size_t)i;
 
-			if (x == ZH_EMPTY || t > ZH_KING)
-				continue;
-			out[(who * 6 + t - 1) * 64 + i] = 1;
-			if (promo && (x & ZH_PROMOTED))
-				promo[who * 64 + i] = 1;
+	switch (w->type) {
+	case ZH_PLANES_FLOAT32:
+		memcpy(w->b + 4 * at, &f1, 4);
+		break;
+	case ZH_PLANES_FLOAT16:
+		w->b[2 * at] = 0x00;
+		w->b[2 * at + 1] = 0x3c;
+		break;
+	default:
+		w->b[at] = 1;
+	}
+}
+
+/* Plane k, every square v (divided by 'div' when normalized). */
+static void
+whole(const struct pw *w, int k, long v, int div)
+{
+	unsigned char *q = w->b + (size_t)k * 64 * type_size[w->type];
+	float f = w->norm ? (float)v / (float)div : (float)v;
+	uint16_t h;
+	int i;
+
+	if (v == 0)
+		return;
+	switch (w->type) {
+	case ZH_PLANES_FLOAT32:
+		for (i = 0; i < 64; i++)
+			memcpy(q + 4 * i, &f, 4);
+		break;
+	case ZH_PLANES_FLOAT16:
+		h = half_of(f);
+		for (i = 0; i < 64; i++) {
+			q[2 * i] = (unsigned char)h;
+			q[2 * i + 1] = (unsigned char)(h >> 8);
 		}
+		break;
+	case ZH_PLANES_INT8:
+		memset(q, (unsigned char)(signed char)(v < -128 ? -128 :
+		    v > 127 ? 127 : v), 64);
+		break;
+	default:
+		memset(q, v < 0 ? 0 : v > 255 ? 255 : (int)v, 64);
+	}
 }
 
+/* Pieces of me then you, P N B R Q K, from plane k; the promoted ones
+   into plane 'promo' (mine) and the next (yours) if promo > 0. */
 static void
-put_pockets(const struct zh_pos *p, float *out)
+put_pieces(const struct pw *w, const struct zh_pos *p, int k, int promo,
+    bool flip)
+{
+	uint64_t occ = p->bb_side[0] | p->bb_side[1];
+
+	while (occ) {
+		int b = __builtin_ctzll(occ), s = ZH_SQ(b & 7, b >> 3);
+		int x = p->sq[s], t = ZH_TYPE(x);
+		int who = ZH_COLOR(x) != p->side, i = sq64(s, flip);
+
+		occ &= occ - 1;
+		if (t < ZH_PAWN || t > ZH_KING)
+			continue;
+		one(w, k + who * 6 + t - 1, i);
+		if (promo > 0 && (x & ZH_PROMOTED))
+			one(w, promo + who, i);
+	}
+}
+
+/* My pocket P N B R Q from plane k, then yours. */
+static void
+put_pockets(const struct pw *w, const struct zh_pos *p, int k, int div)
 {
 	for (int who = 0; who < 2; who++)
 		for (int t = ZH_PAWN; t <= ZH_QUEEN; t++)
-			fill(out + (who * 5 + t - 1) * 64,
-			    p->pocket[who ? !p->side : p->side][t]);
+			whole(w, k + who * 5 + t - 1,
+			    p->pocket[who ? !p->side : p->side][t], div);
 }
 
 /* Castling rights of me (king's side, queen's side), then you. */
 static void
-put_castling(const struct zh_pos *p, float *out)
+put_castling(const struct pw *w, const struct zh_pos *p, int k)
 {
 	static const unsigned char bit[2][2] = {
 	    { ZH_CASTLE_WK, ZH_CASTLE_WQ }, { ZH_CASTLE_BK, ZH_CASTLE_BQ } };
 
 	for (int who = 0; who < 2; who++)
-		for (int k = 0; k < 2; k++)
-			if (p->castle & bit[who ? !p->side : p->side][k])
-				fill(out + (who * 2 + k) * 64, 1);
+		for (int c = 0; c < 2; c++)
+			if (p->castle & bit[who ? !p->side : p->side][c])
+				whole(w, k + who * 2 + c, 1, 1);
 }
 
 static void
-put_moves(const struct zh_move *last, int nlast, float *out, bool flip)
+put_moves(const struct pw *w, const struct zh_move *last, int nlast, int k,
+    bool flip)
 {
 	for (int i = 0; i < nlast && i < 8; i++) {
 		if (last[i].to == ZH_NOSQ)
 			continue;
 		if (!(last[i].flags & ZH_MDROP))
-			out[2 * i * 64 + sq64(last[i].from, flip)] = 1;
-		out[(2 * i + 1) * 64 + sq64(last[i].to, flip)] = 1;
+			one(w, k + 2 * i, sq64(last[i].from, flip));
+		one(w, k + 2 * i + 1, sq64(last[i].to, flip));
 	}
 }
 
 /* The pieces of the side not to move that attack the mover's king. */
 static void
-put_checkers(const struct zh_pos *p, float *out, bool flip)
+put_checkers(const struct pw *w, const struct zh_pos *p, int k, bool flip)
 {
 	static const int rook[4] = { 16, -16, 1, -1 }, bish[4] = { 15, 17,
 	    -15, -17 }, jump[8] = { 14, 18, 31, 33, -14, -18, -31, -33 };
-	int k = p->king[p->side], them = !p->side, d, s, x;
+	int ks = p->king[p->side], them = !p->side, d, s, x;
 
-	if (k == ZH_NOSQ)
+	if (ks == ZH_NOSQ || p->check == 1)
 		return;
 	for (d = 0; d < 8; d++) {
 		const int step = d < 4 ? rook[d] : bish[d - 4];
 
-		for (s = k + step; p->sq[s] == ZH_EMPTY; s += step)
+		for (s = ks + step; p->sq[s] == ZH_EMPTY; s += step)
 			;
 		x = p->sq[s];
 		if (x == ZH_OFF || ZH_COLOR(x) != them)
 			continue;
 		if (ZH_TYPE(x) == ZH_QUEEN || ZH_TYPE(x) ==
-		    (d < 4 ? ZH_ROOK : ZH_BISHOP) || (s == k + step &&
+		    (d < 4 ? ZH_ROOK : ZH_BISHOP) || (s == ks + step &&
 		    (ZH_TYPE(x) == ZH_KING || (ZH_TYPE(x) == ZH_PAWN &&
 		    d >= 4 && (them == ZH_WHITE ? step < 0 : step > 0)))))
-			out[sq64(s, flip)] = 1;
+			one(w, k, sq64(s, flip));
 	}
 	for (d = 0; d < 8; d++) {
-		x = p->sq[k + jump[d]];
+		x = p->sq[ks + jump[d]];
 		if (x != ZH_OFF && x != ZH_EMPTY && ZH_COLOR(x) == them &&
 		    ZH_TYPE(x) == ZH_KNIGHT)
-			out[sq64(k + jump[d], flip)] = 1;
+			one(w, k, sq64(ks + jump[d], flip));
 	}
 }
 
-/* classical_chess v3's features after the pieces: masks of each side,
-   the checkerboard, material, opposite bishops, checkers (planes 37-51
-   of version 3). */
-static void
-put_features(const struct zh_pos *p, float *out, bool flip)
+/* Do the two sides have one bishop each, on squares of two colours? */
+static bool
+opposite_bishops(const struct zh_pos *p)
 {
-	int me = p->side, you = !me, t, s, b[2] = { -1, -1 };
+	uint64_t b = p->bb_type[ZH_BISHOP], dark = 0xaa55aa55aa55aa55ULL;
 
-	for (int r = 0; r < 8; r++)
-		for (int f = 0; f < 8; f++) {
-			int x = p->sq[ZH_SQ(f, r)];
+	if (p->count[ZH_WHITE][ZH_BISHOP] != 1 ||
+	    p->count[ZH_BLACK][ZH_BISHOP] != 1)
+		return false;
+	return __builtin_popcountll(b & dark) == 1 &&
+	    __builtin_popcountll(b & ~dark) == 1;
+}
 
-			if (x != ZH_EMPTY && x != ZH_OFF)
-				out[(ZH_COLOR(x) != me) * 64 +
-				    sq64(ZH_SQ(f, r), flip)] = 1;
-			out[128 + r * 8 + f] = (float)((r + f) & 1);
-		}
+/* classical_chess v3's features after the pieces, from plane k (37):
+   masks of each side, the checkerboard, material, opposite bishops,
+   checkers, material count. */
+static void
+put_features(const struct pw *w, const struct zh_pos *p, int k, bool flip)
+{
+	int me = p->side, you = !me, t, r, f;
+	uint64_t occ = p->bb_side[0] | p->bb_side[1];
+
+	while (occ) {
+		int b = __builtin_ctzll(occ), s = ZH_SQ(b & 7, b >> 3);
+
+		occ &= occ - 1;
+		one(w, k + (ZH_COLOR(p->sq[s]) != me), sq64(s, flip));
+	}
+	for (r = 0; r < 8; r++)
+		for (f = 0; f < 8; f++)
+			if ((r + f) & 1)
+				one(w, k + 2, r * 8 + f);
 	for (t = ZH_PAWN; t <= ZH_QUEEN; t++) {
-		fill(out + (2 + t) * 64,
-		    (float)p->count[me][t] - (float)p->count[you][t]);
-		fill(out + (9 + t) * 64, p->count[me][t]);
+		whole(w, k + 2 + t, (long)p->count[me][t] -
+		    (long)p->count[you][t], 8);
+		whole(w, k + 9 + t, p->count[me][t], 8);
 	}
-	if (p->count[ZH_WHITE][ZH_BISHOP] == 1 &&
-	    p->count[ZH_BLACK][ZH_BISHOP] == 1) {
-		for (s = 0; s < ZH_NSQ; s++)
-			if (p->sq[s] != ZH_OFF &&
-			    ZH_TYPE(p->sq[s]) == ZH_BISHOP)
-				b[ZH_COLOR(p->sq[s])] = s;
-		if (b[0] >= 0 && b[1] >= 0 && ((ZH_FILE(b[0]) + ZH_RANK(b[0]) +
-		    ZH_FILE(b[1]) + ZH_RANK(b[1])) & 1))
-			fill(out + 8 * 64, 1);
-	}
-	put_checkers(p, out + 9 * 64, flip);
+	if (opposite_bishops(p))
+		whole(w, k + 8, 1, 1);
+	put_checkers(w, p, k + 9, flip);
 }
 
 /* Versions 1 and 2 (CrazyAra's default representation): 27 planes of
    the position, 7 constant ones, then (2) is960 and the last moves. */
 static void
-planes_v12(const struct zh_pos *p, const struct zh_move *last, int nlast,
-    int occ, int version, float *out)
+planes_v12(const struct pw *w, const struct zh_pos *p,
+    const struct zh_move *last, int nlast, int occ, int version)
 {
 	bool flip = p->side == ZH_BLACK;
 
-	put_pieces(p, out, out + 24 * 64, flip);
-	if (occ >= 1)
-		fill(out + 12 * 64, 1);
-	if (occ >= 2)
-		fill(out + 13 * 64, 1);
-	put_pockets(p, out + 14 * 64);
+	put_pieces(w, p, 0, 24, flip);
+	whole(w, 12, occ >= 1, 1);
+	whole(w, 13, occ >= 2, 1);
+	put_pockets(w, p, 14, 32);
 	if (p->ep != ZH_NOSQ)
-		out[26 * 64 + sq64(p->ep, flip)] = 1;
-	if (p->side == ZH_WHITE)
-		fill(out + 27 * 64, 1);
-	fill(out + 28 * 64, (float)p->fullmove);
-	put_castling(p, out + 29 * 64);
-	fill(out + 33 * 64, (float)p->halfmove);
+		one(w, 26, sq64(p->ep, flip));
+	whole(w, 27, p->side == ZH_WHITE, 1);
+	whole(w, 28, (long)p->fullmove, 500);
+	put_castling(w, p, 29);
+	whole(w, 33, (long)p->halfmove, 40);
 	if (version == 2)
-		put_moves(last, nlast, out + 35 * 64, flip);
+		put_moves(w, last, nlast, 35, flip);
 }
 
 /* Version 3: classical_chess v3's 52 planes, then the pockets and the
    promoted pieces. */
 static void
-planes_v3(const struct zh_pos *p, const struct zh_move *last, int nlast,
-    int occ, float *out)
+planes_v3(const struct pw *w, const struct zh_pos *p,
+    const struct zh_move *last, int nlast, int occ)
 {
 	bool flip = p->side == ZH_BLACK;
 
-	put_pieces(p, out, out + 62 * 64, flip);
-	if (occ >= 1)
-		fill(out + 12 * 64, 1);
-	if (occ >= 2)
-		fill(out + 13 * 64, 1);
+	put_pieces(w, p, 0, 62, flip);
+	whole(w, 12, occ >= 1, 1);
+	whole(w, 13, occ >= 2, 1);
 	if (p->ep != ZH_NOSQ && zh_ep_legal(p))
-		out[14 * 64 + sq64(p->ep, flip)] = 1;
-	put_castling(p, out + 15 * 64);
-	fill(out + 19 * 64, (float)p->halfmove);
-	put_moves(last, nlast, out + 20 * 64, flip);
-	put_features(p, out + 37 * 64, flip);
-	put_pockets(p, out + 52 * 64);
+		one(w, 14, sq64(p->ep, flip));
+	put_castling(w, p, 15);
+	whole(w, 19, (long)p->halfmove, 40);
+	put_moves(w, last, nlast, 20, flip);
+	put_features(w, p, 37, flip);
+	put_pockets(w, p, 52, 32);
 }
 
 int
-zh_planes_fill(const struct zh_pos *p, const struct zh_move *last,
-    int nlast, int occ, int version, float *out)
+zh_planes(const struct zh_pos *p, const struct zh_move *last, int nlast,
+    int occ, int version, int dtype, void *out)
 {
+	struct pw w = { out, dtype & 3, (dtype & ZH_PLANES_NORMALIZE) &&
+	    (dtype & 3) >= ZH_PLANES_FLOAT16 };
 	int n = zh_planes_count(version);
 
-	if (n == 0 || !board8(p))
+	if (n == 0 || !board8(p) || (dtype & ~(3 | ZH_PLANES_NORMALIZE)))
 		return -1;
-	memset(out, 0, (size_t)n * 64 * sizeof *out);
+	memset(out, 0, (size_t)n * 64 * (size_t)type_size[w.type]);
 	if (version == 3)
-		planes_v3(p, last, nlast, occ, out);
+		planes_v3(&w, p, last, nlast, occ);
 	else
-		planes_v12(p, last, nlast, occ, version, out);
-	return n;
-}
-
-int
-zh_planes_fill_i8(const struct zh_pos *p, const struct zh_move *last,
-    int nlast, int occ, int version, signed char *out, bool is_unsigned)
-{
-	float f[64 * 64];
-	int n = zh_planes_fill(p, last, nlast, occ, version, f), i;
-	float lo = is_unsigned ? 0 : -128, hi = is_unsigned ? 255 : 127;
-
-	for (i = 0; i < n * 64; i++) {
-		float x = f[i] < lo ? lo : f[i] > hi ? hi : f[i];
-
-		out[i] = is_unsigned ? (signed char)(unsigned char)x :
-		    (signed char)x;
-	}
+		planes_v12(&w, p, last, nlast, occ, version);
 	return n;
 }

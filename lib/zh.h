@@ -1314,15 +1314,20 @@ void zh_pgn_set_filter(struct zh_pgn_reader *r,
 #define ZH_POLICY_MAP		(81 * 64)	/* its policy map, flattened */
 /* Planes of a version: 34, 51, 64; 0 if unknown. */
 int zh_planes_count(int version);
-/* The planes of p into out[zh_planes_count(version) * 64], CrazyAra's
- * values unnormalized (counts as counts); returns the number of planes. */
-int zh_planes_fill(const struct zh_pos *p, const struct zh_move *last,
-    int nlast, int occ, int version, float *out);
-/* The same as 8-bit integers: uint8 (values clamped to 0..255) when
- * is_unsigned, else int8 (-128..127; version 3's material differences
- * are negative). */
-int zh_planes_fill_i8(const struct zh_pos *p, const struct zh_move *last,
-    int nlast, int occ, int version, signed char *out, bool is_unsigned);
+/* The types of the planes' values, and a flag for the float types: the
+ * values divided as CrazyAra's normalize=True divides them. */
+enum { ZH_PLANES_UINT8, ZH_PLANES_INT8, ZH_PLANES_FLOAT16,
+	ZH_PLANES_FLOAT32, ZH_PLANES_NORMALIZE = 0x100 };
+/* The planes of p into out (zh_planes_count(version) * 64 values of
+ * type dtype, C order: plane, row, column; float16 as IEEE halves,
+ * little-endian).  Values are CrazyAra's unnormalized ones (counts as
+ * counts) unless ZH_PLANES_NORMALIZE; uint8 clamps them to 0..255, int8
+ * to -128..127 (version 3's material differences are negative).  The
+ * no-progress plane is p->halfmove (python-chess, and so CrazyAra,
+ * does not reset it on a drop: zhreplay counts as it does).  Returns
+ * the number of planes. */
+int zh_planes(const struct zh_pos *p, const struct zh_move *last,
+    int nlast, int occ, int version, int dtype, void *out);
 /* Move m of p (a legal move of p) as CrazyAra's flat policy index
  * (0..ZH_POLICY_LABELS-1, Black's moves mirrored), or as its policy
  * map's (plane * 64 + row * 8 + column, 0..ZH_POLICY_MAP-1); -1 if none. */
