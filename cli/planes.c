@@ -313,6 +313,7 @@ struct file {
 
 struct split {
 	FILE *f[NFILES];		/* the open shard's, NULL if none */
+	char *vbuf[NFILES];		/* their stdio buffers */
 	long n;				/* its positions */
 	long shards, total, games;
 };
@@ -410,6 +411,11 @@ begin_file(struct planes *t, int split, long shard, int k)
 		return NULL;
 	}
 	t->files[t->nfiles++] = (struct file){ p, tmp };
+	/* large writes: a position's planes are kilobytes (glibc takes
+	   no size without a buffer) */
+	n = k == 0 || k == 3 ? 1 << 20 : 1 << 16;
+	if ((t->s[split].vbuf[k] = malloc(n)) != NULL)
+		setvbuf(f, t->s[split].vbuf[k], _IOFBF, n);
 	npy_head(&t->o, k, 0, h);
 	if (fwrite(h, 1, HEAD, f) != HEAD)
 		fail(t, errno);
@@ -433,6 +439,8 @@ end_shard(struct planes *t, int split)
 		if (fclose(s->f[k]) != 0)
 			fail(t, errno);
 		s->f[k] = NULL;
+		free(s->vbuf[k]);
+		s->vbuf[k] = NULL;
 	}
 	s->n = 0;
 }
