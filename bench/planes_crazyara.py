@@ -5,7 +5,7 @@ GAMES games of PGN and, for each position with a move after it,
 CrazyAra's board_to_planes (normalize=False, as zhreplay -F planes
 writes them), the repetition count (python-chess's transposition key),
 the policy index (MV_LOOKUP, mirrored for Black) and the value, into
-preallocated numpy arrays.  Prints {"positions": N, "seconds": S}.
+preallocated numpy arrays.  Prints {"positions": N, "seconds": S, "cpu": CPU seconds}.
 python-chess and CrazyAra come from PYTHONPATH (../shared/peers: GPL,
 benchmark use only).
 """
@@ -46,6 +46,7 @@ def first_games(pgn, n):
 
 text = first_games(sys.argv[1], int(sys.argv[2]))
 t = time.perf_counter()
+cpu = time.process_time()
 f = io.StringIO(text)
 planes, policy, value = [], [], []
 while True:
@@ -73,4 +74,5 @@ x = np.stack(planes)
 p = np.array(policy, dtype=np.int16)
 v = np.array(value, dtype=np.int8)
 t = time.perf_counter() - t
-print(json.dumps({'positions': len(p), 'seconds': t}))
+cpu = time.process_time() - cpu
+print(json.dumps({'positions': len(p), 'seconds': t, 'cpu': cpu}))

@@ -664,7 +664,7 @@ if want arrays; then arrays_section; fi
 # bench/planes_crazyara.py on the first ZH_BENCH_PLANES_GAMES games,
 # scaled per position); its peak RSS, and the 8-bit file beside float32.
 planes_section() {
-	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz tca peers rss
+	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz cz tca peers rss
 	pgn=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: planes section skipped"; return; }
 	have_tool zhreplay || { note "bin/zhreplay not built: planes section skipped"; return; }
 	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: planes section skipped"; return; }
@@ -673,13 +673,16 @@ planes_section() {
 	npos=$("$py" -c 'import json,sys; m = json.load(open(sys.argv[1])); print(m["train"]["positions"] + m["validation"]["positions"])' "$out/manifest.json")
 	echo; echo "## training tensors: zh-tags.pgn ($npos positions with a move)"
 	tz=$(time_cmd planes-zh "${ZH_BENCH_PLANES_RUNS:-3}" "bin/zhreplay -q -F planes -o $out $pgn") || return
-	row "zhreplay -F planes (v3 int8)" "zh-tags.pgn" "$tz" "positions/s $(calc "round($npos / $tz)")"
+	# CPU seconds (user + system) too: a loaded machine's wall time
+	# waits for the CPU
+	cz=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.6f" % (r["user"] + r["system"]))' "$TMP/json/planes-zh.json")
+	row "zhreplay -F planes (v3 int8)" "zh-tags.pgn" "$tz" "positions/s $(calc "round($npos / $tz)")  CPU $cz s"
 	if [ -d "$peers/crazyara/DeepCrazyhouse" ]; then
 		set -- $(PYTHONPATH=$peers/python-chess:$peers/crazyara "$py" bench/planes_crazyara.py "$pgn" "${ZH_BENCH_PLANES_GAMES:-100}" |
-			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"])')
-		[ $# -eq 2 ] && tca=$(calc "$2 * $npos / $1") &&
-			row "python-chess + board_to_planes" "zh-tags.pgn" "$tca" "positions/s $(calc "round($1 / $2)")  ($1 positions timed, scaled)" \
-				"-F planes x$(calc "'%.0f' % ($tca / $tz)") faster (bar 100)"
+			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"], d["cpu"])')
+		[ $# -eq 3 ] && tca=$(calc "$2 * $npos / $1") &&
+			row "python-chess + board_to_planes" "zh-tags.pgn" "$tca" "positions/s $(calc "round($1 / $2)")  CPU $(calc "'%.3f' % ($3 * $npos / $1)") s  ($1 positions timed, scaled)" \
+				"-F planes x$(calc "'%.0f' % ($tca / $tz)") faster (bar 100); CPU x$(calc "'%.0f' % ($3 * $npos / $1 / $cz)")"
 	else
 		note "CrazyAra not found in $peers: its planes row skipped"
 	fi
