@@ -664,7 +664,7 @@ if want arrays; then arrays_section; fi
 # bench/planes_crazyara.py on the first ZH_BENCH_PLANES_GAMES games,
 # scaled per position); its peak RSS, and the 8-bit file beside float32.
 planes_section() {
-	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz cz tca peers rss
+	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz tz2 cz tca peers rss
 	pgn=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: planes section skipped"; return; }
 	have_tool zhreplay || { note "bin/zhreplay not built: planes section skipped"; return; }
 	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: planes section skipped"; return; }
@@ -677,6 +677,8 @@ planes_section() {
 	# waits for the CPU
 	cz=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.6f" % (r["user"] + r["system"]))' "$TMP/json/planes-zh.json")
 	row "zhreplay -F planes (v3 int8)" "zh-tags.pgn" "$tz" "positions/s $(calc "round($npos / $tz)")  CPU $cz s"
+	tz2=$(time_cmd planes-zh-j0 "${ZH_BENCH_PLANES_RUNS:-3}" "bin/zhreplay -q -j 0 -F planes -o $out $pgn") &&
+		row "zhreplay -j 0 -F planes" "zh-tags.pgn" "$tz2" "positions/s $(calc "round($npos / $tz2)")"
 	if [ -d "$peers/crazyara/DeepCrazyhouse" ]; then
 		set -- $(PYTHONPATH=$peers/python-chess:$peers/crazyara "$py" bench/planes_crazyara.py "$pgn" "${ZH_BENCH_PLANES_GAMES:-100}" |
 			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"], d["cpu"])')

@@ -246,12 +246,16 @@ half_of(float f)
 }
 
 /* Square i (0-63) of plane k set to 1. */
-static void
+static inline void
 one(const struct pw *w, int k, int i)
 {
 	static const float f1 = 1;
 	size_t at = (size_t)k * 64 + (size_t)i;
 
+	if (w->type <= ZH_PLANES_INT8) {
+		w->b[at] = 1;
+		return;
+	}
 	switch (w->type) {
 	case ZH_PLANES_FLOAT32:
 		memcpy(w->b + 4 * at, &f1, 4);
@@ -415,10 +419,19 @@ put_features(const struct pw *w, const struct zh_pos *p, int k, bool flip)
 		occ &= occ - 1;
 		one(w, k + (ZH_COLOR(p->sq[s]) != me), sq64(s, flip));
 	}
-	for (r = 0; r < 8; r++)
-		for (f = 0; f < 8; f++)
-			if ((r + f) & 1)
-				one(w, k + 2, r * 8 + f);
+	if (w->type <= ZH_PLANES_INT8) {
+		static const unsigned char board[64] = {
+		    0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+		    0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+		    0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+		    0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0 };
+
+		memcpy(w->b + (k + 2) * 64, board, 64);
+	} else
+		for (r = 0; r < 8; r++)
+			for (f = 0; f < 8; f++)
+				if ((r + f) & 1)
+					one(w, k + 2, r * 8 + f);
 	for (t = ZH_PAWN; t <= ZH_QUEEN; t++) {
 		whole(w, k + 2 + t, (long)p->count[me][t] -
 		    (long)p->count[you][t], 8);
