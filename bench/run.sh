@@ -664,7 +664,7 @@ if want arrays; then arrays_section; fi
 # bench/planes_crazyara.py on the first ZH_BENCH_PLANES_GAMES games,
 # scaled per position); its peak RSS, and the 8-bit file beside float32.
 planes_section() {
-	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz tz2 cz tca peers rss
+	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz tz2 tm cz tca peers rss
 	pgn=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: planes section skipped"; return; }
 	have_tool zhreplay || { note "bin/zhreplay not built: planes section skipped"; return; }
 	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: planes section skipped"; return; }
@@ -677,6 +677,10 @@ planes_section() {
 	# waits for the CPU
 	cz=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.6f" % (r["user"] + r["system"]))' "$TMP/json/planes-zh.json")
 	row "zhreplay -F planes (v3 int8)" "zh-tags.pgn" "$tz" "positions/s $(calc "round($npos / $tz)")  CPU $cz s"
+	# the same tensors in memory (bench/floor.c planes: zh_planes and
+	# zh_policy_index into one buffer, what a binding pays; no files)
+	tm=$(time_cmd planes-mem "${ZH_BENCH_PLANES_RUNS:-3}" "build/bench/floor planes $pgn") &&
+		row "libzh zh_planes in memory" "zh-tags.pgn" "$tm" "positions/s $(calc "round($npos / $tm)")"
 	tz2=$(time_cmd planes-zh-j0 "${ZH_BENCH_PLANES_RUNS:-3}" "bin/zhreplay -q -j 0 -F planes -o $out $pgn") &&
 		row "zhreplay -j 0 -F planes" "zh-tags.pgn" "$tz2" "positions/s $(calc "round($npos / $tz2)")"
 	if [ -d "$peers/crazyara/DeepCrazyhouse" ]; then
@@ -684,7 +688,7 @@ planes_section() {
 			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"], d["cpu"])')
 		[ $# -eq 3 ] && tca=$(calc "$2 * $npos / $1") &&
 			row "python-chess + board_to_planes" "zh-tags.pgn" "$tca" "positions/s $(calc "round($1 / $2)")  CPU $(calc "'%.3f' % ($3 * $npos / $1)") s  ($1 positions timed, scaled)" \
-				"-F planes x$(calc "'%.0f' % ($tca / $tz)") faster (bar 100); CPU x$(calc "'%.0f' % ($3 * $npos / $1 / $cz)")"
+				"-F planes x$(calc "'%.0f' % ($tca / $tz)") faster (bar 100); CPU x$(calc "'%.0f' % ($3 * $npos / $1 / $cz)")${tm:+; in memory x$(calc "'%.0f' % ($tca / $tm)")}"
 	else
 		note "CrazyAra not found in $peers: its planes row skipped"
 	fi
