@@ -15,7 +15,8 @@
 #include "planes.h"
 #include "tmpout.h"
 
-#define GAME_HEAD	8	/* u32 records, u8 status, 3 bytes 0 */
+#define GAME_HEAD	8	/* u32 records, u8 status, u8 positions left
+				   out (no label), 2 bytes 0 */
 enum { G_OK, G_NORESULT, G_VARIANT };
 
 static const char *const dtype_names[] = { "uint8", "int8", "float16",
@@ -155,6 +156,7 @@ planes_game_begin(struct planes_rec *w, const struct planes_opts *o,
 	w->o = o;
 	w->len = 0;
 	w->n = 0;
+	w->nolabel = 0;
 	w->have = false;
 	w->nhist = 0;
 	w->nseen = 0;
@@ -217,8 +219,11 @@ put_record(struct planes_rec *w, struct zh_move m)
 	q = w->buf + w->len;
 	k = o->map ? zh_policy_map_index(&w->prev, m) :
 	    zh_policy_index(&w->prev, m);
-	if (k < 0)
-		return;		/* no label: a drop of a king, say */
+	if (k < 0) {		/* no label: chessgi's pawn dropped on
+				   its first rank (counted) */
+		w->nolabel++;
+		return;
+	}
 	put_planes(w, q);
 	q[pb] = (unsigned char)k;
 	q[pb + 1] = (unsigned char)(k >> 8);
@@ -290,8 +295,10 @@ planes_game_end(struct planes_rec *w)
 		return;
 	if (w->buf[4] != G_OK)
 		w->len = GAME_HEAD;
-	else
+	else {
 		memcpy(w->buf, &n, 4);
+		w->buf[5] = (unsigned char)(w->nolabel > 255 ? 255 : w->nolabel);
+	}
 }
 
 void
@@ -330,6 +337,8 @@ struct planes {
 	int cur;			/* the game's split: 0 train, 1 val */
 	unsigned long long game;	/* games seen */
 	long noresult, variant;		/* games without records: why */
+	long nolabel;			/* positions whose move has no
+					   policy label */
 	struct file *files;		/* every file begun, for the end */
 	size_t nfiles;
 	char **inputs;
@@ -499,6 +508,7 @@ got(struct planes *t, const unsigned char *p)
 	t->game++;
 	t->noresult += p[4] == G_NORESULT;
 	t->variant += p[4] == G_VARIANT;
+	t->nolabel += p[5];
 	t->left = n;
 	t->cur = split_of(t);
 	if (n > 0)
@@ -643,7 +653,8 @@ manifest(struct planes *t, struct zh_text *j)
 		    zh_json_string(j, t->inputs[i], strlen(t->inputs[i])) != 0)
 			return -1;
 	snprintf(b, sizeof b, "],\"games\":%llu,\"games_without_result\":%ld,"
-	    "\"games_other_variant\":%ld", t->game, t->noresult, t->variant);
+	    "\"games_other_variant\":%ld,\"positions_without_label\":%ld", t->game,
+	    t->noresult, t->variant, t->nolabel);
 	if (text_append(j, b, strlen(b)) != 0)
 		return -1;
 	for (k = 0; k < 2; k++) {

@@ -64,6 +64,7 @@ struct planes_rec {
 	size_t nseen, seencap;
 	signed char result;		/* White's view; 2: none */
 	long n;				/* records */
+	long nolabel;			/* positions left out: no label */
 	bool fail;			/* out of memory */
 };
 

@@ -137,6 +137,13 @@ oracle() {	# VERSION PGN DIR
 	[ "$status" -le 1 ]
 	run "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m["games_other_variant"] > 0 and m["train"]["positions"] == 0, m; print("ok")' "$T/o/manifest.json"
 	assert_output ok
+	# chessgi's pawn dropped on its first rank has no label: counted
+	"$PY" "$ZH_TOP/tests/helpers/arrays-gen.py" chessgi Chessgi 20 80 7 >"$T/cg.pgn"
+	grep -q 'P@[a-h][18]' "$T/cg.pgn"
+	run zhreplay -q -F planes --mask -o "$T/cg" "$T/cg.pgn"
+	assert_success
+	run "$PY" -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m["positions_without_label"] > 0 and m["train"]["positions"] > 0, m; print("ok")' "$T/cg/manifest.json"
+	assert_output ok
 }
 
 @test "planes (slow): >= 20,000 positions of each version equal CrazyAra's" {
