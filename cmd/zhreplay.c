@@ -27,6 +27,11 @@ usage(FILE *f)
 	    "                     npy (NumPy arrays into the directory -o names),\n"
 	    "                     parquet (the same tables as Parquet files;\n"
 	    "                     --compression zstd (default), snappy, gzip, none);\n"
+	    "                     planes (training tensors into the directory -o\n"
+	    "                     names: --planes-version 1|2|3, --dtype uint8|int8|\n"
+	    "                     float16|float32, --normalize, --policy flat|map,\n"
+	    "                     --mask, --validation F, --seed N, --shard N;\n"
+	    "                     zhkit-planes(5));\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
@@ -34,7 +39,8 @@ usage(FILE *f)
 	    "                     chesscom, fairy (every one is read)\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
-	    "  -v, --variant V    play every game as V (default: from its tags)\n"
+	    "  -v, --variant V    play every game as V (default: from its tags)\n");
+	fprintf(f,
 	    CLI_DEFVAR_HELP
 	    CLI_COLUMN_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
@@ -121,6 +127,7 @@ free_state(void *p)
 		zh_select_scratch_free(&st->sc);
 		pic_free(&st->pic);
 		npy_rec_free(&st->npy);
+		planes_rec_free(&st->planes);
 		free(st->buf);
 		free(st);
 	}
@@ -137,7 +144,7 @@ replay_needs(struct zh_replay *r, const struct opts *o)
 
 	r->fast = !text && !(n & FMT_RECORDS);
 	r->fast_one = !text && (n & FMT_RECORDS);
-	r->no_uci = !(n & FMT_UCI);
+	r->no_uci = !(n & (FMT_UCI | FMT_RECORDS));
 }
 
 /* The errors of the game's variations, if they were walked; true if any. */
@@ -284,6 +291,7 @@ static int
 option(struct opts *o, int c, const char *arg, int *color)
 {
 	static const char *const colors[] = { "auto", "always", "never", NULL };
+	int i;
 
 	switch (c) {
 	case 'e':
@@ -355,6 +363,8 @@ option(struct opts *o, int c, const char *arg, int *color)
 		}
 		break;
 	default:
+		if ((i = planes_option(&o->popt, c, arg)) != 0)
+			return i;
 		return pic_option(&o->pic, c, arg);
 	}
 	return 1;
@@ -395,6 +405,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "version", no_argument, NULL, 'V' },
 		WARN_OPTS,
 		PIC_OPTS,
+		PLANES_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k, rc;
@@ -448,7 +459,8 @@ diagram_flags(int color, FILE *out)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1 };
+	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1,
+	    .popt = { .version = 3, .dtype = -1, .shard = 100000 } };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;

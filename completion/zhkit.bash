@@ -33,7 +33,7 @@ _zhkit()
 			COMPREPLY=($(compgen -W 'pgn json parquet' -- "$cur"))
 			return
 		elif "${COMP_WORDS[0]}" --help 2>/dev/null | grep -q -- '--format'; then
-			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy parquet svg png gif' -- "$cur"))
+			COMPREPLY=($(compgen -W 'fen epd uci ucipos san jsonl board npy parquet planes svg png gif' -- "$cur"))
 			return
 		fi ;;
 	--compression)

@@ -20,6 +20,7 @@
 #include "npy.h"
 #include "parquet_write.h"
 #include "pic.h"
+#include "planes.h"
 #include "selopts.h"
 
 struct format;
@@ -39,6 +40,8 @@ struct opts {
 	FILE *rejects;			/* --rejects: the games with errors */
 	struct npy *npy;		/* -F npy, parquet: the arrays (npy.h) */
 	const char *compression;	/* -F parquet's codec (--compression) */
+	struct planes *planes;		/* -F planes: the tensors (planes.h) */
+	struct planes_opts popt;
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (selopts.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
@@ -52,6 +55,7 @@ struct state {
 	struct zh_lines lines;
 	struct zh_select_scratch sc;
 	struct npy_rec npy;		/* -F npy: the game's records */
+	struct planes_rec planes;	/* -F planes: the game's records */
 	char *buf;
 	size_t len, cap;
 	const struct opts *o;
@@ -137,6 +141,13 @@ int npy_begin(struct state *st, FILE *err);
 int npy_on_ply(void *st, const struct zh_ply *pl);
 int npy_on_bply(void *st, const struct zh_bply *pl);
 int npy_end(struct state *st, bool walked, FILE *out);
+int planes_open_dir(struct opts *o, struct jobs *j, const char *outpath);
+void planes_next_input(struct opts *o, const char *name);
+int planes_close_dir(struct opts *o);
+int planes_begin(struct state *st, FILE *err);
+int planes_on_ply(void *st, const struct zh_ply *pl);
+int planes_on_bply(void *st, const struct zh_bply *pl);
+int planes_end(struct state *st, bool walked, FILE *out);
 int pic_check(struct opts *o, const char *outpath);
 int pic_ply(void *st, const struct zh_ply *pl);
 int pic_bply(void *st, const struct zh_bply *pl);

@@ -39,6 +39,12 @@ const struct format formats[] = {
 	  .open = parquet_open_dir, .input = npy_next_input,
 	  .close = npy_close_dir, .begin = npy_begin, .ply = npy_on_ply,
 	  .bply = npy_on_bply, .end = npy_end },
+	/* CrazyAra's training tensors (tensors.c over planes.c and
+	   libzh's planes), zhkit-planes(5): the positions of one board */
+	{ .name = "planes", .tools = TOOL_ZHREPLAY, .needs = FMT_RECORDS,
+	  .open = planes_open_dir, .input = planes_next_input,
+	  .close = planes_close_dir, .begin = planes_begin,
+	  .ply = planes_on_ply, .bply = planes_on_bply, .end = planes_end },
 	/* pictures (pictures.c over draw/): the walk of a replay with
 	   its moves' text, as the pictures were first drawn from */
 	{ .name = "svg", .tools = TOOL_ZHREPLAY | TOOL_ZHFEN,
