@@ -1681,8 +1681,6 @@ npy_mem_take(struct npy *n, int k, uint64_t *count)
 	unsigned char *p = t->buf, *q;
 
 	*count = t->len / recsize[k];
-	if (k == T_STR)		/* a chunk's offsets are in its strings */
-		t->n = 0;
 	if ((q = malloc(MEMCAP)) == NULL)
 		return NULL;
 	if (t->len > 0 && (p = realloc(t->buf, t->len)) == NULL)
