@@ -36,7 +36,10 @@ sample() {
 	for f in "$TESTDATA"/bughouse/gen/*.bpgn; do
 		awk '/^\[Event /{n++} n <= 30' "$f" >"$T/bug-$(basename "$f")"
 	done
-	SAMPLE=("$TESTDATA"/pgn/*.pgn "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn)
+	# text fields not ASCII, one of 3000 bytes
+	printf '[White "Jürgen_Müller-Lüdenscheidt"]\n[Black "Алексей 李小龍"]\n[Termination "%s"]\n[Variant "Crazyhouse"]\n\n1. e4 e5 *\n\n' \
+	    "$(printf 'é%.0s' $(seq 1500))" >"$T/texts.pgn"
+	SAMPLE=("$TESTDATA"/pgn/*.pgn "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn "$T/texts.pgn")
 }
 
 @test "parquet: every table, read by DuckDB and by hyparquet, has the -F npy table's rows and column sums (several row groups and pages)" {
