@@ -889,17 +889,22 @@ header(char *buf, size_t size, const struct field *fields, const char *type,
 	return total;
 }
 
-/* The bytes of a record of 'fields': the layout's own check. */
+/* The bytes of a record of 'fields': the layout's own check (0 if a
+   text field is not where npy_game_begin() and the sink put it). */
 static size_t
 fields_size(const struct field *f)
 {
-	size_t total = 0, n;
+	size_t total = 0, n, texts = 0, len;
 	const char *s;
 	int k;
 
 	if (f == NULL)		/* strings.npy: bytes */
 		return 1;
 	for (k = 0; f[k].name != NULL; k++) {
+		len = strlen(f[k].name);
+		if (len > 4 && strcmp(f[k].name + len - 4, "_off") == 0 &&
+		    total != GTEXT + 12 * texts++)
+			return 0;
 		n = (size_t)atoi(f[k].type + 2);
 		for (s = f[k].shape; s != NULL && *s != '\0'; s++)
 			if (*s >= '0' && *s <= '9') {
@@ -908,7 +913,7 @@ fields_size(const struct field *f)
 			}
 		total += n;
 	}
-	return total;
+	return texts == 0 || texts == NTEXT ? total : 0;
 }
 
 static int
