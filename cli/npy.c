@@ -1011,32 +1011,35 @@ table_write(struct table *t, const unsigned char *b, size_t len)
 
 /* -F parquet: the games' records buffered in t as rows, each text field
    a string of the strings table's buffer (the games' strings, the
-   table's bytes from s->n - s->len on), which is emptied: 0, or -1
-   (errno).  Written by the stream's thread, not the writer's: the
-   games' table is small. */
+   table's bytes from s->n - s->len on; a game's one after another from
+   its first field's), which is emptied: 0, or -1 (errno).  Written by
+   the stream's thread, not the writer's: the games' table is small. */
 static int
 games_pq(struct npy *n, struct table *t)
 {
 	struct table *s = &n->t[T_STR];
-	uint64_t base = s->n - s->len, off;
+	uint64_t base = s->n - s->len, at, off;
 	unsigned char rec[GREC], *f;
-	size_t i, k;
+	size_t i, k, total;
 	uint32_t len;
 
 	for (i = 0; i + GREC <= t->len; i += GREC) {
 		memcpy(rec, t->buf + i, GREC);
-		for (k = 0; k < NTEXT; k++) {
+		at = get64(rec + GTEXT) - base;	/* the game's strings */
+		for (k = 0, total = 0; k < NTEXT; k++) {
 			f = rec + GTEXT + 12 * k;
-			off = get64(f) - base;
+			off = get64(f) - base - at;
 			len = get32(f + 8);
-			if (off > UINT32_MAX || off + len > s->len) {
-				errno = EOVERFLOW;
+			if (at > s->len || off != total || len > s->len - at -
+			    total) {
+				errno = EOVERFLOW;	/* not as put() made */
 				return -1;
 			}
 			le32(f, (uint32_t)off);		/* PQW_STR's */
 			le32(f + 4, len);
+			total += len;
 		}
-		if (pqw_row(t->pq, rec, s->buf, s->len) != 0)
+		if (pqw_row(t->pq, rec, s->buf + at, total) != 0)
 			return -1;
 	}
 	s->len = 0;
