@@ -76,7 +76,7 @@ def to_pandas(a, table, files=None, strings=None, base=0):
                 stem + '_off' in names):
             continue
         if dt.shape:
-            flat = col.reshape(len(a), -1)
+            flat = col.reshape(len(a), int(np.prod(dt.shape)))
             for k, cname in enumerate(_names(name, dt.shape, table)):
                 cols[cname] = flat[:, k]
             continue

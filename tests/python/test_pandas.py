@@ -100,3 +100,10 @@ def test_text_columns_whole(tmp_path):
     assert len(flat) == len(t.games)
     o, n = flat['black_off'][0], flat['black_len'][0]
     assert bytes(s[o:o + n]).decode() == 'Алексей Ёлкин 李小龍'
+
+
+def test_empty_tables_frames():
+    t = zhkit.read(b'')
+    for name in ('games', 'positions', 'bughouse'):
+        assert len(t.to_pandas(name)) == 0
+    assert 'white' in t.to_pandas('games').columns
