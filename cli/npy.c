@@ -1173,7 +1173,10 @@ put(struct npy *n, int k, const unsigned char *src)
 	unsigned char *q, *f;
 	size_t i;
 
-	if (t->len + recsize[k] > t->cap)
+	/* -F parquet: the games written before their strings (the heap
+	   games_pq() takes) pass a buffer's worth */
+	if (t->len + recsize[k] > t->cap || (k == T_GAME && n->codec != NULL &&
+	    n->t[T_STR].len >= TBUF))
 		flush_table(n, t);
 	q = t->buf + t->len;
 	memcpy(q, src, recsize[k]);
