@@ -130,6 +130,10 @@ sample() {
 	n=$(( ($(stat -c %s "$T/n/positions.npy") - 128) / 175 ))
 	[ "$n" -gt 5000 ]
 	[ $(( $(stat -c %s "$T/p/positions.parquet") / n )) -lt 20 ]
+	# and the games' under 20 bytes a game, their strings included once
+	g=$("$PY" -c 'import numpy, sys; print(len(numpy.load(sys.argv[1])))' "$T/n/games.npy")
+	[ "$g" -eq 1000 ]
+	[ $(( $(stat -c %s "$T/p/games.parquet") / g )) -lt 20 ]
 	run zhreplay -q -F parquet "$TESTDATA/pgn/fatics-zh.pgn"
 	assert_failure 2
 	assert_output --partial '-o DIR is needed'
