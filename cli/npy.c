@@ -67,8 +67,9 @@ static const struct field bug_fields[] = {
 };
 #define BREC	316
 
-/* games.npy.  A text field X: "X_off" ("<i8"), then "X_len" ("<i4"), its bytes in
-   strings.npy (-F parquet: a string column X); text_field() knows it */
+/* games.npy.  A text field X is "X_off" ("<i8"), then "X_len" ("<i4"):
+   its bytes in strings.npy (-F parquet: a string column X, made by
+   text_column()); fields_size() checks their place, GTEXT on. */
 #define TEXT(n)	{ n "_off", "<i8", NULL }, { n "_len", "<i4", NULL }
 static const struct field game_fields[] = {
 	{ "game", "<u4", NULL }, { "number", "<u4", NULL },
