@@ -49,7 +49,10 @@
 	X(BUG, promoted, "|u1", "(2, 13)", 26) \
 	X(BUG, board, "|u1", "(2, 10, 10)", 200)
 
-/* games.npy: a game */
+/* games.npy: a game; a text field X is X_off, X_len: its bytes in
+   strings.npy */
+#define NPY_TEXT(rec, name, X) \
+	X(rec, name##_off, "<i8", NULL, 8) X(rec, name##_len, "<i4", NULL, 4)
 #define NPY_GAME_FIELDS(X) \
 	X(GAME, game, "<u4", NULL, 4) X(GAME, number, "<u4", NULL, 4) \
 	X(GAME, file, "<u2", NULL, 2) X(GAME, variant, "|u1", NULL, 1) \
@@ -58,8 +61,10 @@
 	X(GAME, records, "<u4", NULL, 4) X(GAME, elo, "<i2", "(2, 2)", 8) \
 	X(GAME, tc_base, "<i4", NULL, 4) X(GAME, tc_inc, "<i4", NULL, 4) \
 	X(GAME, date, "|S10", NULL, 10) \
-	X(GAME, termination, "|S16", NULL, 16) \
-	X(GAME, site, "|S48", NULL, 48)
+	NPY_TEXT(GAME, white, X) NPY_TEXT(GAME, black, X) \
+	NPY_TEXT(GAME, white_b, X) NPY_TEXT(GAME, black_b, X) \
+	NPY_TEXT(GAME, id, X) NPY_TEXT(GAME, site, X) \
+	NPY_TEXT(GAME, termination, X)
 
 /* Each field's offset, NPY_<REC>_<name>: an enumerator, then one that
    takes the field's other bytes, so that the next one starts after it;

@@ -34,10 +34,11 @@ setup() {
 	assert_failure 1
 	assert_output --partial "POS.cp: offset 41"
 	# a size that is not its type's
-	sed 's/^GAME site |S48 () 78 48$/GAME site |S48 () 78 47/' "$DUMP" >"$BATS_TEST_TMPDIR/d2"
+	sed 's/^GAME date |S10 () 52 10$/GAME date |S10 () 52 9/' "$DUMP" >"$BATS_TEST_TMPDIR/d2"
+	! cmp -s "$DUMP" "$BATS_TEST_TMPDIR/d2"
 	run /usr/bin/python3 "$py" "$BATS_TEST_TMPDIR/d2" "$a" "$m"
 	assert_failure 1
-	assert_output --partial "GAME.site: 47 bytes"
+	assert_output --partial "GAME.date: 9 bytes"
 	# a field the manual does not list
 	grep -v '^\.It mate Ta' "$m" >"$BATS_TEST_TMPDIR/m.5"
 	run /usr/bin/python3 "$py" "$DUMP" "$a" "$BATS_TEST_TMPDIR/m.5"
