@@ -71,10 +71,12 @@ documented() {
 
 @test "formats: every position function of cmd/zhreplay/ is a row's" {
 	local fn
-	for fn in $(grep -hoE '^[a-z_0-9]+_b?ply\(' "$ZH_TOP"/cmd/zhreplay/*.c | tr -d '('); do
+	# (a position function: fn(void *st, const struct zh_ply or zh_bply *))
+	for fn in $(grep -hE '^[a-z_0-9]+\(void \*[a-z]+, const struct zh_b?ply \*[a-z]+\)$' "$ZH_TOP"/cmd/zhreplay/*.c | cut -d'(' -f1); do
 		grep -q "= $fn\b" "$ZH_TOP/cmd/zhreplay/formats.c" ||
 		    { echo "$fn is in no row"; return 1; }
 	done
+	[ "$(grep -cE '^[a-z_0-9]+\(void \*[a-z]+, const struct zh_b?ply \*[a-z]+\)$' "$ZH_TOP"/cmd/zhreplay/*.c | awk -F: '{ n += $2 } END { print n }')" -ge 20 ]
 }
 
 @test "formats: no file of cmd/ chooses by the format's name (no if-chain, no switch)" {
