@@ -61,6 +61,7 @@ cases() {
 		echo "zhreplay -F npy -o @OUT@ $f"
 		echo "zhreplay -F npy -j 2 -o @OUT@ $f"
 		echo "zhreplay -F parquet -o @OUT@ $f"
+		echo "zhreplay -F planes -j 2 --mask -o @OUT@ $f"
 		echo "zhpgn -F parquet -o @OUT@/g.parquet $f"
 	done
 	# pictures (slow: a picture a position): the pictures' testdata
