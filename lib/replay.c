@@ -29,6 +29,7 @@ replay_two(const struct zh_game *g, struct zh_replay *r)
 	b->fast = r->fast;
 	rc = zh_bug_replay(g, r->v, b);	/* the variant found once */
 	r->bug = b;
+	r->nplies = (long)b->nmoves;	/* the half-moves of both boards */
 	r->err = b->err;
 	r->err_board = b->err_board;
 	/* a variant or FEN tag error leaves nothing to walk */
