@@ -256,8 +256,8 @@ pic_out(struct state *st, int rc, long ply)
 		p->stop = true;
 	} else if (st->o->pic.pattern == NULL)	/* SVG, one a line */
 		emit(st, (const char *)p->buf.p, p->buf.len);
-	else if (pic_save(p, st->g->number, ply, NULL, stderr) != 0)
-		p->stop = true;
+	else if (pic_save(p, st->g->index, ply, NULL, stderr) != 0)
+		p->stop = true;	/* the game's number in the run, as -F jsonl */
 	return 0;
 }
 
@@ -330,7 +330,7 @@ pic_game_end(struct state *st)
 		return 0;
 	if (p->buf.fail)
 		return -1;
-	return pic_save(p, st->g->number, 0, NULL, stderr) != 0;
+	return pic_save(p, st->g->index, 0, NULL, stderr) != 0;
 }
 
 static int
@@ -901,6 +901,25 @@ npy_setup(struct opts *o, struct jobs *j, const char *outpath)
 	return 0;
 }
 
+/* -o -, the standard output, with a format that writes several files:
+   why not (a usage error before anything is read), or NULL. */
+static const char *
+stdout_refused(const struct opts *o, const char *outpath)
+{
+	const struct zh_plysel *s = &o->sel;
+
+	if (outpath == NULL || strcmp(outpath, "-") != 0)
+		return NULL;
+	if (o->fmt == F_NPY)
+		return "the tables are files of a directory, not one stream";
+	if (o->fmt == F_PNG && !s->start_only && !s->final_only &&
+	    (s->to < 0 || s->to - s->from >= s->every))
+		return "-F png writes a picture a position: select one "
+		    "(--final-only, --start-only, --plies N) or give a file "
+		    "name with %d";
+	return NULL;
+}
+
 /* The board's glyphs follow the locale; colours need a terminal. */
 static unsigned
 diagram_flags(int color, FILE *out)
@@ -923,7 +942,7 @@ main(int argc, char **argv)
 	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1 };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
-	const char *outpath = NULL, *rejpath = NULL;
+	const char *outpath = NULL, *rejpath = NULL, *why;
 	char extra[1024], note[512];
 	long n;
 	int color = 0, rc, i = 0;
@@ -935,6 +954,11 @@ main(int argc, char **argv)
 	    PICTURE(o.fmt) && (pic_setup(&o.pic, outpath, 2) != 0 ||
 	    (clean_splits(&o.clean) && (cli_fail("--split: not with -F %s",
 	    fmt_names[o.fmt]), 1)))) {
+		sel_free(&o.gsel);
+		return cli_usage();
+	}
+	if (rc < 0 && (why = stdout_refused(&o, outpath)) != NULL) {
+		cli_fail("-o -: %s", why);
 		sel_free(&o.gsel);
 		return cli_usage();
 	}

@@ -1,6 +1,7 @@
 /* pic.c - pictures for the tools: options, file names, whole writes. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,14 @@
 
 static atomic_int failed;		/* a picture could not be written */
 static atomic_long singles;		/* pictures into a -o without %d */
+
+/* The names written in this run, a set (open addressing, a power of
+ * two), so that no name is written twice. */
+static struct {
+	pthread_mutex_t mu;
+	char **slot;
+	size_t cap, n;
+} written = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
 
 int
 pic_format(const char *s)
@@ -63,10 +72,22 @@ conversion(const char *s)
 	return s[n] == 'd' ? n + 1 : 0;
 }
 
+/* Whether [from, to) of a pattern holds a character that is not a digit
+ * ("%%" is a '%'): two numbers written with it between them can be told
+ * apart. */
+static bool
+apart(const char *from, const char *to)
+{
+	for (; from < to; from++)
+		if (*from < '0' || *from > '9')
+			return true;
+	return false;
+}
+
 int
 pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 {
-	const char *s;
+	const char *s, *end = NULL;
 	size_t n;
 
 	if (o->square == 0)
@@ -75,8 +96,15 @@ pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 		o->delay = 80;
 	if (o->last_delay == 0)
 		o->last_delay = 300;
-	o->pattern = outpath;
 	o->nconv = 0;
+	o->to_stdout = false;
+	if (outpath != NULL && strcmp(outpath, "-") == 0) {
+		if (o->fmt == PIC_SVG)
+			outpath = NULL;	/* one a line, as without -o */
+		else
+			o->to_stdout = true;	/* one picture, zhkit(7) */
+	}
+	o->pattern = outpath;
 	if (outpath == NULL) {
 		if (o->fmt == PIC_SVG)
 			return 0;
@@ -98,7 +126,15 @@ pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 			    "two %d at most (the game, the ply)");
 			return -1;
 		}
+		if (o->nconv == 2 && !apart(end, s)) {
+			cli_fail("-o '%s': %ld: the game's and the ply's numbers "
+			    "need a character that is not a digit between them "
+			    "(%%d-%%d), else game 1 ply 11 and game 11 ply 1 "
+			    "have one name", outpath, (long)(s - outpath) + 1);
+			return -1;
+		}
 		s += n;
+		end = s + 1;
 	}
 	return 0;
 }
@@ -225,6 +261,89 @@ write_whole(const char *path, const struct draw_buf *buf)
 	return e;
 }
 
+static void
+written_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < written.cap; i++)
+		free(written.slot[i]);
+	free(written.slot);
+	written.slot = NULL;
+	written.cap = written.n = 0;
+}
+
+static size_t
+name_hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* path into the set of names written: 1 if it is new, 0 if it was
+ * there, -1 out of memory. */
+static int
+name_claim_locked(const char *path)
+{
+	size_t i, k, cap;
+	char **slot;
+
+	if (written.n * 2 >= written.cap) {	/* grow: rehash every name */
+		cap = written.cap == 0 ? 64 : written.cap * 2;
+		if ((slot = calloc(cap, sizeof *slot)) == NULL)
+			return -1;
+		for (i = 0; i < written.cap; i++)
+			if (written.slot[i] != NULL) {
+				k = name_hash(written.slot[i]) & (cap - 1);
+				while (slot[k] != NULL)
+					k = (k + 1) & (cap - 1);
+				slot[k] = written.slot[i];
+			}
+		if (written.slot == NULL)
+			atexit(written_free);
+		free(written.slot);
+		written.slot = slot;
+		written.cap = cap;
+	}
+	for (k = name_hash(path) & (written.cap - 1); written.slot[k] != NULL;
+	    k = (k + 1) & (written.cap - 1))
+		if (strcmp(written.slot[k], path) == 0)
+			return 0;
+	if ((written.slot[k] = strdup(path)) == NULL)
+		return -1;
+	written.n++;
+	return 1;
+}
+
+static int
+name_claim(const char *path)
+{
+	int rc;
+
+	pthread_mutex_lock(&written.mu);
+	rc = name_claim_locked(path);
+	pthread_mutex_unlock(&written.mu);
+	return rc;
+}
+
+/* The one picture of -o - to the standard output (out, or stdout). */
+static int
+save_stdout(struct pic *p, FILE *out, FILE *err)
+{
+	if (out == NULL)
+		out = stdout;
+	if (fwrite(p->buf.p, 1, p->buf.len, out) == p->buf.len &&
+	    fflush(out) == 0)
+		return 0;
+	fprintf(err, "%s: <stdout>: write error: %s\n", cli_prog,
+	    strerror(errno));
+	atomic_store(&failed, 1);
+	return -1;
+}
+
 int
 pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
 {
@@ -241,16 +360,29 @@ pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
 		return -1;
 	}
 	if (p->o->nconv == 0 && (k = atomic_fetch_add(&singles, 1)) > 0) {
-		if (k == 1)	/* said once, not for every picture after */
+		if (k == 1 && p->o->to_stdout)	/* said once */
+			fprintf(err, "%s: -o -: the standard output takes one "
+			    "picture, and there are more: give -o a file "
+			    "name with a %%d\n", cli_prog);
+		else if (k == 1)
 			fprintf(err, "%s: -o '%s' names one picture, and there "
 			    "are more: give it a %%d\n", cli_prog,
 			    p->o->pattern);
 		atomic_store(&failed, 1);
 		return -1;
 	}
+	if (p->o->to_stdout)
+		return save_stdout(p, out, err);
 	if (!file_name(p->o->pattern, n1, n2, path, sizeof path)) {
 		fprintf(err, "%s: -o '%s': the name is too long\n", cli_prog,
 		    p->o->pattern);
+		atomic_store(&failed, 1);
+		return -1;
+	}
+	if ((e = name_claim(path)) <= 0) {
+		fprintf(err, "%s: %s: %s\n", cli_prog, path, e < 0 ?
+		    "out of memory" : "not written: this run wrote a picture "
+		    "of that name already (-o's pattern gives it twice)");
 		atomic_store(&failed, 1);
 		return -1;
 	}

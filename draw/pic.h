@@ -6,8 +6,12 @@
  * -o's pattern holds up to two integer conversions (%d, %03d; %% for a
  * '%'): the first takes the picture's number (zhfen: the FEN's; zhreplay:
  * the game's), the second the ply.  Without one, -o names one file and
- * a second picture is an error.  Without -o an SVG goes to the standard
- * output, one document a line; a PNG or a GIF needs -o.
+ * a second picture is an error.  Without -o (or with -o -) an SVG goes
+ * to the standard output, one document a line; a PNG or a GIF needs -o,
+ * and -o - sends one to the standard output (a second is an error).
+ * Two conversions need a character that is not a digit between them
+ * (else game 1 ply 11 and game 11 ply 1 would share a name), and no
+ * name is written twice in a run.
  */
 #ifndef PIC_H
 #define PIC_H
@@ -23,6 +27,8 @@ struct pic_opts {
 	int delay, last_delay;		/* GIF: hundredths of a second */
 	const char *pattern;		/* -o, NULL: standard output */
 	int nconv;			/* its conversions */
+	bool to_stdout;			/* -o - for a PNG or a GIF: one
+					   picture, on the standard output */
 };
 
 /* Per thread: the scene, the bytes, the GIF being made. */
@@ -55,7 +61,7 @@ int pic_format(const char *s);
 /* An option of pictures: 1 taken, 0 not one, -1 bad (said). */
 int pic_option(struct pic_opts *o, int c, const char *arg);
 /* With -o known: 0, or -1 after a message (a pattern with more than
- * maxconv conversions, a PNG or GIF without -o, ...). */
+ * maxconv conversions, two not apart, a PNG or GIF without -o, ...). */
 int pic_setup(struct pic_opts *o, const char *outpath, int maxconv);
 
 /* The picture of one board or a pair into p->buf (emptied first); -1 if
