@@ -1099,6 +1099,27 @@ cli_output_park(int id)
 	return late_park(late[id]);
 }
 
+int
+cli_output_done(int id)
+{
+	struct output *o = late[id];
+	int rc;
+
+	if (late_park(o) != 0)
+		return -1;
+	if (o->tmp == NULL || out_failed)
+		return out_failed ? -1 : 0;
+	rc = tmpout_commit_kept(o->tmp, o->final, o->name);
+	if (rc != 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		out_failed = true;
+	}
+	/* the final name stays: the later outputs are compared with it */
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
+}
+
 FILE *
 cli_output_resume(int id)
 {
@@ -1221,6 +1242,8 @@ cli_outputs_close(void)
 		out_finish(&outs[i]);
 	for (i = 0; i < nlate; i++)
 		out_finish(late[i]);
+	if (out_failed)
+		tmpout_say_kept();	/* the --split shards finished before */
 	late_free();
 	tmpout_end();
 	free(ins);
