@@ -245,7 +245,9 @@ pic_out(struct state *st, int rc, long ply)
 
 	if (rc != 0)
 		return -1;
-	if (st->o->fmt == F_GIF || p->stop)
+	if (st->o->fmt == F_GIF)	/* written as it is made */
+		return pic_gif_frame(p, st->g->index, stderr);
+	if (p->stop)
 		return 0;
 	if (++p->count > 1 && st->o->pic.pattern != NULL &&
 	    st->o->pic.nconv == 1) {
@@ -321,16 +323,11 @@ pic_game_end(struct state *st)
 	struct pic *p = &st->pic;
 
 	p->count = 0;
-	p->stop = false;
-	if (st->o->fmt != F_GIF || p->gif == NULL)
+	if (st->o->fmt != F_GIF) {
+		p->stop = false;
 		return 0;
-	p->buf.len = 0;
-	draw_gif_end(p->gif, &p->buf);
-	if (p->buf.len == 0)
-		return 0;
-	if (p->buf.fail)
-		return -1;
-	return pic_save(p, st->g->index, 0, NULL, stderr) != 0;
+	}
+	return pic_gif_end(p, st->g->index, stderr);
 }
 
 static int

@@ -39,6 +39,10 @@ struct pic {
 	struct draw_gif *gif;
 	long count;			/* pictures of the game so far */
 	bool stop;			/* no more of this game's (an error) */
+	bool open;			/* a file being written: fd (-2: the
+					   standard output), tmp, path */
+	int fd;
+	char *tmp, *path;
 	bool has_clock[2][2];		/* the clocks by board and colour, */
 	double clock[2][2];		/* kept by the caller as it walks */
 };
@@ -80,6 +84,15 @@ int pic_draw_bply(struct pic *p, const struct zh_bply *pl,
  * pic_failed()).
  */
 int pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err);
+/*
+ * A GIF written as it is made, so that it holds one frame at a time:
+ * after each frame drawn, pic_gif_frame() writes what is final to the
+ * file of game n1 (opened at the first), and pic_gif_end() the rest at
+ * the game's end (renamed into place then).  0; -1 out of memory; 1
+ * (pic_gif_end) if the GIF could not be written (said, pic_failed()).
+ */
+int pic_gif_frame(struct pic *p, long n1, FILE *err);
+int pic_gif_end(struct pic *p, long n1, FILE *err);
 bool pic_failed(void);
 void pic_set_failed(void);
 void pic_free(struct pic *p);
