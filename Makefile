@@ -168,6 +168,16 @@ build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c in
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Iindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c index/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
+# The pictures' target draws through draw/, the reports' writes through
+# cli/report.c (and the cli/ it calls).
+build/fuzzrun/fuzz_draw: tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Idraw -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_draw.c tests/fuzz/standalone.c build/libzhdraw.a build/libzh.a $(LIBS) $(CODECLIBS) -lm
+
+build/fuzzrun/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_report.c tests/fuzz/standalone.c $(CLIOBJ) build/libzh.a $(LIBS) $(CODECLIBS)
+
 check-slow: deps
 	@$(MAKE) --no-print-directory all units
 	@ZH_SLOW=1 sh tests/run-all
@@ -260,6 +270,14 @@ build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parq
 build/fuzz/fuzz_parquet: tests/fuzz/fuzz_parquet.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) $(CODECLIBS) -lpthread
+
+build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Idraw -Icli -o $@ tests/fuzz/fuzz_draw.c $(filter-out draw/pic.c,$(DRAWSRC)) $(LIBSRC) $(LIBS) $(CODECLIBS) -lm
+
+build/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(CLISRC) $(CLIHDR) $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -Idraw -o $@ tests/fuzz/fuzz_report.c $(CLISRC) $(LIBSRC) $(LIBS) $(CODECLIBS)
 
 # ASan's quarantine is held to 64 MB: fuzz_game parses JSON with Jansson,
 # whose many small blocks would fill the default 256 MB past the RSS limit.

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -168,17 +169,26 @@ int
 warn_fdiag(FILE *f, int cls, const char *file, long line, long col,
     const char *fmt, ...)
 {
-	char msg[1024];
+	char local[1024], *msg = local;	/* the text whole: the input's */
 	va_list ap;
 	bool e = warn_is_error(cls);
+	int n;
 
 	if (!warn_on(cls))
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	n = vsnprintf(local, sizeof local, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof local && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (msg == NULL)
+		msg = local;
 	cli_fdiag(f, e ? "error" : "warning", file, line, col, "%s [-W%s%s]",
 	    msg, e ? "error=" : "", names[cls]);
+	if (msg != local)
+		free(msg);
 	if (e)
 		atomic_fetch_add(&nerr, 1);
 	return e ? 1 : 0;
@@ -316,9 +326,10 @@ warn_check(struct zh_check *c)
  */
 static struct sink {
 	FILE *to;
-	char line[4096];
-	size_t len;
-	bool longline;			/* line[] overflowed: written as is */
+	char *line;			/* a line in pieces, whole (a message
+					   names the players, whole) */
+	size_t len, cap;
+	bool longline;			/* no memory for it: written as is */
 	long said[W_N][2];		/* [class][as an error] */
 	long held[W_N];			/* warnings not written */
 } sk;
@@ -381,6 +392,22 @@ sink_line(const char *s, size_t n)
 	fwrite(s, 1, n, sk.to);
 }
 
+/* Room for n bytes of a line in sk.line; false if there is no memory. */
+static bool
+sink_room(size_t n)
+{
+	size_t cap = sk.cap ? sk.cap : 4096;
+	char *b;
+
+	while (cap < n)
+		cap *= 2;
+	if ((b = realloc(sk.line, cap)) == NULL)
+		return false;
+	sk.line = b;
+	sk.cap = cap;
+	return true;
+}
+
 static ssize_t
 sink_write(void *cookie, const char *data, size_t n)
 {
@@ -393,8 +420,9 @@ sink_write(void *cookie, const char *data, size_t n)
 
 		if (sk.len == 0 && nl != NULL && !sk.longline)
 			sink_line(data + i, k);		/* the common case */
-		else if (sk.longline || k > sizeof sk.line - sk.len) {
-			/* too long to be one of ours: passed on */
+		else if (sk.longline || (k > sk.cap - sk.len &&
+		    !sink_room(sk.len + k))) {
+			/* no memory to hold it whole: passed on */
 			fwrite(sk.line, 1, sk.len, sk.to);
 			fwrite(data + i, 1, k, sk.to);
 			sk.len = 0;

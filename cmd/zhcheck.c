@@ -23,6 +23,8 @@ struct run {
 	struct jobs *jobs;
 	struct sel sel;
 	long items, valid, invalid;
+	long known;			/* invalid games whose every error
+					   --baseline knows */
 	long conv[3];			/* this input's bughouse Results read
 					   as the board's, the team's, either */
 	bool fail;			/* out of memory */
@@ -31,6 +33,7 @@ struct run {
 	bool nogame;			/* an input held no game */
 	struct clean clean;		/* --split, --split-by (clean.h) */
 	int report;			/* --report: REPORT_* */
+	long max_annot;			/* --max-annotations */
 	bool rep_any;			/* a case with results written */
 	FILE *rep_cases, *rep_suites;	/* JUnit: this input's cases, the
 					   suites so far */
@@ -42,6 +45,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: zhcheck [-Jqs] [-f DIALECT] [-j N] [-o FILE] [-v VARIANT] [--fen]\n"
 	    "               [--max-errors N] [--report github|junit|sarif]\n"
+	    "               [--max-annotations N] [--baseline FILE]\n"
 	    "               [--limit NAME=N] [--progress] [--game-offset N] [FILE ...]\n"
 	    "Check that every game is legal and its tags consistent (CI).\n"
 	    "  -s, --strict       tag, result and variation problems are errors\n"
@@ -73,13 +77,20 @@ usage(FILE *f)
 /* "FILE:LINE:COL: error: game N (White - Black), ply P: MESSAGE" */
 static void
 report(FILE *err, const char *file, const struct zh_game *g,
-    const struct zh_problem *p)
+    const struct zh_problem *p, bool known)
 {
-	char msg[512];
-	size_t n = report_message(msg, sizeof msg, g, p);
+	const char *kind = p->severity == ZH_ERROR ? "error" : "warning";
+	char local[512], *msg;
+	size_t n;
 
-	cli_fdiag_msg(err, p->severity == ZH_ERROR ? "error" : "warning", file,
-	    p->line, p->col, msg, n);
+	msg = report_text(local, sizeof local, g, p, &n);
+	if (known)	/* said as such, and counted in no class */
+		cli_fdiag(err, kind, file, p->line, p->col,
+		    "%.*s (known: --baseline)", (int)n, msg);
+	else
+		cli_fdiag_msg(err, kind, file, p->line, p->col, msg, n);
+	if (msg != local)
+		free(msg);
 }
 
 /* Write the JSON text t as one line and empty t; -1 if the text could
@@ -99,6 +110,8 @@ emit_json(FILE *out, struct zh_text *t, int rc)
  * the JSON text. */
 struct state {
 	struct zh_check c;
+	uint64_t fp[ZH_MAXPROBLEMS];	/* each problem's fingerprint */
+	bool known[ZH_MAXPROBLEMS];	/* ... in --baseline */
 	struct zh_select_scratch sc;
 	struct zh_text json;
 };
@@ -120,7 +133,26 @@ convention(const struct zh_check *c)
  * Result's reading << 1 (2 bits) | REPORTED (problems in its --report),
  * or -1 when out of memory.  Its warnings are counted where they are
  * written (warn_sink). */
-enum { REPORTED = 8 };
+enum { REPORTED = 8, KNOWN = 16 };
+
+/* The fingerprints of c's problems (from seed) and which --baseline
+ * knows; whether every error is known (and there is one). */
+static bool
+fingerprints(const struct zh_check *c, uint64_t seed, uint64_t *fp,
+    bool *known)
+{
+	bool all = c->nerrors > 0;
+	size_t i;
+
+	for (i = 0; i < c->nprobs; i++) {
+		fp[i] = report_fingerprint(seed, &c->probs[i]);
+		known[i] = report_known(fp[i]);
+		if (c->probs[i].severity == ZH_ERROR && !known[i])
+			all = false;
+	}
+	return all;
+}
+
 static int
 work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
     struct jobs_res *res)
@@ -130,6 +162,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	struct zh_check *c;
 	size_t i;
 	int rc, tagdrop;
+	bool all_known = false;
 
 	if (sel_early(&o->sel, g, res, &tagdrop))
 		return 0;		/* by its tags: not checked */
@@ -152,19 +185,24 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	if (o->sel.on && sel_game(&o->sel, g, &c->r, rc, tagdrop, &st->sc,
 	    res) != 0)
 		return 0;
+	if (c->nprobs > 0 && (o->report != REPORT_NONE ||
+	    report_baseline_on()))
+		all_known = fingerprints(c, report_game_seed(g, &c->r), st->fp,
+		    st->known);
 	for (i = 0; i < c->nprobs; i++)
-		report(err, o->name, g, &c->probs[i]);
+		report(err, o->name, g, &c->probs[i], report_baseline_on() &&
+		    st->known[i]);
 	if (o->json && emit_json(out, &st->json, zh_check_json(&st->json, c,
 	    g, o->name)) != 0)
 		return -1;
 	if (o->report != REPORT_NONE) {
 		struct report_case rcase = { o->name, g, g->line, c->probs,
-		    c->nprobs };
+		    c->nprobs, st->fp, st->known };
 
 		report_case(out, o->report, &rcase);
 	}
 	return (c->nerrors ? 1 : 0) | convention(c) << 1 |
-	    (c->nprobs > 0 ? REPORTED : 0);
+	    (c->nprobs > 0 ? REPORTED : 0) | (all_known ? KNOWN : 0);
 }
 
 /* On the main thread, in input order: a game's (or a FEN's) result. */
@@ -181,6 +219,8 @@ count(struct run *o, int res)
 		o->invalid++;
 	else
 		o->valid++;
+	if (res & KNOWN)
+		o->known++;
 	if ((res >> 1 & 3) != 0)
 		o->conv[(res >> 1 & 3) - 1]++;
 	if (o->max_errors && o->invalid >= o->max_errors) {
@@ -194,8 +234,8 @@ count(struct run *o, int res)
 static FILE *
 report_to(struct run *o, FILE *f, bool reported)
 {
-	if (o->report == REPORT_JUNIT)
-		return o->rep_cases;
+	if (o->report == REPORT_JUNIT || o->report == REPORT_GITHUB)
+		return o->rep_cases;	/* held: written at the end */
 	if (reported)
 		report_sep(f, o->report, &o->rep_any);
 	return f;
@@ -259,9 +299,11 @@ too_long(struct zh_check *c, long lineno)
 
 /* A position's --report, on the main thread. */
 static void
-fen_report(struct run *o, FILE *out, const struct zh_check *c, long lineno)
+fen_report(struct run *o, FILE *out, const struct zh_check *c, long lineno,
+    const uint64_t *fp, const bool *known)
 {
-	struct report_case rc = { o->name, NULL, lineno, c->probs, c->nprobs };
+	struct report_case rc = { o->name, NULL, lineno, c->probs, c->nprobs,
+	    fp, known };
 
 	report_case(report_to(o, out, c->nprobs > 0), o->report, &rc);
 }
@@ -277,6 +319,8 @@ check_fens(FILE *in, FILE *out, struct run *o)
 	static struct lines ls;
 	struct zh_check c = { 0 };
 	struct zh_text json = { 0 };
+	uint64_t fp[ZH_MAXPROBLEMS];
+	bool known[ZH_MAXPROBLEMS], all;
 	char *line;
 	size_t n;
 	long lineno = 0;
@@ -292,14 +336,17 @@ check_fens(FILE *in, FILE *out, struct run *o)
 			too_long(&c, lineno);
 		} else
 			zh_check_fen(line, o->force, o->flags, lineno, &c);
+		all = fingerprints(&c, report_line_seed(line, strlen(line)), fp,
+		    known);
 		if (c.nerrors)
 			cli_diag("error", o->name, c.probs[0].line, c.probs[0].col,
-			    "%s", c.probs[0].text);
+			    "%s%s", c.probs[0].text, known[0] ?
+			    " (known: --baseline)" : "");
 		if (o->report != REPORT_NONE)
-			fen_report(o, out, &c, lineno);
+			fen_report(o, out, &c, lineno, fp, known);
 		count(o, o->json && emit_json(out, &json,
 		    zh_check_fen_json(&json, &c, line, lineno, o->name)) != 0 ?
-		    -1 : c.nerrors ? 1 : 0);
+		    -1 : (c.nerrors ? 1 : 0) | (all ? KNOWN : 0));
 		if (cli_outputs_failed())
 			o->jobs->stop = 1;
 	}
@@ -320,13 +367,16 @@ summary(const struct run *o, bool fen)
 	    (o->items == 1 ? "position" : "positions") :
 	    (o->items == 1 ? "game" : "games"), o->valid, o->invalid,
 	    warn_said_note(note, sizeof note, true));
+	if (report_baseline_on())
+		fprintf(stderr, " (%ld invalid known from --baseline)", o->known);
 	if (o->stopped)
 		fprintf(stderr, " (stopped after %ld error%s: --max-errors)",
 		    o->invalid, o->invalid == 1 ? "" : "s");
 	fputc('\n', stderr);
 }
 
-enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR, OPT_REPORT };
+enum { OPT_FEN = 256, OPT_MAXERR, OPT_DEFVAR, OPT_REPORT, OPT_ANNOT,
+	OPT_BASELINE };
 
 /* Option c (its argument optarg) into o and j; -1 to go on, else the
  * exit status. */
@@ -355,6 +405,15 @@ option(int c, struct run *o, struct jobs *j, const char **outpath, bool *fen)
 	case OPT_REPORT:
 		if ((o->report = report_find(optarg)) < 0)
 			return cli_usage();
+		break;
+	case OPT_ANNOT:
+		if ((o->max_annot = cli_number(optarg, 0, 1L << 40,
+		    "--max-annotations")) < 0)
+			return cli_usage();
+		break;
+	case OPT_BASELINE:
+		if (report_baseline(optarg) != 0)
+			return cli_exit(EXIT_USAGE);
 		break;
 	case 'h':
 		usage(stdout);
@@ -439,6 +498,8 @@ options(int argc, char **argv, struct run *o, struct jobs *j,
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "max-annotations", required_argument, NULL, OPT_ANNOT },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "strict", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -500,11 +561,12 @@ check_games(FILE *in, struct run *o, struct jobs *j, bool fen, long n,
 static bool
 check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 {
-	long n = o->items, nread = o->sel.read, bad = o->invalid;
+	long n = o->items, nread = o->sel.read, bad = o->invalid - o->known;
 	bool ok = check_games(in, o, j, fen, n, nread);
 
 	if (o->report == REPORT_JUNIT && report_suite(o->rep_suites,
-	    o->rep_cases, o->name, o->items - n, o->invalid - bad) != 0) {
+	    o->rep_cases, o->name, o->items - n, o->invalid - o->known -
+	    bad) != 0) {
 		cli_fail("--report: the report held in a temporary file: %s",
 		    strerror(errno));
 		o->fail_io = true;
@@ -512,12 +574,16 @@ check_input(FILE *in, struct run *o, struct jobs *j, bool fen)
 	return ok;
 }
 
-/* --report's start (JUnit: the files its suites are held in). */
+/* --report's start (JUnit: the files its suites are held in; GitHub:
+ * the file its annotations are held in, and the job summary). */
 static int
 report_open(struct run *o, FILE *out)
 {
-	if (o->report == REPORT_JUNIT && ((o->rep_cases = tmpfile()) == NULL ||
-	    (o->rep_suites = tmpfile()) == NULL)) {
+	report_conf(o->max_annot, o->report == REPORT_GITHUB ?
+	    getenv("GITHUB_STEP_SUMMARY") : NULL);
+	if ((o->report == REPORT_JUNIT || o->report == REPORT_GITHUB) &&
+	    ((o->rep_cases = tmpfile()) == NULL || (o->report == REPORT_JUNIT &&
+	    (o->rep_suites = tmpfile()) == NULL))) {
 		cli_fail("--report: a temporary file: %s", strerror(errno));
 		return -1;
 	}
@@ -531,12 +597,11 @@ report_close(struct run *o, FILE *out)
 {
 	int rc = o->fail_io ? -1 : 0;
 
-	if (o->report != REPORT_NONE && !o->fail_io && report_end(out,
-	    o->report, o->rep_suites, o->items, o->invalid) != 0) {
+	if (o->report != REPORT_NONE && !o->fail_io && (rc = report_end(out,
+	    o->report, o->report == REPORT_GITHUB ? o->rep_cases :
+	    o->rep_suites, o->items, o->invalid - o->known)) == -1)
 		cli_fail("--report: the report held in a temporary file: %s",
 		    strerror(errno));
-		rc = -1;
-	}
 	if (o->rep_cases != NULL)
 		fclose(o->rep_cases);
 	if (o->rep_suites != NULL)
@@ -547,7 +612,7 @@ report_close(struct run *o, FILE *out)
 int
 main(int argc, char **argv)
 {
-	struct run o = { 0 };
+	struct run o = { .max_annot = REPORT_ANNOTATIONS };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL;
@@ -617,7 +682,7 @@ main(int argc, char **argv)
 		    o.clean.files, o.clean.files == 1 ? "" : "s", outpath);
 	/* an error of a class (-Werror) fails the run, even one of no game
 	   (text after the last one) */
-	if (rc == EXIT_VALID && (o.invalid > 0 || o.nogame ||
+	if (rc == EXIT_VALID && (o.invalid - o.known > 0 || o.nogame ||
 	    warn_said_total(true) > 0))
 		rc = EXIT_INVALID;
 	return cli_exit(rc);

@@ -1,5 +1,7 @@
 /* zhperft - count the leaves of the legal move tree. */
 #include <getopt.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,7 +101,8 @@ struct suite {
 	const char *name;
 	const struct zh_variant *deflt, *v;
 	unsigned long long max_nodes;
-	char id[256];
+	const char *id;		/* the entry's "id", whole: idbuf or "?" */
+	char *idbuf;
 	struct zh_pos pos;
 	bool have_pos, skip;
 	long lineno, pass, failed, skipped;
@@ -189,7 +192,11 @@ static void
 suite_line(struct suite *su, const char *s)
 {
 	if (strncmp(s, "id ", 3) == 0) {
-		snprintf(su->id, sizeof su->id, "%.200s", s + 3);
+		char *id = strdup(s + 3);
+
+		free(su->idbuf);
+		su->idbuf = id;
+		su->id = id != NULL ? id : "?";
 		su->v = su->deflt;
 		su->have_pos = su->skip = false;
 	} else if (strncmp(s, "variant ", 8) == 0)
@@ -209,19 +216,23 @@ suite(FILE *out, const char *path, const struct zh_variant *deflt,
 	struct suite su = { .out = out, .deflt = deflt, .v = deflt,
 	    .max_nodes = max_nodes, .id = "?" };
 	FILE *f = cli_open(path, &su.name);
-	char line[4096];
+	char *line = NULL;	/* a line whole, however long (a FEN's pocket) */
+	size_t cap = 0;
+	ssize_t got;
 	bool rd = false;
 
 	if (f == NULL)
 		return EXIT_USAGE;
-	while (!cli_outputs_failed() && fgets(line, sizeof line, f) != NULL) {
-		size_t n = strlen(line);
+	while (!cli_outputs_failed() && (got = getline(&line, &cap, f)) >= 0) {
+		size_t n = (size_t)got;
 
 		su.lineno++;
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		suite_line(&su, line);
 	}
+	free(line);
+	free(su.idbuf);
 	if (ferror(f)) {
 		cli_read_error(f, su.name);
 		rd = true;

@@ -778,17 +778,22 @@ carried_tags(const struct merge *mg, FILE *f, int d, const char *list,
     const char *result)
 {
 	const struct zh_game *a = mg->sm[0].g, *g;
-	char name[256], pname[sizeof name + 4];
+	size_t n, at = 0, len = strlen(list);
+	/* a name of the list whole, however long: the tag's, and "BPGN" + it */
+	char *name = malloc(2 * len + 6), *pname = name + len + 1;
 	const char *v, *from;
-	size_t n, at = 0;
 	int bd, nth;
 
+	if (name == NULL)
+		return;		/* the tags the list names are left out */
 	while (list[at] != '\0') {
 		n = strcspn(list + at, " ");
-		snprintf(name, sizeof name, "%.*s", (int)n, list + at);
+		memcpy(name, list + at, n);
+		name[n] = '\0';
 		nth = times_before(list, at, n);
 		at += n + (list[at + n] == ' ');
-		snprintf(pname, sizeof pname, "BPGN%s", name);
+		memcpy(pname, "BPGN", 4);
+		memcpy(pname + 4, name, n + 1);
 		if (strcmp(name, "Result") == 0)
 			v = result;
 		else if (strcmp(name, "FEN") == 0) {
@@ -807,6 +812,7 @@ carried_tags(const struct merge *mg, FILE *f, int d, const char *list,
 		if (v != NULL)
 			put_tag(f, name, v, true);
 	}
+	free(name);
 }
 
 static void

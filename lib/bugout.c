@@ -671,11 +671,17 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 	static const char *const roster[4] = { "Event", "Site", "Date",
 	    "Round" };
 	static const char *const unknown[4] = { "?", "?", "????.??.??", "?" };
-	char fen[ZH_FENMAX], buf[256], vbuf[32];
+	char fen[ZH_FENMAX], local[256], *buf = local, vbuf[32];
 	const char *v, *term;
-	size_t k;
+	size_t k, need = 64;	/* PartnerGame, Termination: of tag values */
 	int i;
 
+	for (k = 0; k < g->ntags; k++)
+		need += strlen(g->tags[k].value) + 1;
+	if (need > sizeof local && (buf = malloc(need)) == NULL) {
+		out->fail = true;
+		return;
+	}
 	for (i = 0; i < 4; i++)
 		put_tag(out, roster[i], (v = zh_game_tag(g, roster[i])) ? v :
 		    unknown[i], true);
@@ -709,7 +715,7 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 		put_tag(out, "Board", buf, true);
 	}
 	if (b->labels) {
-		partner_name(g, bd, buf, sizeof buf);
+		partner_name(g, bd, buf, need);
 		put_tag(out, "PartnerGame", buf, true);
 	} else if ((v = zh_game_tag(g, "PartnerGame")) != NULL)
 		put_tag(out, "PartnerGame", v, true);
@@ -717,7 +723,7 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 		if (!board_made_tag(g->tags[k].name) &&
 		    (b->labels || strncmp(g->tags[k].name, "BPGN", 4) != 0))
 			put_tag(out, g->tags[k].name, g->tags[k].value, true);
-	term = b->labels ? termination(g, b, bd, team, buf, sizeof buf) :
+	term = b->labels ? termination(g, b, bd, team, buf, need) :
 	    zh_game_tag(g, "Termination");
 	if (term != NULL)
 		put_tag(out, "Termination", term, true);
@@ -726,6 +732,8 @@ board_tags(struct zh__buf *out, const struct zh_game *g,
 	for (k = 0; k < g->ntags && !b->labels; k++)	/* where they were */
 		if (strncmp(g->tags[k].name, "BPGN", 4) == 0)
 			put_tag(out, g->tags[k].name, g->tags[k].value, true);
+	if (buf != local)
+		free(buf);
 }
 
 /* "[%ts 12.345]" (sp: after a space) for time stamp ms (never

@@ -24,6 +24,7 @@ static const char piece_char[2][ZH_NTYPES + 7] = {
  * most 7 * 255 letters, promoted squares, fields) and copies it out.
  */
 #define WMAX (2 * 100 + 10 + 2 * 7 * 255 + 100 * 3 + 64)
+_Static_assert(WMAX <= ZH_FENMAX, "ZH_FENMAX holds any FEN written");
 
 static ZH_HOT_INLINE char *
 putnum(char *q, unsigned long n)

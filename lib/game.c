@@ -301,8 +301,8 @@ zh_comment_eval(const char *s, size_t n, double *pawns, int *mate)
 	    k < sizeof buf - 1)
 		buf[k++] = *p++;
 	buf[k] = '\0';
-	if (k == 0)
-		return false;
+	if (k == 0 || (p < e && *p != ']' && *p != ',' && !blank(*p)))
+		return false;	/* none, or longer than any number read */
 	if (buf[0] == '#') {
 		char *end;
 		long m = strtol(buf + 1, &end, 10);

@@ -48,6 +48,7 @@ zh_lines_free(struct zh_lines *w)
 	free(w->own);
 	free(w->info);
 	free(w->tokline);
+	free(w->paths);
 	memset(w, 0, sizeof *w);
 }
 
@@ -82,13 +83,22 @@ new_line(struct zh_lines *w, int parent, size_t branch, size_t first)
 	li->first = first;
 	if (parent >= 0) {
 		struct zh_line_info *p = &w->info[parent];
+		/* the parent's path and ".N", however deep */
+		size_t plen = p->parent < 0 ? 0 : strlen(w->paths + p->path);
+		char *q;
 
 		p->children++;
-		if (p->parent < 0)
-			snprintf(li->path, sizeof li->path, "%d", p->children);
-		else
-			snprintf(li->path, sizeof li->path, "%.50s.%d", p->path,
-			    p->children);
+		if (grow((void **)&w->paths, &w->pathcap, w->pathlen + plen +
+		    24, 1))
+			return -1;
+		q = w->paths + w->pathlen;
+		if (p->parent >= 0) {
+			memcpy(q, w->paths + p->path, plen);
+			q[plen++] = '.';
+		}
+		li->path = w->pathlen;
+		w->pathlen += plen + (size_t)snprintf(q + plen, 24, "%d",
+		    p->children) + 1;
 	}
 	return (int)w->ninfo++;
 }
@@ -98,10 +108,11 @@ static int
 split_lines(struct zh_lines *w, const struct zh_game *g,
     const struct zh_replay *r, bool variations)
 {
-	int stack[256], depth = 0, cur;
+	int depth = 0, cur;	/* a variation's end: back to its parent */
 	size_t i;
 
 	w->ninfo = 0;
+	w->pathlen = 0;
 	if (grow((void **)&w->tokline, &w->toklinecap, g->ntoks + 1,
 	    sizeof *w->tokline) || (cur = new_line(w, -1, 0, 0)) < 0)
 		return -1;
@@ -110,8 +121,7 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 
 		w->tokline[i] = -1;
 		if (t->kind == ZH_T_MOVE) {
-			if (r->moves[i].ok && depth <= 256 &&
-			    (variations || depth == 0)) {
+			if (r->moves[i].ok && (variations || depth == 0)) {
 				w->tokline[i] = cur;
 				w->info[cur].n++;
 			}
@@ -122,10 +132,8 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 			    0 : li->branch + li->n;
 			int v;
 
-			if (depth < 256)
-				stack[depth] = cur;
 			depth++;
-			if (!variations || depth > 256)
+			if (!variations)
 				continue;
 			/* a variation replaces its parent's last move */
 			v = new_line(w, cur, full > 0 ? full - 1 : 0, i);
@@ -136,8 +144,8 @@ split_lines(struct zh_lines *w, const struct zh_game *g,
 			cur = v;
 		} else if (t->kind == ZH_T_VEND && depth > 0) {
 			depth--;
-			if (depth < 256)
-				cur = stack[depth];
+			if (variations)
+				cur = w->info[cur].parent;
 		}
 	}
 	return 0;
@@ -293,7 +301,7 @@ zh_lines_walk(struct zh_lines *w, const struct zh_game *g,
 			continue;
 		len = build(w, (int)l, branch + li->n, 0);
 		pl.line = (int)l;
-		pl.path = l == 0 ? NULL : li->path;
+		pl.path = l == 0 ? NULL : w->paths + li->path;
 		pos = r->start;
 		pl.ply = 0;
 		pl.move = NULL;
@@ -774,6 +782,16 @@ put_pocket(struct out *o, const struct zh_pos *p, int c, unsigned flags)
 	if (!any)
 		PUTS(o, " -");
 }
+
+/*
+ * A diagram is at most DIAG_BOUND bytes: two rules and the file letters,
+ * 10 ranks of 10 squares (a colour escape, a mark, a glyph of at most
+ * 3 bytes, a mark and a reset: 20 bytes) with their number and bars,
+ * and two pockets of 7 * 255 pieces (a blank and a glyph each) after
+ * their label.
+ */
+#define DIAG_BOUND (3 * 64 + 10 * (16 + 10 * 20) + 2 * (32 + 7 * 255 * 4))
+_Static_assert(DIAG_BOUND < ZH_DIAGMAX, "ZH_DIAGMAX holds any diagram");
 
 size_t
 zh_diagram_write(const struct zh_pos *p, const struct zh_move *last,

@@ -13,7 +13,7 @@ need=$(missing jq libjansson-dev libpcre2-dev libzstd-dev zlib1g-dev libbz2-dev 
     liblzma-dev zstd gzip bzip2 xz-utils bats bats-assert bats-support libsqlite3-dev sqlite3 \
     fairy-stockfish parallel pkg-config python3 python3-numpy python3-jsonschema \
     python3-dev python3-setuptools python3-pytest python3-pandas python3-dask \
-    python3-distributed)
+    python3-distributed python3-yaml)
 opt=$(missing python3-pil librsvg2-bin chromium)
 [ -z "$need$opt" ] && exit 0
 SUDO=

@@ -52,6 +52,8 @@ assert im.format == "PNG" and im.size[0] > 0, im'
 	[[ $output == *"-o -: the tables are files of a directory"* ]]
 	run -2 zhreplay -F parquet -o - "$PICS/drop.pgn"
 	[[ $output == *"-o -: the tables are files of a directory"* ]]
+	run -2 zhreplay -F planes -o - "$PICS/drop.pgn"
+	[[ $output == *"-o -: the tables are files of a directory"* ]]
 	# refused before reading: a FIFO nobody writes to would hang otherwise
 	mkfifo never
 	run -2 timeout 20 zhreplay -F npy -o - never

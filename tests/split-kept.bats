@@ -35,11 +35,11 @@ split_interrupt() {
 		pid=$!
 		exec 3>fifo
 		cat seven.pgn >&3
-		for i in $(seq 600); do
+		for i in $(seq 2400); do
 			[ -e part-002.out ] && [ -n "$(find . -maxdepth 1 -name ".part-003.out.*")" ] && break
 			sleep 0.05
 		done
-		[ -e part-002.out ] || echo "part-002.out never came"
+		[ -e part-002.out ] || echo "part-002.out never came (2 minutes)"
 		kill "-$sig" "$pid"
 		wait "$pid"
 		rc=$?
@@ -56,6 +56,7 @@ split_interrupt() {
 			rm -f part-*
 			split_interrupt "$sig" zhpgn -q -j "$j" --split 2 -o 'part-%03d.out'
 			assert_equal "$status" $((128 + $(kill -l "$sig")))
+			[ -e part-001.out ] || fail "SIG$sig -j $j: $output; $stderr; $(ls -a)"
 			cmp part-001.out want/part-001.out
 			cmp part-002.out want/part-002.out
 			[ ! -e part-003.out ]
