@@ -463,7 +463,9 @@ pic_gif_end(struct pic *p, long n1, FILE *err)
 			target_close(p, ENOMEM, err);
 		return -1;
 	}
-	if (stop || p->buf.len == 0)
+	if (stop)		/* could not be written: said */
+		return 1;
+	if (p->buf.len == 0)
 		return 0;
 	if (!p->open && target_open(p, n1, 0, err) != 0)
 		return 1;
