@@ -975,22 +975,25 @@ planes_setup(struct opts *o, struct jobs *j, const char *outpath)
 }
 
 /* -o -, the standard output, with a format that writes several files:
-   why not (a usage error before anything is read), or NULL. */
-static const char *
+   true after saying why not (a usage error before anything is read). */
+static bool
 stdout_refused(const struct opts *o, const char *outpath)
 {
 	const struct zh_plysel *s = &o->sel;
+	const char *why = NULL;
 
 	if (outpath == NULL || strcmp(outpath, "-") != 0)
-		return NULL;
+		return false;
 	if (o->fmt == F_NPY || o->fmt == F_PLANES)
-		return "the tables are files of a directory, not one stream";
-	if (o->fmt == F_PNG && !s->start_only && !s->final_only &&
+		why = "the tables are files of a directory, not one stream";
+	else if (o->fmt == F_PNG && !s->start_only && !s->final_only &&
 	    (s->to < 0 || s->to - s->from >= s->every))
-		return "-F png writes a picture a position: select one "
+		why = "-F png writes a picture a position: select one "
 		    "(--final-only, --start-only, --plies N) or give a file "
 		    "name with %d";
-	return NULL;
+	if (why != NULL)
+		cli_fail("-o -: %s", why);
+	return why != NULL;
 }
 
 /* The board's glyphs follow the locale; colours need a terminal. */
@@ -1016,7 +1019,7 @@ main(int argc, char **argv)
 	    .popt = { .version = 3, .dtype = -1, .shard = 100000 } };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
-	const char *outpath = NULL, *rejpath = NULL, *why;
+	const char *outpath = NULL, *rejpath = NULL;
 	char extra[1024], note[512];
 	long n;
 	int color = 0, rc, i = 0;
@@ -1025,14 +1028,9 @@ main(int argc, char **argv)
 	cli_prog = "zhreplay";
 	cli_args(argc, argv);
 	if ((rc = options(argc, argv, &o, &j, &outpath, &rejpath, &color)) < 0 &&
-	    PICTURE(o.fmt) && (pic_setup(&o.pic, outpath, 2) != 0 ||
-	    (clean_splits(&o.clean) && (cli_fail("--split: not with -F %s",
-	    fmt_names[o.fmt]), 1)))) {
-		sel_free(&o.gsel);
-		return cli_usage();
-	}
-	if (rc < 0 && (why = stdout_refused(&o, outpath)) != NULL) {
-		cli_fail("-o -: %s", why);
+	    (stdout_refused(&o, outpath) || (PICTURE(o.fmt) &&
+	    (pic_setup(&o.pic, outpath, 2) != 0 || (clean_splits(&o.clean) &&
+	    (cli_fail("--split: not with -F %s", fmt_names[o.fmt]), 1)))))) {
 		sel_free(&o.gsel);
 		return cli_usage();
 	}
