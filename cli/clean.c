@@ -464,9 +464,9 @@ file_numbered(struct clean *c)
 
 	if (c->cur != NULL && c->games % c->split != 0)
 		return c->cur->f;
-	if (c->cur != NULL) {
+	if (c->cur != NULL) {	/* full: renamed now, kept whatever comes */
 		c->nopen = 0;
-		if (cli_output_park(c->cur->id) != 0)
+		if (cli_output_done(c->cur->id) != 0)
 			return NULL;
 		file_free(c->cur);
 		c->cur = NULL;

@@ -1068,6 +1068,27 @@ cli_output_park(int id)
 	return late_park(late[id]);
 }
 
+int
+cli_output_done(int id)
+{
+	struct output *o = late[id];
+	int rc;
+
+	if (late_park(o) != 0)
+		return -1;
+	if (o->tmp == NULL || out_failed)
+		return out_failed ? -1 : 0;
+	rc = tmpout_commit_kept(o->tmp, o->final, o->name);
+	if (rc != 0) {
+		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
+		out_failed = true;
+	}
+	/* the final name stays: the later outputs are compared with it */
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
+}
+
 FILE *
 cli_output_resume(int id)
 {
@@ -1190,6 +1211,8 @@ cli_outputs_close(void)
 		out_finish(&outs[i]);
 	for (i = 0; i < nlate; i++)
 		out_finish(late[i]);
+	if (out_failed)
+		tmpout_say_kept();	/* the --split shards finished before */
 	late_free();
 	tmpout_end();
 	free(ins);
@@ -1251,6 +1274,12 @@ cli_exit(int rc)
 	/* --help and --version write to stdout itself */
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == 0) {	/* an earlier write failed, its errno
+					   gone: one byte more tells it */
+			clearerr(stdout);
+			fputc('\n', stdout);
+			fflush(stdout);
+		}
 		o.err = errno;
 		out_fail(&o);
 		rc = EXIT_USAGE;

@@ -104,6 +104,10 @@ const char *cli_arg(int i);
 FILE *cli_output_late(const char *path, int *id);
 int cli_output_park(int id);
 FILE *cli_output_resume(int id);
+/* A late output finished for good (a --split shard full): parked, and
+   renamed to its name now, so that a signal or a failure later leaves it
+   (tmpout_commit_kept()).  0, or -1 after a message. */
+int cli_output_done(int id);
 /* Close the outputs, flush stdout and stderr: rc, or EXIT_USAGE if
  * anything could not be written. */
 int cli_exit(int rc);

@@ -38,6 +38,10 @@ static int pipefd[2] = { -1, -1 };
 static pthread_t reaper_th;
 static bool reaping;			/* reaper_th runs (under mu) */
 static struct sigaction olds[4];	/* the dispositions before */
+static struct {				/* tmpout_commit_kept(), under mu */
+	long n;
+	char *first, *last;
+} kept;
 static bool handled[4];
 
 /* "TOOL: NAME: not written (WHY)" straight to stderr's descriptor (its
@@ -52,6 +56,36 @@ say(const char *name, const char *why)
 	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n < sizeof msg ?
 	    (size_t)n : sizeof msg - 1) < 0)
 		return;		/* nowhere left to say it */
+}
+
+/* The files of tmpout_commit_kept(), which a signal leaves: "TOOL:
+   FIRST to LAST: kept (N complete files)". */
+static void
+say_kept(void)
+{
+	char msg[2 * PATH_MAX + 128];
+	int n;
+
+	if (kept.n == 0 || kept.first == NULL || kept.last == NULL)
+		return;
+	if (kept.n == 1)
+		n = snprintf(msg, sizeof msg, "%s: %s: kept (complete)\n",
+		    cli_prog, kept.first);
+	else
+		n = snprintf(msg, sizeof msg, "%s: %s to %s: kept (%ld "
+		    "complete files)\n", cli_prog, kept.first, kept.last,
+		    kept.n);
+	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n < sizeof msg ?
+	    (size_t)n : sizeof msg - 1) < 0)
+		return;		/* nowhere left to say it */
+}
+
+void
+tmpout_say_kept(void)
+{
+	pthread_mutex_lock(&mu);
+	say_kept();
+	pthread_mutex_unlock(&mu);
 }
 
 /* The signal handler: async-signal-safe, it only passes the signal on.
@@ -97,6 +131,7 @@ reaper(void *arg)
 		unlink(t->path);
 		say(t->name, why);
 	}
+	say_kept();
 	/* End as the signal would have ended the process. */
 	signal(b, SIG_DFL);
 	sigemptyset(&set);
@@ -160,6 +195,11 @@ tmpout_end(void)
 		close(pipefd[1]);	/* the reaper reads its end */
 	}
 	reaping = armed = false;
+	if (kept.last != kept.first)
+		free(kept.last);
+	free(kept.first);
+	kept.first = kept.last = NULL;
+	kept.n = 0;
 	pthread_mutex_unlock(&mu);
 	if (join) {
 		pthread_join(reaper_th, NULL);
@@ -235,8 +275,41 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 	return fd;
 }
 
+/* The name of a file kept, for say_kept() (under mu): the first and
+   the last (one string while they are one). */
+static void
+keep(const char *name)
+{
+	char *d = strdup(name);
+
+	kept.n++;
+	if (d == NULL)
+		return;		/* the count stays right, the name old */
+	if (kept.first == NULL) {
+		kept.first = kept.last = d;
+		return;
+	}
+	if (kept.last != kept.first)
+		free(kept.last);
+	kept.last = d;
+}
+
+static int commit(const char *tmp, const char *final, const char *name);
+
 int
 tmpout_commit(const char *tmp, const char *final)
+{
+	return commit(tmp, final, NULL);
+}
+
+int
+tmpout_commit_kept(const char *tmp, const char *final, const char *name)
+{
+	return commit(tmp, final, name);
+}
+
+static int
+commit(const char *tmp, const char *final, const char *name)
 {
 	struct stat st;
 	int rc, e = 0;
@@ -256,7 +329,8 @@ tmpout_commit(const char *tmp, const char *final)
 	} else if ((rc = rename(tmp, final)) != 0) {
 		e = errno;
 		unlink(tmp);
-	}
+	} else if (name != NULL)
+		keep(name);
 	forget(tmp);
 	pthread_mutex_unlock(&mu);
 	errno = e;

@@ -25,6 +25,13 @@ int tmpout_create(const char *final, int mode, const char *name, char **tmp);
 /* Rename tmp over final and forget it: 0, or -1 with errno (tmp then
    removed). */
 int tmpout_commit(const char *tmp, const char *final);
+/* The same for a file that stays whatever comes after (a finished
+   --split shard), 'name' its name in messages: a signal that ends the
+   run says "TOOL: FIRST to LAST: kept (N complete files)" after the
+   files it removed. */
+int tmpout_commit_kept(const char *tmp, const char *final, const char *name);
+/* That message now, if there are such files (a run that failed). */
+void tmpout_say_kept(void);
 /* Remove tmp and forget it; 'why' (if not NULL) said as "TOOL: NAME: not
    written (WHY)". */
 void tmpout_drop(const char *tmp, const char *why);

@@ -460,6 +460,12 @@ main(int argc, char **argv)
 		/* the pictures' files are written whole, one by one */
 		if (pic_setup(&o.pic, outpath, 1) != 0)
 			return cli_usage();
+		if (o.pic.to_stdout && argc - optind > 1) {
+			cli_fail("-o -: the standard output takes one picture, "
+			    "and %d operands give more: give -o a file name "
+			    "with %%d", argc - optind);
+			return cli_usage();
+		}
 		pic.o = &o.pic;
 		outpath = NULL;
 	}

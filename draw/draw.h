@@ -141,5 +141,9 @@ int draw_gif_frame(struct draw_gif *g, const struct draw_scene *sc);
 /* The GIF so far into out (the last frame's delay set), and the frames
  * forgotten for the next GIF. */
 void draw_gif_end(struct draw_gif *g, struct draw_buf *out);
+/* The bytes made so far but the last frame's (whose delay the end may
+ * change) appended to out and dropped from g: a GIF written as its
+ * frames are made holds one frame at a time. */
+void draw_gif_take(struct draw_gif *g, struct draw_buf *out);
 void draw_gif_free(struct draw_gif *g);
 #endif

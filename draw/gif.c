@@ -588,6 +588,20 @@ draw_gif_frame(struct draw_gif *g, const struct draw_scene *sc)
 }
 
 void
+draw_gif_take(struct draw_gif *g, struct draw_buf *out)
+{
+	size_t n;
+
+	if (g->w == 0 || g->delay_at < 4)
+		return;
+	n = g->delay_at - 4;		/* the last frame's start */
+	draw_buf_put(out, g->out.p, n);
+	memmove(g->out.p, g->out.p + n, g->out.len - n);
+	g->out.len -= n;
+	g->delay_at -= n;
+}
+
+void
 draw_gif_end(struct draw_gif *g, struct draw_buf *out)
 {
 	if (g->w == 0)

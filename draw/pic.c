@@ -1,6 +1,7 @@
 /* pic.c - pictures for the tools: options, file names, whole writes. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,14 @@
 
 static atomic_int failed;		/* a picture could not be written */
 static atomic_long singles;		/* pictures into a -o without %d */
+
+/* The names written in this run, a set (open addressing, a power of
+ * two), so that no name is written twice. */
+static struct {
+	pthread_mutex_t mu;
+	char **slot;
+	size_t cap, n;
+} written = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
 
 int
 pic_format(const char *s)
@@ -63,10 +72,22 @@ conversion(const char *s)
 	return s[n] == 'd' ? n + 1 : 0;
 }
 
+/* Whether [from, to) of a pattern holds a character that is not a digit
+ * ("%%" is a '%'): two numbers written with it between them can be told
+ * apart. */
+static bool
+apart(const char *from, const char *to)
+{
+	for (; from < to; from++)
+		if (*from < '0' || *from > '9')
+			return true;
+	return false;
+}
+
 int
 pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 {
-	const char *s;
+	const char *s, *end = NULL;
 	size_t n;
 
 	if (o->square == 0)
@@ -75,8 +96,20 @@ pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 		o->delay = 80;
 	if (o->last_delay == 0)
 		o->last_delay = 300;
-	o->pattern = outpath;
 	o->nconv = 0;
+	o->to_stdout = false;
+	if (outpath != NULL && strcmp(outpath, "-") == 0) {
+		if (o->fmt == PIC_SVG)
+			outpath = NULL;	/* one a line, as without -o */
+		else if (o->fmt == PIC_PNG && o->many) {
+			cli_fail("-o -: -F png writes a picture a position: "
+			    "select one (--final-only, --start-only, --plies N) "
+			    "or give a file name with %%d");
+			return -1;
+		} else
+			o->to_stdout = true;	/* one picture, zhkit(7) */
+	}
+	o->pattern = outpath;
 	if (outpath == NULL) {
 		if (o->fmt == PIC_SVG)
 			return 0;
@@ -98,7 +131,15 @@ pic_setup(struct pic_opts *o, const char *outpath, int maxconv)
 			    "two %d at most (the game, the ply)");
 			return -1;
 		}
+		if (o->nconv == 2 && !apart(end, s)) {
+			cli_fail("-o '%s': %ld: the game's and the ply's numbers "
+			    "need a character that is not a digit between them "
+			    "(%%d-%%d), else game 1 ply 11 and game 11 ply 1 "
+			    "have one name", outpath, (long)(s - outpath) + 1);
+			return -1;
+		}
 		s += n;
+		end = s + 1;
 	}
 	return 0;
 }
@@ -195,78 +236,246 @@ pic_draw_bply(struct pic *p, const struct zh_bply *pl,
 	return pic_draw(p, b, 2);
 }
 
-/* buf to path whole, under a temporary name renamed at the end (an
- * interrupted run leaves no cut picture, tmpout.h); a failed write
- * leaves nothing.  0, or errno. */
-static int
-write_whole(const char *path, const struct draw_buf *buf)
+static void
+written_free(void)
 {
-	char *tmp;
-	size_t off = 0;
-	ssize_t n;
-	int fd, e = 0;
+	size_t i;
 
-	if ((fd = tmpout_create(path, -1, path, &tmp)) < 0)
-		return errno;
-	while (off < buf->len && e == 0) {
-		if ((n = write(fd, buf->p + off, buf->len - off)) < 0) {
-			if (errno != EINTR)
-				e = errno;
-		} else
-			off += (size_t)n;
-	}
-	if (close(fd) != 0 && e == 0)
-		e = errno;
-	if (e != 0)
-		tmpout_drop(tmp, NULL);
-	else if (tmpout_commit(tmp, path) != 0)
-		e = errno;
-	free(tmp);
-	return e;
+	for (i = 0; i < written.cap; i++)
+		free(written.slot[i]);
+	free(written.slot);
+	written.slot = NULL;
+	written.cap = written.n = 0;
 }
 
-int
-pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
+static size_t
+name_hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* path into the set of names written: 1 if it is new, 0 if it was
+ * there, -1 out of memory. */
+static int
+name_claim_locked(const char *path)
+{
+	size_t i, k, cap;
+	char **slot;
+
+	if (written.n * 2 >= written.cap) {	/* grow: rehash every name */
+		cap = written.cap == 0 ? 64 : written.cap * 2;
+		if ((slot = calloc(cap, sizeof *slot)) == NULL)
+			return -1;
+		for (i = 0; i < written.cap; i++)
+			if (written.slot[i] != NULL) {
+				k = name_hash(written.slot[i]) & (cap - 1);
+				while (slot[k] != NULL)
+					k = (k + 1) & (cap - 1);
+				slot[k] = written.slot[i];
+			}
+		if (written.slot == NULL)
+			atexit(written_free);
+		free(written.slot);
+		written.slot = slot;
+		written.cap = cap;
+	}
+	for (k = name_hash(path) & (written.cap - 1); written.slot[k] != NULL;
+	    k = (k + 1) & (written.cap - 1))
+		if (strcmp(written.slot[k], path) == 0)
+			return 0;
+	if ((written.slot[k] = strdup(path)) == NULL)
+		return -1;
+	written.n++;
+	return 1;
+}
+
+static int
+name_claim(const char *path)
+{
+	int rc;
+
+	pthread_mutex_lock(&written.mu);
+	rc = name_claim_locked(path);
+	pthread_mutex_unlock(&written.mu);
+	return rc;
+}
+
+/* A failure said: the run's exit status is 2; -1. */
+#define FAIL(err, ...) \
+	(fprintf(err, __VA_ARGS__), atomic_store(&failed, 1), -1)
+
+/*
+ * The file of the picture (n1, n2) open in p (p->fd; -2: the standard
+ * output), under a temporary name renamed at the end (an interrupted run
+ * leaves no cut picture, tmpout.h).  0, or -1 after a message.
+ */
+static int
+target_open(struct pic *p, long n1, long n2, FILE *err)
 {
 	char path[4096];
 	const char *in;
 	long k;
 	int e;
 
+	if (p->o->nconv == 0 && (k = atomic_fetch_add(&singles, 1)) > 0) {
+		atomic_store(&failed, 1);
+		if (k > 1)	/* said once, not for every picture after */
+			return -1;
+		if (p->o->to_stdout)
+			return FAIL(err, "%s: -o -: the standard output takes "
+			    "one picture, and there are more: give -o a file "
+			    "name with a %%d\n", cli_prog);
+		return FAIL(err, "%s: -o '%s' names one picture, and there "
+		    "are more: give it a %%d\n", cli_prog, p->o->pattern);
+	}
+	if (p->o->to_stdout) {
+		p->fd = -2;
+		p->open = true;
+		return 0;
+	}
+	if (!file_name(p->o->pattern, n1, n2, path, sizeof path))
+		return FAIL(err, "%s: -o '%s': the name is too long\n",
+		    cli_prog, p->o->pattern);
+	if ((e = name_claim(path)) <= 0)
+		return FAIL(err, "%s: %s: %s\n", cli_prog, path, e < 0 ?
+		    "out of memory" : "not written: this run wrote a picture "
+		    "of that name already (-o's pattern gives it twice)");
+	if ((in = cli_input_named(path)) != NULL)
+		return FAIL(err, "%s: %s: cannot write: it is the input "
+		    "%s\n", cli_prog, path, in);
+	if ((p->path = strdup(path)) == NULL)
+		return FAIL(err, "%s: %s: out of memory\n", cli_prog, path);
+	if ((p->fd = tmpout_create(path, -1, p->path, &p->tmp)) < 0) {
+		e = errno;
+		free(p->path);
+		p->path = NULL;
+		return FAIL(err, "%s: %s: write error: %s\n", cli_prog, path,
+		    strerror(e));
+	}
+	p->open = true;
+	return 0;
+}
+
+/* p->buf onto the open file (or out, the standard output's stream;
+ * stdout if NULL), emptied; 0, or errno. */
+static int
+target_put(struct pic *p, FILE *out)
+{
+	size_t off = 0;
+	ssize_t n;
+	int e = 0;
+
+	if (p->open && p->fd == -2) {
+		out = out != NULL ? out : stdout;
+		errno = 0;
+		if (fwrite(p->buf.p, 1, p->buf.len, out) != p->buf.len ||
+		    fflush(out) != 0)
+			e = errno != 0 ? errno : EIO;
+	}
+	while (p->open && p->fd >= 0 && off < p->buf.len && e == 0) {
+		if ((n = write(p->fd, p->buf.p + off, p->buf.len - off)) < 0) {
+			if (errno != EINTR)
+				e = errno;
+		} else
+			off += (size_t)n;
+	}
+	p->buf.len = 0;
+	return e;
+}
+
+/* The file closed: renamed to its name if ok, else removed.  0, or -1
+ * after a message (e: the write's errno, 0 if it went well). */
+static int
+target_close(struct pic *p, int e, FILE *err)
+{
+	const char *name = p->fd == -2 ? "<stdout>" : p->path;
+	bool file = p->open && p->fd >= 0;
+	int rc = 0;
+
+	if (file && close(p->fd) != 0 && e == 0)
+		e = errno;
+	if (file && e != 0)
+		tmpout_drop(p->tmp, NULL);
+	else if (file && tmpout_commit(p->tmp, p->path) != 0)
+		e = errno;
+	if (e != 0)
+		rc = FAIL(err, "%s: %s: write error: %s\n", cli_prog, name,
+		    strerror(e));
+	p->open = false;
+	p->fd = -1;
+	free(p->tmp);
+	free(p->path);
+	p->tmp = p->path = NULL;
+	return rc;
+}
+
+int
+pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err)
+{
 	if (p->o->pattern == NULL) {
 		if (fwrite(p->buf.p, 1, p->buf.len, out) == p->buf.len)
 			return 0;
-		fprintf(err, "%s: write error: %s\n", cli_prog, strerror(errno));
-		atomic_store(&failed, 1);
-		return -1;
+		return FAIL(err, "%s: write error: %s\n", cli_prog,
+		    strerror(errno));
 	}
-	if (p->o->nconv == 0 && (k = atomic_fetch_add(&singles, 1)) > 0) {
-		if (k == 1)	/* said once, not for every picture after */
-			fprintf(err, "%s: -o '%s' names one picture, and there "
-			    "are more: give it a %%d\n", cli_prog,
-			    p->o->pattern);
-		atomic_store(&failed, 1);
+	if (target_open(p, n1, n2, err) != 0)
 		return -1;
+	return target_close(p, target_put(p, out), err);
+}
+
+int
+pic_gif_frame(struct pic *p, long n1, FILE *err)
+{
+	int e;
+
+	p->buf.len = 0;
+	draw_gif_take(p->gif, &p->buf);
+	if (p->buf.fail)
+		return -1;
+	if (p->stop || p->buf.len == 0) {	/* nowhere to go: dropped */
+		p->buf.len = 0;
+		return 0;
 	}
-	if (!file_name(p->o->pattern, n1, n2, path, sizeof path)) {
-		fprintf(err, "%s: -o '%s': the name is too long\n", cli_prog,
-		    p->o->pattern);
-		atomic_store(&failed, 1);
-		return -1;
+	if (!p->open && target_open(p, n1, 0, err) != 0) {
+		p->stop = true;
+		p->buf.len = 0;
+		return 0;
 	}
-	if ((in = cli_input_named(path)) != NULL) {
-		fprintf(err, "%s: %s: cannot write: it is the input %s\n",
-		    cli_prog, path, in);
-		atomic_store(&failed, 1);
-		return -1;
-	}
-	if ((e = write_whole(path, &p->buf)) != 0) {
-		fprintf(err, "%s: %s: write error: %s\n", cli_prog, path,
-		    strerror(e));
-		atomic_store(&failed, 1);
-		return -1;
+	if ((e = target_put(p, NULL)) != 0) {
+		target_close(p, e, err);
+		p->stop = true;
 	}
 	return 0;
+}
+
+int
+pic_gif_end(struct pic *p, long n1, FILE *err)
+{
+	bool stop = p->stop;
+	int e;
+
+	p->stop = false;
+	if (p->gif == NULL)
+		return 0;
+	p->buf.len = 0;
+	draw_gif_end(p->gif, &p->buf);
+	if (p->buf.fail) {
+		if (p->open)
+			target_close(p, ENOMEM, err);
+		return -1;
+	}
+	if (stop)		/* could not be written: said */
+		return 1;
+	if (p->buf.len == 0)
+		return 0;
+	if (!p->open && target_open(p, n1, 0, err) != 0)
+		return 1;
+	e = target_put(p, NULL);
+	return target_close(p, e, err) != 0;
 }
 
 bool
@@ -284,6 +493,14 @@ pic_set_failed(void)
 void
 pic_free(struct pic *p)
 {
+	if (p->open && p->fd >= 0) {	/* a GIF never ended: not written */
+		close(p->fd);
+		tmpout_drop(p->tmp, NULL);
+	}
+	free(p->tmp);
+	free(p->path);
+	p->tmp = p->path = NULL;
+	p->open = false;
 	draw_scene_free(&p->sc);
 	draw_buf_free(&p->buf);
 	draw_gif_free(p->gif);

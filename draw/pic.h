@@ -6,8 +6,12 @@
  * -o's pattern holds up to two integer conversions (%d, %03d; %% for a
  * '%'): the first takes the picture's number (zhfen: the FEN's; zhreplay:
  * the game's), the second the ply.  Without one, -o names one file and
- * a second picture is an error.  Without -o an SVG goes to the standard
- * output, one document a line; a PNG or a GIF needs -o.
+ * a second picture is an error.  Without -o (or with -o -) an SVG goes
+ * to the standard output, one document a line; a PNG or a GIF needs -o,
+ * and -o - sends one to the standard output (a second is an error).
+ * Two conversions need a character that is not a digit between them
+ * (else game 1 ply 11 and game 11 ply 1 would share a name), and no
+ * name is written twice in a run.
  */
 #ifndef PIC_H
 #define PIC_H
@@ -23,6 +27,13 @@ struct pic_opts {
 	int delay, last_delay;		/* GIF: hundredths of a second */
 	const char *pattern;		/* -o, NULL: standard output */
 	int nconv;			/* its conversions */
+	bool to_stdout;			/* -o - for a PNG or a GIF: one
+					   picture, on the standard output */
+	bool many;			/* set by the caller: a game may have
+					   more than one picture a position
+					   makes (-o - is then refused for
+					   PNG, whose pictures are a
+					   position's) */
 };
 
 /* Per thread: the scene, the bytes, the GIF being made. */
@@ -33,6 +44,10 @@ struct pic {
 	struct draw_gif *gif;
 	long count;			/* pictures of the game so far */
 	bool stop;			/* no more of this game's (an error) */
+	bool open;			/* a file being written: fd (-2: the
+					   standard output), tmp, path */
+	int fd;
+	char *tmp, *path;
 	bool has_clock[2][2];		/* the clocks by board and colour, */
 	double clock[2][2];		/* kept by the caller as it walks */
 };
@@ -55,7 +70,7 @@ int pic_format(const char *s);
 /* An option of pictures: 1 taken, 0 not one, -1 bad (said). */
 int pic_option(struct pic_opts *o, int c, const char *arg);
 /* With -o known: 0, or -1 after a message (a pattern with more than
- * maxconv conversions, a PNG or GIF without -o, ...). */
+ * maxconv conversions, two not apart, a PNG or GIF without -o, ...). */
 int pic_setup(struct pic_opts *o, const char *outpath, int maxconv);
 
 /* The picture of one board or a pair into p->buf (emptied first); -1 if
@@ -74,6 +89,15 @@ int pic_draw_bply(struct pic *p, const struct zh_bply *pl,
  * pic_failed()).
  */
 int pic_save(struct pic *p, long n1, long n2, FILE *out, FILE *err);
+/*
+ * A GIF written as it is made, so that it holds one frame at a time:
+ * after each frame drawn, pic_gif_frame() writes what is final to the
+ * file of game n1 (opened at the first), and pic_gif_end() the rest at
+ * the game's end (renamed into place then).  0; -1 out of memory; 1
+ * (pic_gif_end) if the GIF could not be written (said, pic_failed()).
+ */
+int pic_gif_frame(struct pic *p, long n1, FILE *err);
+int pic_gif_end(struct pic *p, long n1, FILE *err);
 bool pic_failed(void);
 void pic_set_failed(void);
 void pic_free(struct pic *p);

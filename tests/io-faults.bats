@@ -236,10 +236,14 @@ interrupt() {
 	ln -s /dev/full part-3.pgn
 	run --separate-stderr zhpgn --split 100 -o 'part-%d.pgn' --stats st.json --duplicates dup.pgn "$PIECE"
 	assert_equal "$status" 2
-	for f in part-1.pgn part-2.pgn st.json dup.pgn; do
+	for f in st.json dup.pgn; do
 		[ ! -e "$f" ] || fail "$f left"
 		[[ $stderr == *"zhpgn: $f: not written (the run failed)"* ]] || fail "$stderr"
 	done
+	# the shards finished before the failure stay, whole, said (#39 item 5)
+	[[ $stderr == *"zhpgn: part-1.pgn to part-2.pgn: kept (2 complete files)"* ]] || fail "$stderr"
+	assert_equal "$(cat part-1.pgn part-2.pgn | grep -c '^\[Event ')" 200
+	rm part-1.pgn part-2.pgn
 	[ -z "$(find . -name '.*' ! -name .)" ] || fail "temporary files left: $(ls -a)"
 	rm part-3.pgn
 	zhpgn -q --split 100 -o 'part-%d.pgn' --stats st.json --duplicates dup.pgn "$PIECE"

@@ -30,7 +30,11 @@ setup_file() {
 	run jq -r .version "$BATS_TEST_TMPDIR/s.json"
 	assert_output "$v"
 	[ -f "$ZH_TOP/build/python/.built" ] || return 0
-	run env PYTHONPATH="$ZH_TOP/build/python" /usr/bin/python3 -c 'import zhkit; print(zhkit.version)'
+	# (under make asan the module is instrumented: its runtime preloaded)
+	local pre=
+	[ -z "${ZH_SANFLAGS-}" ] || pre=$(${CC:-cc} -print-file-name=libasan.so)
+	run env PYTHONPATH="$ZH_TOP/build/python" LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0 \
+	    /usr/bin/python3 -c 'import zhkit; print(zhkit.version)'
 	assert_output "$v"
 }
 

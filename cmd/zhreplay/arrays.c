@@ -14,6 +14,11 @@ static int
 open_dir(struct opts *o, struct jobs *j, const char *outpath,
     const char *codec)
 {
+	if (outpath != NULL && strcmp(outpath, "-") == 0) {
+		cli_fail("-o -: the %s are files of a directory, not one "
+		    "stream", "tables");
+		return -1;
+	}
 	if (outpath == NULL || o->variations || clean_splits(&o->clean)) {
 		cli_fail("-F npy: %s", outpath == NULL ? "-o DIR is needed "
 		    "(the arrays are files of a directory)" : o->variations ?

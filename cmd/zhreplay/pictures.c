@@ -9,7 +9,12 @@
 int
 pic_check(struct opts *o, const char *outpath)
 {
+	const struct zh_plysel *s = &o->sel;
+
 	o->pic.fmt = pic_format(o->fmt->name);
+	/* a game has more than one position selected (-o - takes one) */
+	o->pic.many = !s->start_only && !s->final_only &&
+	    (s->to < 0 || s->to - s->from >= s->every);
 	if (pic_setup(&o->pic, outpath, 2) != 0)
 		return -1;
 	if (clean_splits(&o->clean)) {
@@ -30,7 +35,9 @@ pic_out(struct state *st, int rc, long ply, bool frame)
 
 	if (rc != 0)
 		return -1;
-	if (frame || p->stop)
+	if (frame)	/* a GIF is written as it is made */
+		return pic_gif_frame(p, st->g->index, stderr);
+	if (p->stop)
 		return 0;
 	if (++p->count > 1 && st->o->pic.pattern != NULL &&
 	    st->o->pic.nconv == 1) {
@@ -41,8 +48,8 @@ pic_out(struct state *st, int rc, long ply, bool frame)
 		p->stop = true;
 	} else if (st->o->pic.pattern == NULL)	/* SVG, one a line */
 		emit(st, (const char *)p->buf.p, p->buf.len);
-	else if (pic_save(p, st->g->number, ply, NULL, stderr) != 0)
-		p->stop = true;
+	else if (pic_save(p, st->g->index, ply, NULL, stderr) != 0)
+		p->stop = true;	/* the game's number in the run, as -F jsonl */
 	return 0;
 }
 
@@ -137,18 +144,13 @@ pic_end(struct state *st, bool walked, FILE *out)
 	return 0;
 }
 
-/* A game's GIF written (if it has frames); 1 if it could not be. */
+/* A game's GIF ended: what is left of it written and the file renamed
+   (pic_gif_end); 1 if it could not be. */
 int
 gif_end(struct state *st, bool walked, FILE *out)
 {
-	struct pic *p = &st->pic;
-
-	pic_end(st, walked, out);
-	if (p->gif == NULL)
-		return 0;
-	p->buf.len = 0;
-	draw_gif_end(p->gif, &p->buf);
-	if (p->buf.len == 0 || p->buf.fail)
-		return p->buf.len == 0 ? 0 : 1;
-	return pic_save(p, st->g->number, 0, NULL, stderr) != 0;
+	(void)walked;
+	(void)out;
+	st->pic.count = 0;
+	return pic_gif_end(&st->pic, st->g->index, stderr);
 }

@@ -10,6 +10,11 @@
 int
 planes_open_dir(struct opts *o, struct jobs *j, const char *outpath)
 {
+	if (outpath != NULL && strcmp(outpath, "-") == 0) {
+		cli_fail("-o -: the %s are files of a directory, not one "
+		    "stream", "tables");
+		return -1;
+	}
 	if (outpath == NULL || o->variations || clean_splits(&o->clean)) {
 		cli_fail("-F planes: %s", outpath == NULL ? "-o DIR is needed "
 		    "(the tensors are files of a directory)" : o->variations ?

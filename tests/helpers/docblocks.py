@@ -247,6 +247,9 @@ def env():
 
 def run(cmd, stdin=None):
     cmd = cmd.replace("/tmp/", BOX + "/tmp/")
+    # Debian's python3 is the sandbox's (the sanitizers' runtime under
+    # make asan): /usr/bin/python3 in a doc is that one
+    cmd = cmd.replace("/usr/bin/python3", "python3")
     p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=BOX,
                        env=env(), stdin=stdin or subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
