@@ -678,7 +678,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	if (o->fmt == F_NPY && st->bad)
 		started = false;	/* never written */
 	else if (o->fmt == F_NPY && started)
-		npy_game_begin(&st->npy, g, r->v);
+		npy_game_begin(&st->npy, g, r);
 	if (started) {
 		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
 		    (o->fmt == F_JSONL || o->fmt == F_NPY || PICTURE(o->fmt) ?
