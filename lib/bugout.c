@@ -495,15 +495,18 @@ zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
 	}
 }
 
-/* The team result (1-0: White on A and Black on B won): from the
- * ending the replay found, else the Result as given (a result of one
- * board's convention is not told apart without an ending). */
+/* The team result (1-0: White on A and Black on B won): the Result as
+ * given, read by the convention the ending tells (zh__bug_result, the
+ * arrays' and zhcheck's one rule), else from the ending the replay
+ * found, else as given. */
 static const char *
 team_result(const struct zh_game *g, const struct zh_bug *b)
 {
-	const char *r = zh_bug_team_result(b);
+	const char *conv, *r = zh__bug_result(b, given_result(g), &conv);
 
-	return r != NULL ? r : given_result(g);
+	if (conv == NULL && zh_bug_team_result(b) != NULL)
+		r = zh_bug_team_result(b);
+	return r;
 }
 
 /* Board bd's own result: board A's is the team's, board B's its

@@ -48,9 +48,10 @@ sample() {
 	sample
 	zhreplay -q -F jsonl "${SAMPLE[@]}" >"$T/pos.jsonl" 2>/dev/null || true
 	zhpgn -q -J "${SAMPLE[@]}" >"$T/games.jsonl" 2>/dev/null || true
+	zhcheck -q --json "${SAMPLE[@]}" >"$T/check.jsonl" 2>/dev/null || true
 	run zhreplay -q -F npy -o "$T/a" "${SAMPLE[@]}"
 	[ "$status" -le 1 ]
-	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl"
+	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl" "$T/check.jsonl"
 	assert_success
 	assert_output --regexp '^jsonl: [0-9]+ games, [0-9]+ positions, [0-9]+ bughouse positions: 0 differences$'
 	# every variant is there, and the sample has what the fields say
