@@ -58,15 +58,6 @@ zh_replay(const struct zh_game *g, const struct zh_variant *force,
 	return rc;
 }
 
-const char *
-zh_replay_result(const struct zh_game *g, const struct zh_replay *r)
-{
-	const char *res = zh_game_result(g);
-
-	return r != NULL && r->bug != NULL ? zh__bug_result(r->bug, res, NULL) :
-	    res;
-}
-
 void
 zh_replay_free(struct zh_replay *r)
 {
