@@ -986,6 +986,54 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	return 0;
 }
 
+/*
+ * The movetext past the last legal half-move of a game in error (the
+ * illegal one and what follows, up to the result) as move objects of
+ * their own: "label" (when a label token comes first), "san" as
+ * written, "uci" null, and the comments and NAGs after it as its
+ * "after" list, so that the reader reads back the same tokens and the
+ * replay finds the same error (zhkit-json(5) "Read back").
+ */
+static void
+bjson_rest(struct bjson *j)
+{
+	const struct zh_game *g = j->g;
+	const struct zh_bug *bug = j->bug;
+	struct zh__buf *b = j->b;
+	size_t i = 0, k;
+
+	if (bug->nmoves > 0)
+		i = bug->moves[bug->nmoves - 1].tok + 1;
+	while (i < g->ntoks && g->toks[i].kind != ZH_T_MOVE)
+		i++;
+	while (i < g->ntoks) {
+		const struct zh_token *t = &g->toks[i];
+
+		if (t->kind != ZH_T_MOVE) {	/* a variation's, the result */
+			i++;
+			continue;
+		}
+		zh__json_open(b, '{');
+		if (is_label(t) && i + 1 < g->ntoks &&
+		    g->toks[i + 1].kind == ZH_T_MOVE) {
+			zh__json_key(b, "label");
+			zh__json_str(b, t->text, t->len);
+			t = &g->toks[++i];
+		}
+		zh__json_key(b, "san");
+		zh__json_str(b, t->text, t->len);
+		zh__json_key(b, "uci");
+		zh__json_null(b);
+		for (k = i + 1; k < g->ntoks && (g->toks[k].kind ==
+		    ZH_T_COMMENT || g->toks[k].kind == ZH_T_NAG); k++)
+			;
+		if (k > i + 1)
+			bjson_after(b, g, i + 1, SIZE_MAX);
+		zh__json_close(b, '}');
+		i = k;
+	}
+}
+
 /* {"line","col","ply","code","message","severity"[,"board"][,"reader"]} */
 static void
 bjson_error(struct zh__buf *b, const struct zh_error *e, const char *code,
@@ -1029,6 +1077,8 @@ zh_bug_json(struct zh__buf *out, const struct zh_game *g,
 	zh__json_open(out, '[');
 	if (start)
 		zh_bug_walk(b, bjson_move, &j);
+	if (start && !b->complete && g->err.code == ZH_OK)
+		bjson_rest(&j);
 	zh__json_close(out, ']');
 	/* the comments before the first move */
 	for (k = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
