@@ -953,7 +953,11 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	}
 	/* its comments, up to the next move or label, but a clock's own */
 	clk = clock_token(g, m);
-	if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
+	/* a board alone (chess.com's file) keeps its clock's comment, as
+	   any game of one board does: "clock" is read back from a label's
+	   move only */
+	if (clk != SIZE_MAX && (!pure_clock(&g->toks[clk]) ||
+	    !j->bug->labels))
 		clk = SIZE_MAX;
 	j->text.len = 0;
 	for (i = m->tok + 1, n = 0; i < g->ntoks &&
@@ -961,7 +965,8 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	    i++)
 		if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
 			zh__json_comment_add(&j->text, &g->toks[i]);
-			n++;
+			/* spaced otherwise than "comment" reads back */
+			n += zh__json_plain_comment(&g->toks[i]) ? 1 : 2;
 		} else if (g->toks[i].kind == ZH_T_NAG)
 			n += 2;
 	if (j->text.len > 0) {
