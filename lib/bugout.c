@@ -882,17 +882,19 @@ struct bjson {
 };
 
 /*
- * "after": the comments and NAGs after a half-move as written, from
- * token i to the next move (its clock's comment 'clk' and the result
- * left out), when "comment" alone would join them into one: the reader
- * reads this list back instead (zhkit-json(5) "Read back").
+ * "after" (or "before", key): the comments and NAGs after a half-move
+ * (before the first) as written, from token i to the next move (its
+ * clock's comment 'clk' and the result left out), when "comment" alone
+ * would join them into one or space them otherwise: the reader reads
+ * this list back instead (zhkit-json(5) "Read back").
  */
 static void
-bjson_after(struct zh__buf *b, const struct zh_game *g, size_t i, size_t clk)
+bjson_list(struct zh__buf *b, const char *key, const struct zh_game *g,
+    size_t i, size_t clk)
 {
 	struct zh__buf c = { 0 };
 
-	zh__json_key(b, "after");
+	zh__json_keyn(b, key, strlen(key));
 	zh__json_open(b, '[');
 	for (; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE &&
 	    g->toks[i].kind != ZH_T_VSTART; i++) {
@@ -974,7 +976,7 @@ bjson_move(void *arg, const struct zh_bply *pl)
 		zh__json_str(b, j->text.s, j->text.len);
 	}
 	if (n > 1)	/* "comment" joins them: the tokens apart */
-		bjson_after(b, g, m->tok + 1, clk);
+		bjson_list(b, "after", g, m->tok + 1, clk);
 	zh__json_key(b, "pockets");
 	zh__json_open(b, '{');
 	zh__json_key(b, "A");
@@ -1033,7 +1035,7 @@ bjson_rest(struct bjson *j)
 		    ZH_T_COMMENT || g->toks[k].kind == ZH_T_NAG); k++)
 			;
 		if (k > i + 1)
-			bjson_after(b, g, i + 1, SIZE_MAX);
+			bjson_list(b, "after", g, i + 1, SIZE_MAX);
 		zh__json_close(b, '}');
 		i = k;
 	}
@@ -1063,7 +1065,7 @@ zh_bug_json(struct zh__buf *out, const struct zh_game *g,
 	struct bjson j = { out, g, b, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags,
 	    { 0 } };
 	bool start = have_start(b, NULL);
-	size_t k;
+	size_t k, n;
 
 	zh__json_open(out, '{');
 	zh__json_game_head(out, g, b->v);
@@ -1086,13 +1088,17 @@ zh_bug_json(struct zh__buf *out, const struct zh_game *g,
 		bjson_rest(&j);
 	zh__json_close(out, ']');
 	/* the comments before the first move */
-	for (k = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
-		if (g->toks[k].kind == ZH_T_COMMENT)
+	for (k = 0, n = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
+		if (g->toks[k].kind == ZH_T_COMMENT) {
 			zh__json_comment_add(&pre, &g->toks[k]);
+			n += zh__json_plain_comment(&g->toks[k]) ? 1 : 2;
+		}
 	if (pre.len > 0) {
 		zh__json_key(out, "comment");
 		zh__json_str(out, pre.s, pre.len);
 	}
+	if (n > 1)	/* "comment" joins or trims them: the tokens apart */
+		bjson_list(out, "before", g, 0, SIZE_MAX);
 	zh__json_game_result(out, g, b->complete);
 	zh__json_key(out, "errors");
 	zh__json_open(out, '[');
