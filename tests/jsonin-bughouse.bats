@@ -83,3 +83,26 @@ setup() {
 	zhpgn -q --merge-boards "$T/j" >"$T/m"
 	grep -q '^1A\. Nf3 {179} 1B\. e4 {179} 1b\. d5 {178}' "$T/m"
 }
+
+@test "bughouse read-back: Latin-1 text and comment spacing come back as written (one board and two)" {
+	# an old FICS archive's Latin-1 names and comments, comments with
+	# blanks of their own, a NAG
+	printf '[Event "FICS rated bughouse match"]\n[Site "freechess.org"]\n[Date "2002.01.11"]\n[WhiteA "Andr\xe9"][BlackA "M\xfcller"][WhiteB "c"][BlackB "d"]\n[Result "*"]\n\n{C:  caf\xe9  } 1A. e4 {179} {  na\xefve} 1a. e5 {178} $1 {x} 1B. d4 {177} *\n' >"$T/l.bpgn"
+	printf '[Event "x"]\n[White "Andr\xe9"]\n[Variant "Crazyhouse"]\n[Result "*"]\n\n{ caf\xe9} 1. e4 {na\xefve  } *\n' >"$T/l.pgn"
+	for f in "$T/l.bpgn" "$T/l.pgn"; do
+		zhpgn -q "$f" >"$T/direct"
+		grep -q "$(printf 'Andr\xe9')" "$T/direct"
+		zhpgn -q --json "$f" >"$T/j"
+		# the JSON is UTF-8 and says the game was Latin-1
+		jq -e '.latin1 == true and ((.tags.White // .tags.WhiteA) == "André")' "$T/j"
+		zhpgn -q "$T/j" | cmp - "$T/direct"
+		# and JSON -> JSON is the same line
+		zhpgn -q --json "$T/j" | jq -c 'del(.file)' >"$T/jj"
+		jq -c 'del(.file)' "$T/j" | cmp - "$T/jj"
+	done
+	# a game of UTF-8 text has no "latin1"
+	iconv -f latin1 -t utf-8 "$T/l.bpgn" >"$T/u.bpgn"
+	run bash -c "zhpgn -q --json '$T/u.bpgn' | jq -c '.latin1'"
+	assert_output null
+	zhpgn -q --json "$T/u.bpgn" | zhpgn -q | cmp - <(zhpgn -q "$T/u.bpgn")
+}
