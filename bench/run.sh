@@ -27,8 +27,9 @@
 #   ZH_BENCH_BASE   a git revision (e.g. 42ba11e): build it in bench/tmp/base-REV
 #                   and time its PGN rows against this tree's, in turn
 #                   (section "base", zh.pgn x 10, output to /dev/null)
+#   ZH_BENCH_PLANES_GAMES  games CrazyAra's converter is timed on (default 100)
 #   ZH_BENCH_ONLY   space-separated sections to run: perft fen pgn jobs compress
-#                   base big select bughouse pictures arrays parquet python index
+#                   base big select bughouse pictures arrays parquet python index planes
 #   PEERS_DIR       where setup-peers.sh put the npm peers (~/.cache/zhkit-peers)
 #   ENGINE          Fairy-Stockfish binary (default /usr/games/fairy-stockfish)
 set -u
@@ -45,7 +46,7 @@ SLOW_RUNS=${ZH_BENCH_SLOW_RUNS:-1}
 BIG_RUNS=${ZH_BENCH_BIG_RUNS:-3}
 PAIRS=${ZH_BENCH_PAIRS:-9}
 NFENS=${ZH_BENCH_FENS:-1000000}
-ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays parquet python index}
+ONLY=${ZH_BENCH_ONLY:-perft fen pgn jobs compress base big select bughouse pictures arrays parquet python index planes}
 PEERS=${PEERS:-${PEERS_DIR:-$HOME/.cache/zhkit-peers}/node_modules}
 export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
@@ -775,6 +776,52 @@ index_section() {
 	fi
 }
 if want index; then index_section; fi
+
+# ----------------------------------------------------------------- planes --
+# zhreplay -F planes (CrazyAra's version 3 planes, policy, value, int8)
+# against CrazyAra's converter path (python-chess + board_to_planes:
+# bench/planes_crazyara.py on the first ZH_BENCH_PLANES_GAMES games,
+# scaled per position); its peak RSS, and the 8-bit file beside float32.
+planes_section() {
+	local pgn py=/usr/bin/python3 out=$TMP/planes npos tz tz2 tm cz tca peers rss
+	pgn=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: planes section skipped"; return; }
+	have_tool zhreplay || { note "bin/zhreplay not built: planes section skipped"; return; }
+	"$py" -c 'import numpy' 2>/dev/null || { note "python3-numpy not installed: planes section skipped"; return; }
+	peers=${ZH_PEERS:-../shared/peers}
+	bin/zhreplay -q -F planes -o "$out" "$pgn" || { note "zhreplay -F planes failed: planes section skipped"; return; }
+	npos=$("$py" -c 'import json,sys; m = json.load(open(sys.argv[1])); print(m["train"]["positions"] + m["validation"]["positions"])' "$out/manifest.json")
+	echo; echo "## training tensors: zh-tags.pgn ($npos positions with a move)"
+	tz=$(time_cmd planes-zh "${ZH_BENCH_PLANES_RUNS:-3}" "bin/zhreplay -q -F planes -o $out $pgn") || return
+	# CPU seconds (user + system) too: a loaded machine's wall time
+	# waits for the CPU
+	cz=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.6f" % (r["user"] + r["system"]))' "$TMP/json/planes-zh.json")
+	row "zhreplay -F planes (v3 int8)" "zh-tags.pgn" "$tz" "positions/s $(calc "round($npos / $tz)")  CPU $cz s"
+	# the same tensors in memory (bench/floor.c planes: zh_planes and
+	# zh_policy_index into one buffer, what a binding pays; no files)
+	tm=$(time_cmd planes-mem "${ZH_BENCH_PLANES_RUNS:-3}" "build/bench/floor planes $pgn") &&
+		row "libzh zh_planes in memory" "zh-tags.pgn" "$tm" "positions/s $(calc "round($npos / $tm)")"
+	tz2=$(time_cmd planes-zh-j0 "${ZH_BENCH_PLANES_RUNS:-3}" "bin/zhreplay -q -j 0 -F planes -o $out $pgn") &&
+		row "zhreplay -j 0 -F planes" "zh-tags.pgn" "$tz2" "positions/s $(calc "round($npos / $tz2)")"
+	if [ -d "$peers/crazyara/DeepCrazyhouse" ]; then
+		set -- $(PYTHONPATH=$peers/python-chess:$peers/crazyara "$py" bench/planes_crazyara.py "$pgn" "${ZH_BENCH_PLANES_GAMES:-100}" |
+			"$py" -c 'import json,sys; d = json.load(sys.stdin); print(d["positions"], d["seconds"], d["cpu"])')
+		[ $# -eq 3 ] && tca=$(calc "$2 * $npos / $1") &&
+			row "python-chess + board_to_planes" "zh-tags.pgn" "$tca" "positions/s $(calc "round($1 / $2)")  CPU $(calc "'%.3f' % ($3 * $npos / $1)") s  ($1 positions timed, scaled)" \
+				"-F planes x$(calc "'%.0f' % ($tca / $tz)") faster (bar 100); CPU x$(calc "'%.0f' % ($3 * $npos / $1 / $cz)")${tm:+; in memory x$(calc "'%.0f' % ($tca / $tm)")}"
+	else
+		note "CrazyAra not found in $peers: its planes row skipped"
+	fi
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v bin/zhreplay -q -F planes --mask -o "$out" "$pgn" 2>"$TMP/time.txt" >/dev/null
+		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
+		row "zhreplay -F planes --mask peak RSS" "zh-tags.pgn" 0 "max RSS $(calc "'%.1f' % ($rss / 1024)") MB (bar 256)"
+	fi
+	bin/zhreplay -q -F planes --dtype float32 -o "$out-f32" "$pgn"
+	row "planes files: int8 / float32" "zh-tags.pgn" 0 \
+		"$(du -cb "$out"/*-planes.npy | tail -1 | cut -f1) / $(du -cb "$out-f32"/*-planes.npy | tail -1 | cut -f1) bytes (bar 1/4)"
+	rm -rf "$out" "$out-f32"
+}
+if want planes; then planes_section; fi
 
 # ---------------------------------------------------------------- summary --
 {

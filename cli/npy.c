@@ -67,7 +67,10 @@ static const struct field bug_fields[] = {
 };
 #define BREC	316
 
-/* games.npy */
+/* games.npy.  A text field X is "X_off" ("<i8"), then "X_len" ("<i4"):
+   its bytes in strings.npy (-F parquet: a string column X, made by
+   text_column()); fields_size() checks their place, GTEXT on. */
+#define TEXT(n)	{ n "_off", "<i8", NULL }, { n "_len", "<i4", NULL }
 static const struct field game_fields[] = {
 	{ "game", "<u4", NULL }, { "number", "<u4", NULL },
 	{ "file", "<u2", NULL }, { "variant", "|u1", NULL },
@@ -75,16 +78,22 @@ static const struct field game_fields[] = {
 	{ "plies", "<u4", NULL }, { "first", "<u8", NULL },
 	{ "records", "<u4", NULL }, { "elo", "<i2", "(2, 2)" },
 	{ "tc_base", "<i4", NULL }, { "tc_inc", "<i4", NULL },
-	{ "date", "|S10", NULL }, { "termination", "|S16", NULL },
-	{ "site", "|S48", NULL }, { NULL, NULL, NULL }
+	{ "date", "|S10", NULL },
+	TEXT("white"), TEXT("black"), TEXT("white_b"), TEXT("black_b"),
+	TEXT("id"), TEXT("site"), TEXT("termination"),
+	{ NULL, NULL, NULL }
 };
-#define GREC	126
+#define GREC	146
+#define GTEXT	62	/* the first text field's offset */
+#define NTEXT	7	/* text fields, 12 bytes each */
 
 #define UNKNOWN32	INT32_MIN	/* a clock or eval not in the PGN */
 #define NORESULT	(-128)		/* "*" */
 
-enum { T_POS, T_BUG, T_GAME, NTABLES };
-static const size_t recsize[NTABLES] = { PREC, BREC, GREC };
+/* strings.npy: a flat array of bytes ('|u1'), the games' text fields
+   one after another (UTF-8 as in the PGN, no NUL) */
+enum { T_POS, T_BUG, T_GAME, T_STR, NTABLES };
+static const size_t recsize[NTABLES] = { PREC, BREC, GREC, 1 };
 
 /* ======================== bytes ======================== */
 
@@ -123,6 +132,19 @@ le64(unsigned char *q, uint64_t v)
 {
 	le32(q, (uint32_t)v);
 	le32(q + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t
+get32(const unsigned char *q)
+{
+	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+	    (uint32_t)q[3] << 24;
+}
+
+static uint64_t
+get64(const unsigned char *q)
+{
+	return get32(q) | (uint64_t)get32(q + 4) << 32;
 }
 
 static unsigned
@@ -216,6 +238,58 @@ time_control(const struct zh_game *g, unsigned char *q)
 	le32(q + 4, (uint32_t)(int32_t)inc);
 }
 
+/* The game's id: its GameId, else a Link or Site that is a URL (one
+   game's page: chess.com's Link, lichess's Site), else none. */
+static const char *
+game_id(const struct zh_game *g)
+{
+	const char *v = zh_game_tag(g, "GameId");
+
+	if (v != NULL && *v != '\0')
+		return v;
+	if ((v = zh_game_tag(g, "Link")) != NULL && strstr(v, "://") != NULL)
+		return v;
+	if ((v = zh_game_tag(g, "Site")) != NULL && strstr(v, "://") != NULL)
+		return v;
+	return NULL;
+}
+
+/* The game's text fields (game_fields' order) after its record, whole:
+   each one's offset among them and its length in the record (the sink
+   adds where the game's strings begin in strings.npy). */
+static void
+put_texts(struct npy_rec *w, const struct zh_game *g)
+{
+	const char *s[NTEXT];
+	size_t k, len, at = 0;
+	unsigned char *q;
+
+	s[0] = zh_game_tag(g, w->two ? "WhiteA" : "White");
+	s[1] = zh_game_tag(g, w->two ? "BlackA" : "Black");
+	if (w->two && s[0] == NULL)
+		s[0] = zh_game_tag(g, "White");
+	if (w->two && s[1] == NULL)
+		s[1] = zh_game_tag(g, "Black");
+	s[2] = w->two ? zh_game_tag(g, "WhiteB") : NULL;
+	s[3] = w->two ? zh_game_tag(g, "BlackB") : NULL;
+	s[4] = game_id(g);
+	s[5] = zh_game_tag(g, "Site");
+	s[6] = zh_game_tag(g, "Termination");
+	for (k = 0; k < NTEXT; k++) {
+		len = s[k] != NULL ? strlen(s[k]) : 0;
+		if (len > INT32_MAX)	/* not a tag zh_game_tag() gives */
+			w->fail = true;
+		if (w->fail || (w->len + len > w->cap && !grow(w, len)))
+			return;		/* w->fail: said by the caller */
+		q = w->buf + GTEXT + 12 * k;	/* buf may have moved */
+		le64(q, (uint64_t)at);
+		le32(q + 8, (uint32_t)len);
+		memcpy(w->buf + w->len, s[k] != NULL ? s[k] : "", len);
+		w->len += len;
+		at += len;
+	}
+}
+
 /* 1: White won, -1: Black, 0: a draw, NORESULT: unknown. */
 static signed char
 result_code(const char *r)
@@ -272,8 +346,7 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 	le16(q + 42, (unsigned)(w->two ? elo(g, "BlackBElo", NULL) : -1));
 	time_control(g, q + 44);
 	fixed(q + 52, 10, zh_game_tag(g, "Date"));
-	fixed(q + 62, 16, zh_game_tag(g, "Termination"));
-	fixed(q + 78, 48, zh_game_tag(g, "Site"));
+	put_texts(w, g);
 }
 
 void
@@ -762,6 +835,8 @@ struct npy {
 	size_t have;			/* its bytes */
 	int k;				/* the table of the game's records */
 	uint64_t left;			/* records of the game to come */
+	uint64_t sleft;			/* bytes of its strings to come
+					   (before its records) */
 	uint64_t game;			/* games received */
 	char **files;			/* the inputs' names */
 	size_t nfiles;
@@ -816,15 +891,22 @@ header(char *buf, size_t size, const struct field *fields, const char *type,
 	return total;
 }
 
-/* The bytes of a record of 'fields': the layout's own check. */
+/* The bytes of a record of 'fields': the layout's own check (0 if a
+   text field is not where npy_game_begin() and the sink put it). */
 static size_t
 fields_size(const struct field *f)
 {
-	size_t total = 0, n;
+	size_t total = 0, n, texts = 0, len;
 	const char *s;
 	int k;
 
+	if (f == NULL)		/* strings.npy: bytes */
+		return 1;
 	for (k = 0; f[k].name != NULL; k++) {
+		len = strlen(f[k].name);
+		if (len > 4 && strcmp(f[k].name + len - 4, "_off") == 0 &&
+		    total != GTEXT + 12 * texts++)
+			return 0;
 		n = (size_t)atoi(f[k].type + 2);
 		for (s = f[k].shape; s != NULL && *s != '\0'; s++)
 			if (*s >= '0' && *s <= '9') {
@@ -833,7 +915,7 @@ fields_size(const struct field *f)
 			}
 		total += n;
 	}
-	return total;
+	return texts == 0 || texts == NTEXT ? total : 0;
 }
 
 static int
@@ -843,7 +925,8 @@ put_header(struct table *t)
 
 	if (t->pq != NULL)	/* Parquet's is a footer */
 		return 0;
-	t->hlen = header(h, sizeof h, t->fields, NULL, t->n);
+	t->hlen = header(h, sizeof h, t->fields, t->fields ? NULL : "|u1",
+	    t->n);
 	return t->hlen > 0 && fwrite(h, 1, t->hlen, t->f) == t->hlen ? 0 : -1;
 }
 
@@ -928,6 +1011,43 @@ table_write(struct table *t, const unsigned char *b, size_t len)
 	return fwrite(b, 1, len, t->f) == len ? 0 : -1;
 }
 
+/* -F parquet: the games' records buffered in t as rows, each text field
+   a string of the strings table's buffer (the games' strings, the
+   table's bytes from s->n - s->len on; a game's one after another from
+   its first field's), which is emptied: 0, or -1 (errno).  Written by
+   the stream's thread, not the writer's: the games' table is small. */
+static int
+games_pq(struct npy *n, struct table *t)
+{
+	struct table *s = &n->t[T_STR];
+	uint64_t base = s->n - s->len, at, off;
+	unsigned char rec[GREC], *f;
+	size_t i, k, total;
+	uint32_t len;
+
+	for (i = 0; i + GREC <= t->len; i += GREC) {
+		memcpy(rec, t->buf + i, GREC);
+		at = get64(rec + GTEXT) - base;	/* the game's strings */
+		for (k = 0, total = 0; k < NTEXT; k++) {
+			f = rec + GTEXT + 12 * k;
+			off = get64(f) - base - at;
+			len = get32(f + 8);
+			if (at > s->len || off != total || len > s->len - at -
+			    total) {
+				errno = EOVERFLOW;	/* not as put() made */
+				return -1;
+			}
+			le32(f, (uint32_t)off);		/* PQW_STR's */
+			le32(f + 4, len);
+			total += len;
+		}
+		if (pqw_row(t->pq, rec, s->buf + at, total) != 0)
+			return -1;
+	}
+	s->len = 0;
+	return 0;
+}
+
 /* A table's buffered records handed to the writer thread (written at
    once if it is not running), the spare buffer taken for the next. */
 static void
@@ -946,6 +1066,16 @@ flush_table(struct npy *n, struct table *t)
 		}
 		t->buf = p;
 		t->cap *= 2;
+		return;
+	}
+	if (n->codec != NULL && t == &n->t[T_STR])
+		return;		/* the games' heap, emptied by games_pq() */
+	if (n->codec != NULL && t == &n->t[T_GAME]) {	/* by this thread */
+		if (games_pq(n, t) != 0 && !n->failed) {
+			n->failed = true;
+			n->err = errno ? errno : EIO;
+		}
+		t->len = 0;
 		return;
 	}
 	if (t->len == 0)
@@ -1042,9 +1172,13 @@ static void
 put(struct npy *n, int k, const unsigned char *src)
 {
 	struct table *t = &n->t[k];
-	unsigned char *q;
+	unsigned char *q, *f;
+	size_t i;
 
-	if (t->len + recsize[k] > t->cap)
+	/* -F parquet: the games written before their strings (the heap
+	   games_pq() takes) pass a buffer's worth */
+	if (t->len + recsize[k] > t->cap || (k == T_GAME && n->codec != NULL &&
+	    n->t[T_STR].len >= TBUF))
 		flush_table(n, t);
 	q = t->buf + t->len;
 	memcpy(q, src, recsize[k]);
@@ -1054,6 +1188,10 @@ put(struct npy *n, int k, const unsigned char *src)
 		le32(q, (uint32_t)n->game++);
 		le16(q + 8, n->nfiles > 0 ? (unsigned)(n->nfiles - 1) : 0);
 		le64(q + 24, n->t[records_table(q)].n);
+		for (i = 0; i < NTEXT; i++) {	/* where they will be */
+			f = q + GTEXT + 12 * i;
+			le64(f, get64(f) + n->t[T_STR].n);
+		}
 	} else
 		le32(q, (uint32_t)(n->game - 1));
 }
@@ -1062,11 +1200,15 @@ put(struct npy *n, int k, const unsigned char *src)
 static void
 got(struct npy *n, const unsigned char *rec)
 {
+	size_t i;
+
 	if (n->left == 0) {		/* a game: its records follow */
 		if (n->on_game != NULL)
 			n->on_game(n->on_game_arg, n);
 		put(n, T_GAME, rec);
 		n->k = records_table(rec);
+		for (i = 0; i < NTEXT; i++)
+			n->sleft += get32(rec + GTEXT + 12 * i + 8);
 		n->left = (uint64_t)rec[32] | (uint64_t)rec[33] << 8 |
 		    (uint64_t)rec[34] << 16 | (uint64_t)rec[35] << 24;
 		return;
@@ -1100,6 +1242,40 @@ put_records(struct npy *n, const unsigned char *p, size_t c)
 	return c;
 }
 
+/* c bytes of a game's strings at p: into the strings table (-F parquet:
+   kept until the games' rows are written, the buffer grown). */
+static void
+put_strings(struct npy *n, const unsigned char *p, size_t c)
+{
+	struct table *t = &n->t[T_STR];
+	size_t room, cap;
+	unsigned char *b;
+
+	t->n += c;
+	while (c > 0) {
+		if (t->len == t->cap && n->codec == NULL)
+			flush_table(n, t);
+		else if (t->len == t->cap) {
+			cap = t->cap * 2 > t->len + c ? t->cap * 2 : t->len + c;
+			if ((b = realloc(t->buf, cap)) == NULL) {
+				if (!n->failed) {
+					n->failed = true;
+					n->err = ENOMEM;
+				}
+				t->len = 0;	/* lost, said at the end */
+			} else {
+				t->buf = b;
+				t->cap = cap;
+			}
+		}
+		room = t->cap - t->len < c ? t->cap - t->len : c;
+		memcpy(t->buf + t->len, p, room);
+		t->len += room;
+		p += room;
+		c -= room;
+	}
+}
+
 /* The games' output, in input order: each game's record, then its
    records (as many as it says, of the table its variant says); a
    record cut between two writes is kept in 'stage'. */
@@ -1111,6 +1287,14 @@ sink_write(void *cookie, const char *buf, size_t size)
 	size_t left = size, take, need, c;
 
 	while (left > 0) {
+		if (n->sleft > 0) {	/* the game's strings */
+			c = left < n->sleft ? left : (size_t)n->sleft;
+			put_strings(n, p, c);
+			p += c;
+			left -= c;
+			n->sleft -= c;
+			continue;
+		}
 		need = recsize[n->left > 0 ? n->k : T_GAME];
 		if (n->have == 0 && left >= need) {	/* whole: no copy */
 			if (n->left == 0) {
@@ -1138,14 +1322,35 @@ sink_write(void *cookie, const char *buf, size_t size)
 
 static const cookie_io_functions_t sink_io = { .write = sink_write };
 static const char *const names[NTABLES] = { "positions.npy",
-    "bughouse.npy", "games.npy" };
+    "bughouse.npy", "games.npy", "strings.npy" };
 static const struct field *const fields[NTABLES] = { pos_fields,
-    bug_fields, game_fields };
+    bug_fields, game_fields, NULL };
 
 struct npy *
 npy_open(const char *dir)
 {
 	return npy_open_as(dir, NULL);
+}
+
+/* If fl[i] is a text field's offset (TEXT()), the text's string column
+   (PQW_STR: games_pq() makes its 8 bytes the offset and the length in
+   the games' heap): the offset's and length's bytes; else 0. */
+static size_t
+text_column(struct pqw *pq, const struct field *fl, int i, size_t off)
+{
+	const char *name = fl[i].name;
+	size_t k = strlen(name);
+	char col[64];
+
+	if (k < 4 || k - 4 >= sizeof col || strcmp(name + k - 4, "_off") != 0 ||
+	    strcmp(fl[i].type, "<i8") != 0 || fl[i + 1].name == NULL ||
+	    strcmp(fl[i + 1].type, "<i4") != 0 ||
+	    strncmp(fl[i + 1].name, name, k - 4) != 0 ||
+	    strcmp(fl[i + 1].name + k - 4, "_len") != 0)
+		return 0;
+	memcpy(col, name, k - 4);
+	col[k - 4] = '\0';
+	return pqw_column(pq, col, PQW_STR, off, 8) == 0 ? 12 : 0;
 }
 
 /* Table k's Parquet writer (pq.c's columns from the npy layout): 0, or
@@ -1166,7 +1371,9 @@ pq_table(struct npy *n, int k, const struct field *fl)
 		return -1;
 	}
 	for (i = 0; fl[i].name != NULL; i++, off += sz)
-		if ((sz = pqw_npy_field(t->pq, fl[i].name, fl[i].type,
+		if ((sz = text_column(t->pq, fl, i, off)) > 0)
+			i++;	/* the text's length: in its column */
+		else if ((sz = pqw_npy_field(t->pq, fl[i].name, fl[i].type,
 		    fl[i].shape, off, k != T_POS)) == 0) {
 			cli_fail("internal error: %s: field %s", t->name,
 			    fl[i].name);
@@ -1184,7 +1391,7 @@ struct npy *
 npy_open_as(const char *dir, const char *codec)
 {
 	static const char *const pq_names[NTABLES] = { "positions.parquet",
-	    "bughouse.parquet", "games.parquet" };
+	    "bughouse.parquet", "games.parquet", NULL };
 	const char *const *tnames = codec != NULL ? pq_names : names;
 	struct npy *n = calloc(1, sizeof *n);
 	int k;
@@ -1225,6 +1432,8 @@ npy_open_as(const char *dir, const char *codec)
 			cli_fail("out of memory");
 			goto fail;
 		}
+		if (tnames[k] == NULL)	/* Parquet's strings: in games */
+			continue;
 		if ((n->t[k].f = create(n, tnames[k], true, &n->t[k].path,
 		    &n->t[k].tmp)) == NULL)
 			goto fail;
@@ -1369,6 +1578,8 @@ finish(struct table *t)
 {
 	int rc = 0;
 
+	if (t->f == NULL)	/* -F parquet's strings: in games.parquet */
+		return 0;
 	if (t->pq != NULL) {
 		rc = pqw_end(t->pq, "zhkit " ZH_VERSION);
 		pqw_free(t->pq);
@@ -1390,7 +1601,8 @@ npy_close(struct npy *n)
 	size_t i;
 	int k, rc = 0;
 
-	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0)
+	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 ||
+	    n->sleft != 0)
 		rc = -1;
 	for (k = 0; k < NTABLES; k++)
 		flush_table(n, &n->t[k]);
@@ -1505,8 +1717,8 @@ npy_recsize(int k)
 size_t
 npy_header(int k, char *buf, size_t size)
 {
-	return k >= 0 && k < NTABLES ? header(buf, size, fields[k], NULL, 0) :
-	    0;
+	return k >= 0 && k < NTABLES ? header(buf, size, fields[k], fields[k] ?
+	    NULL : "|u1", 0) : 0;
 }
 
 size_t
@@ -1522,7 +1734,8 @@ npy_close_mem(struct npy *n)
 	size_t i;
 	int k, rc = 0;
 
-	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 || n->failed)
+	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 ||
+	    n->sleft != 0 || n->failed)
 		rc = -1;
 	for (k = 0; k < NTABLES; k++)
 		free(n->t[k].buf);

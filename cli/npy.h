@@ -7,7 +7,8 @@
  * the jobs' ordered output goes to npy_sink()'s stream, which numbers
  * the games and records across inputs in input order and sends each
  * record to its table: DIR/positions.npy (one-board games),
- * DIR/bughouse.npy (two-board games), DIR/games.npy, and at the end
+ * DIR/bughouse.npy (two-board games), DIR/games.npy, DIR/strings.npy
+ * (the games' text fields, each game's after its record), and at the end
  * DIR/files.npy (the inputs' names).  The same bytes for any -j.
  */
 #ifndef NPY_H
@@ -91,10 +92,13 @@ int npy_close(struct npy *n);
  * records handed over before).  npy_on_game() sets a function called
  * on the stream's thread before each game's record goes to its table
  * (where a chunk may be cut).  npy_header() is the .npy header of table
- * k with no record (its dict names the dtype).  npy_close_mem() frees
- * n: 0, or -1 if the stream was cut or memory ran out.
+ * k with no record (its dict names the dtype).  NPY_STR is strings.npy's
+ * bytes (a game's offsets count the bytes handed over before, as
+ * 'first' does).
+ * npy_close_mem() frees n: 0, or -1 if the stream was cut or memory ran
+ * out.
  */
-enum { NPY_POS, NPY_BUG, NPY_GAME };
+enum { NPY_POS, NPY_BUG, NPY_GAME, NPY_STR };
 struct npy *npy_open_mem(void);
 void npy_on_game(struct npy *n, void (*fn)(void *arg, struct npy *n),
     void *arg);

@@ -14,14 +14,15 @@
 #include "jobs.h"
 #include "npy.h"
 #include "parquet_write.h"
+#include "planes.h"
 #include "selopts.h"
 #include "pic.h"
 
 enum fmt { F_FEN, F_EPD, F_UCI, F_SAN, F_JSONL, F_BOARD, F_UCIPOS, F_NPY,
-	F_SVG, F_PNG, F_GIF };
+	F_PLANES, F_SVG, F_PNG, F_GIF };
 
 static const char *const fmt_names[] = {
-	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", "npy", "svg",
+	"fen", "epd", "uci", "san", "jsonl", "board", "ucipos", "npy", "planes", "svg",
 	"png", "gif", NULL
 };
 #define PICTURE(f)	((f) >= F_SVG)
@@ -42,6 +43,8 @@ struct opts {
 	const char *parquet;		/* -F parquet: the arrays' codec
 					   (--compression), else NULL */
 	const char *compression;
+	struct planes *planes;		/* -F planes (planes.h) */
+	struct planes_opts popt;
 	struct jobs *jobs;
 	struct sel gsel;		/* which games (selopts.h) */
 	struct clean clean;		/* --split, --split-by (clean.h) */
@@ -55,6 +58,7 @@ struct state {
 	struct zh_lines lines;
 	struct zh_select_scratch sc;
 	struct npy_rec npy;		/* -F npy: the game's records */
+	struct planes_rec planes;	/* -F planes: the game's records */
 	char *buf;
 	size_t len, cap;
 	const struct opts *o;
@@ -78,6 +82,11 @@ usage(FILE *f)
 	    "                     npy (NumPy arrays into the directory -o names),\n"
 	    "                     parquet (the same tables as Parquet files;\n"
 	    "                     --compression zstd (default), snappy, gzip, none);\n"
+	    "                     planes (training tensors into the directory -o\n"
+	    "                     names: --planes-version 1|2|3, --dtype uint8|int8|\n"
+	    "                     float16|float32, --normalize, --policy flat|map,\n"
+	    "                     --mask, --validation F, --seed N, --shard N;\n"
+	    "                     zhkit-planes(5));\n"
 	    "                     pictures: svg, png (one a position), gif (one a\n"
 	    "                     game); -o PATTERN: %%d the game, %%d the ply\n"
 	    "  -J, --json         the same as -F jsonl (zhkit-json(5))\n"
@@ -85,7 +94,8 @@ usage(FILE *f)
 	    "                     chesscom, fairy (every one is read)\n"
 	    "  -t, --to D         dialect of FEN and SAN: lichess (default), xboard,\n"
 	    "                     chesscom, fairy\n"
-	    "  -v, --variant V    play every game as V (default: from its tags)\n"
+	    "  -v, --variant V    play every game as V (default: from its tags)\n");
+	fprintf(f,
 	    CLI_DEFVAR_HELP
 	    CLI_COLUMN_HELP
 	    "  -p, --plies A-B    only plies A to B (0 is the start; A-, -B, A)\n"
@@ -391,6 +401,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 		return on_ply_picture(st, pl);
 	if (o->fmt == F_NPY)
 		return npy_ply(&st->npy, pl, &o->sel);
+	if (o->fmt == F_PLANES)
+		return planes_ply(&st->planes, pl, zh_plysel_match(&o->sel, pl));
 	if (pl->ply == 0 && pl->line > 0 && o->fmt != F_JSONL && o->fmt != F_UCI &&
 	    o->fmt != F_SAN && o->fmt != F_UCIPOS)
 		emit(st, "\n", 1);		/* a variation's block */
@@ -483,6 +495,9 @@ game_end(struct state *st, const struct zh_game *g, FILE *out, FILE *err,
 		return -1;
 	if (o->fmt == F_NPY && st->npy.len > 0 && fwrite(st->npy.buf, 1,
 	    st->npy.len, out) != st->npy.len)
+		return -1;
+	if (o->fmt == F_PLANES && st->planes.len > 0 && fwrite(st->planes.buf,
+	    1, st->planes.len, out) != st->planes.len)
 		return -1;
 	if (g->err.code != ZH_OK) {
 		cli_fdiag(err, "error", o->name, g->err.line, g->err.col,
@@ -611,6 +626,7 @@ free_state(void *p)
 		zh_select_scratch_free(&st->sc);
 		pic_free(&st->pic);
 		npy_rec_free(&st->npy);
+		planes_rec_free(&st->planes);
 		free(st->buf);
 		free(st);
 	}
@@ -645,13 +661,13 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	}
 	r = &st->r;
 	st->len = 0;
-	st->npy.len = 0;
+	st->npy.len = st->planes.len = 0;
 	st->fail = false;
 	/* FEN and EPD need no move text: legality only; nor do the arrays
 	   of one board (the UCI text from the move), but a two-board
 	   replay's check and mate need it */
 	r->fast = o->fmt == F_FEN || o->fmt == F_EPD ||
-	    (o->fmt == F_NPY && one_board(g, cli_game_variant(g, o->force,
+	    ((o->fmt == F_NPY || o->fmt == F_PLANES) && one_board(g, cli_game_variant(g, o->force,
 	    o->defvar)));
 	r->no_uci = o->fmt == F_SAN || o->fmt == F_BOARD;	/* SAN only */
 	st->g = g;
@@ -675,10 +691,12 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		    g->number);
 		return 1;
 	}
-	if (o->fmt == F_NPY && st->bad)
+	if ((o->fmt == F_NPY || o->fmt == F_PLANES) && st->bad)
 		started = false;	/* never written */
 	else if (o->fmt == F_NPY && started)
 		npy_game_begin(&st->npy, g, r);
+	else if (o->fmt == F_PLANES && started)
+		planes_game_begin(&st->planes, &o->popt, r->v);
 	if (started) {
 		unsigned fl = (o->variations ? ZH_WALK_VARIATIONS : 0) |
 		    (o->fmt == F_JSONL || o->fmt == F_NPY || PICTURE(o->fmt) ?
@@ -686,14 +704,16 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 
 		if (zh_replay_walk(&st->lines, g, r, fl, on_ply, on_bply,
 		    st) != 0 ||
-		    st->fail || st->npy.fail) {
+		    st->fail || st->npy.fail || st->planes.fail) {
 			cli_fdiag(err, "error", o->name, g->line, 1,
 			    "game %ld: out of memory", g->number);
-			st->len = st->npy.len = 0;
+			st->len = st->npy.len = st->planes.len = 0;
 			return 1;
 		}
 		if (o->fmt == F_NPY)
 			npy_game_end(&st->npy);
+		if (o->fmt == F_PLANES)
+			planes_game_end(&st->planes);
 	}	/* a game that failed before its start: nothing written */
 	picbad = pic_game_end(st) != 0;
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0,
@@ -787,7 +807,7 @@ option(struct opts *o, int c, const char *arg, int *color)
 		o->parquet = NULL;
 		if ((i = find_name(fmt_names, arg)) < 0) {
 			cli_fail("unknown format '%s' (try fen, epd, uci, ucipos, "
-			    "san, jsonl, board, npy, parquet, svg, png, gif)", arg);
+			    "san, jsonl, board, npy, parquet, planes, svg, png, gif)", arg);
 			return -1;
 		}
 		o->fmt = (enum fmt)i;
@@ -844,6 +864,8 @@ option(struct opts *o, int c, const char *arg, int *color)
 		}
 		break;
 	default:
+		if ((i = planes_option(&o->popt, c, arg)) != 0)
+			return i;
 		return pic_option(&o->pic, c, arg);
 	}
 	return 1;
@@ -884,6 +906,7 @@ options(int argc, char **argv, struct opts *o, struct jobs *j,
 		{ "version", no_argument, NULL, 'V' },
 		WARN_OPTS,
 		PIC_OPTS,
+		PLANES_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, k, rc;
@@ -937,6 +960,23 @@ npy_setup(struct opts *o, struct jobs *j, const char *outpath)
 	return 0;
 }
 
+/* -F planes: as -F npy, the directory -o names. */
+static int
+planes_setup(struct opts *o, struct jobs *j, const char *outpath)
+{
+	if (outpath == NULL || o->variations || clean_splits(&o->clean)) {
+		cli_fail("-F planes: %s", outpath == NULL ? "-o DIR is needed "
+		    "(the tensors are files of a directory)" : o->variations ?
+		    "--variations cannot be written (the mainline only)" :
+		    "--split cannot be written (one directory)");
+		return -1;
+	}
+	if ((o->planes = planes_open(outpath, &o->popt)) == NULL)
+		return -1;
+	j->out = planes_sink(o->planes);
+	return 0;
+}
+
 /* The board's glyphs follow the locale; colours need a terminal. */
 static unsigned
 diagram_flags(int color, FILE *out)
@@ -956,7 +996,8 @@ diagram_flags(int color, FILE *out)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1 };
+	struct opts o = { .dialect = ZH_LICHESS, .sel.to = -1, .sel.every = 1,
+	    .popt = { .version = 3, .dtype = -1, .shard = 100000 } };
 	struct jobs j = { .njobs = 1, .ctx = &o, .work = work, .done = done,
 	    .make_state = make_state, .free_state = free_state };
 	const char *outpath = NULL, *rejpath = NULL;
@@ -985,14 +1026,16 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (!(j.route = clean_splits(&o.clean)) && o.fmt != F_NPY)
+	if (!(j.route = clean_splits(&o.clean)) && o.fmt != F_NPY &&
+	    o.fmt != F_PLANES)
 		cli_output(outpath, &j.out);
 	if (rejpath != NULL)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
 	o.jobs = &j;
 	if (sel_setup(&o.gsel, &j, argc, argv) != 0 || cli_outputs_open() != 0 ||
-	    (o.fmt == F_NPY && npy_setup(&o, &j, outpath) != 0)) {
+	    (o.fmt == F_NPY && npy_setup(&o, &j, outpath) != 0) ||
+	    (o.fmt == F_PLANES && planes_setup(&o, &j, outpath) != 0)) {
 		sel_free(&o.gsel);
 		clean_finish(&o.clean);
 		return EXIT_USAGE;
@@ -1010,6 +1053,8 @@ main(int argc, char **argv)
 		}
 		if (o.npy != NULL)
 			npy_input(o.npy, o.name);
+		if (o.planes != NULL)
+			planes_input(o.planes, o.name);
 		n = o.gsel.read;
 		if (jobs_run(&j, in, o.name) != 0)
 			rc = EXIT_USAGE;
@@ -1024,7 +1069,8 @@ main(int argc, char **argv)
 	extra[n++] = ',';
 	warn_said_json(extra + n, sizeof extra - n);
 	sel_stats(&o.gsel, extra);
-	wfail = o.npy != NULL && npy_close(o.npy) != 0;
+	wfail = (o.npy != NULL && npy_close(o.npy) != 0) |
+	    (o.planes != NULL && planes_close(o.planes) != 0);
 	if (clean_finish(&o.clean) != 0 || cli_outputs_close() != 0 ||
 	    o.clean.failed || wfail) {
 		sel_free(&o.gsel);

@@ -8,10 +8,11 @@
 Each task runs zhkit.read in-process on one input, or on one byte range
 of a plain PGN cut at game boundaries (--pieces N: N ranges per file; a
 compressed archive is one task), and writes its shard: OUT/NNNNN-
-positions.npy, -bughouse.npy, -games.npy (zhkit-arrays(5)).  When every
+positions.npy, -bughouse.npy, -games.npy, -strings.npy (zhkit-arrays(5)).  When every
 task is done, a second round renumbers each shard in place from the
 counts of the shards before it (the games' and positions' rows, the
-input's index, the games' numbers and lines in their file), so the
+input's index, the games' numbers and lines in their file, their text
+fields' offsets in strings.npy), so the
 shards, concatenated in order, are exactly zhkit.read(ARCHIVES)'s
 tables; OUT/manifest.json lists the inputs, the options, and each
 shard's range and counts.  The output is the same bytes for one process
@@ -97,7 +98,8 @@ def read_task(out, shard, task, options):
     return {'input': k, 'file': path, 'start': start, 'end': end,
             'lines_before': lines, 'read': t.read, 'rejected': t.rejected,
             'duplicates': t.duplicates, 'games': len(t.games),
-            'positions': len(t.positions), 'bughouse': len(t.bughouse)}
+            'positions': len(t.positions), 'bughouse': len(t.bughouse),
+            'strings': len(t.strings)}
 
 
 def renumber_task(out, shard, offsets):
@@ -115,6 +117,9 @@ def renumber_task(out, shard, offsets):
     g['file'] = offsets['input']
     add(g, 'line', offsets['lines_before'])
     add(g, 'number', offsets['number'])
+    for f in g.dtype.names:     # the text fields' offsets in strings.npy
+        if f.endswith('_off'):
+            add(g, f, offsets['strings'])
     np.save(path['games'], g)
     for n in ('positions', 'bughouse'):
         a = np.load(path[n])
@@ -135,7 +140,7 @@ def build(out, inputs, client=None, pieces=1, **options):
         shards = client.gather(client.map(read_task, *zip(*args),
                                           pure=False))
     # each shard's offsets: the counts of the shards before it
-    total = {'games': 0, 'positions': 0, 'bughouse': 0}
+    total = {'games': 0, 'positions': 0, 'bughouse': 0, 'strings': 0}
     number = {}
     offs = []
     for s in shards:

@@ -1333,6 +1333,49 @@ struct zh_key zh_pos_key(const struct zh_pos *p);
 struct zh_key zh_pos_key_next(struct zh_key k, const struct zh_pos *a,
     const struct zh_pos *b);
 
+/* ======================== training tensors: CrazyAra's planes ======================== */
+
+/*
+ * A position of an 8x8 game without two boards (crazyhouse, loop,
+ * chessgi, chess) as CrazyAra's input planes and a move as its policy
+ * index (zhkit-planes(5)).  Every plane is 8x8 (row = rank seen from
+ * the side to move: Black's board turned over; column = file).
+ * version 1: the 34 planes of CrazyAra's 2019 paper; 2: its 51 planes
+ * (1 with is960 and the last 8 moves); 3: its current 64 planes.
+ * 'last' holds the moves before p, the latest first (nlast <= 8; a move
+ * whose 'to' is ZH_NOSQ stands for none); 'occ' is how many times p
+ * occurred before in its game.  Each returns -1 for a variant or a
+ * version it has no layout for; nothing is allocated; thread-safe.
+ */
+#define ZH_PLANES_MAX		64	/* planes of the largest version */
+#define ZH_POLICY_LABELS	2272	/* CrazyAra's LABELS */
+#define ZH_POLICY_MAP		(81 * 64)	/* its policy map, flattened */
+/* Planes of a version: 34, 51, 64; 0 if unknown. */
+int zh_planes_count(int version);
+/* The types of the planes' values, and a flag for the float types: the
+ * values divided as CrazyAra's normalize=True divides them. */
+enum { ZH_PLANES_UINT8, ZH_PLANES_INT8, ZH_PLANES_FLOAT16,
+	ZH_PLANES_FLOAT32, ZH_PLANES_NORMALIZE = 0x100 };
+/* The planes of p into out (zh_planes_count(version) * 64 values of
+ * type dtype, C order: plane, row, column; float16 as IEEE halves,
+ * little-endian).  Values are CrazyAra's unnormalized ones (counts as
+ * counts) unless ZH_PLANES_NORMALIZE; uint8 clamps them to 0..255, int8
+ * to -128..127 (version 3's material differences are negative).  The
+ * no-progress plane is p->halfmove (python-chess, and so CrazyAra,
+ * does not reset it on a drop: zhreplay counts as it does).  Returns
+ * the number of planes. */
+int zh_planes(const struct zh_pos *p, const struct zh_move *last,
+    int nlast, int occ, int version, int dtype, void *out);
+/* Move m of p (a legal move of p) as CrazyAra's flat policy index
+ * (0..ZH_POLICY_LABELS-1, Black's moves mirrored), or as its policy
+ * map's (plane * 64 + row * 8 + column, 0..ZH_POLICY_MAP-1); -1 if none. */
+int zh_policy_index(const struct zh_pos *p, struct zh_move m);
+int zh_policy_map_index(const struct zh_pos *p, struct zh_move m);
+/* The legal moves of p as a mask: mask[ZH_POLICY_LABELS] (or
+ * [ZH_POLICY_MAP] when map) set to 1 at each legal move's index, 0
+ * elsewhere; returns the number of legal moves. */
+int zh_policy_mask(const struct zh_pos *p, unsigned char *mask, bool map);
+
 /* ======================== for zhkit's tools ======================== */
 
 /*

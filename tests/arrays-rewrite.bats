@@ -18,7 +18,7 @@ setup() {
 # same_tables DIR1 DIR2: every table of both, byte for byte
 same_tables() {
 	local t
-	for t in positions bughouse games files; do
+	for t in positions bughouse games strings files; do
 		cmp "$1/$t.npy" "$2/$t.npy" || return 1
 	done
 }
@@ -39,7 +39,7 @@ same_tables() {
 	assert_success
 	same_tables "$T/new" "$T/d"
 	# tables that are no arrays at all, longer than the new ones
-	for t in positions bughouse games files; do
+	for t in positions bughouse games strings files; do
 		head -c 3000000 /dev/zero | tr '\0' '\377' >"$T/d/$t.npy"
 	done
 	run zhreplay -q -F npy -o "$T/d" "$BIG"

@@ -40,8 +40,42 @@ sample() {
 	for f in "$TESTDATA"/bughouse/gen/*.bpgn; do
 		awk '/^\[Event /{n++} n <= 40' "$f" >"$T/bug-$(basename "$f")"
 	done
+	# text fields of every kind: not ASCII, longer than the old 16 and
+	# 48 bytes, the id from GameId, Link or Site
+	cat >"$T/texts.pgn" <<-'EOF'
+	[Event "Rated Crazyhouse game"]
+	[Site "https://lichess.org/AbCdEfGh"]
+	[Date "2024.02.29"]
+	[White "Jürgen_Müller-Lüdenscheidt"]
+	[Black "Алексей Ёлкин 李小龍"]
+	[Result "1-0"]
+	[Variant "Crazyhouse"]
+	[Termination "Jürgen_Müller-Lüdenscheidt won by checkmate after a long and winding game"]
+
+	1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+	[Event "Live Chess"]
+	[Site "Chess.com"]
+	[Link "https://www.chess.com/game/live/123456789012?move=0&extra=a-very-long-query-string"]
+	[White "Ça"]
+	[Black "Éé"]
+	[Result "0-1"]
+	[Variant "Crazyhouse"]
+
+	1. f3 e5 2. g4 Qh4# 0-1
+
+	[Event "x"]
+	[Site "FICS freechess.org"]
+	[GameId "fics-12345"]
+	[White "a"]
+	[Black "b"]
+	[Result "*"]
+	[Variant "Crazyhouse"]
+
+	1. e4 *
+	EOF
 	SAMPLE=("$TESTDATA"/pgn/*.pgn "$TESTDATA"/zhreplay/games.pgn "$T"/gen-*.pgn \
-	    "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn)
+	    "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn "$T/texts.pgn")
 }
 
 @test "arrays: every record of the sample (seven variants and bughouse) is what zhreplay -F jsonl and zhpgn --json say" {
@@ -53,7 +87,9 @@ sample() {
 	[ "$status" -le 1 ]
 	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl" "$T/check.jsonl"
 	assert_success
-	assert_output --regexp '^jsonl: [0-9]+ games, [0-9]+ positions, [0-9]+ bughouse positions: 0 differences$'
+	# every text field whole (#39): some longer than games.npy's old
+	# 16 bytes, some not ASCII
+	assert_output --regexp '^jsonl: [0-9]+ games \([1-9][0-9]* with a text longer than 16 bytes, [1-9][0-9]* not ASCII\), [0-9]+ positions, [0-9]+ bughouse positions: 0 differences$'
 	# every variant is there, and the sample has what the fields say
 	run "$PY" - "$T/a" <<-'EOF'
 	import sys, numpy as np
@@ -127,7 +163,7 @@ sample() {
 		zhreplay -q -j "$j" -F npy -o "$T/j$j" --tag 'WhiteElo >= 2000' \
 		    "$T/in.pgn.zst" "$TESTDATA"/bughouse/real/*.bpgn 2>/dev/null || true
 	done
-	for f in positions bughouse games files; do
+	for f in positions bughouse games strings files; do
 		cmp "$T/j1/$f.npy" "$T/j2/$f.npy"
 		cmp "$T/j1/$f.npy" "$T/j3/$f.npy"
 	done

@@ -151,7 +151,7 @@ print('[Event "deep"]\n[Variant "crazyhouse"]\n\n' + s + close + "e5 *")
 PY
 	run --separate-stderr zhreplay -q -F jsonl --variations "$BATS_TEST_TMPDIR/deep.pgn"
 	assert_success
-	got=$(printf '%s\n' "$output" | /usr/bin/python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["variation"] or "-" for l in sys.stdin}, key=len)))')
+	got=$(printf '%s\n' "$output" | /usr/bin/python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["variation"] or "-" for l in sys.stdin}, key=lambda v: (len(v), v))))')
 	want="-"
 	p=""
 	for i in $(seq 40); do p=${p:+$p.}1; want="$want $p"; done

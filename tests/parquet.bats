@@ -36,7 +36,10 @@ sample() {
 	for f in "$TESTDATA"/bughouse/gen/*.bpgn; do
 		awk '/^\[Event /{n++} n <= 30' "$f" >"$T/bug-$(basename "$f")"
 	done
-	SAMPLE=("$TESTDATA"/pgn/*.pgn "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn)
+	# text fields not ASCII, one of 3000 bytes
+	printf '[White "Jürgen_Müller-Lüdenscheidt"]\n[Black "Алексей 李小龍"]\n[Termination "%s"]\n[Variant "Crazyhouse"]\n\n1. e4 e5 *\n\n' \
+	    "$(printf 'é%.0s' $(seq 1500))" >"$T/texts.pgn"
+	SAMPLE=("$TESTDATA"/pgn/*.pgn "$TESTDATA"/bughouse/real/*.bpgn "$T"/bug-*.bpgn "$T/texts.pgn")
 }
 
 @test "parquet: every table, read by DuckDB and by hyparquet, has the -F npy table's rows and column sums (several row groups and pages)" {
@@ -127,6 +130,10 @@ sample() {
 	n=$(( ($(stat -c %s "$T/n/positions.npy") - 128) / 175 ))
 	[ "$n" -gt 5000 ]
 	[ $(( $(stat -c %s "$T/p/positions.parquet") / n )) -lt 20 ]
+	# and the games' under 20 bytes a game, their strings included once
+	g=$("$PY" -c 'import numpy, sys; print(len(numpy.load(sys.argv[1])))' "$T/n/games.npy")
+	[ "$g" -eq 1000 ]
+	[ $(( $(stat -c %s "$T/p/games.parquet") / g )) -lt 20 ]
 	run zhreplay -q -F parquet "$TESTDATA/pgn/fatics-zh.pgn"
 	assert_failure 2
 	assert_output --partial '-o DIR is needed'

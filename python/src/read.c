@@ -31,7 +31,7 @@
 #include "selopts.h"
 #include "warn.h"
 
-#define NT	3	/* the tables: NPY_POS, NPY_BUG, NPY_GAME */
+#define NT	4	/* the tables: NPY_POS, NPY_BUG, NPY_GAME, NPY_STR */
 
 /* Per worker. */
 struct state {
@@ -510,15 +510,16 @@ fail:
 	return NULL;
 }
 
-/* The chunk's tables as a dict: "positions", "bughouse", "games" (a
-   Buffer each, or None), "files", the counts ("read", "written",
-   "rejected", "duplicates"), the games' diagnostics ("errors": text),
+/* The chunk's tables as a dict: "positions", "bughouse", "games",
+   "strings" (a Buffer each, or None), "files", the counts ("read",
+   "written", "rejected", "duplicates"), the games' diagnostics
+   ("errors": text),
    cli_fail's messages ("failures": text), "last". */
 static PyObject *
 chunk_dict(reader *o, bool last)
 {
 	static const char *const names[NT] = { "positions", "bughouse",
-	    "games" };
+	    "games", "strings" };
 	char *const *files;
 	size_t nf = npy_mem_files(o->npy, &files), i, k;
 	PyObject *d = PyDict_New(), *v, *l;
@@ -654,7 +655,7 @@ static PyTypeObject reader_type = {
 PyMethodDef zk_read_methods[] = {
 	{ "header", header, METH_O,
 	  "header(k): the .npy header of table k (0 positions, 1 bughouse, "
-	  "2 games) with no record: its dict names the dtype." },
+	  "2 games, 3 strings) with no record: its dict names the dtype." },
 	{ NULL, NULL, 0, NULL }
 };
 

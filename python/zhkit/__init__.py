@@ -5,6 +5,7 @@ included) read at C speed, for Python.
     t = zhkit.read('games.pgn.zst', jobs=2, tag='WhiteElo >= 2000')
     t.positions      # numpy structured array, zhreplay -F npy's positions.npy
     t.games          # games.npy;  t.bughouse: bughouse.npy
+    t.text('white')  # a text field of the games (strings.npy), decoded
     t.read, t.written, t.rejected, t.duplicates, t.errors
 
 The tables are the ones `zhreplay -F npy` writes (zhkit-arrays(5)), made
@@ -17,6 +18,7 @@ import re
 import numpy as np
 
 from . import _zhkit
+from . import frame
 
 __all__ = ['read', 'read_chunks', 'games', 'Board', 'Tables', 'Error', 'variants', 'dtype',
            'version']
@@ -24,7 +26,7 @@ __all__ = ['read', 'read_chunks', 'games', 'Board', 'Tables', 'Error', 'variants
 Error = _zhkit.Error
 Board = _zhkit.Board
 version = _zhkit.version
-TABLES = ('positions', 'bughouse', 'games')
+TABLES = ('positions', 'bughouse', 'games', 'strings')
 
 
 def variants():
@@ -36,8 +38,8 @@ _dtypes = {}
 
 
 def dtype(table):
-    """The NumPy dtype of a table ('positions', 'bughouse', 'games'): the
-    one in the header `zhreplay -F npy` writes."""
+    """The NumPy dtype of a table ('positions', 'bughouse', 'games',
+    'strings'): the one in the header `zhreplay -F npy` writes."""
     if table not in _dtypes:
         k = TABLES.index(table)
         head = _zhkit.header(k)
@@ -161,6 +163,9 @@ def _failure(d):
 class Tables:
     """The tables of one read (or of one chunk of read_chunks): NumPy
     structured arrays `positions`, `bughouse`, `games` (zhkit-arrays(5)),
+    `strings` (the bytes the games' text fields X_off, X_len point into,
+    `strings_base` the offset of its first byte: 0 but in read_chunks'
+    later chunks; text(X) decodes them),
     `files` (the inputs' names: a game's `file` indexes it), the counts
     `read` (games read), `written` (games in the tables), `rejected`
     (games with errors, not in the tables), `duplicates` (dropped by
@@ -174,6 +179,7 @@ class Tables:
             self.__dict__[name] = (np.frombuffer(b, dtype=dt) if b is not None
                                    else np.zeros(0, dtype=dt))
         self.files = d['files']
+        self.strings_base = frame.strings_base(self.games)
         self.read = d['read']
         self.written = len(self.games)
         self.rejected = d['rejected']
@@ -186,11 +192,21 @@ class Tables:
                 % (len(self.positions), len(self.bughouse), len(self.games),
                    self.read, self.rejected, self.duplicates))
 
-    def to_pandas(self, table='games'):
-        """The table as a pandas DataFrame: flat columns, text decoded,
-        dates as dates (see zhkit.frame)."""
+    def text(self, name):
+        """The games' text field `name` ('white', 'black', 'white_b',
+        'black_b', 'id', 'site', 'termination'), decoded (UTF-8, bad bytes
+        replaced): a list, one str a game."""
         from . import frame
-        return frame.to_pandas(getattr(self, table), table, self.files)
+        return frame.text(self.games, self.strings, name, self.strings_base)
+
+    def to_pandas(self, table='games'):
+        """The table as a pandas DataFrame: flat columns, text decoded
+        (the games' text fields as str columns), dates as dates (see
+        zhkit.frame)."""
+        from . import frame
+        return frame.to_pandas(getattr(self, table), table, self.files,
+                               self.strings if table == 'games' else None,
+                               self.strings_base)
 
 
 def _run(sources, variant, jobs, chunk, selection):

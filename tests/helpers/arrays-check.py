@@ -33,6 +33,8 @@ TYPES = "PNBRQKAC"
 UNKNOWN = -2**31
 NORESULT = -128
 BAD = []
+STATS = {"long": 0, "nonascii": 0}	# games with text past the old
+					# widths, with non-ASCII text
 
 
 def bad(msg):
@@ -54,8 +56,28 @@ def square(name):
 
 def load(d):
     t = {k: np.load(os.path.join(d, k + ".npy"))
-         for k in ("positions", "bughouse", "games", "files")}
+         for k in ("positions", "bughouse", "games", "files", "strings")}
     return t
+
+
+def game_id(tags):
+    """The game's id as zhkit-arrays(5) says: GameId, else a Link or a
+    Site that is a URL."""
+    if tags.get("GameId"):
+        return tags["GameId"]
+    for n in ("Link", "Site"):
+        if "://" in tags.get(n, ""):
+            return tags[n]
+    return ""
+
+
+def text(g, strings, f):
+    """A game's text field f, whole, from strings.npy."""
+    o, n = int(g[f + "_off"]), int(g[f + "_len"])
+    if o < 0 or n < 0 or o + n > len(strings):
+        bad("%s: offset %d, length %d outside strings.npy" % (f, o, n))
+        return ""
+    return bytes(strings[o:o + n]).decode()
 
 
 def fen_board(part, nranks):
@@ -162,7 +184,7 @@ def tag_int(tags, *names):
     return -1
 
 
-def check_game_row(g, meta, name):
+def check_game_row(g, meta, name, strings):
     tags = meta["tags"]
     two = meta["variant"] == "bughouse"
     eq(name + " variant", VARIANTS[g["variant"]], meta["variant"])
@@ -175,9 +197,20 @@ def check_game_row(g, meta, name):
     m = re.fullmatch(r"(\d+)(?:\+(\d+))?", tc)
     eq(name + " tc", (g["tc_base"], g["tc_inc"]),
        (int(m.group(1)), int(m.group(2) or 0)) if m else (-1, -1))
-    for f, n, w in (("date", "Date", 10), ("termination", "Termination", 16),
-                    ("site", "Site", 48)):
-        eq(name + " " + f, g[f], tags.get(n, "").encode()[:w].rstrip(b"\0"))
+    eq(name + " date", g["date"], tags.get("Date", "").encode()[:10])
+    want = {"white": tags.get("WhiteA", tags.get("White", "")) if two
+            else tags.get("White", ""),
+            "black": tags.get("BlackA", tags.get("Black", "")) if two
+            else tags.get("Black", ""),
+            "white_b": tags.get("WhiteB", "") if two else "",
+            "black_b": tags.get("BlackB", "") if two else "",
+            "id": game_id(tags), "site": tags.get("Site", ""),
+            "termination": tags.get("Termination", "")}
+    for f, v in want.items():
+        eq(name + " " + f, text(g, strings, f), v)
+    STATS["long"] += len(want["termination"]) > 16 or \
+        max(len(want["white"]), len(want["black"])) > 16
+    STATS["nonascii"] += any(not v.isascii() for v in want.values())
 
 
 def check_one_board(recs, objs, name, nranks):
@@ -276,7 +309,7 @@ def check_jsonl(d, pos_jsonl, games_jsonl, check=None):
         eq(name + " result", g["result"],
            want if want == NORESULT else sign * want)
         if k in meta:
-            check_game_row(g, meta[k], name)
+            check_game_row(g, meta[k], name, t["strings"])
         else:
             bad(name + ": not in zhpgn --json")
         two = "boards" in objs[0]
@@ -296,8 +329,10 @@ def check_jsonl(d, pos_jsonl, games_jsonl, check=None):
     eq("positions.npy covered", nrec[0], len(t["positions"]))
     eq("bughouse.npy covered", nrec[1], len(t["bughouse"]))
     finish(0)
-    print("jsonl: %d games, %d positions, %d bughouse positions: 0 differences"
-          % (len(t["games"]), nrec[0], nrec[1]))
+    print("jsonl: %d games (%d with a text longer than 16 bytes, %d not "
+          "ASCII), %d positions, %d bughouse positions: 0 differences"
+          % (len(t["games"]), STATS["long"], STATS["nonascii"], nrec[0],
+             nrec[1]))
 
 
 def check_chess(d):

@@ -123,6 +123,9 @@ def test_chunks_concatenate_to_read():
             assert np.array_equal(np.concatenate(
                 [getattr(c, n) for c in chunks]), getattr(ref, n))
         assert sum(len(c.errors) for c in chunks) == len(ref.errors)
+        # each chunk's text fields from its own strings
+        for col in ('white', 'termination', 'id'):
+            assert sum((c.text(col) for c in chunks), []) == ref.text(col)
         if n_pos == 777:
             assert len(chunks) > 3
             assert all(len(c.positions) + len(c.bughouse) >= 777
