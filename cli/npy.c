@@ -276,8 +276,9 @@ result_code(const char *r)
 
 void
 npy_game_begin(struct npy_rec *w, const struct zh_game *g,
-    const struct zh_variant *v)
+    const struct zh_replay *r)
 {
+	const struct zh_variant *v = r->v;
 	unsigned char *q;
 	int b;
 
@@ -294,7 +295,7 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 	w->plies = 0;
 	w->fail = false;
 	w->two = v->boards >= 2;
-	w->result = result_code(zh_game_result(g));
+	w->result = result_code(zh_replay_result(g, r));	/* a team's */
 	w->rtext = NULL;
 	w->rcode = NORESULT;
 	for (b = 0; b < 4; b++)

@@ -52,9 +52,10 @@ struct npy_rec {
 	bool fail;			/* out of memory */
 };
 
-/* A game begins: its record from g's tags (variant v). */
+/* A game begins: its record from g's tags, g replayed into r (its
+   variant r->v; its result zh_replay_result's). */
 void npy_game_begin(struct npy_rec *w, const struct zh_game *g,
-    const struct zh_variant *v);
+    const struct zh_replay *r);
 /* A position of a one-board game's mainline; a two-board game's.  Its
    record is written if sel takes it.  0, or -1 if out of memory. */
 int npy_ply(struct npy_rec *w, const struct zh_ply *pl,

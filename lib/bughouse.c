@@ -937,6 +937,31 @@ zh_bug_board_result(const struct zh_bug *b)
 	return sd == ZH_WHITE ? "0-1" : "1-0";
 }
 
+const char *
+zh__bug_result(const struct zh_bug *b, const char *r, const char **conv)
+{
+	const char *team, *board, *c = NULL;
+
+	if (conv != NULL)
+		*conv = NULL;
+	if (b == NULL || !b->complete || r == NULL || strcmp(r, "*") == 0)
+		return r;
+	/* scored as a mate the boards do not show: nothing tells */
+	if (b->mated_board < 0 && b->end_how != NULL && b->end_board >= 0 &&
+	    strcmp(b->end_how, "checkmate") == 0)
+		return r;
+	if ((team = zh_bug_team_result(b)) == NULL)
+		return r;
+	board = zh_bug_board_result(b);
+	if (strcmp(r, team) == 0)
+		c = strcmp(team, board) == 0 ? "either" : "team";
+	else if (strcmp(r, board) == 0)
+		c = "board";
+	if (conv != NULL)
+		*conv = c;
+	return c != NULL ? team : r;
+}
+
 /* ======================== positions ======================== */
 
 int

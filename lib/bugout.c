@@ -495,15 +495,18 @@ zh__bug_stamps(const struct zh_game *g, const struct zh_bug *b, int64_t *ts)
 	}
 }
 
-/* The team result (1-0: White on A and Black on B won): from the
- * ending the replay found, else the Result as given (a result of one
- * board's convention is not told apart without an ending). */
+/* The team result (1-0: White on A and Black on B won): the Result as
+ * given, read by the convention the ending tells (zh__bug_result, the
+ * arrays' and zhcheck's one rule), else from the ending the replay
+ * found, else as given. */
 static const char *
 team_result(const struct zh_game *g, const struct zh_bug *b)
 {
-	const char *r = zh_bug_team_result(b);
+	const char *conv, *r = zh__bug_result(b, given_result(g), &conv);
 
-	return r != NULL ? r : given_result(g);
+	if (conv == NULL && zh_bug_team_result(b) != NULL)
+		r = zh_bug_team_result(b);
+	return r;
 }
 
 /* Board bd's own result: board A's is the team's, board B's its
@@ -879,17 +882,19 @@ struct bjson {
 };
 
 /*
- * "after": the comments and NAGs after a half-move as written, from
- * token i to the next move (its clock's comment 'clk' and the result
- * left out), when "comment" alone would join them into one: the reader
- * reads this list back instead (zhkit-json(5) "Read back").
+ * "after" (or "before", key): the comments and NAGs after a half-move
+ * (before the first) as written, from token i to the next move (its
+ * clock's comment 'clk' and the result left out), when "comment" alone
+ * would join them into one or space them otherwise: the reader reads
+ * this list back instead (zhkit-json(5) "Read back").
  */
 static void
-bjson_after(struct zh__buf *b, const struct zh_game *g, size_t i, size_t clk)
+bjson_list(struct zh__buf *b, const char *key, const struct zh_game *g,
+    size_t i, size_t clk)
 {
 	struct zh__buf c = { 0 };
 
-	zh__json_key(b, "after");
+	zh__json_keyn(b, key, strlen(key));
 	zh__json_open(b, '[');
 	for (; i < g->ntoks && g->toks[i].kind != ZH_T_MOVE &&
 	    g->toks[i].kind != ZH_T_VSTART; i++) {
@@ -950,7 +955,11 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	}
 	/* its comments, up to the next move or label, but a clock's own */
 	clk = clock_token(g, m);
-	if (clk != SIZE_MAX && !pure_clock(&g->toks[clk]))
+	/* a board alone (chess.com's file) keeps its clock's comment, as
+	   any game of one board does: "clock" is read back from a label's
+	   move only */
+	if (clk != SIZE_MAX && (!pure_clock(&g->toks[clk]) ||
+	    !j->bug->labels))
 		clk = SIZE_MAX;
 	j->text.len = 0;
 	for (i = m->tok + 1, n = 0; i < g->ntoks &&
@@ -958,7 +967,8 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	    i++)
 		if (g->toks[i].kind == ZH_T_COMMENT && i != clk) {
 			zh__json_comment_add(&j->text, &g->toks[i]);
-			n++;
+			/* spaced otherwise than "comment" reads back */
+			n += zh__json_plain_comment(&g->toks[i]) ? 1 : 2;
 		} else if (g->toks[i].kind == ZH_T_NAG)
 			n += 2;
 	if (j->text.len > 0) {
@@ -966,7 +976,7 @@ bjson_move(void *arg, const struct zh_bply *pl)
 		zh__json_str(b, j->text.s, j->text.len);
 	}
 	if (n > 1)	/* "comment" joins them: the tokens apart */
-		bjson_after(b, g, m->tok + 1, clk);
+		bjson_list(b, "after", g, m->tok + 1, clk);
 	zh__json_key(b, "pockets");
 	zh__json_open(b, '{');
 	zh__json_key(b, "A");
@@ -981,6 +991,54 @@ bjson_move(void *arg, const struct zh_bply *pl)
 	}
 	zh__json_close(b, '}');
 	return 0;
+}
+
+/*
+ * The movetext past the last legal half-move of a game in error (the
+ * illegal one and what follows, up to the result) as move objects of
+ * their own: "label" (when a label token comes first), "san" as
+ * written, "uci" null, and the comments and NAGs after it as its
+ * "after" list, so that the reader reads back the same tokens and the
+ * replay finds the same error (zhkit-json(5) "Read back").
+ */
+static void
+bjson_rest(struct bjson *j)
+{
+	const struct zh_game *g = j->g;
+	const struct zh_bug *bug = j->bug;
+	struct zh__buf *b = j->b;
+	size_t i = 0, k;
+
+	if (bug->nmoves > 0)
+		i = bug->moves[bug->nmoves - 1].tok + 1;
+	while (i < g->ntoks && g->toks[i].kind != ZH_T_MOVE)
+		i++;
+	while (i < g->ntoks) {
+		const struct zh_token *t = &g->toks[i];
+
+		if (t->kind != ZH_T_MOVE) {	/* a variation's, the result */
+			i++;
+			continue;
+		}
+		zh__json_open(b, '{');
+		if (is_label(t) && i + 1 < g->ntoks &&
+		    g->toks[i + 1].kind == ZH_T_MOVE) {
+			zh__json_key(b, "label");
+			zh__json_str(b, t->text, t->len);
+			t = &g->toks[++i];
+		}
+		zh__json_key(b, "san");
+		zh__json_str(b, t->text, t->len);
+		zh__json_key(b, "uci");
+		zh__json_null(b);
+		for (k = i + 1; k < g->ntoks && (g->toks[k].kind ==
+		    ZH_T_COMMENT || g->toks[k].kind == ZH_T_NAG); k++)
+			;
+		if (k > i + 1)
+			bjson_list(b, "after", g, i + 1, SIZE_MAX);
+		zh__json_close(b, '}');
+		i = k;
+	}
 }
 
 /* {"line","col","ply","code","message","severity"[,"board"][,"reader"]} */
@@ -1007,7 +1065,7 @@ zh_bug_json(struct zh__buf *out, const struct zh_game *g,
 	struct bjson j = { out, g, b, d == ZH_AUTO ? ZH_SAN_AUTO : d, flags,
 	    { 0 } };
 	bool start = have_start(b, NULL);
-	size_t k;
+	size_t k, n;
 
 	zh__json_open(out, '{');
 	zh__json_game_head(out, g, b->v);
@@ -1026,15 +1084,21 @@ zh_bug_json(struct zh__buf *out, const struct zh_game *g,
 	zh__json_open(out, '[');
 	if (start)
 		zh_bug_walk(b, bjson_move, &j);
+	if (start && !b->complete && g->err.code == ZH_OK)
+		bjson_rest(&j);
 	zh__json_close(out, ']');
 	/* the comments before the first move */
-	for (k = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
-		if (g->toks[k].kind == ZH_T_COMMENT)
+	for (k = 0, n = 0; k < g->ntoks && g->toks[k].kind != ZH_T_MOVE; k++)
+		if (g->toks[k].kind == ZH_T_COMMENT) {
 			zh__json_comment_add(&pre, &g->toks[k]);
+			n += zh__json_plain_comment(&g->toks[k]) ? 1 : 2;
+		}
 	if (pre.len > 0) {
 		zh__json_key(out, "comment");
 		zh__json_str(out, pre.s, pre.len);
 	}
+	if (n > 1)	/* "comment" joins or trims them: the tokens apart */
+		bjson_list(out, "before", g, 0, SIZE_MAX);
 	zh__json_game_result(out, g, b->complete);
 	zh__json_key(out, "errors");
 	zh__json_open(out, '[');

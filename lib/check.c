@@ -438,19 +438,15 @@ bug_result(struct zh_check *c, const struct zh_game *g, int soft)
 			    b->end_how : "checkmate");
 		return;
 	}
-	if (strcmp(team, board) == 0) {
-		if (strcmp(r, team) == 0)
-			c->convention = "either";
-		else
-			add(c, soft, "result", line, col, 0, "the result is "
-			    "%s but the game is %s", r, team);
+	/* the convention: libzh's one rule (zh__bug_result), the arrays'
+	   too */
+	(void)zh__bug_result(b, r, &c->convention);
+	if (c->convention != NULL)
 		return;
-	}
-	if (strcmp(r, team) == 0)
-		c->convention = "team";
-	else if (strcmp(r, board) == 0)
-		c->convention = "board";
-	else {
+	if (strcmp(team, board) == 0) {
+		add(c, soft, "result", line, col, 0, "the result is "
+		    "%s but the game is %s", r, team);
+	} else {
 		struct zh_problem *q;
 
 		bd = b->mated_board >= 0 ? b->mated_board : b->end_board;

@@ -240,6 +240,29 @@ zh__json_tag_list(struct zh__buf *b, const struct zh_game *g)
 	zh__json_close(b, ']');
 }
 
+/*
+ * "latin1": true when the game's text is Latin-1 (bytes that are not
+ * UTF-8, and no UTF-8 sequence): the JSON's strings are UTF-8, and the
+ * reader turns their U+0080 to U+00FF back into those bytes, so the
+ * game read back is the game as written (zhkit-json(5) "Read back").
+ */
+static void
+latin1(struct zh__buf *b, const struct zh_game *g)
+{
+	unsigned kind = 0;
+	size_t k;
+
+	for (k = 0; k < g->ntags && kind != ZH__TEXT_UTF8; k++)
+		kind |= zh__json_text_kind(g->tags[k].value,
+		    strlen(g->tags[k].value));
+	for (k = 0; k < g->ntoks && kind != ZH__TEXT_UTF8; k++)
+		if (g->toks[k].text != NULL)
+			kind |= zh__json_text_kind(g->toks[k].text,
+			    g->toks[k].len);
+	if (kind == ZH__TEXT_LATIN1)
+		zh__bputs(b, ",\"latin1\":true");
+}
+
 void
 zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
     const struct zh_variant *v)
@@ -255,6 +278,7 @@ zh__json_game_head(struct zh__buf *b, const struct zh_game *g,
 	zh__json_key(b, "tags");
 	if (zh__json_tags(b, g))
 		zh__json_tag_list(b, g);
+	latin1(b, g);
 	zh__json_key(b, "variant");
 	if (v != NULL)
 		zh__json_ascii(b, v->name);

@@ -140,6 +140,26 @@ utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+unsigned
+zh__json_text_kind(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned kind = 0;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k) {
+		k = 1;
+		if (u[i] < 0x80)
+			continue;
+		if ((k = utf8_len(u + i, n - i)) == 0) {
+			k = 1;
+			kind |= ZH__TEXT_LATIN1;
+		} else
+			kind |= ZH__TEXT_UTF8;
+	}
+	return kind;
+}
+
 /*
  * s (NUL-terminated) as the text its JSON string says, unescaped: valid
  * UTF-8 kept, any other byte read as ISO 8859-1.  s itself if it is

@@ -157,6 +157,13 @@ void zh__json_hands(struct zh__buf *b, const struct zh_pos *p);
 void zh__fen_json_head(struct zh__buf *b, const char *file, const char *in,
     size_t n, long line, bool valid, int from);
 
+/* What s[0..n) holds beyond ASCII: ZH__TEXT_LATIN1, a byte that is not
+ * UTF-8 (the JSON writes it as its Latin-1 character), ZH__TEXT_UTF8, a
+ * valid UTF-8 sequence; 0 for ASCII. */
+#define ZH__TEXT_LATIN1	1u
+#define ZH__TEXT_UTF8	2u
+unsigned zh__json_text_kind(const char *s, size_t n);
+
 /* A comment the JSON reads back the same from its trimmed text, as
  * Lichess writes them: " text " (isspace() of the C locale, inline: this
  * runs for every move with a comment). */

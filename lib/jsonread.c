@@ -556,6 +556,51 @@ jinvalid(struct zh_pgn_reader *r, json_t *o)
 		}
 }
 
+/*
+ * "latin1": true (gamejson.c): every string of v turned back from UTF-8
+ * to the Latin-1 bytes it was written from (U+0080 to U+00FF; any other
+ * character kept), in place of Jansson's value.
+ */
+static int
+jlatin1(json_t *v, int depth)
+{
+	const char *s, *key;
+	char *t;
+	size_t n, i, k;
+	json_t *e;
+	int rc = 0;
+
+	if (depth > 2048)	/* Jansson's own bound on nesting */
+		return 0;
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, e)
+			rc |= jlatin1(e, depth + 1);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, k, e)
+			rc |= jlatin1(e, depth + 1);
+	} else if ((s = json_string_value(v)) != NULL) {
+		n = json_string_length(v);
+		for (i = 0; i < n && (unsigned char)s[i] < 0x80; i++)
+			;
+		if (i == n)
+			return 0;
+		if ((t = malloc(n)) == NULL)
+			return -1;
+		for (i = k = 0; i < n; i++)
+			if (((unsigned char)s[i] == 0xc2 ||
+			    (unsigned char)s[i] == 0xc3) && i + 1 < n &&
+			    ((unsigned char)s[i + 1] & 0xc0) == 0x80) {
+				t[k++] = (char)(((s[i] & 3) << 6) |
+				    (s[i + 1] & 0x3f));
+				i++;
+			} else
+				t[k++] = s[i];
+		rc = json_string_setn_nocheck(v, t, k);
+		free(t);
+	}
+	return rc;
+}
+
 /* The game of object o. */
 static int
 jgame(struct zh_pgn_reader *r, json_t *o)
@@ -566,6 +611,10 @@ jgame(struct zh_pgn_reader *r, json_t *o)
 
 	if (!json_is_object(o))
 		return jerr(r, "not an object");
+	if (json_is_true(json_object_get(o, "latin1")) && jlatin1(o, 0) != 0) {
+		r->fail = ZH_ENOMEM;
+		return -1;
+	}
 	tags = json_object_get(o, "tags");
 	moves = json_object_get(o, "moves");
 	if (!json_is_object(tags))

@@ -68,6 +68,17 @@ zh_game_result(const struct zh_game *g)
 	return "*";
 }
 
+/* A game's result for board A's White (zh.h): a bughouse game's by
+ * bughouse.c's one rule. */
+const char *
+zh_replay_result(const struct zh_game *g, const struct zh_replay *r)
+{
+	const char *res = zh_game_result(g);
+
+	return r != NULL && r->bug != NULL ? zh__bug_result(r->bug, res, NULL) :
+	    res;
+}
+
 /* A new line branching from 'parent'; returns its index or -1. */
 static int
 new_line(struct zh_lines *w, int parent, size_t branch, size_t first)

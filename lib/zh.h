@@ -733,6 +733,14 @@ struct zh_game *zh_game_dup_to(const struct zh_game *g, void *mem);
 /* The game's result: its result token, else a Result tag of one of the
  * four forms, else "*". */
 const char *zh_game_result(const struct zh_game *g);
+/* The result for White, board A's White in a game of two boards (its
+ * team: White on A and Black on B), of g replayed into r by
+ * zh_replay(): zh_game_result's, read by the convention the ending
+ * tells when a BPGN scores the board where the game ended (zhcheck
+ * --json's result_convention "board": 1-0 on board B is 0-1 here);
+ * one board's as zh_game_result. */
+const char *zh_replay_result(const struct zh_game *g,
+    const struct zh_replay *r);
 
 /* "[%clk 0:01:02.5]" (cmd "clk"; also "emt") in a comment, in seconds;
  * false for none, or for more than ZH_CLOCK_MAX seconds. */

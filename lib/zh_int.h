@@ -346,6 +346,15 @@ int zh_bug_board_write(FILE *f, const struct zh_game *g,
  * ending zh_bug_replay found. */
 const char *zh_bug_team_result(const struct zh_bug *b);
 const char *zh_bug_board_result(const struct zh_bug *b);
+/* The one rule of a bughouse game's team result, given its Result r
+ * (zh_game_result's form): BPGN files score a game as the result of the
+ * board where it ended, or as the team's; the ending tells which (zhcheck
+ * --json's result_convention, into *conv when not NULL: "board", "team",
+ * "either", or NULL when nothing tells, the ending and r disagreeing
+ * either way).  Returns the team result when the convention is told,
+ * else r as it is (read as the team's). */
+const char *zh__bug_result(const struct zh_bug *b, const char *r,
+    const char **conv);
 
 
 /* The one-board writers (pgnout.c) behind zh_pgn_write and zh_game_json

@@ -82,9 +82,10 @@ sample() {
 	sample
 	zhreplay -q -F jsonl "${SAMPLE[@]}" >"$T/pos.jsonl" 2>/dev/null || true
 	zhpgn -q -J "${SAMPLE[@]}" >"$T/games.jsonl" 2>/dev/null || true
+	zhcheck -q --json "${SAMPLE[@]}" >"$T/check.jsonl" 2>/dev/null || true
 	run zhreplay -q -F npy -o "$T/a" "${SAMPLE[@]}"
 	[ "$status" -le 1 ]
-	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl"
+	run "$PY" "$ZH_TOP/tests/helpers/arrays-check.py" jsonl "$T/a" "$T/pos.jsonl" "$T/games.jsonl" "$T/check.jsonl"
 	assert_success
 	# every text field whole (#39): some longer than games.npy's old
 	# 16 bytes, some not ASCII

@@ -320,8 +320,10 @@ EOF
 	refute_output --partial '[Event "Hand-made bughouse game"]'
 	run grep -c 'N@e4' "$t/rej.pgn"
 	assert_output 1
-	run bash -c "zhpgn -q --json '$f' 2>/dev/null | head -1 | jq -c '[.valid, .errors[0].code, .errors[0].ply, .errors[0].board, (.moves | length)]'"
-	assert_output '[false,"illegal-drop",4,"B",6]'
+	# the six half-moves played, then the movetext from the illegal
+	# drop on, unplayed ("uci": null), for the reader to read back
+	run bash -c "zhpgn -q --json '$f' 2>/dev/null | head -1 | jq -c '[.valid, .errors[0].code, .errors[0].ply, .errors[0].board, (.moves | map(select(.uci != null)) | length), .moves[6].label, .moves[6].san]'"
+	assert_output '[false,"illegal-drop",4,"B",6,"2b","N@e4"]'
 	run zhpgn -q --boards "$f"
 	assert_failure 1
 }

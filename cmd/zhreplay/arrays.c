@@ -66,7 +66,7 @@ npy_begin(struct state *st, FILE *err)
 	if (st->bad)
 		return FMT_SKIP;	/* never written */
 	if (st->r.started)
-		npy_game_begin(&st->npy, st->g, st->r.v);
+		npy_game_begin(&st->npy, st->g, &st->r);
 	return FMT_WALK;
 }
 

@@ -185,7 +185,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)
 		return 0;
 	if (rc == 0 && g->err.code == ZH_OK && r->started) {
-		npy_game_begin(&st->npy, g, r->v);
+		npy_game_begin(&st->npy, g, r);
 		if (zh_replay_walk(&st->lines, g, r, ZH_WALK_COMMENTS, on_ply,
 		    on_bply, st) != 0 || st->npy.fail) {
 			cli_fdiag(err, "error", o->name, g->line, 1,

@@ -6,7 +6,7 @@
  * Built by make fuzz; make check replays its corpus (tests/fuzz.bats).
  *
  * The invariants: the JSON is JSON with one move object per half-move
- * played; a game replayed to its end, written as BPGN in any dialect
+ * played (then the unplayed movetext of a game in error, "uci": null); a game replayed to its end, written as BPGN in any dialect
  * and read back, replays to the end again with the same moves (UCI) in
  * the same order.
  */
@@ -21,6 +21,20 @@
 #include "zh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The move objects of half-moves played: those before the first
+ * unplayed one ("uci": null, the movetext past an error). */
+static size_t
+played(json_t *moves)
+{
+	size_t k;
+
+	for (k = 0; k < json_array_size(moves); k++)
+		if (json_is_null(json_object_get(json_array_get(moves, k),
+		    "uci")))
+			break;
+	return k;
+}
 
 static const int dialects[] = { ZH_LICHESS, ZH_XBOARD, ZH_CHESSCOM,
     ZH_FAIRY };
@@ -147,8 +161,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			j.flags = k ? ZH_JSON_FENS : 0;
 			s = written(w_json, &j, &n);
 			if ((o = json_loads(s, 0, NULL)) == NULL ||
-			    json_array_size(json_object_get(o, "moves")) !=
-			    b.nmoves) {
+			    played(json_object_get(o, "moves")) != b.nmoves) {
 				fprintf(stderr, "fuzz_bughouse: bad JSON: %s\n",
 				    s);
 				abort();

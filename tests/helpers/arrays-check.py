@@ -2,13 +2,16 @@
 """Check zhreplay -F npy's arrays (zhkit-arrays(5)) against independent
 answers.
 
-  arrays-check.py jsonl DIR POSITIONS.jsonl GAMES.jsonl
+  arrays-check.py jsonl DIR POSITIONS.jsonl GAMES.jsonl [CHECK.jsonl]
       every field of every record against zhreplay -F jsonl's object of
       the same position (board, pockets, promoted, side, castling, ep,
       clocks, check, move, result, the [%clk] clocks and evals, final)
       and every game against zhpgn --json's (its tags, read here), and
       the repetition counts recomputed from the JSON positions; the games
-      with errors ("valid": false) are in no table.
+      with errors ("valid": false) are in no table.  A bughouse game's
+      result is the team's: with CHECK.jsonl (zhcheck --json), the JSON's
+      result of a game zhcheck reads by the board's convention and that
+      ended on board B is negated (tests/helpers/bug-result.py says why).
   arrays-check.py chess DIR
       the crazyhouse and chess games' records against python-chess
       replaying the same moves (PYTHONPATH has it).
@@ -237,7 +240,7 @@ def check_one_board(recs, objs, name, nranks):
         eq(at + " final", r["final"], k + 1 == len(objs))
 
 
-def check_two_boards(recs, objs, name, nranks):
+def check_two_boards(recs, objs, name, nranks, sign=1):
     seen = []
     clock = [[UNKNOWN] * 2, [UNKNOWN] * 2]
     eq(name + " records", len(recs), len(objs))
@@ -255,6 +258,7 @@ def check_two_boards(recs, objs, name, nranks):
                 int(np.floor(o["clock"] * 1000 + 0.5))
         eq(at + " clock", r["clock"], clock)
         a = result_code(o["result"], 0)
+        a = a if a == NORESULT else sign * a
         eq(at + " result", r["result"],
            [a if sts[0]["side"] == 0 or a == NORESULT else -a,
             (-a if sts[1]["side"] == 0 else a) if a != NORESULT else a])
@@ -270,8 +274,20 @@ def check_two_boards(recs, objs, name, nranks):
         eq(at + " final", r["final"], k + 1 == len(objs))
 
 
-def check_jsonl(d, pos_jsonl, games_jsonl):
+def board_b(check_jsonl):
+    """The bughouse games whose result is board B's (zhcheck --json)."""
+    flip = set()
+    for line in open(check_jsonl, encoding="utf-8") if check_jsonl else ():
+        o = json.loads(line)
+        if o.get("result_convention") == "board" and \
+                (o.get("ending") or {}).get("board") == "B":
+            flip.add((o["file"], o["game"]))
+    return flip
+
+
+def check_jsonl(d, pos_jsonl, games_jsonl, check=None):
     t = load(d)
+    flip = board_b(check)
     games = read_jsonl(pos_jsonl)
     meta = {(o["file"], o["game"]): o for o in
             map(json.loads, open(games_jsonl, encoding="utf-8"))}
@@ -288,7 +304,10 @@ def check_jsonl(d, pos_jsonl, games_jsonl):
             continue
         eq(name + " row", g["game"], len(written) - 1)
         eq(name + " plies", g["plies"], objs[-1]["ply"])
-        eq(name + " result", g["result"], result_code(objs[0]["result"], 0))
+        sign = -1 if k in flip else 1
+        want = result_code(objs[0]["result"], 0)
+        eq(name + " result", g["result"],
+           want if want == NORESULT else sign * want)
         if k in meta:
             check_game_row(g, meta[k], name, t["strings"])
         else:
@@ -298,8 +317,11 @@ def check_jsonl(d, pos_jsonl, games_jsonl):
         recs = tab[g["first"]:g["first"] + g["records"]]
         eq(name + " game of its records", recs["game"], [g["game"]] * len(recs))
         eq(name + " variant of its records", recs["variant"], [g["variant"]] * len(recs))
-        (check_two_boards if two else check_one_board)(
-            recs, objs, name, 10 if VARIANTS[g["variant"]] in ("grandhouse", "grand") else 8)
+        nranks = 10 if VARIANTS[g["variant"]] in ("grandhouse", "grand") else 8
+        if two:
+            check_two_boards(recs, objs, name, nranks, sign)
+        else:
+            check_one_board(recs, objs, name, nranks)
         nrec[two] += len(recs)
     for k, objs in games.items():
         if k not in written and not any(o.get("valid") is False for o in objs):
@@ -422,7 +444,7 @@ def check_mmap(d):
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "jsonl":
-        check_jsonl(*sys.argv[2:5])
+        check_jsonl(*sys.argv[2:6])
     elif mode == "chess":
         check_chess(sys.argv[2])
     elif mode == "mmap":
