@@ -1,7 +1,8 @@
 """Board.planes, policy_index, policy_map_index and policy_mask equal
 what `zhreplay -F planes` writes (zhkit-planes(5)) for the positions of
 testdata games, crazyhouse and chess, versions 1, 2 and 3: the tool is
-the independent path (cli/planes.c replays and counts on its own)."""
+the independent path (cli/planes.c replays and counts on its own);
+versions 2 and 3 of 3 games also against CrazyAra itself (peers)."""
 import glob
 import os
 import subprocess
@@ -117,3 +118,48 @@ def test_errors():
             bad()
     with pytest.raises(zhkit.Error):
         b.policy_index('e5')        # not legal for White
+
+
+PEERS = os.environ.get('ZH_SHARED_PEERS', os.path.join(
+    os.path.dirname(os.path.dirname(ROOT)), 'shared', 'peers'))
+if not os.path.isdir(os.path.join(PEERS, 'crazyara', 'DeepCrazyhouse')):
+    PEERS = '/work/shared/peers'
+HAVE_CRAZYARA = os.path.isdir(os.path.join(PEERS, 'crazyara',
+                                           'DeepCrazyhouse'))
+
+
+@pytest.mark.skipif(not HAVE_CRAZYARA, reason='../shared/peers absent')
+@pytest.mark.parametrize('version', [2, 3])
+def test_crazyara_itself(tmp_path, version):
+    """Board's tensors of 3 crazyhouse games against CrazyAra's own
+    board_to_planes, MV_LOOKUP(_MIRRORED) and legal moves (the peer, GPL,
+    run as tests/helpers/planes-oracle.py runs it on zhreplay's files)."""
+    import json
+    p = tmp_path / 'g.pgn'
+    p.write_text(first_games(ZH, 3))
+    rows = {'planes': [], 'policy': [], 'value': [], 'mask': []}
+    values = {'1-0': 1, '0-1': -1, '1/2-1/2': 0}
+    for g in zhkit.games(str(p)):
+        b = zhkit.Board(variant='crazyhouse')
+        for m in g['moves']:
+            rows['planes'].append(b.planes(version, 'float32'))
+            rows['policy'].append(b.policy_index(m['uci']))
+            rows['value'].append(values[g['result']] *
+                                 (1 if b.turn == 'white' else -1))
+            rows['mask'].append(b.policy_mask())
+            b.push(m['uci'])
+    out = tmp_path / 'o'
+    out.mkdir()
+    for k, dt in (('planes', np.float32), ('policy', np.int16),
+                  ('value', np.int8), ('mask', np.uint8)):
+        np.save(out / ('train-00000-%s.npy' % k), np.array(rows[k], dt))
+    (out / 'manifest.json').write_text(json.dumps(
+        {'planes_version': version, 'policy': 'flat'}))
+    env = dict(os.environ, PYTHONPATH=os.path.join(PEERS, 'python-chess') +
+               ':' + os.path.join(PEERS, 'crazyara'))
+    r = subprocess.run(['/usr/bin/python3', os.path.join(
+        ROOT, 'tests', 'helpers', 'planes-oracle.py'), str(version), str(p),
+        str(out)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout.splitlines()[-1])['positions'] == \
+        len(rows['policy']) > 100
