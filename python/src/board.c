@@ -12,10 +12,14 @@
 
 #include "zh.h"
 
-/* A position of the stack: both boards (one used for one board), and
-   what the move sent to the partner. */
+/* A position of the stack: both boards (one used for one board), the
+   move that led to it (st[0]'s: none) and, for CrazyAra's planes, the
+   plies since a capture or pawn move as python-chess counts them (a
+   drop is neither: zhreplay -F planes counts so too). */
 struct frame {
 	struct zh_pos pos[2];
+	struct zh_move move;
+	unsigned clock;
 };
 
 typedef struct {
@@ -161,6 +165,8 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 		Py_DECREF(o);
 		return NULL;
 	}
+	o->st[0].move = (struct zh_move){ .from = ZH_NOSQ, .to = ZH_NOSQ };
+	o->st[0].clock = o->st[0].pos[0].halfmove;
 	if (d == ZH_AUTO && fen != NULL)
 		d = zh_fen_dialect_of(fen, v);
 	o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
@@ -337,6 +343,7 @@ push(PyObject *self, PyObject *args, PyObject *kw)
 	struct zh_pos *p;
 	char uci[ZH_MOVEMAX];
 	int b, ty, us;
+	bool pawn;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|O", kwlist, &s, &len,
 	    &ba) || (b = board_arg(o, ba)) < 0)
@@ -362,7 +369,13 @@ push(PyObject *self, PyObject *args, PyObject *kw)
 	o->n++;
 	p = cur(o, b);
 	us = p->side;
+	/* python-chess's no-progress count, before the move is made */
+	pawn = !(m.flags & (ZH_MDROP | ZH_MNULL)) &&
+	    ZH_TYPE(p->sq[m.from]) == ZH_PAWN;
 	zh_make(p, m);
+	o->st[o->n].move = m;
+	o->st[o->n].clock = pawn || p->taken != 0 ? 0 :
+	    o->st[o->n - 1].clock + 1;
 	/* bughouse: the capture to the partner, as lib/bughouse.c */
 	if (o->nboards == 2 && !(m.flags & ZH_MDROP) && p->taken != 0) {
 		ty = (p->taken & ZH_PROMOTED) && o->v->demote ? ZH_PAWN :
@@ -517,16 +530,14 @@ fail:
    before in the moves pushed (0: the first time); a repetition is the
    same board, promoted pieces, pockets, side, castling and en-passant
    square (zh_posrec_same, as zhreplay -F npy's repetition field). */
-static PyObject *
-repetitions(PyObject *self, PyObject *noargs)
+static long
+count_repetitions(board *o)
 {
-	board *o = (board *)self;
 	struct zh_posrec now[2], then;
 	size_t i;
 	long count = 0;
 	int b, same;
 
-	(void)noargs;
 	for (b = 0; b < o->nboards; b++)
 		zh_posrec_fill(&now[b], cur(o, b), -1);
 	for (i = 0; i < o->n; i++) {
@@ -537,7 +548,72 @@ repetitions(PyObject *self, PyObject *noargs)
 		}
 		count += same;
 	}
-	return PyLong_FromLong(count);
+	return count;
+}
+
+static PyObject *
+repetitions(PyObject *self, PyObject *noargs)
+{
+	(void)noargs;
+	return PyLong_FromLong(count_repetitions((board *)self));
+}
+
+/* ======================== CrazyAra's tensors ======================== */
+
+/* The one board of o (none for bughouse: ValueError). */
+static const struct zh_pos *
+one_board(board *o)
+{
+	if (o->nboards == 1)
+		return cur(o, 0);
+	PyErr_Format(PyExc_ValueError, "%s: no CrazyAra planes or policy for "
+	    "two boards", o->v->name);
+	return NULL;
+}
+
+/* planes(version=3, dtype=None, normalize=False): the position now, its
+   last 8 moves and repetitions as zhreplay -F planes writes it */
+static PyObject *
+planes(PyObject *self, PyObject *args, PyObject *kw)
+{
+	board *o = (board *)self;
+	const struct zh_pos *now = one_board(o);
+	struct zh_move last[8];
+	struct zh_pos p;
+	size_t i;
+	int n = 0;
+
+	if (now == NULL)
+		return NULL;
+	for (i = o->n; i > 0 && n < 8; i--)
+		last[n++] = o->st[i].move;
+	p = *now;
+	p.halfmove = o->st[o->n].clock;
+	return zk_planes(&p, last, n, (int)count_repetitions(o), args, kw);
+}
+
+static PyObject *
+policy_index(PyObject *self, PyObject *args)
+{
+	const struct zh_pos *p = one_board((board *)self);
+
+	return p == NULL ? NULL : zk_policy_index(p, args, false);
+}
+
+static PyObject *
+policy_map_index(PyObject *self, PyObject *args)
+{
+	const struct zh_pos *p = one_board((board *)self);
+
+	return p == NULL ? NULL : zk_policy_index(p, args, true);
+}
+
+static PyObject *
+policy_mask(PyObject *self, PyObject *args, PyObject *kw)
+{
+	const struct zh_pos *p = one_board((board *)self);
+
+	return p == NULL ? NULL : zk_policy_mask(p, args, kw);
 }
 
 static PyObject *
@@ -625,6 +701,23 @@ static PyMethodDef board_methods[] = {
 	{ "repetitions", repetitions, METH_NOARGS,
 	  "How many times this position stood before (0: the first)." },
 	{ "copy", copy, METH_NOARGS, "An independent copy." },
+	{ "planes", KW planes, METH_VARARGS | METH_KEYWORDS,
+	  "planes(version=3, dtype=None, normalize=False): CrazyAra's input "
+	  "planes of the position now (its last 8 moves and repetitions "
+	  "included) as a NumPy array (planes, 8, 8), as zhreplay -F planes "
+	  "writes them (zhkit-planes(5)); dtype uint8, int8, float16 or "
+	  "float32 (default int8 for version 3, else uint8; float32 when "
+	  "normalize)." },
+	{ "policy_index", policy_index, METH_VARARGS,
+	  "policy_index(move): a legal move's (SAN or UCI) index in "
+	  "CrazyAra's flat LABELS (Black's moves mirrored); None if it has "
+	  "none." },
+	{ "policy_map_index", policy_map_index, METH_VARARGS,
+	  "policy_map_index(move): its index in CrazyAra's policy map "
+	  "(plane * 64 + row * 8 + column)." },
+	{ "policy_mask", KW policy_mask, METH_VARARGS | METH_KEYWORDS,
+	  "policy_mask(map=False): uint8, 1 at each legal move's index "
+	  "(2272 flat, or 5184 with map)." },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -2,13 +2,15 @@
  * zhkit_py.h - what the C files of the Python module zhkit share
  * (python/README.md).  One file per area: module.c (the module, its
  * exception, the buffer type), read.c (zhkit.read, read_chunks),
- * games.c (zhkit.games), board.c (zhkit.Board).  A new area is a new
+ * games.c (zhkit.games), board.c (zhkit.Board), planes.c (its
+ * CrazyAra tensors).  A new area is a new
  * file with its zk_*_init() called from module.c.
  */
 #ifndef ZHKIT_PY_H
 #define ZHKIT_PY_H
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 
 /* zhkit.Error: a ValueError with file, line, col and message. */
 extern PyObject *zk_error;
@@ -25,6 +27,18 @@ void zk_raise(const char *file, long line, long col, const char *msg);
 int zk_read_init(PyObject *m);
 int zk_games_init(PyObject *m);
 int zk_board_init(PyObject *m);
+
+/* planes.c: Board.planes, policy_index/policy_map_index, policy_mask
+   of position p (board.c gives its last moves, latest first, and the
+   times it occurred before): a NumPy array or int, or NULL with an
+   exception set. */
+struct zh_pos;
+struct zh_move;
+PyObject *zk_planes(const struct zh_pos *p, const struct zh_move *last,
+    int nlast, int occ, PyObject *args, PyObject *kw);
+PyObject *zk_policy_index(const struct zh_pos *p, PyObject *args, bool map);
+PyObject *zk_policy_mask(const struct zh_pos *p, PyObject *args,
+    PyObject *kw);
 
 extern PyMethodDef zk_read_methods[];
 extern PyMethodDef zk_games_methods[];

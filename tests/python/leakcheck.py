@@ -21,6 +21,10 @@ for i in range(3):
     b = zhkit.Board()
     for m in ('e4', 'd5', 'exd5', 'Qxd5'): b.push(m)
     b.legal_moves(san=True); b.fen('xboard'); b.pockets(); b.repetitions(); b.copy(); b.pop()
+    b.planes(); b.planes(2, 'float16', True); b.policy_index('e4'); b.policy_map_index('Nf3'); b.policy_mask(map=True)
+    for bad in (lambda: b.planes(4), lambda: b.policy_index('Ke8'), lambda: zhkit.Board(variant='bughouse').planes()):
+        try: bad()
+        except ValueError: pass
     for bad in ('x', ''):
         try: zhkit.Board(bad)
         except zhkit.Error: pass
