@@ -477,7 +477,7 @@ main(int argc, char **argv)
 		sel_free(&o.gsel);
 		return cli_usage();
 	}
-	if (o.fmt->needs & FMT_PICTURES)
+	if (rc < 0 && (o.fmt->needs & FMT_PICTURES))
 		outpath = NULL;		/* the pictures' files, written whole */
 	if (rc >= 0 ||
 	    clean_setup(&o.clean, outpath) != 0 || (clean_splits(&o.clean) &&

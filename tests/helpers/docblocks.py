@@ -107,7 +107,7 @@ def fixtures():
         pre = subprocess.run([os.environ.get("CC", "cc"),
                               "-print-file-name=libasan.so"],
                              stdout=subprocess.PIPE).stdout.decode().strip()
-        pre = "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % pre
+        pre = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % pre
     tools = {"python3": 'exec %s/usr/bin/python3 "$@"' % pre,
              "cc": 'exec /usr/bin/cc ${ZH_SANFLAGS-} "$@"'}
     if os.environ.get("VALGRIND"):
