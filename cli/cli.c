@@ -834,6 +834,7 @@ cli_outputs_open(void)
 {
 	int i, rc = 0;
 
+	tmpout_watch();		/* stderr's closed pipe: exit 2 (tmpout.h) */
 	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_codec(&outs[i]) != 0)
 			rc = -1;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -54,6 +55,50 @@ say(const char *name, const char *why)
 		return;		/* nowhere left to say it */
 }
 
+/*
+ * After SIGPIPE: 1 if standard output is a pipe (or socket) whose reader
+ * is gone, else 2 if standard error is one, else 0 (another output, or a
+ * SIGPIPE sent by kill).  A write end whose read end is closed polls as
+ * POLLERR (a socket's as POLLHUP).  Async-signal-safe.
+ */
+static int
+lost_reader(void)
+{
+	struct pollfd p[2] = { { STDOUT_FILENO, POLLOUT, 0 },
+	    { STDERR_FILENO, POLLOUT, 0 } };
+
+	if (poll(p, 2, 0) < 0)
+		return 0;
+	if (p[0].revents & (POLLERR | POLLHUP))
+		return 1;
+	return p[1].revents & (POLLERR | POLLHUP) ? 2 : 0;
+}
+
+/* SIGPIPE's handler before (and between) temporary files: standard
+   error lost alone ends the run as a write error does (exit 2); else the
+   signal ends it (SA_RESETHAND | SA_NODEFER: raised again, it kills). */
+static void
+on_pipe(int sig)
+{
+	if (lost_reader() == 2)
+		_exit(EXIT_USAGE);
+	raise(sig);
+}
+
+void
+tmpout_watch(void)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(SIGPIPE, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;		/* ignored by the caller, or ours already */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_pipe;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
 /* The signal handler: async-signal-safe, it only passes the signal on.
    SIGPIPE's thread would write on: it waits for the end here. */
 static void
@@ -87,6 +132,14 @@ reaper(void *arg)
 		;
 	if (n != 1)
 		return NULL;	/* tmpout_end() */
+	if (b == SIGPIPE && lost_reader() == 2) {
+		/* standard error alone lost: a write error, said nowhere */
+		pthread_mutex_lock(&mu);
+		stopped = true;
+		for (t = tmps; t != NULL; t = t->next)
+			unlink(t->path);
+		_exit(EXIT_USAGE);
+	}
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		if (sigs[i] == b)
 			sname = signames[i];
@@ -275,9 +328,12 @@ tmpout_drop(const char *tmp, const char *why)
 			name = t->name;
 	if (name != NULL && !stopped) {
 		unlink(tmp);
-		if (why != NULL)
-			say(name, why);
 		forget(tmp);
-	}
+	} else
+		name = NULL;
 	pthread_mutex_unlock(&mu);
+	/* said after: a SIGPIPE on stderr stops this thread, never with
+	   mu held (the reaper takes it) */
+	if (name != NULL && why != NULL)
+		say(name, why);
 }

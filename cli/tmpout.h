@@ -28,6 +28,12 @@ int tmpout_commit(const char *tmp, const char *final);
 /* Remove tmp and forget it; 'why' (if not NULL) said as "TOOL: NAME: not
    written (WHY)". */
 void tmpout_drop(const char *tmp, const char *why);
+/* SIGPIPE watched from the start of the run (cli_outputs_open), before
+   any temporary file: when it is standard error alone whose reader is
+   gone, the run ends with exit status 2, its temporary files removed,
+   as on any write error; a closed standard output (or another pipe)
+   still ends it by the signal.  Nothing if SIGPIPE is ignored. */
+void tmpout_watch(void);
 /* The end of the run: the handlers as they were, the thread gone (once
    every temporary file is committed or dropped). */
 void tmpout_end(void);
