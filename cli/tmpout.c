@@ -5,6 +5,7 @@
 #define _GNU_SOURCE		/* mkostemp(), O_CLOEXEC */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +24,8 @@
 struct tmp {
 	char *path;
 	const char *name;
+	bool dir;		/* a directory (tmpout_track): its files and
+				   it removed after the files */
 	struct tmp *next;
 };
 
@@ -115,6 +118,27 @@ on_signal(int sig)
 			pause();
 }
 
+/* A tracked directory, its files and it (the reaper's: not in a signal
+   handler). */
+static void
+remove_dir(const char *path)
+{
+	char sub[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if ((d = opendir(path)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") != 0 &&
+			    strcmp(e->d_name, "..") != 0 &&
+			    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) <
+			    (int)sizeof sub)
+				unlink(sub);
+		closedir(d);
+	}
+	rmdir(path);
+}
+
 /* The thread that removes the temporary files on a signal. */
 static void *
 reaper(void *arg)
@@ -137,7 +161,11 @@ reaper(void *arg)
 		pthread_mutex_lock(&mu);
 		stopped = true;
 		for (t = tmps; t != NULL; t = t->next)
-			unlink(t->path);
+			if (!t->dir)
+				unlink(t->path);
+		for (t = tmps; t != NULL; t = t->next)
+			if (t->dir)
+				remove_dir(t->path);
 		_exit(EXIT_USAGE);
 	}
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
@@ -146,10 +174,14 @@ reaper(void *arg)
 	snprintf(why, sizeof why, "interrupted by %s", sname);
 	pthread_mutex_lock(&mu);
 	stopped = true;
-	for (t = tmps; t != NULL; t = t->next) {
-		unlink(t->path);
-		say(t->name, why);
-	}
+	for (t = tmps; t != NULL; t = t->next)
+		if (!t->dir) {
+			unlink(t->path);
+			say(t->name, why);
+		}
+	for (t = tmps; t != NULL; t = t->next)
+		if (t->dir)
+			remove_dir(t->path);
 	/* End as the signal would have ended the process. */
 	signal(b, SIG_DFL);
 	sigemptyset(&set);
@@ -280,6 +312,7 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 	}
 	t->path = p;
 	t->name = name;
+	t->dir = false;
 	t->next = NULL;		/* last: they are committed in order */
 	*tail = t;
 	tail = &t->next;
@@ -336,4 +369,83 @@ tmpout_drop(const char *tmp, const char *why)
 	   mu held (the reaper takes it) */
 	if (name != NULL && why != NULL)
 		say(name, why);
+}
+
+int
+tmpout_track(const char *path, const char *name, bool dir)
+{
+	struct tmp *t = malloc(sizeof *t);
+
+	if (t == NULL || (t->path = strdup(path)) == NULL) {
+		free(t);
+		errno = ENOMEM;
+		return -1;
+	}
+	t->name = name;
+	t->dir = dir;
+	t->next = NULL;
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+static void untrack(const char *path);
+
+int
+tmpout_untrack_by(const char *path, int (*fn)(void *), void *arg)
+{
+	int rc, e;
+
+	pthread_mutex_lock(&mu);
+	if (stopped) {		/* the reaper removes it and ends the run */
+		pthread_mutex_unlock(&mu);
+		for (;;)
+			pause();
+	}
+	rc = fn(arg);
+	e = errno;
+	if (rc == 0)
+		untrack(path);
+	pthread_mutex_unlock(&mu);
+	errno = e;
+	return rc;
+}
+
+void
+tmpout_untrack(const char *path)
+{
+	pthread_mutex_lock(&mu);
+	untrack(path);
+	pthread_mutex_unlock(&mu);
+}
+
+/* (under mu) */
+static void
+untrack(const char *path)
+{
+	struct tmp **pp, *t;
+
+	for (pp = &tmps; (t = *pp) != NULL; pp = &t->next)
+		if (strcmp(t->path, path) == 0) {
+			if ((*pp = t->next) == NULL)
+				tail = pp;
+			free(t->path);
+			free(t);
+			break;
+		}
+}
+
+bool
+tmpout_stopped(void)
+{
+	bool s;
+
+	pthread_mutex_lock(&mu);
+	s = stopped;
+	pthread_mutex_unlock(&mu);
+	return s;
 }

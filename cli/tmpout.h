@@ -14,6 +14,7 @@
 #ifndef TMPOUT_H
 #define TMPOUT_H
 #include <sys/types.h>
+#include <stdbool.h>
 
 /*
  * A new temporary file ".BASE.XXXXXX" beside 'final' (a path whose
@@ -34,6 +35,17 @@ void tmpout_drop(const char *tmp, const char *why);
    as on any write error; a closed standard output (or another pipe)
    still ends it by the signal.  Nothing if SIGPIPE is ignored. */
 void tmpout_watch(void);
+/* A path made by the caller (a file, or a directory: its files and it
+   removed after the temporary files) removed on a signal as those are,
+   until tmpout_untrack(path); 'name' kept, not copied.  0, or -1. */
+int tmpout_track(const char *path, const char *name, bool dir);
+void tmpout_untrack(const char *path);
+/* fn(arg) then, if it returned 0, path untracked, both before a signal's
+   removal or neither (after one, this never returns: the run ends):
+   a directory put in use by fn is never removed.  fn's value (errno). */
+int tmpout_untrack_by(const char *path, int (*fn)(void *), void *arg);
+/* A signal came: the run is ending (nothing more to switch into place). */
+bool tmpout_stopped(void);
 /* The end of the run: the handlers as they were, the thread gone (once
    every temporary file is committed or dropped). */
 void tmpout_end(void);
