@@ -43,3 +43,24 @@ setup() {
 		[[ $stderr == *"no game in it"* ]] || fail "$k: $stderr"
 	done
 }
+
+# zhcheck -o c.txt with a misspelt input left an empty c.txt (exit 2).
+@test "io-edges: no input could be opened: a named output is not made empty, an old one stays" {
+	run --separate-stderr zhcheck -o c.txt missing.pgn
+	assert_equal "$status" 2
+	[ ! -e c.txt ] || fail "c.txt made: $(ls -la c.txt)"
+	[[ $stderr == *"c.txt: not written (no input could be read)"* ]] || fail "$stderr"
+	echo old >p.pgn
+	run --separate-stderr zhpgn -o p.pgn missing.pgn
+	assert_equal "$status" 2
+	assert_equal "$(cat p.pgn)" old
+	# one input read: what it gave is written, as before
+	run --separate-stderr zhpgn -o p.pgn missing.pgn g.pgn
+	assert_equal "$status" 2
+	grep -q '^\[Event "x"\]' p.pgn
+	# a FEN operand is an input read
+	run --separate-stderr zhfen -o f.txt 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' missing.txt
+	assert_equal "$status" 2
+	[ -s f.txt ]
+	[ -z "$(find . -name '.*' ! -name .)" ]
+}
