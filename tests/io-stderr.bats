@@ -30,7 +30,7 @@ run_tool() {
 		rm -f p
 		mkfifo p
 		( exec 3<>p 4>p 3<&-
-		  exec timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>&4 \
+		  exec timeout -s KILL 120 "$ZH_TOP/bin/$1" "${@:2}" 2>&4 \
 		    >/dev/null ) || status=$?
 		rm -f p ;;
 	outpipe)	# stdout a closed pipe, stderr too when $both
@@ -39,16 +39,16 @@ run_tool() {
 		mkfifo p
 		( exec 3<>p 4>p 3<&-
 		  if [ -n "${both-}" ]; then exec 2>&4; fi
-		  exec timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" >&4 \
+		  exec timeout -s KILL 120 "$ZH_TOP/bin/$1" "${@:2}" >&4 \
 		    2>/dev/null ) || status=$?
 		rm -f p ;;
 	full)
 		status=0
-		timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>/dev/full \
+		timeout -s KILL 120 "$ZH_TOP/bin/$1" "${@:2}" 2>/dev/full \
 		    >/dev/null || status=$? ;;
 	closed)
 		status=0
-		timeout -s KILL 20 "$ZH_TOP/bin/$1" "${@:2}" 2>&- \
+		timeout -s KILL 120 "$ZH_TOP/bin/$1" "${@:2}" 2>&- \
 		    >/dev/null || status=$? ;;
 	esac
 }
