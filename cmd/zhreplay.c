@@ -597,7 +597,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 	const struct opts *o = ctx;
 	struct state *st = state;
 	struct zh_replay *r;
-	bool bad = false, picbad, started;
+	bool bad = false, started;
 	size_t i;
 	int rc, tagdrop;
 
@@ -659,11 +659,14 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		if (o->fmt == F_NPY)
 			npy_game_end(&st->npy);
 	}	/* a game that failed before its start: nothing written */
-	picbad = pic_game_end(st) != 0;
+	/* a picture not written is an I/O error of the run (exit 2, said),
+	   not an error of the game's */
+	if (pic_game_end(st) != 0)
+		pic_set_failed();
 	if ((rc = game_end(st, g, out, err, &r->err, r->err.ply > 0,
 	    r->err_board)) < 0)
 		return 0;
-	bad = rc > 0 || picbad;
+	bad = rc > 0;
 	if (started && warn_nulls(err, o->name, g, r))
 		bad = true;
 	if (o->variations && started) {

@@ -64,3 +64,19 @@ setup() {
 	[ -s f.txt ]
 	[ -z "$(find . -name '.*' ! -name .)" ]
 }
+
+# A GIF that could not be written counted its game as one "with errors".
+@test "io-edges: a picture that cannot be written is an I/O error (exit 2), not a game with errors" {
+	local f
+	for f in gif png; do
+		run --separate-stderr zhreplay -F $f -o "nodir/p%d-%d.$f" g.pgn
+		assert_equal "$status" 2
+		[[ $stderr == *"nodir/p1-"*".$f: write error: No such file or directory"* ]] || fail "$f: $stderr"
+		[[ $stderr != *"with errors"* ]] || fail "$f: $stderr"
+	done
+	# the game's own error is still one
+	printf '[Event "y"]\n\n1. e4 Ke7 *\n' >bad.pgn
+	run --separate-stderr zhreplay -F gif -o "p%d.gif" bad.pgn
+	assert_equal "$status" 1
+	[[ $stderr == *"1 with errors"* ]] || fail "$stderr"
+}
