@@ -1217,6 +1217,7 @@ npy_open_as(const char *dir, const char *codec)
 	    "bughouse.parquet", "games.parquet" };
 	const char *const *tnames = codec != NULL ? pq_names : names;
 	struct npy *n = calloc(1, sizeof *n);
+	struct stat st;
 	int k;
 
 	if (n == NULL || (n->dir = strdup(dir)) == NULL) {
@@ -1238,6 +1239,13 @@ npy_open_as(const char *dir, const char *codec)
 	}
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		cli_fail("%s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		/* /dev/null, a FIFO, a file: four tables need a directory */
+		cli_fail("%s: cannot write: not a directory (-F %s writes its "
+		    "four tables in a directory)", dir, codec != NULL ?
+		    "parquet" : "npy");
 		goto fail;
 	}
 	if ((n->set = open_set(dir, codec != NULL, tnames)) == NULL)

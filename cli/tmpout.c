@@ -26,6 +26,10 @@ struct tmp {
 	const char *name;
 	bool dir;		/* a directory (tmpout_track): its files and
 				   it removed after the files */
+	bool inplace;		/* a device or a FIFO written in place:
+				   nothing to remove or rename */
+	char *real;		/* a symbolic link's file: renamed over it
+				   (or NULL: the name given) */
 	struct tmp *next;
 };
 
@@ -161,7 +165,7 @@ reaper(void *arg)
 		pthread_mutex_lock(&mu);
 		stopped = true;
 		for (t = tmps; t != NULL; t = t->next)
-			if (!t->dir)
+			if (!t->dir && !t->inplace)
 				unlink(t->path);
 		for (t = tmps; t != NULL; t = t->next)
 			if (t->dir)
@@ -175,7 +179,7 @@ reaper(void *arg)
 	pthread_mutex_lock(&mu);
 	stopped = true;
 	for (t = tmps; t != NULL; t = t->next)
-		if (!t->dir) {
+		if (!t->dir && !t->inplace) {
 			unlink(t->path);
 			say(t->name, why);
 		}
@@ -273,27 +277,31 @@ forget(const char *tmp)
 		if (t->path == tmp || strcmp(t->path, tmp) == 0) {
 			if ((*pp = t->next) == NULL)
 				tail = pp;
+			free(t->real);
 			free(t);
 			return;
 		}
 }
 
-int
-tmpout_create(const char *final, int mode, const char *name, char **tmp)
+/* The temporary file beside 'at' (final's file), registered. */
+static int
+create_beside(const char *at, int mode, const char *name, char **tmp,
+    char *real)
 {
-	const char *slash = strrchr(final, '/');
-	size_t dlen = slash != NULL ? (size_t)(slash - final + 1) : 0;
+	const char *slash = strrchr(at, '/');
+	size_t dlen = slash != NULL ? (size_t)(slash - at + 1) : 0;
 	struct tmp *t;
 	char *p;
 	int fd, e;
 
 	if ((t = malloc(sizeof *t)) == NULL ||
-	    (p = malloc(strlen(final) + 16)) == NULL) {
+	    (p = malloc(strlen(at) + 16)) == NULL) {
 		free(t);
+		free(real);
 		errno = ENOMEM;
 		return -1;
 	}
-	sprintf(p, "%.*s.%s.XXXXXX", (int)dlen, final, final + dlen);
+	sprintf(p, "%.*s.%s.XXXXXX", (int)dlen, at, at + dlen);
 	pthread_mutex_lock(&mu);
 	if (!armed)
 		arm();
@@ -307,12 +315,14 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 		pthread_mutex_unlock(&mu);
 		free(p);
 		free(t);
+		free(real);
 		errno = e;
 		return -1;
 	}
 	t->path = p;
 	t->name = name;
-	t->dir = false;
+	t->dir = t->inplace = false;
+	t->real = real;
 	t->next = NULL;		/* last: they are committed in order */
 	*tail = t;
 	tail = &t->next;
@@ -321,10 +331,99 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 	return fd;
 }
 
+/* A device or a FIFO opened to be written in place (a FIFO waits for its
+   reader), registered so that commit and drop know it. */
+static int
+open_in_place(const char *final, const char *name, char **tmp)
+{
+	struct tmp *t = malloc(sizeof *t);
+	char *p = strdup(final);
+	int fd = -1, e;
+
+	if (t == NULL || p == NULL ||
+	    (fd = open(final, O_WRONLY | O_CLOEXEC)) < 0) {
+		e = t == NULL || p == NULL ? ENOMEM : errno;
+		free(t);
+		free(p);
+		errno = e;
+		return -1;
+	}
+	t->path = p;
+	t->name = name;
+	t->dir = false;
+	t->inplace = true;
+	t->real = NULL;
+	t->next = NULL;
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+	*tmp = p;
+	return fd;
+}
+
+/* The file the symbolic link 'path' names (a chain followed; one not
+   made yet: the last link's target, from its directory), or NULL. */
+static char *
+link_file(const char *path)
+{
+	char buf[PATH_MAX], *cur, *t;
+	const char *slash;
+	ssize_t n;
+	int depth;
+
+	if ((t = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return t;
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (depth = 0; depth < 40; depth++) {
+		if ((n = readlink(cur, buf, sizeof buf - 1)) < 0)
+			return cur;	/* the name a dangling chain ends in */
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || slash == NULL)
+			t = strdup(buf);
+		else if ((t = malloc((size_t)(slash - cur) + (size_t)n + 2)) !=
+		    NULL)
+			sprintf(t, "%.*s/%s", (int)(slash - cur), cur, buf);
+		free(cur);
+		if ((cur = t) == NULL)
+			return NULL;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+int
+tmpout_create(const char *final, int mode, const char *name, char **tmp)
+{
+	struct stat st;
+	char *real = NULL;
+
+	/* zhkit(7)'s rules for a named output: a device or a FIFO is
+	   written in place; a symbolic link stays, its file replaced */
+	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		return open_in_place(final, name, tmp);
+	}
+	if (lstat(final, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = link_file(final)) == NULL)
+		return -1;
+	return create_beside(real != NULL ? real : final, mode, name, tmp,
+	    real);
+}
+
 int
 tmpout_commit(const char *tmp, const char *final)
 {
 	struct stat st;
+	struct tmp *t;
 	int rc, e = 0;
 
 	pthread_mutex_lock(&mu);
@@ -333,6 +432,16 @@ tmpout_commit(const char *tmp, const char *final)
 		for (;;)
 			pause();
 	}
+	for (t = tmps; t != NULL; t = t->next)
+		if (strcmp(t->path, tmp) == 0)
+			break;
+	if (t != NULL && t->inplace) {	/* written where it is */
+		forget(tmp);
+		pthread_mutex_unlock(&mu);
+		return 0;
+	}
+	if (t != NULL && t->real != NULL)	/* a link's file */
+		final = t->real;
 	/* Only a regular file is replaced: a device or a pipe that took
 	   its place meanwhile is not. */
 	if ((rc = lstat(final, &st)) == 0 && !S_ISREG(st.st_mode)) {
@@ -349,6 +458,18 @@ tmpout_commit(const char *tmp, const char *final)
 	return rc;
 }
 
+/* Is tmp written in place (under mu)? */
+static bool
+t_inplace(const char *tmp)
+{
+	struct tmp *t;
+
+	for (t = tmps; t != NULL; t = t->next)
+		if (strcmp(t->path, tmp) == 0)
+			return t->inplace;
+	return false;
+}
+
 void
 tmpout_drop(const char *tmp, const char *why)
 {
@@ -360,7 +481,8 @@ tmpout_drop(const char *tmp, const char *why)
 		if (strcmp(t->path, tmp) == 0)
 			name = t->name;
 	if (name != NULL && !stopped) {
-		unlink(tmp);
+		if (!t_inplace(tmp))
+			unlink(tmp);
 		forget(tmp);
 	} else
 		name = NULL;
@@ -383,6 +505,8 @@ tmpout_track(const char *path, const char *name, bool dir)
 	}
 	t->name = name;
 	t->dir = dir;
+	t->inplace = false;
+	t->real = NULL;
 	t->next = NULL;
 	pthread_mutex_lock(&mu);
 	if (!armed)

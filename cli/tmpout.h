@@ -21,6 +21,11 @@
  * directory exists), open for writing, with mode 'mode' (-1: the usual
  * 0666 less the umask); its name in *tmp (malloc'd).  'name' is the
  * output's in messages (kept, not copied).  The fd, or -1 with errno.
+ * As zhkit(7) says for every named output: a 'final' that is a device or
+ * a FIFO (/dev/null, /dev/stdout on a pipe) is opened and written in
+ * place (*tmp then names it; commit and drop leave it be); one that is a
+ * symbolic link stays, the temporary file made beside the file it names
+ * and renamed over that one; a directory is EISDIR.
  */
 int tmpout_create(const char *final, int mode, const char *name, char **tmp);
 /* Rename tmp over final and forget it: 0, or -1 with errno (tmp then
