@@ -80,3 +80,15 @@ setup() {
 	assert_equal "$status" 1
 	[[ $stderr == *"1 with errors"* ]] || fail "$stderr"
 }
+
+# zhfen -F svg to a full standard output said its write error twice.
+@test "io-edges: zhfen -F svg to a full stdout: one error line, exit 2" {
+	[ -e /dev/full ] || skip "no /dev/full"
+	run --separate-stderr zhfen -F svg 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' '8/8/8/8/8/8/8/K6k w - - 0 1'
+	assert_equal "$status" 0
+	local want=$output
+	run --separate-stderr bash -c "zhfen -F svg 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' '8/8/8/8/8/8/8/K6k w - - 0 1' >/dev/full"
+	assert_equal "$status" 2
+	assert_equal "$stderr" "zhfen: <stdout>: write error: No space left on device"
+	[ "$(printf '%s\n' "$want" | wc -l)" -eq 2 ]
+}
