@@ -339,9 +339,28 @@ parquet_input(FILE *f)
 	    pread(fileno(f), head, 4, 0) == 4 && pqr_magic(head, 4);
 }
 
+static FILE *open_input(const char *path, const char **name);
+
+/* Inputs opened, and inputs that could not be (cli_open): a run that
+   opened none of its inputs and wrote nothing leaves no new empty file
+   (out_finish). */
+static _Atomic long opened, unopened;
+
 /* A directory opens, but every read fails: said here, once. */
 FILE *
 cli_open(const char *path, const char **name)
+{
+	FILE *f = open_input(path, name);
+
+	if (f != NULL)
+		opened++;
+	else
+		unopened++;
+	return f;
+}
+
+static FILE *
+open_input(const char *path, const char **name)
 {
 	struct stat st;
 	FILE *f;
@@ -480,6 +499,7 @@ struct output {
 					   temporary file is renamed to */
 	char *tmp;			/* that temporary file, or NULL */
 	int lpos;			/* late and open: its place in lopen[] */
+	bool wrote;			/* a byte was written to it */
 };
 
 struct input {
@@ -550,8 +570,10 @@ out_write(void *cookie, const char *buf, size_t n)
 	ssize_t k;
 
 	while (done < n) {
-		if ((k = write(o->fd, buf + done, n - done)) > 0)
+		if ((k = write(o->fd, buf + done, n - done)) > 0) {
 			done += (size_t)k;
+			o->wrote = true;
+		}
 		else if (k < 0 && errno == EINTR)
 			continue;
 		else {
@@ -703,6 +725,8 @@ out_finish(struct output *o)
 		return;
 	if (out_failed)
 		tmpout_drop(o->tmp, "the run failed");
+	else if (opened == 0 && unopened > 0 && !o->wrote)
+		tmpout_drop(o->tmp, "no input could be read");
 	else if (tmpout_commit(o->tmp, o->final) != 0) {
 		cli_fail("%s: cannot write: %s", o->name, strerror(errno));
 		out_failed = true;
@@ -803,6 +827,7 @@ cli_outputs_open(void)
 {
 	int i, rc = 0;
 
+	tmpout_watch();		/* stderr's closed pipe: exit 2 (tmpout.h) */
 	for (i = 0; i < nouts && rc == 0; i++)
 		if (out_codec(&outs[i]) != 0)
 			rc = -1;

@@ -729,13 +729,17 @@ codec_ropen(FILE *f)
 	if ((at = lseek(fd, 0, SEEK_CUR)) >= 0) {
 		/* A file: look without moving, and leave it alone if plain. */
 		if ((n = pread(fd, head, PEEK, at)) <= 0 ||
-		    (kind = codec_magic(head, (size_t)n)) == NULL)
-			return f;
+		    ((kind = codec_magic(head, (size_t)n)) == NULL &&
+		    (n == PEEK || (kind = zh_pgn_magic_cut(head,
+		    (size_t)n)) == NULL)))
+			return f;	/* a short file ending in a magic
+					   number: its decoder says it is cut */
 		nf = reader_new(f, kind_of(kind), head, 0);
 	} else {
 		if ((n = peek_pipe(fd, head)) < 0)
 			return f;	/* its reads fail again, as before */
-		kind = codec_magic(head, (size_t)n);
+		if ((kind = codec_magic(head, (size_t)n)) == NULL && n < PEEK)
+			kind = zh_pgn_magic_cut(head, (size_t)n);
 		nf = reader_new(f, kind_of(kind), head, (size_t)n);
 	}
 	if (nf == NULL && f != stdin)

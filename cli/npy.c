@@ -23,6 +23,7 @@
 #include "npy.h"
 #include "npyrec.h"
 #include "parquet_write.h"
+#include "tableset.h"
 #include "tmpout.h"
 
 /* ======================== the layouts ======================== */
@@ -831,6 +832,9 @@ struct npy {
 	bool stop;			/* no more buffers: end */
 	int werr;			/* the writer's first error (errno) */
 	bool mem;			/* npy_open_mem(): no files */
+	struct tset *set;		/* the tables replaced as one */
+	char *shown[NTABLES + 1];	/* DIR/name, for messages */
+	int nshown;
 	void (*on_game)(void *, struct npy *);	/* npy_on_game() */
 	void *on_game_arg;
 };
@@ -910,56 +914,62 @@ put_header(struct table *t)
 	return t->hlen > 0 && fwrite(h, 1, t->hlen, t->f) == t->hlen ? 0 : -1;
 }
 
-/* DIR/name */
+/* D/name */
 static char *
-path_of(const struct npy *n, const char *name)
+path_of(const char *d, const char *name)
 {
-	size_t k = strlen(n->dir) + strlen(name) + 2;
+	size_t k = strlen(d) + strlen(name) + 2;
 	char *p = malloc(k);
 
 	if (p != NULL)
-		snprintf(p, k, "%s/%s", n->dir, name);
+		snprintf(p, k, "%s/%s", d, name);
 	return p;
 }
 
-/* DIR/name begun under a temporary name beside it (tmpout.h: renamed
-   over DIR/name by done(), removed by an interrupt), unbuffered if
-   'whole' (a table: its writes are large); its path and temporary in
-   *path and *tmp.  An older file of that name is left as it is until
-   then, whole, for a reader that has it open or mapped. */
+/* DIR/name begun under a temporary name in the new set's directory
+   (tableset.h; tmpout.h: renamed by done(), removed by an interrupt),
+   unbuffered if 'whole' (a table: its writes are large); its path and
+   temporary in *path and *tmp.  The older set is left as it is until
+   the switch, whole, for a reader that has it open or mapped. */
 static FILE *
-create(const struct npy *n, const char *name, bool whole, char **path,
+create(struct npy *n, const char *name, bool whole, char **path,
     char **tmp)
 {
-	char *p = path_of(n, name);
+	char *p = path_of(n->dir, name);	/* said: DIR/name */
+	char *real = p != NULL ? path_of(tset_dir(n->set), name) : NULL;
 	const char *in = p != NULL ? cli_input_named(p) : NULL;
 	FILE *f;
 	int fd, e;
 
-	if (in != NULL) {	/* renamed over at the end: never an input */
+	*tmp = NULL;
+	if (in != NULL) {	/* replaced at the end: never an input */
 		cli_fail("%s: cannot write: it is the input %s", p, in);
 		free(p);
-		*tmp = NULL;
+		free(real);
 		return NULL;
 	}
-	fd = p != NULL ? tmpout_create(p, -1, p, tmp) : -1;
-	e = p != NULL ? errno : ENOMEM;
+	if (p != NULL && real != NULL)	/* kept for tmpout's messages */
+		n->shown[n->nshown++] = p;
+	fd = real != NULL ? tmpout_create(real, -1, p, tmp) : -1;
+	e = real != NULL ? errno : ENOMEM;
 	f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (f == NULL && fd >= 0) {
 		close(fd);
 		tmpout_drop(*tmp, NULL);
 		free(*tmp);
+		*tmp = NULL;
 		e = ENOMEM;
 	}
 	if (f == NULL) {
 		cli_fail("%s: %s", p != NULL ? p : name, strerror(e));
-		free(p);
-		*tmp = NULL;
+		if (real == NULL)
+			free(p);
+		free(real);
 		return NULL;
 	}
 	if (whole)	/* the tables' own buffers, written whole */
 		setvbuf(f, NULL, _IONBF, 0);
-	*path = p;
+	*path = real;
 	return f;
 }
 
@@ -1368,6 +1378,27 @@ pq_table(struct npy *n, int k, const struct field *fl)
 	return 0;
 }
 
+/* The four tables of DIR as one set (tableset.h): checked, the new
+   set's directory made.  NULL after a message. */
+static struct tset *
+open_set(const char *dir, bool pq, const char *const *tnames)
+{
+	const char *all[NTABLES + 1];
+	int k;
+
+	for (k = 0; k < NTABLES; k++)
+		all[k] = tnames[k];
+	all[NTABLES] = pq ? "files.parquet" : "files.npy";
+	return tset_open(dir, pq ? "parquet" : "npy", all, NTABLES + 1);
+}
+
+static void
+free_shown(struct npy *n)
+{
+	while (n->nshown > 0)
+		free(n->shown[--n->nshown]);
+}
+
 struct npy *
 npy_open_as(const char *dir, const char *codec)
 {
@@ -1375,6 +1406,7 @@ npy_open_as(const char *dir, const char *codec)
 	    "bughouse.parquet", "games.parquet", NULL };
 	const char *const *tnames = codec != NULL ? pq_names : names;
 	struct npy *n = calloc(1, sizeof *n);
+	struct stat st;
 	int k;
 
 	if (n == NULL || (n->dir = strdup(dir)) == NULL) {
@@ -1398,6 +1430,15 @@ npy_open_as(const char *dir, const char *codec)
 		cli_fail("%s: %s", dir, strerror(errno));
 		goto fail;
 	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		/* /dev/null, a FIFO, a file: four tables need a directory */
+		cli_fail("%s: cannot write: not a directory (-F %s writes its "
+		    "four tables in a directory)", dir, codec != NULL ?
+		    "parquet" : "npy");
+		goto fail;
+	}
+	if ((n->set = open_set(dir, codec != NULL, tnames)) == NULL)
+		goto fail;
 	for (k = 0; k < NTABLES; k++) {
 		if (fields_size(fields[k]) != recsize[k]) {
 			cli_fail("internal error: %s: layout of %zu bytes, not "
@@ -1454,6 +1495,9 @@ fail:
 		free(n->t[k].buf);
 		free(n->t[k].spare);
 	}
+	if (n->set != NULL)
+		tset_abort(n->set);
+	free_shown(n);
 	free(n->dir);
 	free(n);
 	return NULL;
@@ -1573,8 +1617,9 @@ finish(struct table *t)
 	return rc;
 }
 
-/* Every table finished, files.npy written, then all four renamed over
-   their names; after a failure none is (the old files stay whole). */
+/* Every table finished, files.npy written, all four renamed into the
+   new set's directory, and the set switched into place (tableset.h);
+   after a failure none is (the old set stays whole). */
 int
 npy_close(struct npy *n)
 {
@@ -1610,6 +1655,15 @@ npy_close(struct npy *n)
 		rc = -1;
 		n->err = errno;
 	}
+	/* the switch: the new set in place at once, or the old one kept */
+	if (rc != 0 || n->failed)
+		tset_abort(n->set);
+	else if (tset_commit(n->set) != 0) {
+		rc = -1;
+		n->err = errno;
+	}
+	n->set = NULL;
+	free_shown(n);
 	if (rc != 0 || n->failed)
 		cli_fail("%s: write error: %s", n->dir, strerror(n->err ?
 		    n->err : EIO));

@@ -5,9 +5,11 @@
 #define _GNU_SOURCE		/* mkostemp(), O_CLOEXEC */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -22,6 +24,12 @@
 struct tmp {
 	char *path;
 	const char *name;
+	bool dir;		/* a directory (tmpout_track): its files and
+				   it removed after the files */
+	bool inplace;		/* a device or a FIFO written in place:
+				   nothing to remove or rename */
+	char *real;		/* a symbolic link's file: renamed over it
+				   (or NULL: the name given) */
 	struct tmp *next;
 };
 
@@ -88,6 +96,50 @@ tmpout_say_kept(void)
 	pthread_mutex_unlock(&mu);
 }
 
+/*
+ * After SIGPIPE: 1 if standard output is a pipe (or socket) whose reader
+ * is gone, else 2 if standard error is one, else 0 (another output, or a
+ * SIGPIPE sent by kill).  A write end whose read end is closed polls as
+ * POLLERR (a socket's as POLLHUP).  Async-signal-safe.
+ */
+static int
+lost_reader(void)
+{
+	struct pollfd p[2] = { { STDOUT_FILENO, POLLOUT, 0 },
+	    { STDERR_FILENO, POLLOUT, 0 } };
+
+	if (poll(p, 2, 0) < 0)
+		return 0;
+	if (p[0].revents & (POLLERR | POLLHUP))
+		return 1;
+	return p[1].revents & (POLLERR | POLLHUP) ? 2 : 0;
+}
+
+/* SIGPIPE's handler before (and between) temporary files: standard
+   error lost alone ends the run as a write error does (exit 2); else the
+   signal ends it (SA_RESETHAND | SA_NODEFER: raised again, it kills). */
+static void
+on_pipe(int sig)
+{
+	if (lost_reader() == 2)
+		_exit(EXIT_USAGE);
+	raise(sig);
+}
+
+void
+tmpout_watch(void)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(SIGPIPE, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;		/* ignored by the caller, or ours already */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_pipe;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
 /* The signal handler: async-signal-safe, it only passes the signal on.
    SIGPIPE's thread would write on: it waits for the end here. */
 static void
@@ -102,6 +154,27 @@ on_signal(int sig)
 	if (sig == SIGPIPE)
 		for (;;)
 			pause();
+}
+
+/* A tracked directory, its files and it (the reaper's: not in a signal
+   handler). */
+static void
+remove_dir(const char *path)
+{
+	char sub[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if ((d = opendir(path)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") != 0 &&
+			    strcmp(e->d_name, "..") != 0 &&
+			    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) <
+			    (int)sizeof sub)
+				unlink(sub);
+		closedir(d);
+	}
+	rmdir(path);
 }
 
 /* The thread that removes the temporary files on a signal. */
@@ -121,16 +194,32 @@ reaper(void *arg)
 		;
 	if (n != 1)
 		return NULL;	/* tmpout_end() */
+	if (b == SIGPIPE && lost_reader() == 2) {
+		/* standard error alone lost: a write error, said nowhere */
+		pthread_mutex_lock(&mu);
+		stopped = true;
+		for (t = tmps; t != NULL; t = t->next)
+			if (!t->dir && !t->inplace)
+				unlink(t->path);
+		for (t = tmps; t != NULL; t = t->next)
+			if (t->dir)
+				remove_dir(t->path);
+		_exit(EXIT_USAGE);
+	}
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		if (sigs[i] == b)
 			sname = signames[i];
 	snprintf(why, sizeof why, "interrupted by %s", sname);
 	pthread_mutex_lock(&mu);
 	stopped = true;
-	for (t = tmps; t != NULL; t = t->next) {
-		unlink(t->path);
-		say(t->name, why);
-	}
+	for (t = tmps; t != NULL; t = t->next)
+		if (!t->dir && !t->inplace) {
+			unlink(t->path);
+			say(t->name, why);
+		}
+	for (t = tmps; t != NULL; t = t->next)
+		if (t->dir)
+			remove_dir(t->path);
 	say_kept();
 	/* End as the signal would have ended the process. */
 	signal(b, SIG_DFL);
@@ -228,27 +317,31 @@ forget(const char *tmp)
 		if (t->path == tmp || strcmp(t->path, tmp) == 0) {
 			if ((*pp = t->next) == NULL)
 				tail = pp;
+			free(t->real);
 			free(t);
 			return;
 		}
 }
 
-int
-tmpout_create(const char *final, int mode, const char *name, char **tmp)
+/* The temporary file beside 'at' (final's file), registered. */
+static int
+create_beside(const char *at, int mode, const char *name, char **tmp,
+    char *real)
 {
-	const char *slash = strrchr(final, '/');
-	size_t dlen = slash != NULL ? (size_t)(slash - final + 1) : 0;
+	const char *slash = strrchr(at, '/');
+	size_t dlen = slash != NULL ? (size_t)(slash - at + 1) : 0;
 	struct tmp *t;
 	char *p;
 	int fd, e;
 
 	if ((t = malloc(sizeof *t)) == NULL ||
-	    (p = malloc(strlen(final) + 16)) == NULL) {
+	    (p = malloc(strlen(at) + 16)) == NULL) {
 		free(t);
+		free(real);
 		errno = ENOMEM;
 		return -1;
 	}
-	sprintf(p, "%.*s.%s.XXXXXX", (int)dlen, final, final + dlen);
+	sprintf(p, "%.*s.%s.XXXXXX", (int)dlen, at, at + dlen);
 	pthread_mutex_lock(&mu);
 	if (!armed)
 		arm();
@@ -262,11 +355,14 @@ tmpout_create(const char *final, int mode, const char *name, char **tmp)
 		pthread_mutex_unlock(&mu);
 		free(p);
 		free(t);
+		free(real);
 		errno = e;
 		return -1;
 	}
 	t->path = p;
 	t->name = name;
+	t->dir = t->inplace = false;
+	t->real = real;
 	t->next = NULL;		/* last: they are committed in order */
 	*tail = t;
 	tail = &t->next;
@@ -296,6 +392,94 @@ keep(const char *name)
 
 static int commit(const char *tmp, const char *final, const char *name);
 
+/* A device or a FIFO opened to be written in place (a FIFO waits for its
+   reader), registered so that commit and drop know it. */
+static int
+open_in_place(const char *final, const char *name, char **tmp)
+{
+	struct tmp *t = malloc(sizeof *t);
+	char *p = strdup(final);
+	int fd = -1, e;
+
+	if (t == NULL || p == NULL ||
+	    (fd = open(final, O_WRONLY | O_CLOEXEC)) < 0) {
+		e = t == NULL || p == NULL ? ENOMEM : errno;
+		free(t);
+		free(p);
+		errno = e;
+		return -1;
+	}
+	t->path = p;
+	t->name = name;
+	t->dir = false;
+	t->inplace = true;
+	t->real = NULL;
+	t->next = NULL;
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+	*tmp = p;
+	return fd;
+}
+
+/* The file the symbolic link 'path' names (a chain followed; one not
+   made yet: the last link's target, from its directory), or NULL. */
+static char *
+link_file(const char *path)
+{
+	char buf[PATH_MAX], *cur, *t;
+	const char *slash;
+	ssize_t n;
+	int depth;
+
+	if ((t = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return t;
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (depth = 0; depth < 40; depth++) {
+		if ((n = readlink(cur, buf, sizeof buf - 1)) < 0)
+			return cur;	/* the name a dangling chain ends in */
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || slash == NULL)
+			t = strdup(buf);
+		else if ((t = malloc((size_t)(slash - cur) + (size_t)n + 2)) !=
+		    NULL)
+			sprintf(t, "%.*s/%s", (int)(slash - cur), cur, buf);
+		free(cur);
+		if ((cur = t) == NULL)
+			return NULL;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+int
+tmpout_create(const char *final, int mode, const char *name, char **tmp)
+{
+	struct stat st;
+	char *real = NULL;
+
+	/* zhkit(7)'s rules for a named output: a device or a FIFO is
+	   written in place; a symbolic link stays, its file replaced */
+	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		return open_in_place(final, name, tmp);
+	}
+	if (lstat(final, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = link_file(final)) == NULL)
+		return -1;
+	return create_beside(real != NULL ? real : final, mode, name, tmp,
+	    real);
+}
+
 int
 tmpout_commit(const char *tmp, const char *final)
 {
@@ -312,6 +496,7 @@ static int
 commit(const char *tmp, const char *final, const char *name)
 {
 	struct stat st;
+	struct tmp *t;
 	int rc, e = 0;
 
 	pthread_mutex_lock(&mu);
@@ -320,6 +505,16 @@ commit(const char *tmp, const char *final, const char *name)
 		for (;;)
 			pause();
 	}
+	for (t = tmps; t != NULL; t = t->next)
+		if (strcmp(t->path, tmp) == 0)
+			break;
+	if (t != NULL && t->inplace) {	/* written where it is */
+		forget(tmp);
+		pthread_mutex_unlock(&mu);
+		return 0;
+	}
+	if (t != NULL && t->real != NULL)	/* a link's file */
+		final = t->real;
 	/* Only a regular file is replaced: a device or a pipe that took
 	   its place meanwhile is not. */
 	if ((rc = lstat(final, &st)) == 0 && !S_ISREG(st.st_mode)) {
@@ -337,6 +532,18 @@ commit(const char *tmp, const char *final, const char *name)
 	return rc;
 }
 
+/* Is tmp written in place (under mu)? */
+static bool
+t_inplace(const char *tmp)
+{
+	struct tmp *t;
+
+	for (t = tmps; t != NULL; t = t->next)
+		if (strcmp(t->path, tmp) == 0)
+			return t->inplace;
+	return false;
+}
+
 void
 tmpout_drop(const char *tmp, const char *why)
 {
@@ -348,10 +555,95 @@ tmpout_drop(const char *tmp, const char *why)
 		if (strcmp(t->path, tmp) == 0)
 			name = t->name;
 	if (name != NULL && !stopped) {
-		unlink(tmp);
-		if (why != NULL)
-			say(name, why);
+		if (!t_inplace(tmp))
+			unlink(tmp);
 		forget(tmp);
-	}
+	} else
+		name = NULL;
 	pthread_mutex_unlock(&mu);
+	/* said after: a SIGPIPE on stderr stops this thread, never with
+	   mu held (the reaper takes it) */
+	if (name != NULL && why != NULL)
+		say(name, why);
+}
+
+int
+tmpout_track(const char *path, const char *name, bool dir)
+{
+	struct tmp *t = malloc(sizeof *t);
+
+	if (t == NULL || (t->path = strdup(path)) == NULL) {
+		free(t);
+		errno = ENOMEM;
+		return -1;
+	}
+	t->name = name;
+	t->dir = dir;
+	t->inplace = false;
+	t->real = NULL;
+	t->next = NULL;
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+static void untrack(const char *path);
+
+int
+tmpout_untrack_by(const char *path, int (*fn)(void *), void *arg)
+{
+	int rc, e;
+
+	pthread_mutex_lock(&mu);
+	if (stopped) {		/* the reaper removes it and ends the run */
+		pthread_mutex_unlock(&mu);
+		for (;;)
+			pause();
+	}
+	rc = fn(arg);
+	e = errno;
+	if (rc == 0)
+		untrack(path);
+	pthread_mutex_unlock(&mu);
+	errno = e;
+	return rc;
+}
+
+void
+tmpout_untrack(const char *path)
+{
+	pthread_mutex_lock(&mu);
+	untrack(path);
+	pthread_mutex_unlock(&mu);
+}
+
+/* (under mu) */
+static void
+untrack(const char *path)
+{
+	struct tmp **pp, *t;
+
+	for (pp = &tmps; (t = *pp) != NULL; pp = &t->next)
+		if (strcmp(t->path, path) == 0) {
+			if ((*pp = t->next) == NULL)
+				tail = pp;
+			free(t->path);
+			free(t);
+			break;
+		}
+}
+
+bool
+tmpout_stopped(void)
+{
+	bool s;
+
+	pthread_mutex_lock(&mu);
+	s = stopped;
+	pthread_mutex_unlock(&mu);
+	return s;
 }

@@ -14,12 +14,18 @@
 #ifndef TMPOUT_H
 #define TMPOUT_H
 #include <sys/types.h>
+#include <stdbool.h>
 
 /*
  * A new temporary file ".BASE.XXXXXX" beside 'final' (a path whose
  * directory exists), open for writing, with mode 'mode' (-1: the usual
  * 0666 less the umask); its name in *tmp (malloc'd).  'name' is the
  * output's in messages (kept, not copied).  The fd, or -1 with errno.
+ * As zhkit(7) says for every named output: a 'final' that is a device or
+ * a FIFO (/dev/null, /dev/stdout on a pipe) is opened and written in
+ * place (*tmp then names it; commit and drop leave it be); one that is a
+ * symbolic link stays, the temporary file made beside the file it names
+ * and renamed over that one; a directory is EISDIR.
  */
 int tmpout_create(const char *final, int mode, const char *name, char **tmp);
 /* Rename tmp over final and forget it: 0, or -1 with errno (tmp then
@@ -35,6 +41,23 @@ void tmpout_say_kept(void);
 /* Remove tmp and forget it; 'why' (if not NULL) said as "TOOL: NAME: not
    written (WHY)". */
 void tmpout_drop(const char *tmp, const char *why);
+/* SIGPIPE watched from the start of the run (cli_outputs_open), before
+   any temporary file: when it is standard error alone whose reader is
+   gone, the run ends with exit status 2, its temporary files removed,
+   as on any write error; a closed standard output (or another pipe)
+   still ends it by the signal.  Nothing if SIGPIPE is ignored. */
+void tmpout_watch(void);
+/* A path made by the caller (a file, or a directory: its files and it
+   removed after the temporary files) removed on a signal as those are,
+   until tmpout_untrack(path); 'name' kept, not copied.  0, or -1. */
+int tmpout_track(const char *path, const char *name, bool dir);
+void tmpout_untrack(const char *path);
+/* fn(arg) then, if it returned 0, path untracked, both before a signal's
+   removal or neither (after one, this never returns: the run ends):
+   a directory put in use by fn is never removed.  fn's value (errno). */
+int tmpout_untrack_by(const char *path, int (*fn)(void *), void *arg);
+/* A signal came: the run is ending (nothing more to switch into place). */
+bool tmpout_stopped(void);
 /* The end of the run: the handlers as they were, the thread gone (once
    every temporary file is committed or dropped). */
 void tmpout_end(void);

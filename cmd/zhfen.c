@@ -87,7 +87,10 @@ draw_out(int rc, struct tally *t, const char *file, long lineno, FILE *out)
 		t->ioerr = true;
 		return;
 	}
-	if (pic_save(&pic, t->valid + t->invalid, 0, out, stderr) != 0)
+	if (pic.o->pattern == NULL)	/* SVG, one a line, to the output:
+					   a failed write said once, by cli */
+		fwrite(pic.buf.p, 1, pic.buf.len, out);
+	else if (pic_save(&pic, t->valid + t->invalid, 0, out, stderr) != 0)
 		t->ioerr = true;
 }
 

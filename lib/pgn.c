@@ -533,8 +533,11 @@ zh_pgn_tail(const struct zh_pgn_reader *r)
 
 /* The one table of the compressions' magic numbers (cli/codec.c reads
  * it too); a byte of 0 in mask[] takes any value. */
-const char *
-zh_pgn_magic(const void *buf, size_t len)
+/* the table's name for buf[len]; with 'cut', for an input of len bytes
+   that ends inside a magic number (at least 2 bytes of it, one of them
+   not printable text, or bzip2's "BZh" whole: never a short text file) */
+static const char *
+magic_of(const void *buf, size_t len, bool cut)
 {
 	static const struct {
 		const char *name, *magic, *mask;
@@ -552,17 +555,37 @@ zh_pgn_magic(const void *buf, size_t len)
 	size_t k, i;
 
 	for (k = 0; k < sizeof m / sizeof m[0]; k++) {
-		if (len < m[k].len)
+		bool binary = false;
+
+		if (cut ? len < 2 || len >= m[k].len + (k == 3) :
+		    len < m[k].len)
 			continue;
-		for (i = 0; i < m[k].len; i++)
+		for (i = 0; i < m[k].len && i < len; i++) {
 			if ((b[i] & (unsigned char)m[k].mask[i]) !=
 			    (unsigned char)m[k].magic[i])
 				break;
-		if (i == m[k].len && (k != 3 ||
+			binary |= b[i] < 0x20 || b[i] >= 0x7f;
+		}
+		if (cut) {
+			if (i == len && (binary || (k == 3 && len == 3)))
+				return m[k].name;
+		} else if (i == m[k].len && (k != 3 ||
 		    (len > 3 && b[3] >= '1' && b[3] <= '9')))
 			return m[k].name;
 	}
 	return NULL;
+}
+
+const char *
+zh_pgn_magic(const void *buf, size_t len)
+{
+	return magic_of(buf, len, false);
+}
+
+const char *
+zh_pgn_magic_cut(const void *buf, size_t len)
+{
+	return magic_of(buf, len, true);
 }
 
 const char *

@@ -632,6 +632,10 @@ const struct zh_skip *zh_pgn_tail(const struct zh_pgn_reader *r);
  * name as the text if its input starts so, rather than read it as text.
  */
 const char *zh_pgn_magic(const void *buf, size_t len);
+/* The compression whose magic number a whole input of 'len' bytes ends
+ * inside (a compressed file cut short: at least 2 of its bytes, not
+ * text), or NULL. */
+const char *zh_pgn_magic_cut(const void *buf, size_t len);
 /* Value of the first tag called 'name' (case-sensitive), NULL if absent. */
 const char *zh_game_tag(const struct zh_game *g, const char *name);
 /* Free the reader and its storage; NULL is allowed. */

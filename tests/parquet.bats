@@ -127,13 +127,13 @@ sample() {
 @test "parquet: under 20 bytes a position; -o missing, an unknown codec, an unwritable directory or a missing input: exit 2, no temporary file left" {
 	zhreplay -q -F parquet -o "$T/p" "$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
 	zhreplay -q -F npy -o "$T/n" "$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
-	n=$(( ($(stat -c %s "$T/n/positions.npy") - 128) / 175 ))
+	n=$(( ($(stat -L -c %s "$T/n/positions.npy") - 128) / 175 ))
 	[ "$n" -gt 5000 ]
-	[ $(( $(stat -c %s "$T/p/positions.parquet") / n )) -lt 20 ]
+	[ $(( $(stat -L -c %s "$T/p/positions.parquet") / n )) -lt 20 ]
 	# and the games' under 20 bytes a game, their strings included once
 	g=$("$PY" -c 'import numpy, sys; print(len(numpy.load(sys.argv[1])))' "$T/n/games.npy")
 	[ "$g" -eq 1000 ]
-	[ $(( $(stat -c %s "$T/p/games.parquet") / g )) -lt 20 ]
+	[ $(( $(stat -L -c %s "$T/p/games.parquet") / g )) -lt 20 ]
 	run zhreplay -q -F parquet "$TESTDATA/pgn/fatics-zh.pgn"
 	assert_failure 2
 	assert_output --partial '-o DIR is needed'
@@ -146,8 +146,10 @@ sample() {
 	# no temporary file is left beside the tables
 	run zhreplay -q -F parquet -o "$T/p" "$T/missing.pgn"
 	assert_failure 2
+	# (the set's link and directory, zhkit-arrays(5), and nothing else)
 	run ls -A "$T/p"
-	assert_output "$(printf '%s\n' bughouse.parquet files.parquet games.parquet positions.parquet)"
+	assert_output "$(printf '%s\n' .zhkit-parquet "$(readlink "$T/p/.zhkit-parquet")" \
+	    bughouse.parquet files.parquet games.parquet positions.parquet)"
 }
 
 @test "parquet: zhpgn -F parquet, read by DuckDB and by hyparquet, has zhpgn --json's games (tags typed, UCI, plies, variant, validity, error) and its PGN's movetext" {

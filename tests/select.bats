@@ -288,9 +288,11 @@ mixed() {
 		zhpgn -q -j $j --max 7 "$ZT" >"$T/m.pgn"
 		[ "$(grep -c '^\[Event ' "$T/m.pgn")" -eq 7 ]
 		cmp "$T/m.pgn" <(awk '/^\[Event /{n++} n<=7' "$T/all.pgn")
-		# an endless input: only stopping reading ends the run
-		run -0 timeout 20 sh -c "while cat '$ZT'; do :; done | zhpgn -q -j $j --max 3 >/dev/null"
-		run -0 timeout 20 sh -c "while cat '$ZT'; do :; done | zhcheck -q -j $j --tag 'WhiteElo >= 2000' --max 30"
+		# an endless input: only stopping reading ends the run (a
+		# run that reads on is stopped by its CPU time, SIGXCPU, not
+		# by the wall clock a loaded machine stretches)
+		run -0 sh -c "ulimit -t 20; while cat '$ZT'; do :; done | zhpgn -q -j $j --max 3 >/dev/null"
+		run -0 sh -c "ulimit -t 20; while cat '$ZT'; do :; done | zhcheck -q -j $j --tag 'WhiteElo >= 2000' --max 30"
 	done
 	zhpgn -q --tag 'WhiteElo >= 2000' "$ZT" | awk '/^\[Event /{n++} n<=5' >"$T/b"
 	zhpgn -q --tag 'WhiteElo >= 2000' --max 5 "$ZT" >"$T/a"

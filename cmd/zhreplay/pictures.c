@@ -152,5 +152,9 @@ gif_end(struct state *st, bool walked, FILE *out)
 	(void)walked;
 	(void)out;
 	st->pic.count = 0;
-	return pic_gif_end(&st->pic, st->g->index, stderr);
+	/* a picture not written is an I/O error of the run (exit 2, said),
+	   not an error of the game's */
+	if (pic_gif_end(&st->pic, st->g->index, stderr) != 0)
+		pic_set_failed();
+	return 0;
 }
