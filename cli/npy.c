@@ -1384,12 +1384,13 @@ static struct tset *
 open_set(const char *dir, bool pq, const char *const *tnames)
 {
 	const char *all[NTABLES + 1];
-	int k;
+	int k, n = 0;
 
 	for (k = 0; k < NTABLES; k++)
-		all[k] = tnames[k];
-	all[NTABLES] = pq ? "files.parquet" : "files.npy";
-	return tset_open(dir, pq ? "parquet" : "npy", all, NTABLES + 1);
+		if (tnames[k] != NULL)	/* Parquet's strings have no file */
+			all[n++] = tnames[k];
+	all[n++] = pq ? "files.parquet" : "files.npy";
+	return tset_open(dir, pq ? "parquet" : "npy", all, n);
 }
 
 static void
