@@ -155,7 +155,8 @@ plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
 			o = (uint32_t)get_int(s, PQW_U32);
 			len = (uint32_t)get_int(s + 4, PQW_U32);
 			put_le(q, len, 4);
-			memcpy(q + 4, w->heap.p + o, len);
+			if (len > 0)	/* (an empty heap has no bytes) */
+				memcpy(q + 4, w->heap.p + o, len);
 			return (size_t)len + 4;
 		}
 		n = strnlen((const char *)s, c->width);
