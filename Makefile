@@ -227,7 +227,7 @@ demo: deps
 	@sh tests/demo.sh
 
 bench: all build/bench/floor build/bench/inflate
-	@sh bench/run.sh
+	@bash bench/run.sh
 
 # The reader alone, and the reader with the legality replay: the floors
 # under zhcheck's time that bench/run.sh sets beside grep's (not installed).
