@@ -34,9 +34,13 @@ struct draw_glyph {
 };
 /* [0]: white, [1]: black; by type K Q R B N P (draw_glyph_index). */
 extern const struct draw_glyph draw_piece_glyph[2][6];
-/* White's pieces are this filled white under the outline: the outline
- * glyph's outer contour (no hole lets the square through); K Q R B N P. */
+/* The outline glyph's outer contour (no hole lets the square through);
+ * K Q R B N P.  A White piece is this in black with a rim (a stroke
+ * DRAW_RIM wide, in the glyph's 1/1000), under Black's glyph in white
+ * grown by a stroke DRAW_BOLD wide: Black's glyph turned over. */
 extern const struct draw_glyph draw_piece_fill[6];
+#define DRAW_RIM	80
+#define DRAW_BOLD	12
 /* ' ' to '~', in 1/1000 em, the base line at y = 0. */
 extern const struct draw_glyph draw_text_glyph[95];
 

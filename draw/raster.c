@@ -362,6 +362,70 @@ paint_circle(struct draw_canvas *cv, struct segs *sg, const struct draw_item *it
 	fill(cv, sg, it->colour);
 }
 
+/*
+ * A path stroked: its segments' outline grown by r on both sides, as
+ * one shape of rectangles along the segments and discs at their ends,
+ * all turning the same way, so that where they overlap the coverage
+ * (clamped at 1) is their union: SVG's stroke with round joins.
+ */
+static void
+stroke_path(struct draw_canvas *cv, struct segs *sg, int id, float tx,
+    float ty, float k, float r, int c)
+{
+	struct seg *e;
+	size_t n, i;
+	int j;
+
+	reset(sg);
+	path_segs(sg, id, tx, ty, k);
+	if (sg->fail || (n = sg->n) == 0 ||
+	    (e = malloc(n * sizeof *e)) == NULL)
+		return;
+	memcpy(e, sg->s, n * sizeof *e);
+	reset(sg);
+	for (i = 0; i < n; i++) {
+		float dx = e[i].x1 - e[i].x0, dy = e[i].y1 - e[i].y0;
+		float len = sqrtf(dx * dx + dy * dy), px, py, nx, ny;
+
+		if (len > 0) {	/* the right-hand normal: clockwise, as the discs */
+			nx = dy / len * r, ny = -dx / len * r;
+			add_seg(sg, e[i].x0 + nx, e[i].y0 + ny, e[i].x1 + nx, e[i].y1 + ny);
+			add_seg(sg, e[i].x1 + nx, e[i].y1 + ny, e[i].x1 - nx, e[i].y1 - ny);
+			add_seg(sg, e[i].x1 - nx, e[i].y1 - ny, e[i].x0 - nx, e[i].y0 - ny);
+			add_seg(sg, e[i].x0 - nx, e[i].y0 - ny, e[i].x0 + nx, e[i].y0 + ny);
+		}
+		px = e[i].x0 + r, py = e[i].y0;
+		for (j = 1; j <= 12; j++) {
+			float t = 6.2831853f * (float)j / 12;
+			float x = e[i].x0 + r * cosf(t), y = e[i].y0 + r * sinf(t);
+
+			add_seg(sg, px, py, x, y);
+			px = x, py = y;
+		}
+	}
+	free(e);
+	fill(cv, sg, c);
+}
+
+/*
+ * A White piece is Black's glyph turned over: the silhouette (the
+ * outline glyph's outer contour) in black, grown by a 32nd of the piece
+ * (a rim), and Black's filled glyph in white on it, grown by an 80th,
+ * so that its inner lines (the holes of the filled glyph) and the rim
+ * stay dark and the body is white at every size.  The outline glyph
+ * itself, a tenth of the piece in strokes, read as Black's at 20 to 40
+ * pixels a square.  svg.c draws the same with SVG strokes (RIM, BOLD).
+ */
+static void
+paint_white(struct draw_canvas *cv, struct segs *sg, int g, float tx,
+    float ty, float k)
+{
+	fill_path(cv, sg, G_FILL + g, tx, ty, k, DC_BLACK);
+	stroke_path(cv, sg, G_FILL + g, tx, ty, k, k * DRAW_RIM / 2, DC_BLACK);
+	fill_path(cv, sg, 6 * ZH_BLACK + g, tx, ty, k, DC_WHITE);
+	stroke_path(cv, sg, 6 * ZH_BLACK + g, tx, ty, k, k * DRAW_BOLD / 2, DC_WHITE);
+}
+
 static void
 paint_piece(struct draw_canvas *cv, struct segs *sg, const struct draw_item *it)
 {
@@ -375,10 +439,10 @@ paint_piece(struct draw_canvas *cv, struct segs *sg, const struct draw_item *it)
 		float ty = (float)it->y + (float)it->w * (float)part[i].y / 1000;
 		int g = part[i].glyph;
 
-		/* a white piece: its outside in white under the outline */
 		if (c == ZH_WHITE)
-			fill_path(cv, sg, G_FILL + g, tx, ty, k, DC_WHITE);
-		fill_path(cv, sg, 6 * c + g, tx, ty, k, DC_BLACK);
+			paint_white(cv, sg, g, tx, ty, k);
+		else
+			fill_path(cv, sg, 6 * c + g, tx, ty, k, DC_BLACK);
 	}
 }
 

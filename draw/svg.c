@@ -9,6 +9,9 @@
 
 #include "draw.h"
 
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 /*
  * The document is written through a bare pointer into room reserved
  * once (svg_bound() bytes at most): no check per piece of text.
@@ -163,10 +166,15 @@ defs(struct w *b, const struct used *up)
 			put(b, &glyph_id[t], 1);
 			LIT(b, "\">");
 			if (c == ZH_WHITE) {
-				/* its outside in white under the outline */
-				LIT(b, "<path fill=\"#fff\" d=\"");
+				/* Black's glyph turned over (draw.h) */
+				LIT(b, "<path stroke=\"#000\" stroke-width=\"" STR(DRAW_RIM)
+				    "\" stroke-linejoin=\"round\" d=\"");
 				put(b, draw_piece_fill[t].d, fill_len[t]);
-				LIT(b, "\"/>");
+				LIT(b, "\"/><path fill=\"#fff\" stroke=\"#fff\" stroke-width=\""
+				    STR(DRAW_BOLD) "\" stroke-linejoin=\"round\" d=\"");
+				put(b, draw_piece_glyph[ZH_BLACK][t].d, piece_len[ZH_BLACK][t]);
+				LIT(b, "\"/></g>");
+				continue;
 			}
 			LIT(b, "<path d=\"");
 			put(b, draw_piece_glyph[c][t].d, piece_len[c][t]);

@@ -73,11 +73,12 @@ LAYOUT="$ZH_TOP/tests/helpers/pictures-layout.py"
 		x0=$((m + lab)) y0=$((m + s / 2 + s + 5 * s))
 		zhfen --size $s -F png -o a.png 'k7/8/8/8/8/KQRBP3/8/8[] w - - 0 1'
 		zhfen --size $s -F png -o b.png 'k7/8/8/8/8/1KQRBP2/8/8[] w - - 0 1'
-		run "$PY" "$LAYOUT" holes a.png b.png $x0 $((x0 + s)) $y0 $s 5
+		run "$PY" "$LAYOUT" holes a.png b.png $x0 $((x0 + s)) $y0 $s 5 0,0.55,0,0,0
 		[ "$status" -eq 0 ] || { echo "--size $s: $output"; return 1; }
 	done
 	# (the knight is left out: the slit of its jaw is open to the
-	# outside in DejaVu's outline, a notch, not a hole)
+	# outside in DejaVu's outline, a notch, not a hole; the queen is
+	# looked at below its crown: the gaps between the spikes are outside)
 }
 
 @test "pictures: a long name is cut at a whole letter with '...', clear of the clock" {
@@ -114,4 +115,50 @@ while x < w:
 gaps = [b[0] - a[1] for a, b in zip(runs, runs[1:])]
 assert max(gaps) >= 10, (runs, gaps)
 PYEOF
+}
+
+@test "pictures: White's pieces read white and Black's black at every size (on a dark square, more light than dark pixels, and the other way)" {
+	"$PY" -c 'import PIL' 2>/dev/null || skip "python3-pil not installed"
+	cd "$BATS_TEST_TMPDIR"
+	local s m t lab x0 top
+	for s in 20 32 40 64 128; do
+		# White's K Q R B N P on c3..h3 or c4..h4, Black's q r b n p
+		# on a6..e6 or a7..e7: each piece is on a dark square in one of
+		# the two; a board without them gives the pixels a piece changes
+		m=$((s / 8)) t=$((s * 24 / 100 > 8 ? s * 24 / 100 : 8))
+		lab=$((s * 2 / 5 > t * 3 / 2 + 2 ? s * 2 / 5 : t * 3 / 2 + 2))
+		x0=$((m + lab)) top=$((m + s / 2 + s))
+		zhfen --size $s -F png -o a.png '6k1/8/qrbnp3/8/8/2KQRBNP/8/8[] w - - 0 1'
+		zhfen --size $s -F png -o b.png '6k1/qrbnp3/8/8/2KQRBNP/8/8/8[] w - - 0 1'
+		zhfen --size $s -F png -o e.png '6k1/8/8/8/8/8/8/K7[] w - - 0 1'
+		run "$PY" - a.png b.png e.png $x0 $top $s <<'PYEOF'
+import sys
+from PIL import Image
+a, b, e = (Image.open(f).convert("L") for f in sys.argv[1:4])
+x0, top, s = map(int, sys.argv[4:])
+bad = []
+def tone(file, rank, name, white):
+    if (file + rank) % 2 == 0:      # a light square: the other picture
+        p, rank = b, rank + 1
+    else:
+        p = a
+    ox, oy = x0 + file * s, top + (8 - rank) * s
+    light = dark = 0
+    for y in range(oy, oy + s):
+        for x in range(ox, ox + s):
+            v, w = p.getpixel((x, y)), e.getpixel((x, y))
+            if abs(v - w) > 24:
+                light += v >= 200
+                dark += v <= 80
+    if (light > dark) != white:
+        bad.append("%s: %d light, %d dark pixels" % (name, light, dark))
+for f, n in enumerate("KQRBNP"):
+    tone(2 + f, 3, n, True)
+for f, n in enumerate("qrbnp"):
+    tone(f, 6, n, False)
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PYEOF
+		[ "$status" -eq 0 ] || { echo "--size $s: $output"; return 1; }
+	done
 }
