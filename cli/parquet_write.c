@@ -34,6 +34,7 @@ struct col {
 	size_t off, width;
 	int ptype;			/* Parquet's physical type */
 	long nulloff;			/* the present byte, -1: required */
+	size_t cbase;			/* its values' offset in w->cols */
 };
 
 #define INTKIND(k)	((k) < PQW_FIXED)	/* gather()'s */
@@ -53,6 +54,11 @@ struct pqw {
 	FILE *f;
 	uint64_t pos;			/* bytes written */
 	unsigned char *rows;		/* the row group's records */
+	bool cm;			/* by columns: no column may be null
+					   or a PQW_STR (pqw_begin()) */
+	unsigned char *cols;		/* then the row group's values, a
+					   column after another (its width a
+					   value, maxrows values), not rows */
 	size_t nrows, maxrows;
 	uint64_t total;			/* rows written */
 	struct thrift_w groups;		/* the RowGroups written, serialized */
@@ -130,13 +136,27 @@ get_int(const unsigned char *q, enum pqw_kind k)
 	return (int64_t)v;
 }
 
-/* A value's PLAIN bytes into q (room for width + 8, or a PQW_STR's
+/* The value of row i of column c: in the record, or in its column. */
+static inline const unsigned char *
+val(const struct pqw *w, const struct col *c, size_t i)
+{
+	return w->cm ? w->cols + c->cbase + i * c->width : w->rows + i *
+	    w->recsize + c->off;
+}
+
+/* The bytes from one value of column c to the next (val()'s). */
+static inline size_t
+stride(const struct pqw *w, const struct col *c)
+{
+	return w->cm ? c->width : w->recsize;
+}
+
+/* Value s's PLAIN bytes into q (room for width + 8, or a PQW_STR's
    length + 4): their count. */
 static size_t
-plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
+plain(const struct pqw *w, const struct col *c, const unsigned char *s,
     unsigned char *q)
 {
-	const unsigned char *s = rec + c->off;
 	uint32_t o, len;
 	size_t n;
 
@@ -170,6 +190,7 @@ plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
 static inline bool
 present(const struct pqw *w, const struct col *c, size_t i)
 {
+	/* (a column that may be null is never w->cm's) */
 	return c->nulloff < 0 || w->rows[i * w->recsize + (size_t)c->nulloff];
 }
 
@@ -320,7 +341,7 @@ pqw_group_rows(struct pqw *w, size_t n)
 {
 	unsigned char *p;
 
-	if (n == 0 || w->nrows > 0)
+	if (n == 0 || w->nrows > 0 || w->cm)
 		return -1;
 	if (n > PQW_GROUP_BYTES / w->recsize)
 		n = PQW_GROUP_BYTES / w->recsize ? PQW_GROUP_BYTES / w->recsize : 1;
@@ -383,6 +404,7 @@ pqw_free(struct pqw *w)
 	for (i = 0; i < w->ncol; i++)
 		free(w->col[i].name);
 	free(w->rows);
+	free(w->cols);
 	free(w->iv);
 	free(w->map);
 	free(w->dv);
@@ -413,25 +435,63 @@ out(struct pqw *w, const void *p, size_t n)
 	return 0;
 }
 
+/* The row group's values kept by columns (w->cm) if no column may be
+   null or is a PQW_STR: 0, or -1 if out of memory. */
+static int
+by_columns(struct pqw *w)
+{
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < w->ncol; i++)
+		if (w->col[i].nulloff >= 0 || w->col[i].kind == PQW_STR)
+			return 0;
+	for (i = 0; i < w->ncol; i++) {
+		w->col[i].cbase = total;
+		total += w->maxrows * w->col[i].width;
+	}
+	if ((w->cols = malloc(total ? total : 1)) == NULL)
+		return -1;
+	free(w->rows);		/* not used */
+	w->rows = NULL;
+	w->cm = true;
+	return 0;
+}
+
 int
 pqw_begin(struct pqw *w, FILE *f)
 {
 	w->f = f;
 	w->pos = 0;
+	if (!w->cm && by_columns(w) != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return out(w, "PAR1", 4);
 }
 
 /* ======================== a dictionary ======================== */
 
+/* A hash of n bytes at p, 8 at a time (multiply and fold; the slot
+   only, never in the file). */
 static uint32_t
 hash(const unsigned char *p, size_t n)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
+	const uint64_t m = 0x9e3779b97f4a7c15u;
+	uint64_t h = n * m, x;
 
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&x, p, 8);
+		h = (h ^ x) * m;
+		h ^= h >> 31;
+	}
+	if (n > 0) {
+		x = 0;
+		memcpy(&x, p, n);
+		h = (h ^ x) * m;
+	}
+	h ^= h >> 29;
+	return (uint32_t)(h * m >> 32);
 }
 
 static void
@@ -495,7 +555,7 @@ dict_build(struct pqw *w, const struct col *c)
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
-		n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+		n = plain(w, c, val(w, c, i), w->tmp.p);
 		if ((d = dict_index(w, w->tmp.p, n)) < 0)
 			return false;
 		ix[k++] = (uint32_t)d;
@@ -515,8 +575,8 @@ dict_build(struct pqw *w, const struct col *c)
 static void
 gather(struct pqw *w, const struct col *c)
 {
-	const unsigned char *p = w->rows + c->off;
-	size_t i, n = w->nrows, rs = w->recsize, k = 0;
+	const unsigned char *p = val(w, c, 0);
+	size_t i, n = w->nrows, rs = stride(w, c), k = 0;
 	uint64_t *v = w->iv, a, b;
 	int64_t sa, sb;
 
@@ -624,8 +684,8 @@ int_dict(struct pqw *w, const struct col *c)
 static bool
 byte_dict(struct pqw *w, const struct col *c)
 {
-	const unsigned char *p = w->rows + c->off;
-	size_t i, n = w->nrows, rs = w->recsize;
+	const unsigned char *p = val(w, c, 0);
+	size_t i, n = w->nrows, rs = stride(w, c);
 	uint32_t m8[256], *ix;
 	int64_t v;
 	unsigned b;
@@ -705,7 +765,14 @@ rle_hybrid(struct pqw *w, const uint32_t *ix, size_t n, int bw)
 		*q++ = (unsigned char)(groups << 1 | 1);
 		acc = 0;
 		nb = 0;
-		for (k = start; k < start + groups * 8; k++) {
+		for (k = start; bw <= 8 && k < start + groups * 8; k += 8) {
+			for (h = 0, acc = 0; h < 8; h++)	/* bw bytes */
+				acc |= (uint64_t)(k + (size_t)h < n ?
+				    ix[k + (size_t)h] : 0) << (h * bw);
+			put_le(q, acc, bw);
+			q += bw;
+		}
+		for (k = start; bw > 8 && k < start + groups * 8; k++) {
 			acc |= (uint64_t)(k < n ? ix[k] : 0) << nb;
 			for (nb += bw; nb >= 8; nb -= 8) {
 				*q++ = (unsigned char)acc;
@@ -791,13 +858,20 @@ plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
 		w->vals.len += k * m;
 		return k;
 	}
+	if (w->cm && c->ptype == PQ_FIXED) {	/* the values as they are */
+		if (!room(&w->vals, k * c->width))
+			return SIZE_MAX;
+		memcpy(w->vals.p + w->vals.len, val(w, c, a), k * c->width);
+		w->vals.len += k * c->width;
+		return k;
+	}
 	for (i = a; i < b; i++) {
 		if (!present(w, c, i))
 			continue;
 		if (!room(&w->vals, value_room(w, c)))
 			return SIZE_MAX;
-		w->vals.len += plain(w, c, w->rows + i * w->recsize,
-		    w->vals.p + w->vals.len);
+		w->vals.len += plain(w, c, val(w, c, i), w->vals.p +
+		    w->vals.len);
 	}
 	return k;
 }
@@ -831,10 +905,10 @@ min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
 		} else if (!present(w, c, i))
 			continue;
 		else if (c->ptype == PQ_FIXED) {	/* in place */
-			v = w->rows + i * w->recsize + c->off;
+			v = val(w, c, i);
 			n = c->width;
 		} else {
-			n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
+			n = plain(w, c, val(w, c, i), w->tmp.p);
 			v = w->tmp.p;
 		}
 		if (first || before(c, v, n, mn, *nmn)) {
@@ -1043,6 +1117,8 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 
 	if (w->fail)
 		return -1;
+	if (w->cm)		/* no strings */
+		return pqw_rows(w, rec, 1);
 	if (w->heap.len + heaplen > UINT32_MAX || !room(&w->heap, heaplen)) {
 		errno = ENOMEM;
 		w->fail = true;
@@ -1073,6 +1149,47 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 	return w->fail ? -1 : 0;
 }
 
+/* n records (as many as w->cols has room for) after w->cols' values,
+   a column at a time for a block of records that stays in the cache. */
+static void
+transpose(struct pqw *w, const unsigned char *recs, size_t n)
+{
+	size_t rs = w->recsize, i, a, b, wd;
+	const unsigned char *s;
+	unsigned char *d;
+	int k;
+
+	for (a = 0; a < n; a = b) {
+		b = a + 2048 < n ? a + 2048 : n;
+		for (k = 0; k < w->ncol; k++) {
+			wd = w->col[k].width;
+			s = recs + a * rs + w->col[k].off;
+			d = w->cols + w->col[k].cbase + (w->nrows + a) * wd;
+			switch (wd) {
+			case 1:
+				for (i = 0; i < b - a; i++)
+					d[i] = s[i * rs];
+				break;
+			case 2:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 2 * i, s + i * rs, 2);
+				break;
+			case 4:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 4 * i, s + i * rs, 4);
+				break;
+			case 8:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 8 * i, s + i * rs, 8);
+				break;
+			default:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + wd * i, s + i * rs, wd);
+			}
+		}
+	}
+}
+
 int
 pqw_rows(struct pqw *w, const unsigned char *recs, size_t n)
 {
@@ -1080,7 +1197,11 @@ pqw_rows(struct pqw *w, const unsigned char *recs, size_t n)
 
 	while (n > 0 && !w->fail) {
 		k = w->maxrows - w->nrows < n ? w->maxrows - w->nrows : n;
-		memcpy(w->rows + w->nrows * w->recsize, recs, k * w->recsize);
+		if (w->cm)
+			transpose(w, recs, k);
+		else
+			memcpy(w->rows + w->nrows * w->recsize, recs, k *
+			    w->recsize);
 		w->nrows += k;
 		recs += k * w->recsize;
 		n -= k;

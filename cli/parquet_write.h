@@ -51,7 +51,8 @@ struct pqw;
    memory. */
 struct pqw *pqw_new(size_t recsize, const char *codec, int level);
 /* At most n rows a row group (n > 0; fewer if they make more than
-   PQW_GROUP_BYTES): 0, or -1 before pqw_rows() only if out of memory. */
+   PQW_GROUP_BYTES), before pqw_begin(): 0, or -1 if out of memory (or
+   after pqw_begin()). */
 int pqw_group_rows(struct pqw *w, size_t n);
 /* A column of the records: 0, or -1 if it lies outside the record. */
 int pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
