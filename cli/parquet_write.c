@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <snappy-c.h>
+#define ZLIB_CONST		/* deflate reads const bytes */
 #include <zlib.h>
 #include <zstd.h>
 
@@ -95,6 +96,8 @@ struct enc {
 	struct pqw *w;
 	struct buf vals, z, idx;	/* a page's values, compressed, the
 					   rows' dictionary indices */
+	const unsigned char *in;	/* or its values where they are */
+	size_t inlen;
 	struct buf dict;		/* the dictionary's values (PLAIN) */
 	struct buf tmp;			/* a value's PLAIN bytes */
 	size_t nvals;			/* the column's values not null */
@@ -142,11 +145,18 @@ room(struct buf *b, size_t n)
 	return true;
 }
 
-static void
+static inline void
 put_le(unsigned char *q, uint64_t v, int n)
 {
 	int i;
 
+	if (n == 4) {		/* (most often; one store) */
+		q[0] = (unsigned char)v;
+		q[1] = (unsigned char)(v >> 8);
+		q[2] = (unsigned char)(v >> 16);
+		q[3] = (unsigned char)(v >> 24);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		q[i] = (unsigned char)(v >> (8 * i));
 }
@@ -287,12 +297,14 @@ pqw_codec_known(const char *s)
 	return false;
 }
 
-/* w->vals compressed into w->z: false if not (out of memory). */
+/* The page's values (e->in if not NULL, else e->vals) compressed into
+   e->z: false if not (out of memory). */
 static bool
 compress_page(struct enc *e)
 {
 	const struct pqw *w = e->w;
-	size_t n = e->vals.len, bound;
+	const unsigned char *in = e->in != NULL ? e->in : e->vals.p;
+	size_t n = e->in != NULL ? e->inlen : e->vals.len, bound;
 	z_stream zs;
 
 	e->z.len = 0;
@@ -301,7 +313,7 @@ compress_page(struct enc *e)
 		bound = ZSTD_compressBound(n);
 		if (!room(&e->z, bound))
 			return false;
-		e->z.len = ZSTD_compressCCtx(e->zc, e->z.p, bound, e->vals.p, n,
+		e->z.len = ZSTD_compressCCtx(e->zc, e->z.p, bound, in, n,
 		    w->level ? w->level : 1);	/* smaller and faster than 3
 						   on positions */
 		return !ZSTD_isError(e->z.len);
@@ -310,7 +322,7 @@ compress_page(struct enc *e)
 		if (!room(&e->z, bound))
 			return false;
 		e->z.len = bound;
-		return snappy_compress((const char *)e->vals.p, n,
+		return snappy_compress((const char *)in, n,
 		    (char *)e->z.p, &e->z.len) == SNAPPY_OK;
 	case PQ_GZIP:
 		memset(&zs, 0, sizeof zs);
@@ -322,7 +334,7 @@ compress_page(struct enc *e)
 			deflateEnd(&zs);
 			return false;
 		}
-		zs.next_in = e->vals.p;
+		zs.next_in = in;
 		zs.avail_in = (uInt)n;
 		zs.next_out = e->z.p;
 		zs.avail_out = (uInt)bound;
@@ -336,7 +348,7 @@ compress_page(struct enc *e)
 	default:
 		if (!room(&e->z, n))
 			return false;
-		memcpy(e->z.p, e->vals.p, n);
+		memcpy(e->z.p, in, n);
 		e->z.len = n;
 		return true;
 	}
@@ -552,8 +564,8 @@ hash(const unsigned char *p, size_t n)
 		h ^= h >> 31;
 	}
 	if (n > 0) {
-		x = 0;
-		memcpy(&x, p, n);
+		for (x = 0; n > 0; n--)
+			x = x << 8 | p[n - 1];
 		h = (h ^ x) * m;
 	}
 	h ^= h >> 29;
@@ -601,7 +613,7 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 }
 
 /* Column c of the row group (its values not null) in a dictionary: its
-   indices in w->idx (4 bytes each), their count in w->nvals; false if
+   indices in e->idx (4 bytes each), their count in e->nvals; false if
    it does not pay (too many values). */
 static bool
 dict_build(struct enc *e, const struct col *c)
@@ -636,9 +648,48 @@ dict_build(struct enc *e, const struct col *c)
 
 /* ======================== integer columns ======================== */
 
-/* Integer (or boolean) column c's values (not null) into w->iv (a
-   signed one's sign-extended), their count into w->nvals, their min and
-   max into w->imin, w->imax. */
+/* gather()'s values of a column by columns (w->cm: no nulls, each
+   value its width): false if not one of these kinds. */
+static bool
+gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
+    size_t n)
+{
+	uint64_t *v = e->iv;
+	size_t i;
+
+	switch (c->kind) {
+	case PQW_U8:
+		for (i = 0; i < n; i++)
+			v[i] = p[i];
+		return true;
+	case PQW_U16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8;
+		return true;
+	case PQW_I16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
+			    p[2 * i + 1] << 8);
+		return true;
+	case PQW_U32: case PQW_I32:
+		for (i = 0; i < n; i++) {
+			uint32_t x = (uint32_t)p[4 * i] |
+			    (uint32_t)p[4 * i + 1] << 8 |
+			    (uint32_t)p[4 * i + 2] << 16 |
+			    (uint32_t)p[4 * i + 3] << 24;
+
+			v[i] = c->kind == PQW_I32 ?
+			    (uint64_t)(int64_t)(int32_t)x : x;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Integer (or boolean) column c's values (not null) into e->iv (a
+   signed one's sign-extended), their count into e->nvals, their min and
+   max into e->imin, e->imax. */
 static void
 gather(struct enc *e, const struct col *c)
 {
@@ -648,7 +699,10 @@ gather(struct enc *e, const struct col *c)
 	uint64_t *v = e->iv, a, b;
 	int64_t sa, sb;
 
-	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
+	switch (w->cm && gather_cm(e, c, p, n) ? PQW_FIXED : c->nulloff >= 0 ?
+	    PQW_STR : c->kind) {
+	case PQW_FIXED:		/* done */
+		break;
 	case PQW_BOOL:
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs] != 0;
@@ -708,8 +762,8 @@ gather(struct enc *e, const struct col *c)
 	e->imax = b;
 }
 
-/* w->iv in a dictionary (its values in w->dv, the rows' indices in
-   w->idx): false if it does not pay.  Values within 65536 of the
+/* e->iv in a dictionary (its values in e->dv, the rows' indices in
+   e->idx): false if it does not pay.  Values within 65536 of the
    minimum are found by a table, others by hashing. */
 static bool
 int_dict(struct enc *e, const struct col *c)
@@ -765,14 +819,16 @@ byte_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m8, 0, sizeof m8);
-	for (i = 0; i < n; i++) {
-		b = p[i * rs];
-		if (m8[b] == 0) {
+	for (i = 0; i < n; i++, p += rs) {
+		uint32_t t = m8[*p];
+
+		if (t == 0) {
+			b = *p;
 			e->dv[e->ndict] = c->kind == PQW_I8 ?
 			    (uint64_t)(int64_t)(signed char)b : b;
-			m8[b] = (uint32_t)++e->ndict;
+			t = m8[b] = (uint32_t)++e->ndict;
 		}
-		ix[i] = m8[b] - 1;
+		ix[i] = t - 1;
 	}
 	if (e->ndict > n / 2 + 1) {
 		gather(e, c);
@@ -792,8 +848,23 @@ byte_dict(struct enc *e, const struct col *c)
 
 /* ======================== pages ======================== */
 
+/* The length of the run of equal values at ix[i] (i < n). */
+static size_t
+run(const uint32_t *ix, size_t i, size_t n)
+{
+	uint32_t v = ix[i];
+	size_t j = i + 1;
+
+	while (j + 4 <= n && ((ix[j] ^ v) | (ix[j + 1] ^ v) | (ix[j + 2] ^ v) |
+	    (ix[j + 3] ^ v)) == 0)
+		j += 4;
+	while (j < n && ix[j] == v)
+		j++;
+	return j - i;
+}
+
 /* The indices ix[0..n) in the RLE / bit-packing hybrid, bw bits each,
-   after w->vals: a run of 8 or more equal values an RLE run, the rest
+   after e->vals: a run of 8 or more equal values an RLE run, the rest
    in bit-packed groups of 8 (the last one padded with zeros). */
 static bool
 rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
@@ -804,8 +875,7 @@ rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
 	int nb, h;
 
 	while (i < n) {
-		for (r = 1; i + r < n && ix[i + r] == ix[i]; r++)
-			;
+		r = run(ix, i, n);
 		if (!room(&e->vals, 20 + 8 * (size_t)bw))
 			return false;
 		if (r >= 8) {
@@ -862,15 +932,18 @@ static int
 write_page(struct enc *e, struct chunk *ck, int type, size_t nvals, int enc)
 {
 	struct thrift_w h = { 0 };
+	size_t n = e->in != NULL ? e->inlen : e->vals.len;
 	int rc = 0;
 
 	if (!compress_page(e)) {
+		e->in = NULL;
 		errno = ENOMEM;
 		return -1;
 	}
+	e->in = NULL;
 	tw_begin(&h);
 	tw_fi32(&h, 1, type);
-	tw_fi32(&h, 2, (int32_t)e->vals.len);
+	tw_fi32(&h, 2, (int32_t)n);
 	tw_fi32(&h, 3, (int32_t)e->z.len);
 	tw_field(&h, type == PQ_DICTIONARY_PAGE ? 7 : 5, TT_STRUCT);
 	tw_begin(&h);
@@ -894,14 +967,14 @@ write_page(struct enc *e, struct chunk *ck, int type, size_t nvals, int enc)
 		memcpy(ck->b.p + ck->b.len + h.len, e->z.p, e->z.len);
 		ck->b.len += h.len + e->z.len;
 	}
-	ck->usize += (int64_t)(h.len + e->vals.len);
+	ck->usize += (int64_t)(h.len + n);
 	ck->csize += (int64_t)(h.len + e->z.len);
 	tw_free(&h);
 	return rc;
 }
 
-/* Rows [a, b) of column c PLAIN into w->vals, their values from v0 of
-   w->iv for an integer column; the values written returned. */
+/* Rows [a, b) of column c PLAIN into e->vals, their values from v0 of
+   e->iv for an integer column; the values written returned. */
 static size_t
 plain_values(struct enc *e, const struct col *c, size_t a, size_t b,
     size_t v0)
@@ -932,11 +1005,9 @@ plain_values(struct enc *e, const struct col *c, size_t a, size_t b,
 		e->vals.len += k * m;
 		return k;
 	}
-	if (w->cm && c->ptype == PQ_FIXED) {	/* the values as they are */
-		if (!room(&e->vals, k * c->width))
-			return SIZE_MAX;
-		memcpy(e->vals.p + e->vals.len, val(w, c, a), k * c->width);
-		e->vals.len += k * c->width;
+	if (w->cm && c->ptype == PQ_FIXED) {	/* the values where they are */
+		e->in = val(w, c, a);
+		e->inlen = k * c->width;
 		return k;
 	}
 	for (i = a; i < b; i++) {
@@ -1056,7 +1127,7 @@ chunk_meta(struct pqw *w, const struct col *c, const struct chunk *ck,
 }
 
 /* The definition levels of rows [a, b) of an optional column c (1 a
-   value, 0 a null) after w->vals: their 4-byte length, then the RLE /
+   value, 0 a null) after e->vals: their 4-byte length, then the RLE /
    bit-packing hybrid of width 1.  False if out of memory. */
 static bool
 levels(struct enc *e, const struct col *c, size_t a, size_t b)
@@ -1075,8 +1146,8 @@ levels(struct enc *e, const struct col *c, size_t a, size_t b)
 	return true;
 }
 
-/* The dictionary of column c (its values: integers in w->dv, others
-   PLAIN in w->dict) as its page. */
+/* The dictionary of column c (its values: integers in e->dv, others
+   PLAIN in e->dict) as its page. */
 static int
 dict_page(struct enc *e, const struct col *c, struct chunk *ck)
 {
