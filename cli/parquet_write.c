@@ -110,6 +110,10 @@ struct enc {
 	uint64_t imin, imax;		/* and their min and max */
 	uint32_t *map;			/* value - imin -> index + 1 */
 	uint64_t *dv;			/* an integer dictionary's values */
+	const unsigned char *bytes;	/* or NULL: a byte column's values,
+					   their indices bmap[] of them (not
+					   in idx) */
+	uint32_t bmap[256];
 	ZSTD_CCtx *zc;
 };
 
@@ -159,6 +163,23 @@ put_le(unsigned char *q, uint64_t v, int n)
 	}
 	for (i = 0; i < n; i++)
 		q[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The length of the run of equal bytes at b[i] (i < n), 8 at a time. */
+static size_t
+run8(const unsigned char *b, size_t i, size_t n)
+{
+	uint64_t v = b[i] * 0x0101010101010101u, x;
+	size_t j = i + 1;
+
+	for (; j + 8 <= n; j += 8) {
+		memcpy(&x, b + j, 8);
+		if (x != v)
+			break;
+	}
+	while (j < n && b[j] == b[i])
+		j++;
+	return j - i;
 }
 
 /* A record's integer field at q, as the kind says. */
@@ -807,7 +828,7 @@ static bool
 byte_dict(struct enc *e, const struct col *c)
 {
 	const struct pqw *w = e->w;
-	const unsigned char *p = val(w, c, 0);
+	const unsigned char *p = val(w, c, 0), *q = p;
 	size_t i, n = w->nrows, rs = stride(w, c);
 	uint32_t m8[256], *ix;
 	int64_t v;
@@ -819,11 +840,18 @@ byte_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m8, 0, sizeof m8);
-	for (i = 0; i < n; i++, p += rs) {
-		uint32_t t = m8[*p];
+	for (i = 0; rs == 1 && i < n; i += run8(p, i, n))	/* by columns */
+		if (m8[p[i]] == 0) {
+			b = p[i];
+			e->dv[e->ndict] = c->kind == PQW_I8 ?
+			    (uint64_t)(int64_t)(signed char)b : b;
+			m8[b] = (uint32_t)++e->ndict;
+		}
+	for (i = 0; rs != 1 && i < n; i++, q += rs) {	/* by records */
+		uint32_t t = m8[*q];
 
 		if (t == 0) {
-			b = *p;
+			b = *q;
 			e->dv[e->ndict] = c->kind == PQW_I8 ?
 			    (uint64_t)(int64_t)(signed char)b : b;
 			t = m8[b] = (uint32_t)++e->ndict;
@@ -833,6 +861,11 @@ byte_dict(struct enc *e, const struct col *c)
 	if (e->ndict > n / 2 + 1) {
 		gather(e, c);
 		return false;
+	}
+	if (rs == 1) {		/* the indices: e->bmap[] of the bytes */
+		for (b = 0; b < 256; b++)
+			e->bmap[b] = m8[b] - 1;
+		e->bytes = p;
 	}
 	e->nvals = n;
 	e->imin = e->imax = e->dv[0];
@@ -848,13 +881,17 @@ byte_dict(struct enc *e, const struct col *c)
 
 /* ======================== pages ======================== */
 
-/* The length of the run of equal values at ix[i] (i < n). */
+/* The length of the run of equal values at ix[i] (i < n), or of equal
+   bytes at b8[i] if b8 is not NULL. */
 static size_t
-run(const uint32_t *ix, size_t i, size_t n)
+run(const uint32_t *ix, const unsigned char *b8, size_t i, size_t n)
 {
-	uint32_t v = ix[i];
+	uint32_t v;
 	size_t j = i + 1;
 
+	if (b8 != NULL)
+		return run8(b8, i, n);
+	v = ix[i];
 	while (j + 4 <= n && ((ix[j] ^ v) | (ix[j + 1] ^ v) | (ix[j + 2] ^ v) |
 	    (ix[j + 3] ^ v)) == 0)
 		j += 4;
@@ -863,11 +900,21 @@ run(const uint32_t *ix, size_t i, size_t n)
 	return j - i;
 }
 
-/* The indices ix[0..n) in the RLE / bit-packing hybrid, bw bits each,
+/* Index k: ix[k], or the byte column's e->bmap[b8[k]]. */
+static inline uint32_t
+index_at(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t k)
+{
+	return b8 != NULL ? e->bmap[b8[k]] : ix[k];
+}
+
+/* The indices ix[0..n) (or index_at()'s) in the RLE / bit-packing
+   hybrid, bw bits each,
    after e->vals: a run of 8 or more equal values an RLE run, the rest
    in bit-packed groups of 8 (the last one padded with zeros). */
 static bool
-rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
+rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t n, int bw)
 {
 	size_t i = 0, r, start, groups, k, vb = ((size_t)bw + 7) / 8;
 	unsigned char hdr[10], *q;
@@ -875,7 +922,7 @@ rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
 	int nb, h;
 
 	while (i < n) {
-		r = run(ix, i, n);
+		r = run(ix, b8, i, n);
 		if (!room(&e->vals, 20 + 8 * (size_t)bw))
 			return false;
 		if (r >= 8) {
@@ -883,7 +930,8 @@ rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
 				hdr[h++] = (unsigned char)(k | 0x80);
 			hdr[h++] = (unsigned char)k;
 			memcpy(e->vals.p + e->vals.len, hdr, (size_t)h);
-			put_le(e->vals.p + e->vals.len + h, ix[i], (int)vb);
+			put_le(e->vals.p + e->vals.len + h, index_at(e, ix, b8, i),
+			    (int)vb);
 			e->vals.len += (size_t)h + vb;
 			i += r;
 			continue;
@@ -894,9 +942,7 @@ rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
 		do {
 			groups++;
 			i += 8;
-			for (r = 1; i < n && i + r < n && ix[i + r] == ix[i] &&
-			    r < 8; r++)
-				;
+			r = i < n ? run(ix, b8, i, n) : 1;
 		} while (i < n && r < 8 && groups < 63);
 		if (!room(&e->vals, 1 + groups * (size_t)bw))
 			return false;
@@ -907,12 +953,14 @@ rle_hybrid(struct enc *e, const uint32_t *ix, size_t n, int bw)
 		for (k = start; bw <= 8 && k < start + groups * 8; k += 8) {
 			for (h = 0, acc = 0; h < 8; h++)	/* bw bytes */
 				acc |= (uint64_t)(k + (size_t)h < n ?
-				    ix[k + (size_t)h] : 0) << (h * bw);
+				    index_at(e, ix, b8, k + (size_t)h) : 0) <<
+				    (h * bw);
 			put_le(q, acc, bw);
 			q += bw;
 		}
 		for (k = start; bw > 8 && k < start + groups * 8; k++) {
-			acc |= (uint64_t)(k < n ? ix[k] : 0) << nb;
+			acc |= (uint64_t)(k < n ? index_at(e, ix, b8, k) : 0) <<
+			    nb;
 			for (nb += bw; nb >= 8; nb -= 8) {
 				*q++ = (unsigned char)acc;
 				acc >>= 8;
@@ -1140,7 +1188,7 @@ levels(struct enc *e, const struct col *c, size_t a, size_t b)
 	e->vals.len += 4;
 	for (i = a; i < b; i++)
 		e->lev[i - a] = present(w, c, i);
-	if (!rle_hybrid(e, e->lev, b - a, 1))
+	if (!rle_hybrid(e, e->lev, NULL, b - a, 1))
 		return false;
 	put_le(e->vals.p + at, e->vals.len - at - 4, 4);
 	return true;
@@ -1175,6 +1223,7 @@ write_chunk(struct enc *e, const struct col *c, struct chunk *ck)
 	bool dict;
 	int bw = 0;
 
+	e->bytes = NULL;
 	if ((c->kind == PQW_U8 || c->kind == PQW_I8) && c->nulloff < 0)
 		dict = byte_dict(e, c);
 	else if (INTKIND(c->kind)) {
@@ -1204,7 +1253,7 @@ write_chunk(struct enc *e, const struct col *c, struct chunk *ck)
 				return errno = ENOMEM, -1;
 			e->vals.p[e->vals.len++] = (unsigned char)bw;
 			if (!rle_hybrid(e, (const uint32_t *)(void *)e->idx.p + v0,
-			    k, bw))
+			    e->bytes != NULL ? e->bytes + v0 : NULL, k, bw))
 				return errno = ENOMEM, -1;
 		} else if ((k = plain_values(e, c, a, b, v0)) == SIZE_MAX)
 			return errno = ENOMEM, -1;
