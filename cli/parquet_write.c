@@ -16,7 +16,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <snappy-c.h>
 #define ZLIB_CONST		/* deflate reads const bytes */

@@ -8,11 +8,15 @@
  * and width in the record.  Records are given in any number of calls;
  * every PQW_GROUP_BYTES of them (PQW_GROUP_ROWS at most) make a row
  * group, written at once: the memory is one row group's records and
- * their encoded pages, whatever the table's size.  Each column chunk has
- * its min/max statistics; a column whose values repeat is written with
- * a dictionary (RLE_DICTIONARY), others PLAIN; pages are compressed
- * with zstd (default), snappy, gzip or none.  The same records give the
- * same bytes.
+ * their encoded pages, whatever the table's size.  A table with no
+ * column that may be null and no PQW_STR, on more than one core, is
+ * kept by columns instead, and a full row group's column chunks are
+ * encoded by threads (one a core, up to four) while the next one fills
+ * (the memory: two row groups).  Each column chunk has its min/max
+ * statistics; a column whose values repeat is written with a dictionary
+ * (RLE_DICTIONARY), others PLAIN; pages are compressed with zstd
+ * (default), snappy, gzip or none.  The same records give the same
+ * bytes, whatever the threads.
  */
 #ifndef PARQUET_WRITE_H
 #define PARQUET_WRITE_H
