@@ -542,7 +542,7 @@ buffers(struct pqw *w)
 		total += w->maxrows * w->col[i].width;
 		w->order[i] = i;
 	}
-	for (i = 1; i < w->ncol; i++) {		/* widest first, stable */
+	for (i = 1; i < w->ncol; i++) {	/* widest first, stable */
 		int k = w->order[i], j = i;
 
 		for (; j > 0 && w->col[w->order[j - 1]].width < w->col[k].width;
