@@ -523,7 +523,7 @@ buffers(struct pqw *w)
 	size_t total = 0;
 	int i, cores = codec_cores();
 
-	w->cm = cores > 1;
+	w->cm = cores > 1 && w->ncol > 0;	/* (a thread takes a column) */
 	for (i = 0; i < w->ncol; i++)
 		if (w->col[i].nulloff >= 0 || w->col[i].kind == PQW_STR)
 			w->cm = false;
