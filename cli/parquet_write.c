@@ -13,17 +13,21 @@
  * then the indices in the RLE / bit-packing hybrid (Encodings.md).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <snappy-c.h>
+#define ZLIB_CONST		/* deflate reads const bytes */
 #include <zlib.h>
 #include <zstd.h>
 
+#include "codec.h"
 #include "parquet_meta.h"
 #include "parquet_write.h"
 
 #define MAXCOLS		256
+#define MAXTHREADS	4		/* encoders at most */
 #define PAGE_BYTES	(1u << 20)	/* a data page's values, about */
 #define DICT_MAX	32768		/* a dictionary's entries at most */
 #define DICT_PROBE	4096		/* rows seen before giving it up */
@@ -34,6 +38,7 @@ struct col {
 	size_t off, width;
 	int ptype;			/* Parquet's physical type */
 	long nulloff;			/* the present byte, -1: required */
+	size_t cbase;			/* its values' offset in w->cols */
 };
 
 #define INTKIND(k)	((k) < PQW_FIXED)	/* gather()'s */
@@ -53,28 +58,74 @@ struct pqw {
 	FILE *f;
 	uint64_t pos;			/* bytes written */
 	unsigned char *rows;		/* the row group's records */
+	bool cm;			/* by columns: no column may be null
+					   or a PQW_STR (pqw_begin()) */
+	unsigned char *cols;		/* then the row group's values, a
+					   column after another (its width a
+					   value, maxrows values), not rows */
 	size_t nrows, maxrows;
 	uint64_t total;			/* rows written */
 	struct thrift_w groups;		/* the RowGroups written, serialized */
 	long ngroups;
+	struct buf heap;		/* the row group's PQW_STR bytes */
+	size_t maxstr;			/* the longest PQW_STR there */
+	bool fail;
+	struct chunk *ck;		/* the row group's column chunks */
+	struct enc *enc;		/* the encoders' (one a thread) */
+	int nenc;
+	/* w->cm: the row group being filled, while w->cols is encoded by
+	   the threads (each takes the next column not taken: same bytes
+	   whichever encodes it) */
+	unsigned char *fill;
+	size_t nfill;
+	int order[MAXCOLS];		/* the columns taken widest first */
+	pthread_t th[MAXTHREADS];
+	int nth;			/* started */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool busy;			/* w->cols is being encoded */
+	int next, ndone;		/* its columns taken, encoded */
+	bool stop;			/* the threads end */
+	bool efail;			/* an encoder failed (errno eerr) */
+	int eerr;
+};
+
+/* An encoder's buffers: a column chunk encoded into its struct chunk. */
+struct enc {
+	struct pqw *w;
 	struct buf vals, z, idx;	/* a page's values, compressed, the
 					   rows' dictionary indices */
+	const unsigned char *in;	/* or its values where they are */
+	size_t inlen;
 	struct buf dict;		/* the dictionary's values (PLAIN) */
-	struct buf heap;		/* the row group's PQW_STR bytes */
 	struct buf tmp;			/* a value's PLAIN bytes */
-	size_t maxstr;			/* the longest PQW_STR there */
 	size_t nvals;			/* the column's values not null */
 	uint32_t *lev;			/* a page's definition levels */
 	uint32_t *slot;			/* its hash table: index + 1 */
 	size_t nslot;
 	size_t *doff;			/* entry i at dict.p + doff[i] */
-	size_t ndict, doffcap;
+	size_t ndict;
 	uint64_t *iv;			/* an integer column's values */
 	uint64_t imin, imax;		/* and their min and max */
 	uint32_t *map;			/* value - imin -> index + 1 */
 	uint64_t *dv;			/* an integer dictionary's values */
+	const unsigned char *bytes;	/* or NULL: a byte column's values,
+					   their indices bmap[] of them (not
+					   in idx) */
+	uint32_t bmap[256];
 	ZSTD_CCtx *zc;
-	bool fail;
+};
+
+/* A column chunk encoded: its pages' bytes, their sizes, its
+   statistics. */
+struct chunk {
+	struct buf b;			/* dictionary page, data pages */
+	size_t dlen;			/* the dictionary page's bytes */
+	bool dict;
+	int64_t usize, csize;		/* uncompressed, compressed */
+	size_t nnull;
+	unsigned char mn[4096 + 8], mx[4096 + 8];	/* PLAIN */
+	size_t nmn, nmx;
 };
 
 /* ======================== bytes ======================== */
@@ -97,13 +148,37 @@ room(struct buf *b, size_t n)
 	return true;
 }
 
-static void
+static inline void
 put_le(unsigned char *q, uint64_t v, int n)
 {
 	int i;
 
+	if (n == 4) {		/* (most often; one store) */
+		q[0] = (unsigned char)v;
+		q[1] = (unsigned char)(v >> 8);
+		q[2] = (unsigned char)(v >> 16);
+		q[3] = (unsigned char)(v >> 24);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		q[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The length of the run of equal bytes at b[i] (i < n), 8 at a time. */
+static size_t
+run8(const unsigned char *b, size_t i, size_t n)
+{
+	uint64_t v = b[i] * 0x0101010101010101u, x;
+	size_t j = i + 1;
+
+	for (; j + 8 <= n; j += 8) {
+		memcpy(&x, b + j, 8);
+		if (x != v)
+			break;
+	}
+	while (j < n && b[j] == b[i])
+		j++;
+	return j - i;
 }
 
 /* A record's integer field at q, as the kind says. */
@@ -130,13 +205,27 @@ get_int(const unsigned char *q, enum pqw_kind k)
 	return (int64_t)v;
 }
 
-/* A value's PLAIN bytes into q (room for width + 8, or a PQW_STR's
+/* The value of row i of column c: in the record, or in its column. */
+static inline const unsigned char *
+val(const struct pqw *w, const struct col *c, size_t i)
+{
+	return w->cm ? w->cols + c->cbase + i * c->width : w->rows + i *
+	    w->recsize + c->off;
+}
+
+/* The bytes from one value of column c to the next (val()'s). */
+static inline size_t
+stride(const struct pqw *w, const struct col *c)
+{
+	return w->cm ? c->width : w->recsize;
+}
+
+/* Value s's PLAIN bytes into q (room for width + 8, or a PQW_STR's
    length + 4): their count. */
 static size_t
-plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
+plain(const struct pqw *w, const struct col *c, const unsigned char *s,
     unsigned char *q)
 {
-	const unsigned char *s = rec + c->off;
 	uint32_t o, len;
 	size_t n;
 
@@ -170,6 +259,7 @@ plain(const struct pqw *w, const struct col *c, const unsigned char *rec,
 static inline bool
 present(const struct pqw *w, const struct col *c, size_t i)
 {
+	/* (a column that may be null is never w->cm's) */
 	return c->nulloff < 0 || w->rows[i * w->recsize + (size_t)c->nulloff];
 }
 
@@ -227,56 +317,59 @@ pqw_codec_known(const char *s)
 	return false;
 }
 
-/* w->vals compressed into w->z: false if not (out of memory). */
+/* The page's values (e->in if not NULL, else e->vals) compressed into
+   e->z: false if not (out of memory). */
 static bool
-compress_page(struct pqw *w)
+compress_page(struct enc *e)
 {
-	size_t n = w->vals.len, bound;
+	const struct pqw *w = e->w;
+	const unsigned char *in = e->in != NULL ? e->in : e->vals.p;
+	size_t n = e->in != NULL ? e->inlen : e->vals.len, bound;
 	z_stream zs;
 
-	w->z.len = 0;
+	e->z.len = 0;
 	switch (w->codec) {
 	case PQ_ZSTD:
 		bound = ZSTD_compressBound(n);
-		if (!room(&w->z, bound))
+		if (!room(&e->z, bound))
 			return false;
-		w->z.len = ZSTD_compressCCtx(w->zc, w->z.p, bound, w->vals.p, n,
+		e->z.len = ZSTD_compressCCtx(e->zc, e->z.p, bound, in, n,
 		    w->level ? w->level : 1);	/* smaller and faster than 3
 						   on positions */
-		return !ZSTD_isError(w->z.len);
+		return !ZSTD_isError(e->z.len);
 	case PQ_SNAPPY:
 		bound = snappy_max_compressed_length(n);
-		if (!room(&w->z, bound))
+		if (!room(&e->z, bound))
 			return false;
-		w->z.len = bound;
-		return snappy_compress((const char *)w->vals.p, n,
-		    (char *)w->z.p, &w->z.len) == SNAPPY_OK;
+		e->z.len = bound;
+		return snappy_compress((const char *)in, n,
+		    (char *)e->z.p, &e->z.len) == SNAPPY_OK;
 	case PQ_GZIP:
 		memset(&zs, 0, sizeof zs);
 		if (deflateInit2(&zs, w->level ? w->level : 6, Z_DEFLATED,
 		    31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			return false;
 		bound = deflateBound(&zs, n);
-		if (!room(&w->z, bound)) {
+		if (!room(&e->z, bound)) {
 			deflateEnd(&zs);
 			return false;
 		}
-		zs.next_in = w->vals.p;
+		zs.next_in = in;
 		zs.avail_in = (uInt)n;
-		zs.next_out = w->z.p;
+		zs.next_out = e->z.p;
 		zs.avail_out = (uInt)bound;
 		if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
 			deflateEnd(&zs);
 			return false;
 		}
-		w->z.len = zs.total_out;
+		e->z.len = zs.total_out;
 		deflateEnd(&zs);
 		return true;
 	default:
-		if (!room(&w->z, n))
+		if (!room(&e->z, n))
 			return false;
-		memcpy(w->z.p, w->vals.p, n);
-		w->z.len = n;
+		memcpy(e->z.p, in, n);
+		e->z.len = n;
 		return true;
 	}
 }
@@ -303,36 +396,16 @@ pqw_new(size_t recsize, const char *codec, int level)
 		w->maxrows = PQW_GROUP_ROWS;
 	if (w->maxrows == 0)
 		w->maxrows = 1;
-	if ((w->rows = malloc(w->maxrows * recsize)) == NULL ||
-	    (w->iv = malloc(w->maxrows * sizeof *w->iv)) == NULL ||
-	    (w->map = malloc(65536 * sizeof *w->map)) == NULL ||
-	    (w->dv = malloc(DICT_MAX * sizeof *w->dv)) == NULL ||
-	    (w->lev = malloc(w->maxrows * sizeof *w->lev)) == NULL ||
-	    (k == PQ_ZSTD && (w->zc = ZSTD_createCCtx()) == NULL)) {
-		pqw_free(w);
-		return NULL;
-	}
 	return w;
 }
 
 int
 pqw_group_rows(struct pqw *w, size_t n)
 {
-	unsigned char *p;
-
-	if (n == 0 || w->nrows > 0)
+	if (n == 0 || w->ck != NULL)
 		return -1;
 	if (n > PQW_GROUP_BYTES / w->recsize)
 		n = PQW_GROUP_BYTES / w->recsize ? PQW_GROUP_BYTES / w->recsize : 1;
-	if ((p = realloc(w->rows, n * w->recsize)) == NULL)
-		return -1;
-	w->rows = p;
-	if ((p = realloc(w->iv, n * sizeof *w->iv)) == NULL)
-		return -1;
-	w->iv = (uint64_t *)(void *)p;
-	if ((p = realloc(w->lev, n * sizeof *w->lev)) == NULL)
-		return -1;
-	w->lev = (uint32_t *)(void *)p;
 	w->maxrows = n;
 	return 0;
 }
@@ -373,6 +446,37 @@ pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,
 	return pqw_column_opt(w, name, kind, offset, width, SIZE_MAX);
 }
 
+/* An encoder's buffers for w's row groups: false if out of memory. */
+static bool
+enc_init(struct enc *e, struct pqw *w)
+{
+	e->w = w;
+	return (e->iv = malloc(w->maxrows * sizeof *e->iv)) != NULL &&
+	    (e->map = malloc(65536 * sizeof *e->map)) != NULL &&
+	    (e->dv = malloc(DICT_MAX * sizeof *e->dv)) != NULL &&
+	    (e->lev = malloc(w->maxrows * sizeof *e->lev)) != NULL &&
+	    (w->codec != PQ_ZSTD || (e->zc = ZSTD_createCCtx()) != NULL);
+}
+
+static void
+enc_free(struct enc *e)
+{
+	free(e->iv);
+	free(e->map);
+	free(e->dv);
+	free(e->vals.p);
+	free(e->z.p);
+	free(e->idx.p);
+	free(e->dict.p);
+	free(e->tmp.p);
+	free(e->lev);
+	free(e->slot);
+	free(e->doff);
+	ZSTD_freeCCtx(e->zc);
+}
+
+static void threads_end(struct pqw *);
+
 void
 pqw_free(struct pqw *w)
 {
@@ -380,23 +484,20 @@ pqw_free(struct pqw *w)
 
 	if (w == NULL)
 		return;
+	threads_end(w);
 	for (i = 0; i < w->ncol; i++)
 		free(w->col[i].name);
+	for (i = 0; w->ck != NULL && i < w->ncol; i++)
+		free(w->ck[i].b.p);
+	for (i = 0; i < w->nenc; i++)
+		enc_free(&w->enc[i]);
+	free(w->ck);
+	free(w->enc);
 	free(w->rows);
-	free(w->iv);
-	free(w->map);
-	free(w->dv);
+	free(w->cols);
+	free(w->fill);
 	tw_free(&w->groups);
-	free(w->vals.p);
-	free(w->z.p);
-	free(w->idx.p);
-	free(w->dict.p);
 	free(w->heap.p);
-	free(w->tmp.p);
-	free(w->lev);
-	free(w->slot);
-	free(w->doff);
-	ZSTD_freeCCtx(w->zc);
 	free(w);
 }
 
@@ -406,10 +507,52 @@ out(struct pqw *w, const void *p, size_t n)
 	if (n > 0 && fwrite(p, 1, n, w->f) != n) {
 		if (errno == 0)
 			errno = EIO;
-		w->fail = true;
 		return -1;
 	}
 	w->pos += n;
+	return 0;
+}
+
+/* The row groups' buffers: by columns (w->cm, two of them: one filled
+   while the other is encoded by threads) if no column may be null or
+   is a PQW_STR and there are cores for it, else by records; an encoder
+   a thread.  0, or -1 if out of memory. */
+static int
+buffers(struct pqw *w)
+{
+	size_t total = 0;
+	int i, cores = codec_cores();
+
+	w->cm = cores > 1 && w->ncol > 0;	/* (a thread takes a column) */
+	for (i = 0; i < w->ncol; i++)
+		if (w->col[i].nulloff >= 0 || w->col[i].kind == PQW_STR)
+			w->cm = false;
+	w->nenc = w->cm ? (cores < MAXTHREADS ? cores : MAXTHREADS) : 1;
+	if ((w->ck = calloc((size_t)w->ncol + 1, sizeof *w->ck)) == NULL ||
+	    (w->enc = calloc((size_t)w->nenc, sizeof *w->enc)) == NULL)
+		return -1;
+	for (i = 0; i < w->nenc; i++)
+		if (!enc_init(&w->enc[i], w))
+			return -1;
+	if (!w->cm)
+		return (w->rows = malloc(w->maxrows * w->recsize)) != NULL ?
+		    0 : -1;
+	for (i = 0; i < w->ncol; i++) {
+		w->col[i].cbase = total;
+		total += w->maxrows * w->col[i].width;
+		w->order[i] = i;
+	}
+	for (i = 1; i < w->ncol; i++) {	/* widest first, stable */
+		int k = w->order[i], j = i;
+
+		for (; j > 0 && w->col[w->order[j - 1]].width < w->col[k].width;
+		    j--)
+			w->order[j] = w->order[j - 1];
+		w->order[j] = k;
+	}
+	if ((w->cols = malloc(total ? total : 1)) == NULL ||
+	    (w->fill = malloc(total ? total : 1)) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -418,109 +561,168 @@ pqw_begin(struct pqw *w, FILE *f)
 {
 	w->f = f;
 	w->pos = 0;
+	if (w->ck == NULL && buffers(w) != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return out(w, "PAR1", 4);
 }
 
 /* ======================== a dictionary ======================== */
 
+/* A hash of n bytes at p, 8 at a time (multiply and fold; the slot
+   only, never in the file). */
 static uint32_t
 hash(const unsigned char *p, size_t n)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
+	const uint64_t m = 0x9e3779b97f4a7c15u;
+	uint64_t h = n * m, x;
 
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&x, p, 8);
+		h = (h ^ x) * m;
+		h ^= h >> 31;
+	}
+	if (n > 0) {
+		for (x = 0; n > 0; n--)
+			x = x << 8 | p[n - 1];
+		h = (h ^ x) * m;
+	}
+	h ^= h >> 29;
+	return (uint32_t)(h * m >> 32);
 }
 
 static void
-dict_reset(struct pqw *w)
+dict_reset(struct enc *e)
 {
-	w->ndict = 0;
-	w->dict.len = 0;
-	if (w->slot != NULL)
-		memset(w->slot, 0, w->nslot * sizeof *w->slot);
+	e->ndict = 0;
+	e->dict.len = 0;
+	if (e->slot != NULL)
+		memset(e->slot, 0, e->nslot * sizeof *e->slot);
 }
 
 /* The index of PLAIN value v (n bytes), added if new: -1 if the
    dictionary is full or out of memory. */
 static long
-dict_index(struct pqw *w, const unsigned char *v, size_t n)
+dict_index(struct enc *e, const unsigned char *v, size_t n)
 {
 	size_t i, mask;
-	uint32_t e;
+	uint32_t s;
 
-	if (w->slot == NULL) {
-		w->nslot = 2 * DICT_MAX;
-		if ((w->slot = calloc(w->nslot, sizeof *w->slot)) == NULL ||
-		    (w->doff = malloc(DICT_MAX * sizeof *w->doff)) == NULL)
+	if (e->slot == NULL) {
+		e->nslot = 2 * DICT_MAX;
+		if ((e->slot = calloc(e->nslot, sizeof *e->slot)) == NULL ||
+		    (e->doff = malloc(DICT_MAX * sizeof *e->doff)) == NULL)
 			return -1;
 	}
-	mask = w->nslot - 1;
-	for (i = hash(v, n) & mask; (e = w->slot[i]) != 0; i = (i + 1) & mask) {
-		size_t o = w->doff[e - 1], len = (e < w->ndict ?
-		    w->doff[e] : w->dict.len) - o;
+	mask = e->nslot - 1;
+	for (i = hash(v, n) & mask; (s = e->slot[i]) != 0; i = (i + 1) & mask) {
+		size_t o = e->doff[s - 1], len = (s < e->ndict ?
+		    e->doff[s] : e->dict.len) - o;
 
-		if (len == n && memcmp(w->dict.p + o, v, n) == 0)
-			return (long)e - 1;
+		if (len == n && memcmp(e->dict.p + o, v, n) == 0)
+			return (long)s - 1;
 	}
-	if (w->ndict == DICT_MAX || !room(&w->dict, n))
+	if (e->ndict == DICT_MAX || !room(&e->dict, n))
 		return -1;
-	w->doff[w->ndict] = w->dict.len;
-	memcpy(w->dict.p + w->dict.len, v, n);
-	w->dict.len += n;
-	w->slot[i] = (uint32_t)++w->ndict;
-	return (long)w->ndict - 1;
+	e->doff[e->ndict] = e->dict.len;
+	memcpy(e->dict.p + e->dict.len, v, n);
+	e->dict.len += n;
+	e->slot[i] = (uint32_t)++e->ndict;
+	return (long)e->ndict - 1;
 }
 
 /* Column c of the row group (its values not null) in a dictionary: its
-   indices in w->idx (4 bytes each), their count in w->nvals; false if
+   indices in e->idx (4 bytes each), their count in e->nvals; false if
    it does not pay (too many values). */
 static bool
-dict_build(struct pqw *w, const struct col *c)
+dict_build(struct enc *e, const struct col *c)
 {
+	const struct pqw *w = e->w;
 	uint32_t *ix;
 	size_t i, n, k = 0;
 	long d;
 
-	dict_reset(w);
-	w->idx.len = 0;
-	w->nvals = 0;
+	dict_reset(e);
+	e->idx.len = 0;
+	e->nvals = 0;
 	if (c->ptype == PQ_BOOLEAN || value_room(w, c) > 4096 + 8 ||
-	    !room(&w->idx, w->nrows * sizeof *ix) ||
-	    !room(&w->tmp, value_room(w, c)))
+	    !room(&e->idx, w->nrows * sizeof *ix) ||
+	    !room(&e->tmp, value_room(w, c)))
 		return false;
-	ix = (uint32_t *)(void *)w->idx.p;
+	ix = (uint32_t *)(void *)e->idx.p;
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
-		n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
-		if ((d = dict_index(w, w->tmp.p, n)) < 0)
+		n = plain(w, c, val(w, c, i), e->tmp.p);
+		if ((d = dict_index(e, e->tmp.p, n)) < 0)
 			return false;
 		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
-		if (k == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+		if (k == DICT_PROBE && e->ndict > DICT_PROBE / 4)
 			return false;
 	}
-	w->nvals = k;
-	return w->ndict <= k / 2 + 1;
+	e->nvals = k;
+	return e->ndict <= k / 2 + 1;
 }
 
 /* ======================== integer columns ======================== */
 
-/* Integer (or boolean) column c's values (not null) into w->iv (a
-   signed one's sign-extended), their count into w->nvals, their min and
-   max into w->imin, w->imax. */
-static void
-gather(struct pqw *w, const struct col *c)
+/* gather()'s values of a column by columns (w->cm: no nulls, each
+   value its width): false if not one of these kinds. */
+static bool
+gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
+    size_t n)
 {
-	const unsigned char *p = w->rows + c->off;
-	size_t i, n = w->nrows, rs = w->recsize, k = 0;
-	uint64_t *v = w->iv, a, b;
+	uint64_t *v = e->iv;
+	size_t i;
+
+	switch (c->kind) {
+	case PQW_U8:
+		for (i = 0; i < n; i++)
+			v[i] = p[i];
+		return true;
+	case PQW_U16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8;
+		return true;
+	case PQW_I16:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
+			    p[2 * i + 1] << 8);
+		return true;
+	case PQW_U32: case PQW_I32:
+		for (i = 0; i < n; i++) {
+			uint32_t x = (uint32_t)p[4 * i] |
+			    (uint32_t)p[4 * i + 1] << 8 |
+			    (uint32_t)p[4 * i + 2] << 16 |
+			    (uint32_t)p[4 * i + 3] << 24;
+
+			v[i] = c->kind == PQW_I32 ?
+			    (uint64_t)(int64_t)(int32_t)x : x;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Integer (or boolean) column c's values (not null) into e->iv (a
+   signed one's sign-extended), their count into e->nvals, their min and
+   max into e->imin, e->imax. */
+static void
+gather(struct enc *e, const struct col *c)
+{
+	const struct pqw *w = e->w;
+	const unsigned char *p = val(w, c, 0);
+	size_t i, n = w->nrows, rs = stride(w, c), k = 0;
+	uint64_t *v = e->iv, a, b;
 	int64_t sa, sb;
 
-	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
+	switch (w->cm && gather_cm(e, c, p, n) ? PQW_FIXED : c->nulloff >= 0 ?
+	    PQW_STR : c->kind) {
+	case PQW_FIXED:		/* done */
+		break;
 	case PQW_BOOL:
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs] != 0;
@@ -559,7 +761,7 @@ gather(struct pqw *w, const struct col *c)
 		for (i = 0; i < n; i++)
 			v[i] = (uint64_t)get_int(p + i * rs, c->kind);
 	}
-	w->nvals = n;
+	e->nvals = n;
 	a = b = n > 0 ? v[0] : 0;
 	if (c->kind == PQW_BOOL || c->kind == PQW_U8 || c->kind == PQW_U16 ||
 	    c->kind == PQW_U32 || c->kind == PQW_U64)
@@ -576,98 +778,142 @@ gather(struct pqw *w, const struct col *c)
 		a = (uint64_t)sa;
 		b = (uint64_t)sb;
 	}
-	w->imin = a;
-	w->imax = b;
+	e->imin = a;
+	e->imax = b;
 }
 
-/* w->iv in a dictionary (its values in w->dv, the rows' indices in
-   w->idx): false if it does not pay.  Values within 65536 of the
+/* e->iv in a dictionary (its values in e->dv, the rows' indices in
+   e->idx): false if it does not pay.  Values within 65536 of the
    minimum are found by a table, others by hashing. */
 static bool
-int_dict(struct pqw *w, const struct col *c)
+int_dict(struct enc *e, const struct col *c)
 {
-	uint64_t range = w->imax - w->imin, *v = w->iv, h;
-	size_t i, n = w->nvals, d, mask = 65535;
-	uint32_t *ix, *m = w->map;
+	uint64_t range = e->imax - e->imin, *v = e->iv, h;
+	size_t i, n = e->nvals, d, mask = 65535;
+	uint32_t *ix, *m = e->map;
 
-	w->ndict = 0;
-	w->idx.len = 0;
-	if (c->kind == PQW_BOOL || !room(&w->idx, n * sizeof *ix))
+	e->ndict = 0;
+	e->idx.len = 0;
+	if (c->kind == PQW_BOOL || !room(&e->idx, n * sizeof *ix))
 		return false;
-	ix = (uint32_t *)(void *)w->idx.p;
+	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
 	for (i = 0; i < n; i++) {
 		if (range < 65536)
-			d = (size_t)(v[i] - w->imin);
+			d = (size_t)(v[i] - e->imin);
 		else {	/* Fibonacci hashing, linear probing */
 			h = v[i] * 0x9e3779b97f4a7c15u;
 			for (d = (size_t)(h >> 48); m[d] != 0 &&
-			    w->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
+			    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
 				;
 		}
 		if (m[d] == 0) {
-			if (w->ndict == DICT_MAX)
+			if (e->ndict == DICT_MAX)
 				return false;
-			w->dv[w->ndict] = v[i];
-			m[d] = (uint32_t)++w->ndict;
+			e->dv[e->ndict] = v[i];
+			m[d] = (uint32_t)++e->ndict;
 		}
 		ix[i] = m[d] - 1;
-		if (i + 1 == DICT_PROBE && w->ndict > DICT_PROBE / 4)
+		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4)
 			return false;
 	}
-	return w->ndict <= n / 2 + 1;
+	return e->ndict <= n / 2 + 1;
 }
 
 /* A one-byte integer column in a dictionary, read from the records (a
    table of 256, no gather()): false if it does not pay (then gathered).
    Its min and max from the dictionary. */
 static bool
-byte_dict(struct pqw *w, const struct col *c)
+byte_dict(struct enc *e, const struct col *c)
 {
-	const unsigned char *p = w->rows + c->off;
-	size_t i, n = w->nrows, rs = w->recsize;
+	const struct pqw *w = e->w;
+	const unsigned char *p = val(w, c, 0), *q = p;
+	size_t i, n = w->nrows, rs = stride(w, c);
 	uint32_t m8[256], *ix;
 	int64_t v;
 	unsigned b;
 
-	w->ndict = 0;
-	w->idx.len = 0;
-	if (!room(&w->idx, n * sizeof *ix))
+	e->ndict = 0;
+	e->idx.len = 0;
+	if (!room(&e->idx, n * sizeof *ix))
 		return false;
-	ix = (uint32_t *)(void *)w->idx.p;
+	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m8, 0, sizeof m8);
-	for (i = 0; i < n; i++) {
-		b = p[i * rs];
-		if (m8[b] == 0) {
-			w->dv[w->ndict] = c->kind == PQW_I8 ?
+	for (i = 0; rs == 1 && i < n; i += run8(p, i, n))	/* by columns */
+		if (m8[p[i]] == 0) {
+			b = p[i];
+			e->dv[e->ndict] = c->kind == PQW_I8 ?
 			    (uint64_t)(int64_t)(signed char)b : b;
-			m8[b] = (uint32_t)++w->ndict;
+			m8[b] = (uint32_t)++e->ndict;
 		}
-		ix[i] = m8[b] - 1;
+	for (i = 0; rs != 1 && i < n; i++, q += rs) {	/* by records */
+		uint32_t t = m8[*q];
+
+		if (t == 0) {
+			b = *q;
+			e->dv[e->ndict] = c->kind == PQW_I8 ?
+			    (uint64_t)(int64_t)(signed char)b : b;
+			t = m8[b] = (uint32_t)++e->ndict;
+		}
+		ix[i] = t - 1;
 	}
-	if (w->ndict > n / 2 + 1) {
-		gather(w, c);
+	if (e->ndict > n / 2 + 1) {
+		gather(e, c);
 		return false;
 	}
-	w->nvals = n;
-	w->imin = w->imax = w->dv[0];
-	for (i = 1; i < w->ndict; i++) {
-		v = (int64_t)w->dv[i];
-		if (c->kind == PQW_I8 ? v < (int64_t)w->imin : w->dv[i] < w->imin)
-			w->imin = w->dv[i];
-		if (c->kind == PQW_I8 ? v > (int64_t)w->imax : w->dv[i] > w->imax)
-			w->imax = w->dv[i];
+	if (rs == 1) {		/* the indices: e->bmap[] of the bytes */
+		for (b = 0; b < 256; b++)
+			e->bmap[b] = m8[b] - 1;
+		e->bytes = p;
+	}
+	e->nvals = n;
+	e->imin = e->imax = e->dv[0];
+	for (i = 1; i < e->ndict; i++) {
+		v = (int64_t)e->dv[i];
+		if (c->kind == PQW_I8 ? v < (int64_t)e->imin : e->dv[i] < e->imin)
+			e->imin = e->dv[i];
+		if (c->kind == PQW_I8 ? v > (int64_t)e->imax : e->dv[i] > e->imax)
+			e->imax = e->dv[i];
 	}
 	return true;
 }
 
 /* ======================== pages ======================== */
 
-/* The indices ix[0..n) in the RLE / bit-packing hybrid, bw bits each,
-   after w->vals: a run of 8 or more equal values an RLE run, the rest
+/* The length of the run of equal values at ix[i] (i < n), or of equal
+   bytes at b8[i] if b8 is not NULL. */
+static size_t
+run(const uint32_t *ix, const unsigned char *b8, size_t i, size_t n)
+{
+	uint32_t v;
+	size_t j = i + 1;
+
+	if (b8 != NULL)
+		return run8(b8, i, n);
+	v = ix[i];
+	while (j + 4 <= n && ((ix[j] ^ v) | (ix[j + 1] ^ v) | (ix[j + 2] ^ v) |
+	    (ix[j + 3] ^ v)) == 0)
+		j += 4;
+	while (j < n && ix[j] == v)
+		j++;
+	return j - i;
+}
+
+/* Index k: ix[k], or the byte column's e->bmap[b8[k]]. */
+static inline uint32_t
+index_at(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t k)
+{
+	return b8 != NULL ? e->bmap[b8[k]] : ix[k];
+}
+
+/* The indices ix[0..n) (or index_at()'s) in the RLE / bit-packing
+   hybrid, bw bits each,
+   after e->vals: a run of 8 or more equal values an RLE run, the rest
    in bit-packed groups of 8 (the last one padded with zeros). */
 static bool
-rle_hybrid(struct pqw *w, const uint32_t *ix, size_t n, int bw)
+rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t n, int bw)
 {
 	size_t i = 0, r, start, groups, k, vb = ((size_t)bw + 7) / 8;
 	unsigned char hdr[10], *q;
@@ -675,17 +921,17 @@ rle_hybrid(struct pqw *w, const uint32_t *ix, size_t n, int bw)
 	int nb, h;
 
 	while (i < n) {
-		for (r = 1; i + r < n && ix[i + r] == ix[i]; r++)
-			;
-		if (!room(&w->vals, 20 + 8 * (size_t)bw))
+		r = run(ix, b8, i, n);
+		if (!room(&e->vals, 20 + 8 * (size_t)bw))
 			return false;
 		if (r >= 8) {
 			for (h = 0, k = r << 1; k >= 0x80; k >>= 7)
 				hdr[h++] = (unsigned char)(k | 0x80);
 			hdr[h++] = (unsigned char)k;
-			memcpy(w->vals.p + w->vals.len, hdr, (size_t)h);
-			put_le(w->vals.p + w->vals.len + h, ix[i], (int)vb);
-			w->vals.len += (size_t)h + vb;
+			memcpy(e->vals.p + e->vals.len, hdr, (size_t)h);
+			put_le(e->vals.p + e->vals.len + h, index_at(e, ix, b8, i),
+			    (int)vb);
+			e->vals.len += (size_t)h + vb;
 			i += r;
 			continue;
 		}
@@ -695,48 +941,57 @@ rle_hybrid(struct pqw *w, const uint32_t *ix, size_t n, int bw)
 		do {
 			groups++;
 			i += 8;
-			for (r = 1; i < n && i + r < n && ix[i + r] == ix[i] &&
-			    r < 8; r++)
-				;
+			r = i < n ? run(ix, b8, i, n) : 1;
 		} while (i < n && r < 8 && groups < 63);
-		if (!room(&w->vals, 1 + groups * (size_t)bw))
+		if (!room(&e->vals, 1 + groups * (size_t)bw))
 			return false;
-		q = w->vals.p + w->vals.len;
+		q = e->vals.p + e->vals.len;
 		*q++ = (unsigned char)(groups << 1 | 1);
 		acc = 0;
 		nb = 0;
-		for (k = start; k < start + groups * 8; k++) {
-			acc |= (uint64_t)(k < n ? ix[k] : 0) << nb;
+		for (k = start; bw <= 8 && k < start + groups * 8; k += 8) {
+			for (h = 0, acc = 0; h < 8; h++)	/* bw bytes */
+				acc |= (uint64_t)(k + (size_t)h < n ?
+				    index_at(e, ix, b8, k + (size_t)h) : 0) <<
+				    (h * bw);
+			put_le(q, acc, bw);
+			q += bw;
+		}
+		for (k = start; bw > 8 && k < start + groups * 8; k++) {
+			acc |= (uint64_t)(k < n ? index_at(e, ix, b8, k) : 0) <<
+			    nb;
 			for (nb += bw; nb >= 8; nb -= 8) {
 				*q++ = (unsigned char)acc;
 				acc >>= 8;
 			}
 		}
-		w->vals.len = (size_t)(q - w->vals.p);
+		e->vals.len = (size_t)(q - e->vals.p);
 		if (i > n)
 			i = n;
 	}
 	return true;
 }
 
-/* A page of w->vals (its type, values and encoding) compressed and
-   written with its header; its bytes (header and all) added to *usize
-   and *csize.  0, or -1. */
+/* A page of e->vals (its type, values and encoding) compressed and
+   put after its chunk's bytes with its header, its bytes (header and
+   all) added to the chunk's sizes.  0, or -1. */
 static int
-write_page(struct pqw *w, int type, size_t nvals, int enc, int64_t *usize,
-    int64_t *csize)
+write_page(struct enc *e, struct chunk *ck, int type, size_t nvals, int enc)
 {
 	struct thrift_w h = { 0 };
-	int rc;
+	size_t n = e->in != NULL ? e->inlen : e->vals.len;
+	int rc = 0;
 
-	if (!compress_page(w)) {
+	if (!compress_page(e)) {
+		e->in = NULL;
 		errno = ENOMEM;
 		return -1;
 	}
+	e->in = NULL;
 	tw_begin(&h);
 	tw_fi32(&h, 1, type);
-	tw_fi32(&h, 2, (int32_t)w->vals.len);
-	tw_fi32(&h, 3, (int32_t)w->z.len);
+	tw_fi32(&h, 2, (int32_t)n);
+	tw_fi32(&h, 3, (int32_t)e->z.len);
 	tw_field(&h, type == PQ_DICTIONARY_PAGE ? 7 : 5, TT_STRUCT);
 	tw_begin(&h);
 	tw_fi32(&h, 1, (int32_t)nvals);
@@ -752,52 +1007,63 @@ write_page(struct pqw *w, int type, size_t nvals, int enc, int64_t *usize,
 		errno = ENOMEM;
 		return -1;
 	}
-	rc = out(w, h.buf, h.len) != 0 || out(w, w->z.p, w->z.len) != 0 ?
-	    -1 : 0;
-	*usize += (int64_t)(h.len + w->vals.len);
-	*csize += (int64_t)(h.len + w->z.len);
+	if (!room(&ck->b, h.len + e->z.len))
+		rc = -1, errno = ENOMEM;
+	else {
+		memcpy(ck->b.p + ck->b.len, h.buf, h.len);
+		memcpy(ck->b.p + ck->b.len + h.len, e->z.p, e->z.len);
+		ck->b.len += h.len + e->z.len;
+	}
+	ck->usize += (int64_t)(h.len + n);
+	ck->csize += (int64_t)(h.len + e->z.len);
 	tw_free(&h);
 	return rc;
 }
 
-/* Rows [a, b) of column c PLAIN into w->vals, their values from v0 of
-   w->iv for an integer column; the values written returned. */
+/* Rows [a, b) of column c PLAIN into e->vals, their values from v0 of
+   e->iv for an integer column; the values written returned. */
 static size_t
-plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
+plain_values(struct enc *e, const struct col *c, size_t a, size_t b,
     size_t v0)
 {
+	const struct pqw *w = e->w;
 	size_t i, k = c->nulloff < 0 ? b - a : 0, m = c->ptype == PQ_INT32 ?
 	    4 : 8;
 
 	for (i = a; i < b && c->nulloff >= 0; i++)
 		k += present(w, c, i);
 	if (c->ptype == PQ_BOOLEAN) {
-		if (!room(&w->vals, (k + 7) / 8))
+		if (!room(&e->vals, (k + 7) / 8))
 			return SIZE_MAX;
-		memset(w->vals.p + w->vals.len, 0, (k + 7) / 8);
+		memset(e->vals.p + e->vals.len, 0, (k + 7) / 8);
 		for (i = 0; i < k; i++)
-			if (w->iv[v0 + i])
-				w->vals.p[w->vals.len + i / 8] |= (unsigned char)
+			if (e->iv[v0 + i])
+				e->vals.p[e->vals.len + i / 8] |= (unsigned char)
 				    (1u << (i % 8));
-		w->vals.len += (k + 7) / 8;
+		e->vals.len += (k + 7) / 8;
 		return k;
 	}
 	if (INTKIND(c->kind)) {
-		if (!room(&w->vals, k * m))
+		if (!room(&e->vals, k * m))
 			return SIZE_MAX;
 		for (i = 0; i < k; i++)
-			put_le(w->vals.p + w->vals.len + i * m, w->iv[v0 + i],
+			put_le(e->vals.p + e->vals.len + i * m, e->iv[v0 + i],
 			    (int)m);
-		w->vals.len += k * m;
+		e->vals.len += k * m;
+		return k;
+	}
+	if (w->cm && c->ptype == PQ_FIXED) {	/* the values where they are */
+		e->in = val(w, c, a);
+		e->inlen = k * c->width;
 		return k;
 	}
 	for (i = a; i < b; i++) {
 		if (!present(w, c, i))
 			continue;
-		if (!room(&w->vals, value_room(w, c)))
+		if (!room(&e->vals, value_room(w, c)))
 			return SIZE_MAX;
-		w->vals.len += plain(w, c, w->rows + i * w->recsize,
-		    w->vals.p + w->vals.len);
+		e->vals.len += plain(w, c, val(w, c, i), e->vals.p +
+		    e->vals.len);
 	}
 	return k;
 }
@@ -806,36 +1072,37 @@ plain_values(struct pqw *w, const struct col *c, size_t a, size_t b,
    bytes): their lengths (0: none, when no value is there or a string is
    longer than 4096 bytes); from the dictionary if it has one. */
 static void
-min_max(struct pqw *w, const struct col *c, bool dict, unsigned char *mn,
+min_max(struct enc *e, const struct col *c, bool dict, unsigned char *mn,
     size_t *nmn, unsigned char *mx, size_t *nmx)
 {
+	const struct pqw *w = e->w;
 	const unsigned char *v;
 	size_t i, n, k = c->ptype == PQ_INT32 ? 4 : 8;
 	bool first = true;
 
 	*nmn = *nmx = 0;
-	if (w->nvals == 0 || value_room(w, c) > 4096 + 8 ||
-	    !room(&w->tmp, value_room(w, c)))
+	if (e->nvals == 0 || value_room(w, c) > 4096 + 8 ||
+	    !room(&e->tmp, value_room(w, c)))
 		return;
 	if (INTKIND(c->kind)) {		/* gather()'s */
 		*nmn = *nmx = c->ptype == PQ_BOOLEAN ? 1 : k;
-		put_le(mn, w->imin, (int)*nmn);
-		put_le(mx, w->imax, (int)*nmx);
+		put_le(mn, e->imin, (int)*nmn);
+		put_le(mx, e->imax, (int)*nmx);
 		return;
 	}
-	for (i = 0; i < (dict ? w->ndict : w->nrows); i++) {
+	for (i = 0; i < (dict ? e->ndict : w->nrows); i++) {
 		if (dict) {
-			v = w->dict.p + w->doff[i];
-			n = (i + 1 < w->ndict ? w->doff[i + 1] : w->dict.len) -
-			    w->doff[i];
+			v = e->dict.p + e->doff[i];
+			n = (i + 1 < e->ndict ? e->doff[i + 1] : e->dict.len) -
+			    e->doff[i];
 		} else if (!present(w, c, i))
 			continue;
 		else if (c->ptype == PQ_FIXED) {	/* in place */
-			v = w->rows + i * w->recsize + c->off;
+			v = val(w, c, i);
 			n = c->width;
 		} else {
-			n = plain(w, c, w->rows + i * w->recsize, w->tmp.p);
-			v = w->tmp.p;
+			n = plain(w, c, val(w, c, i), e->tmp.p);
+			v = e->tmp.p;
 		}
 		if (first || before(c, v, n, mn, *nmn)) {
 			memcpy(mn, v, n);
@@ -863,16 +1130,16 @@ page_rows(const struct pqw *w, const struct col *c, bool dict)
 	return n < 1024 ? 1024 : n > w->nrows ? (w->nrows ? w->nrows : 1) : n;
 }
 
-/* Column c's chunk metadata (ColumnChunk) after w->groups. */
+/* Column c's chunk metadata (ColumnChunk) after w->groups, its chunk
+   ck written at start. */
 static void
-chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
-    int64_t data, int64_t usize, int64_t csize)
+chunk_meta(struct pqw *w, const struct col *c, const struct chunk *ck,
+    int64_t start)
 {
 	struct thrift_w *g = &w->groups;
-	unsigned char mn[4096 + 8], mx[4096 + 8];
-	size_t nmn, nmx, skip = c->ptype == PQ_BYTE_ARRAY ? 4 : 0;
+	size_t skip = c->ptype == PQ_BYTE_ARRAY ? 4 : 0;
+	bool dict = ck->dict;
 
-	min_max(w, c, dict, mn, &nmn, mx, &nmx);
 	tw_begin(g);				/* ColumnChunk */
 	tw_fi64(g, 2, start);
 	tw_field(g, 3, TT_STRUCT);
@@ -889,17 +1156,17 @@ chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
 	tw_binary(g, c->name, strlen(c->name));
 	tw_fi32(g, 4, w->codec);
 	tw_fi64(g, 5, (int64_t)w->nrows);
-	tw_fi64(g, 6, usize);
-	tw_fi64(g, 7, csize);
-	tw_fi64(g, 9, data);
+	tw_fi64(g, 6, ck->usize);
+	tw_fi64(g, 7, ck->csize);
+	tw_fi64(g, 9, start + (int64_t)ck->dlen);
 	if (dict)
 		tw_fi64(g, 11, start);
 	tw_field(g, 12, TT_STRUCT);
 	tw_begin(g);				/* Statistics */
-	tw_fi64(g, 3, (int64_t)(w->nrows - w->nvals));
-	if (nmn > 0) {
-		tw_fbin(g, 5, mx + skip, nmx - skip);
-		tw_fbin(g, 6, mn + skip, nmn - skip);
+	tw_fi64(g, 3, (int64_t)ck->nnull);
+	if (ck->nmn > 0) {
+		tw_fbin(g, 5, ck->mx + skip, ck->nmx - skip);
+		tw_fbin(g, 6, ck->mn + skip, ck->nmn - skip);
 	}
 	tw_end(g);
 	tw_end(g);
@@ -907,115 +1174,120 @@ chunk_meta(struct pqw *w, const struct col *c, bool dict, int64_t start,
 }
 
 /* The definition levels of rows [a, b) of an optional column c (1 a
-   value, 0 a null) after w->vals: their 4-byte length, then the RLE /
+   value, 0 a null) after e->vals: their 4-byte length, then the RLE /
    bit-packing hybrid of width 1.  False if out of memory. */
 static bool
-levels(struct pqw *w, const struct col *c, size_t a, size_t b)
+levels(struct enc *e, const struct col *c, size_t a, size_t b)
 {
-	size_t i, at = w->vals.len;
+	const struct pqw *w = e->w;
+	size_t i, at = e->vals.len;
 
-	if (!room(&w->vals, 4))
+	if (!room(&e->vals, 4))
 		return false;
-	w->vals.len += 4;
+	e->vals.len += 4;
 	for (i = a; i < b; i++)
-		w->lev[i - a] = present(w, c, i);
-	if (!rle_hybrid(w, w->lev, b - a, 1))
+		e->lev[i - a] = present(w, c, i);
+	if (!rle_hybrid(e, e->lev, NULL, b - a, 1))
 		return false;
-	put_le(w->vals.p + at, w->vals.len - at - 4, 4);
+	put_le(e->vals.p + at, e->vals.len - at - 4, 4);
 	return true;
 }
 
-/* The dictionary of column c (its values: integers in w->dv, others
-   PLAIN in w->dict) as its page. */
+/* The dictionary of column c (its values: integers in e->dv, others
+   PLAIN in e->dict) as its page. */
 static int
-dict_page(struct pqw *w, const struct col *c, int64_t *usize, int64_t *csize)
+dict_page(struct enc *e, const struct col *c, struct chunk *ck)
 {
 	size_t a, k = c->ptype == PQ_INT32 ? 4 : 8;
 	bool ints = INTKIND(c->kind);
 
-	w->vals.len = 0;
-	if (!room(&w->vals, ints ? w->ndict * k : w->dict.len))
+	e->vals.len = 0;
+	if (!room(&e->vals, ints ? e->ndict * k : e->dict.len))
 		return errno = ENOMEM, -1;
 	if (ints)
-		for (a = 0; a < w->ndict; a++)
-			put_le(w->vals.p + a * k, w->dv[a], (int)k);
+		for (a = 0; a < e->ndict; a++)
+			put_le(e->vals.p + a * k, e->dv[a], (int)k);
 	else
-		memcpy(w->vals.p, w->dict.p, w->dict.len);
-	w->vals.len = ints ? w->ndict * k : w->dict.len;
-	return write_page(w, PQ_DICTIONARY_PAGE, w->ndict, PQ_PLAIN, usize,
-	    csize);
+		memcpy(e->vals.p, e->dict.p, e->dict.len);
+	e->vals.len = ints ? e->ndict * k : e->dict.len;
+	return write_page(e, ck, PQ_DICTIONARY_PAGE, e->ndict, PQ_PLAIN);
 }
 
-/* Column c of the row group written: 0, or -1.  Its bytes added to
-   *total (uncompressed) and *ztotal. */
+/* Column c of the row group encoded into ck: 0, or -1. */
 static int
-write_chunk(struct pqw *w, const struct col *c, int64_t *total,
-    int64_t *ztotal)
+write_chunk(struct enc *e, const struct col *c, struct chunk *ck)
 {
-	int64_t start = (int64_t)w->pos, data, usize = 0, csize = 0;
+	const struct pqw *w = e->w;
 	size_t a, b, i, per, v0 = 0, k;
 	bool dict;
 	int bw = 0;
 
+	e->bytes = NULL;
 	if ((c->kind == PQW_U8 || c->kind == PQW_I8) && c->nulloff < 0)
-		dict = byte_dict(w, c);
+		dict = byte_dict(e, c);
 	else if (INTKIND(c->kind)) {
-		gather(w, c);
-		dict = int_dict(w, c);
+		gather(e, c);
+		dict = int_dict(e, c);
 	} else
-		dict = dict_build(w, c);
+		dict = dict_build(e, c);
 	per = page_rows(w, c, dict);
-	while (dict && bw < 32 && ((size_t)1 << bw) < w->ndict)
+	while (dict && bw < 32 && ((size_t)1 << bw) < e->ndict)
 		bw++;
-	if (dict && dict_page(w, c, &usize, &csize) != 0)
+	ck->b.len = 0;
+	ck->usize = ck->csize = 0;
+	if (dict && dict_page(e, c, ck) != 0)
 		return -1;
-	data = (int64_t)w->pos;
+	ck->dlen = ck->b.len;
+	ck->dict = dict;
 	for (a = 0; a < w->nrows || a == 0; a = b) {
 		b = a + per < w->nrows ? a + per : w->nrows;
-		w->vals.len = 0;
-		if (c->nulloff >= 0 && !levels(w, c, a, b))
+		e->vals.len = 0;
+		if (c->nulloff >= 0 && !levels(e, c, a, b))
 			return errno = ENOMEM, -1;
 		if (dict) {
 			k = c->nulloff < 0 ? b - a : 0;
 			for (i = a; i < b && c->nulloff >= 0; i++)
 				k += present(w, c, i);
-			if (!room(&w->vals, 1))
+			if (!room(&e->vals, 1))
 				return errno = ENOMEM, -1;
-			w->vals.p[w->vals.len++] = (unsigned char)bw;
-			if (!rle_hybrid(w, (const uint32_t *)(void *)w->idx.p + v0,
-			    k, bw))
+			e->vals.p[e->vals.len++] = (unsigned char)bw;
+			if (!rle_hybrid(e, (const uint32_t *)(void *)e->idx.p + v0,
+			    e->bytes != NULL ? e->bytes + v0 : NULL, k, bw))
 				return errno = ENOMEM, -1;
-		} else if ((k = plain_values(w, c, a, b, v0)) == SIZE_MAX)
+		} else if ((k = plain_values(e, c, a, b, v0)) == SIZE_MAX)
 			return errno = ENOMEM, -1;
 		v0 += k;
-		if (write_page(w, PQ_DATA_PAGE, b - a, dict ? PQ_RLE_DICTIONARY :
-		    PQ_PLAIN, &usize, &csize) != 0)
+		if (write_page(e, ck, PQ_DATA_PAGE, b - a, dict ?
+		    PQ_RLE_DICTIONARY : PQ_PLAIN) != 0)
 			return -1;
 		if (b == 0)
 			break;
 	}
-	chunk_meta(w, c, dict, start, data, usize, csize);
-	*total += usize;
-	*ztotal += csize;
+	ck->nnull = w->nrows - e->nvals;
+	min_max(e, c, dict, ck->mn, &ck->nmn, ck->mx, &ck->nmx);
 	return 0;
 }
 
-/* The row group of w->rows written, its metadata kept. */
+/* The row group's chunks (w->ck, encoded) written in the columns'
+   order, its metadata kept: 0, or -1. */
 static int
-write_group(struct pqw *w)
+finish_group(struct pqw *w)
 {
-	int64_t start = (int64_t)w->pos, total = 0, ztotal = 0;
+	int64_t start = (int64_t)w->pos, total = 0, ztotal = 0, at;
 	struct thrift_w *g = &w->groups;
 	int i;
 
-	if (w->nrows == 0)
-		return 0;
 	tw_begin(g);				/* RowGroup */
 	tw_field(g, 1, TT_LIST);
 	tw_list(g, TT_STRUCT, (size_t)w->ncol);
-	for (i = 0; i < w->ncol; i++)
-		if (write_chunk(w, &w->col[i], &total, &ztotal) != 0)
+	for (i = 0; i < w->ncol; i++) {
+		at = (int64_t)w->pos;
+		if (out(w, w->ck[i].b.p, w->ck[i].b.len) != 0)
 			return -1;
+		chunk_meta(w, &w->col[i], &w->ck[i], at);
+		total += w->ck[i].usize;
+		ztotal += w->ck[i].csize;
+	}
 	tw_fi64(g, 2, total);
 	tw_fi64(g, 3, (int64_t)w->nrows);
 	tw_fi64(g, 5, start);
@@ -1028,10 +1300,166 @@ write_group(struct pqw *w)
 	w->ngroups++;
 	w->total += w->nrows;
 	w->nrows = 0;
+	return 0;
+}
+
+/* The row group of w->rows (w->cols) encoded by this thread and
+   written: 0, or -1. */
+static int
+write_group(struct pqw *w)
+{
+	int i;
+
+	if (w->nrows == 0)
+		return 0;
+	for (i = 0; i < w->ncol; i++)
+		if (write_chunk(&w->enc[0], &w->col[i], &w->ck[i]) != 0)
+			return -1;
+	if (finish_group(w) != 0)
+		return -1;
 	w->heap.len = 0;
 	w->maxstr = 0;
 	return 0;
 }
+
+/* ======================== the encoding threads ======================== */
+
+/* An encoder thread: the next column of w->cols not taken encoded,
+   until none is left; the thread that encodes a row group's last
+   column writes the row group. */
+static void *
+encoder(void *arg)
+{
+	struct enc *e = arg;
+	struct pqw *w = e->w;
+	int i, rc, err;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		if (!w->busy || w->next == w->ncol) {
+			if (w->stop)
+				break;
+			pthread_cond_wait(&w->cv, &w->mu);
+			continue;
+		}
+		i = w->order[w->next++];
+		pthread_mutex_unlock(&w->mu);
+		errno = 0;
+		rc = write_chunk(e, &w->col[i], &w->ck[i]);
+		err = errno;
+		pthread_mutex_lock(&w->mu);
+		if (rc != 0 && !w->efail) {
+			w->efail = true;
+			w->eerr = err ? err : EIO;
+		}
+		if (++w->ndone < w->ncol)
+			continue;
+		rc = w->efail ? 0 : 1;		/* the last column: written */
+		pthread_mutex_unlock(&w->mu);
+		errno = 0;
+		rc = rc ? finish_group(w) : 0;
+		err = errno;
+		pthread_mutex_lock(&w->mu);
+		if (rc != 0 && !w->efail) {
+			w->efail = true;
+			w->eerr = err ? err : EIO;
+		}
+		w->busy = false;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* The encoder threads started: 0, or -1 if none. */
+static int
+threads_start(struct pqw *w)
+{
+	if (pthread_mutex_init(&w->mu, NULL) != 0)
+		return -1;
+	if (pthread_cond_init(&w->cv, NULL) != 0) {
+		pthread_mutex_destroy(&w->mu);
+		return -1;
+	}
+	while (w->nth < w->nenc && pthread_create(&w->th[w->nth], NULL,
+	    encoder, &w->enc[w->nth]) == 0)
+		w->nth++;
+	if (w->nth > 0)
+		return 0;
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->nenc = 1;		/* (this thread encodes with enc[0]) */
+	return -1;
+}
+
+/* The row group being encoded done: 0, or -1 (errno) if it failed. */
+static int
+drain(struct pqw *w)
+{
+	int rc;
+
+	if (w->nth == 0)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	while (w->busy)
+		pthread_cond_wait(&w->cv, &w->mu);
+	rc = w->efail ? -1 : 0;
+	if (rc != 0)
+		errno = w->eerr;
+	pthread_mutex_unlock(&w->mu);
+	return rc;
+}
+
+/* The encoders ended (the row group being encoded written first). */
+static void
+threads_end(struct pqw *w)
+{
+	int i;
+
+	if (w->nth == 0)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->stop = true;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	for (i = 0; i < w->nth; i++)
+		pthread_join(w->th[i], NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->nth = 0;
+}
+
+/* w->cm: the row group filled (w->fill) handed to the encoders, once
+   the one before is written (this thread encodes it if no thread can
+   start): 0, or -1 (errno). */
+static int
+hand_off(struct pqw *w)
+{
+	unsigned char *p;
+
+	if (w->nfill == 0)
+		return 0;
+	if (w->nth == 0 && (w->stop || threads_start(w) != 0)) {
+		w->stop = true;		/* no threads: never tried again */
+		p = w->cols, w->cols = w->fill, w->fill = p;
+		w->nrows = w->nfill;
+		w->nfill = 0;
+		return write_group(w);
+	}
+	if (drain(w) != 0)
+		return -1;
+	pthread_mutex_lock(&w->mu);
+	p = w->cols, w->cols = w->fill, w->fill = p;
+	w->nrows = w->nfill;
+	w->nfill = 0;
+	w->next = w->ndone = 0;
+	w->busy = true;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+/* ======================== rows ======================== */
 
 int
 pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
@@ -1043,6 +1471,8 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 
 	if (w->fail)
 		return -1;
+	if (w->cm)		/* no strings */
+		return pqw_rows(w, rec, 1);
 	if (w->heap.len + heaplen > UINT32_MAX || !room(&w->heap, heaplen)) {
 		errno = ENOMEM;
 		w->fail = true;
@@ -1073,18 +1503,64 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 	return w->fail ? -1 : 0;
 }
 
+/* n records (as many as w->fill has room for) after w->fill's values,
+   a column at a time for a block of records that stays in the cache. */
+static void
+transpose(struct pqw *w, const unsigned char *recs, size_t n)
+{
+	size_t rs = w->recsize, i, a, b, wd;
+	const unsigned char *s;
+	unsigned char *d;
+	int k;
+
+	for (a = 0; a < n; a = b) {
+		b = a + 2048 < n ? a + 2048 : n;
+		for (k = 0; k < w->ncol; k++) {
+			wd = w->col[k].width;
+			s = recs + a * rs + w->col[k].off;
+			d = w->fill + w->col[k].cbase + (w->nfill + a) * wd;
+			switch (wd) {
+			case 1:
+				for (i = 0; i < b - a; i++)
+					d[i] = s[i * rs];
+				break;
+			case 2:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 2 * i, s + i * rs, 2);
+				break;
+			case 4:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 4 * i, s + i * rs, 4);
+				break;
+			case 8:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + 8 * i, s + i * rs, 8);
+				break;
+			default:
+				for (i = 0; i < b - a; i++)
+					memcpy(d + wd * i, s + i * rs, wd);
+			}
+		}
+	}
+}
+
 int
 pqw_rows(struct pqw *w, const unsigned char *recs, size_t n)
 {
-	size_t k;
+	size_t k, *have = w->cm ? &w->nfill : &w->nrows;
 
 	while (n > 0 && !w->fail) {
-		k = w->maxrows - w->nrows < n ? w->maxrows - w->nrows : n;
-		memcpy(w->rows + w->nrows * w->recsize, recs, k * w->recsize);
-		w->nrows += k;
+		k = w->maxrows - *have < n ? w->maxrows - *have : n;
+		if (w->cm)
+			transpose(w, recs, k);
+		else
+			memcpy(w->rows + w->nrows * w->recsize, recs, k *
+			    w->recsize);
+		*have += k;
 		recs += k * w->recsize;
 		n -= k;
-		if (w->nrows == w->maxrows && write_group(w) != 0)
+		if (*have == w->maxrows && (w->cm ? hand_off(w) :
+		    write_group(w)) != 0)
 			w->fail = true;
 	}
 	return w->fail ? -1 : 0;
@@ -1152,8 +1628,12 @@ pqw_end(struct pqw *w, const char *created_by)
 	unsigned char len[4];
 	int i, rc;
 
-	if (w->fail || write_group(w) != 0)
+	if (w->fail || (w->cm ? hand_off(w) != 0 || drain(w) != 0 :
+	    write_group(w) != 0)) {
+		w->fail = true;
 		return -1;
+	}
+	threads_end(w);
 	tw_begin(&t);				/* FileMetaData */
 	tw_fi32(&t, 1, 1);
 	tw_field(&t, 2, TT_LIST);

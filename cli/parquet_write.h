@@ -8,11 +8,15 @@
  * and width in the record.  Records are given in any number of calls;
  * every PQW_GROUP_BYTES of them (PQW_GROUP_ROWS at most) make a row
  * group, written at once: the memory is one row group's records and
- * their encoded pages, whatever the table's size.  Each column chunk has
- * its min/max statistics; a column whose values repeat is written with
- * a dictionary (RLE_DICTIONARY), others PLAIN; pages are compressed
- * with zstd (default), snappy, gzip or none.  The same records give the
- * same bytes.
+ * their encoded pages, whatever the table's size.  A table with no
+ * column that may be null and no PQW_STR, on more than one core, is
+ * kept by columns instead, and a full row group's column chunks are
+ * encoded by threads (one a core, up to four) while the next one fills
+ * (the memory: two row groups).  Each column chunk has its min/max
+ * statistics; a column whose values repeat is written with a dictionary
+ * (RLE_DICTIONARY), others PLAIN; pages are compressed with zstd
+ * (default), snappy, gzip or none.  The same records give the same
+ * bytes, whatever the threads.
  */
 #ifndef PARQUET_WRITE_H
 #define PARQUET_WRITE_H
@@ -51,7 +55,8 @@ struct pqw;
    memory. */
 struct pqw *pqw_new(size_t recsize, const char *codec, int level);
 /* At most n rows a row group (n > 0; fewer if they make more than
-   PQW_GROUP_BYTES): 0, or -1 before pqw_rows() only if out of memory. */
+   PQW_GROUP_BYTES), before pqw_begin(): 0, or -1 if out of memory (or
+   after pqw_begin()). */
 int pqw_group_rows(struct pqw *w, size_t n);
 /* A column of the records: 0, or -1 if it lies outside the record. */
 int pqw_column(struct pqw *w, const char *name, enum pqw_kind kind,

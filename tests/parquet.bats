@@ -91,6 +91,26 @@ sample() {
 	done
 }
 
+# The position and bughouse tables' column chunks are encoded by one
+# thread a core while the next row group fills (kept by columns); on one
+# core, by the writer's thread from the records.  Both are the same bytes.
+@test "parquet: the same bytes on one core (no encoding thread) as on every core, several row groups" {
+	command -v taskset >/dev/null || skip "taskset not installed"
+	[ "$(nproc)" -ge 2 ] || skip "one core"
+	P="$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
+	B=("$TESTDATA"/bughouse/real/*.bpgn)
+	ZHKIT_PARQUET_ROW_GROUP=100 zhreplay -q -F parquet -o "$T/all" "$P" "${B[@]}"
+	ZHKIT_PARQUET_ROW_GROUP=100 taskset -c 0 zhreplay -q -F parquet -o "$T/one" "$P" "${B[@]}"
+	for t in positions bughouse games files; do
+		cmp "$T/all/$t.parquet" "$T/one/$t.parquet"
+	done
+	for c in snappy gzip none; do
+		zhreplay -q -F parquet --compression "$c" -o "$T/a$c" "$P"
+		taskset -c 0 zhreplay -q -F parquet --compression "$c" -o "$T/o$c" "$P"
+		cmp "$T/a$c/positions.parquet" "$T/o$c/positions.parquet"
+	done
+}
+
 @test "parquet: each column chunk's min/max statistics are its values' (DuckDB's own min and max of each row group)" {
 	need_peers @duckdb/node-api
 	ZHKIT_PARQUET_ROW_GROUP=1000 zhreplay -q -F parquet -o "$T/p" "$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
