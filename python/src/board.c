@@ -222,8 +222,14 @@ struct ucikey {
 	unsigned char tofile;	/* a drop's to-file ('a' 0), else 0 */
 };
 
-static PyObject **uci_cache;
-static struct ucikey *uci_keys;
+/* an entry of the cache: the text and its key side by side (one cache
+   line read a move) */
+struct ucient {
+	PyObject *s;
+	struct ucikey k;
+};
+
+static struct ucient *uci_cache;
 static unsigned char rec_of[256];	/* square: 10 * rank + file, or 100 */
 
 static uint64_t
@@ -268,13 +274,8 @@ uci_setup(void)
 		rec_of[s] = s == ZH_NOSQ || s >= ZH_NSQ || f >= 10 ||
 		    r >= 10 ? 100 : (unsigned char)(r * 10 + f);
 	}
-	if ((uci_keys = calloc(UCI_KEYS, sizeof *uci_keys)) == NULL ||
-	    (uci_cache = calloc(UCI_KEYS, sizeof *uci_cache)) == NULL) {
-		free(uci_keys);
-		uci_keys = NULL;
-		return -1;
-	}
-	return 0;
+	return (uci_cache = calloc(UCI_KEYS, sizeof *uci_cache)) == NULL ?
+	    -1 : 0;
 }
 
 /* Move m's UCI text as a new reference (from the cache), its key in
@@ -293,14 +294,14 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 		return PyUnicode_FromString(buf);
 	}
 	k = ((size_t)f * 100 + (size_t)t) * ZH_NTYPES + (m.piece % ZH_NTYPES);
-	if (uci_cache[k] == NULL) {
+	if (uci_cache[k].s == NULL) {
 		zh_uci_write(p, m, buf);
-		if ((uci_cache[k] = PyUnicode_InternFromString(buf)) == NULL)
+		if ((uci_cache[k].s = PyUnicode_InternFromString(buf)) == NULL)
 			return NULL;
-		uci_keys[k] = uci_key(buf);
+		uci_cache[k].k = uci_key(buf);
 	}
-	*key = uci_keys[k];
-	return Py_NewRef(uci_cache[k]);
+	*key = uci_cache[k].k;
+	return Py_NewRef(uci_cache[k].s);
 }
 
 /* The order of the n keys (ix[n], from 0): a counting sort by the to-file
