@@ -1047,8 +1047,10 @@ games_pq(struct npy *n, struct table *t)
    system) on a thread of their own, as -F npy's writes are on the writer
    thread, so the run fills pages ready (a hint: MADV_POPULATE_WRITE
    writes no byte; nothing if refused).  One at a time, ended before a
-   table's buffer moves. */
+   table's buffer moves.  The room is what the table grew by: at most
+   64 MB or a quarter of it faulted in before it is used. */
 #define PREFAULT_MIN	((size_t)1 << 20)
+#define MEMBIG		((size_t)64 << 20)	/* grown by a quarter from here */
 
 static void *
 prefault(void *arg)
@@ -1095,11 +1097,15 @@ static void
 flush_table(struct npy *n, struct table *t)
 {
 	unsigned char *p;
+	size_t cap;
 
 	if (n->mem) {		/* the table grows: nothing written */
+		/* doubled, then by a quarter (realloc moves no byte there:
+		   mremap), so what is faulted in ahead stays a quarter */
+		cap = t->cap < MEMBIG ? t->cap * 2 : t->cap + t->cap / 4;
 		prefault_end(n);
-		if ((p = realloc(t->buf, t->cap * 2)) != NULL)
-			prefault_start(n, p + t->len, t->cap * 2 - t->len);
+		if ((p = realloc(t->buf, cap)) != NULL)
+			prefault_start(n, p + t->len, cap - t->len);
 		if (p == NULL) {
 			if (!n->failed) {
 				n->failed = true;
@@ -1109,7 +1115,7 @@ flush_table(struct npy *n, struct table *t)
 			return;
 		}
 		t->buf = p;
-		t->cap *= 2;
+		t->cap = cap;
 		return;
 	}
 	if (n->codec != NULL && t == &n->t[T_STR])
