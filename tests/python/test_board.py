@@ -106,6 +106,27 @@ def test_push_pop_dialects():
         zhkit.Board().pop()
 
 
+def test_fen_dialect_kept():
+    """A Board given a FEN writes its FEN and SAN in that FEN's dialect
+    (found when first asked for, also after copy() and push()), unless
+    told another."""
+    b = zhkit.Board()
+    for m in ('e4', 'd5', 'exd5', 'Qxd5', 'Nc3', 'Qa5'):
+        b.push(m)
+    for d in ('lichess', 'xboard', 'chesscom', 'fairy'):
+        f = b.fen(d)
+        z = zhkit.Board(f)
+        c = z.copy()
+        assert z.fen() == f and c.fen() == f, d
+        assert z.san('P@e6') == b.san('P@e6', dialect=d), d
+        z2 = zhkit.Board(f)
+        z2.push('Nf3')
+        ref = zhkit.Board(b.fen('fairy'))
+        ref.push('Nf3')
+        assert z2.fen() == ref.fen(d), d
+        assert zhkit.Board(f, dialect='xboard').fen() == b.fen('xboard')
+
+
 def test_outcome_check_repetition():
     b = zhkit.Board(variant='chess')
     for m in ('f3', 'e5', 'g4', 'Qh4'):
