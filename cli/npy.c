@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -837,6 +838,10 @@ struct npy {
 	int nshown;
 	void (*on_game)(void *, struct npy *);	/* npy_on_game() */
 	void *on_game_arg;
+	pthread_t pf_th;		/* in memory: prefault() */
+	bool pf_run;
+	void *pf_at;
+	size_t pf_len;
 };
 
 /* The header of n records of 'fields' (or of one field's dtype 'type'
@@ -1038,15 +1043,70 @@ games_pq(struct npy *n, struct table *t)
 	return 0;
 }
 
+/* In memory: the pages of a table's new room faulted in (zeroed by the
+   system) on a thread of their own, as -F npy's writes are on the writer
+   thread, so the run fills pages ready (a hint: MADV_POPULATE_WRITE
+   writes no byte; nothing if refused).  One at a time, ended before a
+   table's buffer moves.  The room is what the table grew by: at most
+   64 MB or a quarter of it faulted in before it is used. */
+#define PREFAULT_MIN	((size_t)1 << 20)
+#define MEMBIG		((size_t)64 << 20)	/* grown by a quarter from here */
+
+static void *
+prefault(void *arg)
+{
+	struct npy *n = arg;
+
+#ifdef MADV_POPULATE_WRITE
+	(void)madvise(n->pf_at, n->pf_len, MADV_POPULATE_WRITE);
+#else
+	(void)n;
+#endif
+	return NULL;
+}
+
+static void
+prefault_end(struct npy *n)
+{
+	if (n->pf_run) {
+		pthread_join(n->pf_th, NULL);
+		n->pf_run = false;
+	}
+}
+
+/* Pages [p, p + size) faulted in on the prefault thread. */
+static void
+prefault_start(struct npy *n, unsigned char *p, size_t size)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a, e;
+
+	if (size < PREFAULT_MIN || pg == 0 || (pg & (pg - 1)) != 0)
+		return;
+	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	e = ((uintptr_t)p + size) & ~(pg - 1);
+	if (e <= a)
+		return;
+	n->pf_at = (void *)a;
+	n->pf_len = e - a;
+	n->pf_run = pthread_create(&n->pf_th, NULL, prefault, n) == 0;
+}
+
 /* A table's buffered records handed to the writer thread (written at
    once if it is not running), the spare buffer taken for the next. */
 static void
 flush_table(struct npy *n, struct table *t)
 {
 	unsigned char *p;
+	size_t cap;
 
 	if (n->mem) {		/* the table grows: nothing written */
-		if ((p = realloc(t->buf, t->cap * 2)) == NULL) {
+		/* doubled, then by a quarter (realloc moves no byte there:
+		   mremap), so what is faulted in ahead stays a quarter */
+		cap = t->cap < MEMBIG ? t->cap * 2 : t->cap + t->cap / 4;
+		prefault_end(n);
+		if ((p = realloc(t->buf, cap)) != NULL)
+			prefault_start(n, p + t->len, cap - t->len);
+		if (p == NULL) {
 			if (!n->failed) {
 				n->failed = true;
 				n->err = ENOMEM;
@@ -1055,7 +1115,7 @@ flush_table(struct npy *n, struct table *t)
 			return;
 		}
 		t->buf = p;
-		t->cap *= 2;
+		t->cap = cap;
 		return;
 	}
 	if (n->codec != NULL && t == &n->t[T_STR])
@@ -1729,6 +1789,7 @@ npy_mem_take(struct npy *n, int k, uint64_t *count)
 	struct table *t = &n->t[k];
 	unsigned char *p = t->buf, *q;
 
+	prefault_end(n);
 	*count = t->len / recsize[k];
 	if ((q = malloc(MEMCAP)) == NULL)
 		return NULL;
@@ -1773,6 +1834,7 @@ npy_close_mem(struct npy *n)
 	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 ||
 	    n->sleft != 0 || n->failed)
 		rc = -1;
+	prefault_end(n);
 	for (k = 0; k < NTABLES; k++)
 		free(n->t[k].buf);
 	for (i = 0; i < n->nfiles; i++)

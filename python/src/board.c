@@ -26,7 +26,11 @@ typedef struct {
 	PyObject_HEAD
 	const struct zh_variant *v;
 	int nboards;		/* 1, or 2 (bughouse) */
-	int dialect;		/* of fen() and SAN: the FEN's, or lichess */
+	int dialect;		/* of fen() and SAN: the FEN's, or lichess;
+				   DIALECT_LATER: found in fen_text when
+				   first needed (a FEN's dialect costs as
+				   much as the moves of most positions) */
+	char *fen_text;		/* the FEN given, until then */
 	struct frame *st;	/* st[0] the start ... st[n] now */
 	size_t n, cap;
 } board;
@@ -74,13 +78,33 @@ board_arg(board *o, PyObject *a)
 	return (int)k;
 }
 
+static int zh_fen_dialect_of(const char *s, const struct zh_variant *v);
+
+#define DIALECT_LATER	(-100)
+
+/* The board's own dialect: the FEN's (found now if not yet), or
+   lichess. */
+static int
+own_dialect(board *o)
+{
+	int d;
+
+	if (o->dialect == DIALECT_LATER) {
+		d = zh_fen_dialect_of(o->fen_text, o->v);
+		o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
+		free(o->fen_text);
+		o->fen_text = NULL;
+	}
+	return o->dialect;
+}
+
 static int
 dialect_arg(board *o, const char *s)
 {
 	int d;
 
 	if (s == NULL)
-		return o->dialect;
+		return own_dialect(o);
 	if ((d = zh_dialect_find(s)) <= ZH_AUTO) {
 		PyErr_Format(PyExc_ValueError, "unknown dialect '%s' (try "
 		    "lichess, xboard, chesscom, fairy)", s);
@@ -113,6 +137,7 @@ static void
 board_dealloc(PyObject *self)
 {
 	free(((board *)self)->st);
+	free(((board *)self)->fen_text);
 	Py_TYPE(self)->tp_free(self);
 }
 
@@ -147,11 +172,12 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 		return NULL;
 	o->v = v;
 	o->nboards = v->boards >= 2 ? 2 : 1;
-	o->cap = 16;
-	if ((o->st = calloc(o->cap, sizeof *o->st)) == NULL) {
+	o->cap = 2;		/* grown by push(); a frame is ~1 KB */
+	if ((o->st = malloc(o->cap * sizeof *o->st)) == NULL) {
 		Py_DECREF(o);
 		return PyErr_NoMemory();
 	}
+	memset(&o->st[0], 0, sizeof o->st[0]);
 	if (fen == NULL) {
 		zh_pos_start(&o->st[0].pos[0], v);
 		zh_pos_start(&o->st[0].pos[1], v);
@@ -167,9 +193,14 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	}
 	o->st[0].move = (struct zh_move){ .from = ZH_NOSQ, .to = ZH_NOSQ };
 	o->st[0].clock = o->st[0].pos[0].halfmove;
-	if (d == ZH_AUTO && fen != NULL)
-		d = zh_fen_dialect_of(fen, v);
-	o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
+	if (d == ZH_AUTO && fen != NULL) {
+		if ((o->fen_text = strdup(fen)) == NULL) {
+			Py_DECREF(o);
+			return PyErr_NoMemory();
+		}
+		d = DIALECT_LATER;
+	}
+	o->dialect = d > ZH_AUTO || d == DIALECT_LATER ? d : ZH_LICHESS;
 	return (PyObject *)o;
 }
 
@@ -177,15 +208,29 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 
 /* The UCI texts of moves, made once a process (under the GIL): by
    from (the record's square, 100 for none), to and piece; with each a
-   key that sorts as the text does (its first 8 bytes, big-endian). */
+   key that sorts as the text does (its first 8 bytes, big-endian: a
+   UCI text has 7 at most) and two small numbers that sort roughly as it
+   does (struct ucikey), so the sort has little left to do. */
 #define UCI_KEYS	(101 * 100 * ZH_NTYPES)
-static PyObject **uci_cache;
-static uint64_t *uci_keys;
 
-struct keyed {
+struct ucikey {
 	uint64_t key;
-	PyObject *s;
+	unsigned char from;	/* the text's from part: a drop's letter 0..25,
+				   a square 26 + 10 * file + rank ("10" 0,
+				   "1".."9" 1..9: "a10b1" < "a1b1"), 127
+				   anything else */
+	unsigned char tofile;	/* a drop's to-file ('a' 0), else 0 */
 };
+
+/* an entry of the cache: the text and its key side by side (one cache
+   line read a move) */
+struct ucient {
+	PyObject *s;
+	struct ucikey k;
+};
+
+static struct ucient *uci_cache;
+static unsigned char rec_of[256];	/* square: 10 * rank + file, or 100 */
 
 static uint64_t
 text_key(const char *t)
@@ -198,76 +243,129 @@ text_key(const char *t)
 	return v;
 }
 
-/* zh_posrec_square(s), inline: 10 * rank + file, 100 for none */
-static inline int
-rec_sq(int s)
+/* The key of UCI text t. */
+static struct ucikey
+uci_key(const char *t)
 {
-	unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+	struct ucikey k = { text_key(t), 127, 0 };
+	unsigned char c0 = (unsigned char)t[0];
 
-	return s == ZH_NOSQ || f >= 10 || r >= 10 ? 100 : (int)(r * 10 + f);
+	if (c0 >= 'A' && c0 <= 'Z' && t[1] == '@') {
+		k.from = (unsigned char)(c0 - 'A');
+		if (t[2] >= 'a' && t[2] <= 'j')
+			k.tofile = (unsigned char)(t[2] - 'a');
+	} else if (c0 >= 'a' && c0 <= 'j' && t[1] >= '1' && t[1] <= '9')
+		k.from = (unsigned char)(26 + 10 * (c0 - 'a') +
+		    (t[1] == '1' && t[2] == '0' ? 0 : t[1] - '0'));
+	return k;
+}
+
+/* The cache made: 0, or -1 (no memory: the texts made each time). */
+static int
+uci_setup(void)
+{
+	int s;
+
+	if (uci_cache != NULL)
+		return 0;
+	for (s = 0; s < 256; s++) {
+		unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+
+		rec_of[s] = s == ZH_NOSQ || s >= ZH_NSQ || f >= 10 ||
+		    r >= 10 ? 100 : (unsigned char)(r * 10 + f);
+	}
+	return (uci_cache = calloc(UCI_KEYS, sizeof *uci_cache)) == NULL ?
+	    -1 : 0;
 }
 
 /* Move m's UCI text as a new reference (from the cache), its key in
    *key. */
-static PyObject *
-uci_of(const struct zh_pos *p, struct zh_move m, uint64_t *key)
+static inline PyObject *
+uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 {
-	int f = rec_sq(m.from), t = rec_sq(m.to);
+	int f = rec_of[m.from], t = rec_of[m.to];
 	size_t k;
 	char buf[ZH_MOVEMAX];
 
-	if (uci_cache == NULL && (uci_cache = calloc(UCI_KEYS,
-	    sizeof *uci_cache)) != NULL && (uci_keys = calloc(UCI_KEYS,
-	    sizeof *uci_keys)) == NULL) {
-		free(uci_cache);
-		uci_cache = NULL;
-	}
 	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
 	    (f >= 100 && !(m.flags & ZH_MDROP))) {
 		zh_uci_write(p, m, buf);
-		*key = text_key(buf);
+		*key = uci_key(buf);
 		return PyUnicode_FromString(buf);
 	}
-	k = ((size_t)(f >= 100 ? 100 : f) * 100 + (size_t)t) * ZH_NTYPES +
-	    (m.piece % ZH_NTYPES);
-	if (uci_cache[k] == NULL) {
+	k = ((size_t)f * 100 + (size_t)t) * ZH_NTYPES + (m.piece % ZH_NTYPES);
+	if (uci_cache[k].s == NULL) {
 		zh_uci_write(p, m, buf);
-		if ((uci_cache[k] = PyUnicode_InternFromString(buf)) == NULL)
+		if ((uci_cache[k].s = PyUnicode_InternFromString(buf)) == NULL)
 			return NULL;
-		uci_keys[k] = text_key(buf);
+		uci_cache[k].k = uci_key(buf);
 	}
-	*key = uci_keys[k];
-	return Py_NewRef(uci_cache[k]);
+	*key = uci_cache[k].k;
+	return Py_NewRef(uci_cache[k].s);
 }
 
-/* The legal moves' UCI texts, sorted by their keys, as a list. */
+/* The order of the n keys (ix[n], from 0): a counting sort by the to-file
+   of drops, then one by the from part (both stable: what is left out of
+   order is a piece's moves, few), then an insertion sort by the keys,
+   which makes it exact whatever the order before. */
+static void
+uci_order(const struct ucikey *key, unsigned short *ix, int n)
+{
+	unsigned short tmp[ZH_MAXMOVES], at[128], x;
+	int i, j;
+
+	memset(at, 0, 16 * sizeof *at);
+	for (i = 0; i < n; i++)
+		at[key[i].tofile]++;
+	for (i = 0, j = 0; i < 16; i++) {
+		x = at[i];
+		at[i] = (unsigned short)j;
+		j += x;
+	}
+	for (i = 0; i < n; i++)
+		tmp[at[key[i].tofile]++] = (unsigned short)i;
+	memset(at, 0, sizeof at);
+	for (i = 0; i < n; i++)
+		at[key[i].from]++;
+	for (i = 0, j = 0; i < 128; i++) {
+		x = at[i];
+		at[i] = (unsigned short)j;
+		j += x;
+	}
+	for (i = 0; i < n; i++)
+		ix[at[key[tmp[i]].from]++] = tmp[i];
+	for (i = 1; i < n; i++) {
+		x = ix[i];
+		for (j = i; j > 0 && key[ix[j - 1]].key > key[x].key; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = x;
+	}
+}
+
+/* The legal moves' UCI texts, sorted, as a list. */
 static PyObject *
 uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
 {
-	static const int gaps[6] = { 132, 57, 23, 10, 4, 1 };
-	struct keyed a[ZH_MAXMOVES], x;	/* 32 KB */
-	PyObject *l;
-	int i, j, g;
+	struct ucikey key[ZH_MAXMOVES];		/* 32 KB */
+	PyObject *s[ZH_MAXMOVES], *l;		/* 16 KB */
+	unsigned short ix[ZH_MAXMOVES];
+	int i;
 
+	(void)uci_setup();
 	for (i = 0; i < n; i++)
-		if ((a[i].s = uci_of(p, mv[i], &a[i].key)) == NULL) {
+		if ((s[i] = uci_of(p, mv[i], &key[i])) == NULL) {
 			while (i-- > 0)
-				Py_DECREF(a[i].s);
+				Py_DECREF(s[i]);
 			return NULL;
 		}
-	for (g = 0; g < 6; g++)		/* Shell's sort, Ciura's gaps */
-		for (i = gaps[g]; i < n; i++) {
-			x = a[i];
-			for (j = i; j >= gaps[g] && a[j - gaps[g]].key > x.key;
-			    j -= gaps[g])
-				a[j] = a[j - gaps[g]];
-			a[j] = x;
-		}
-	if ((l = PyList_New(n)) == NULL)
+	uci_order(key, ix, n);
+	if ((l = PyList_New(n)) == NULL) {
 		for (i = 0; i < n; i++)
-			Py_DECREF(a[i].s);
-	for (i = 0; l != NULL && i < n; i++)
-		PyList_SET_ITEM(l, i, a[i].s);
+			Py_DECREF(s[i]);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		PyList_SET_ITEM(l, i, s[ix[i]]);
 	return l;
 }
 
@@ -317,11 +415,12 @@ legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 	board *o = (board *)self;
 	PyObject *ba = NULL, *l;
 	const char *ds = NULL;
-	int san = 0, b, d, n;
+	int san = 0, b, d = 0, n;
 	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
-	    &ds) || (b = board_arg(o, ba)) < 0 || (d = dialect_arg(o, ds)) < 0)
+	    &ds) || (b = board_arg(o, ba)) < 0 ||
+	    (san && (d = dialect_arg(o, ds)) < 0))
 		return NULL;
 	n = zh_legal_moves(cur(o, b), mv);
 	l = san ? san_list(cur(o, b), mv, n, d) : uci_list(cur(o, b), mv, n);
@@ -626,7 +725,7 @@ copy(PyObject *self, PyObject *noargs)
 		return NULL;
 	c->v = o->v;
 	c->nboards = o->nboards;
-	c->dialect = o->dialect;
+	c->dialect = own_dialect(o);
 	c->cap = o->cap;
 	if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
 		Py_DECREF(c);

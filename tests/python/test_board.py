@@ -106,6 +106,27 @@ def test_push_pop_dialects():
         zhkit.Board().pop()
 
 
+def test_fen_dialect_kept():
+    """A Board given a FEN writes its FEN and SAN in that FEN's dialect
+    (found when first asked for, also after copy() and push()), unless
+    told another."""
+    b = zhkit.Board()
+    for m in ('e4', 'd5', 'exd5', 'Qxd5', 'Nc3', 'Qa5'):
+        b.push(m)
+    for d in ('lichess', 'xboard', 'chesscom', 'fairy'):
+        f = b.fen(d)
+        z = zhkit.Board(f)
+        c = z.copy()
+        assert z.fen() == f and c.fen() == f, d
+        assert z.san('P@e6') == b.san('P@e6', dialect=d), d
+        z2 = zhkit.Board(f)
+        z2.push('Nf3')
+        ref = zhkit.Board(b.fen('fairy'))
+        ref.push('Nf3')
+        assert z2.fen() == ref.fen(d), d
+        assert zhkit.Board(f, dialect='xboard').fen() == b.fen('xboard')
+
+
 def test_outcome_check_repetition():
     b = zhkit.Board(variant='chess')
     for m in ('f3', 'e5', 'g4', 'Qh4'):
@@ -173,3 +194,27 @@ def test_board_errors():
         b.legal_moves(board=1.5)
     with pytest.raises(ValueError):
         b.fen('nosuch')
+
+
+def test_legal_moves_sorted_as_zhfen_every_variant(tmp_path):
+    """legal_moves() (the module's own sort) is in byte order and equal to
+    zhfen --moves (libzh's zh_moves_write) on random games of every
+    variant of one board: drops, promotions, 10x10 boards' "a10"."""
+    for v in zhkit.variants():
+        if zhkit.Board(variant=v).boards != 1:
+            continue
+        fens = random_fens(v, 6, 80, 41)
+        ours = [zhkit.Board(f, variant=v).legal_moves() for f in fens]
+        for f, m in zip(fens, ours):
+            assert m == sorted(m), (v, f)
+        path = tmp_path / ('%s.fen' % v)
+        path.write_text('\n'.join(fens) + '\n')
+        p = subprocess.run([os.path.join(BIN, 'zhfen'), '-q', '-v', v,
+                            '--moves', str(path)], capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+        theirs = [ln.split() for ln in p.stdout.splitlines()]
+        assert theirs == ours, v
+        if v in ('grand', 'grandhouse'):
+            assert any(len(x) > 4 and x[1:3] == '10' for m in ours
+                       for x in m), v
