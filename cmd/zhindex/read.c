@@ -14,8 +14,7 @@
 struct zhi_reader {
 	sqlite3 *db;
 	const char *path;
-	sqlite3_stmt *look, *game;
-	int bits;
+	sqlite3_stmt *look, *game, *tail, *moves;
 	unsigned char *mv, *gm, *top;
 	size_t nmv, ngm, ntop;
 	int plies;
@@ -59,8 +58,12 @@ check(struct zhi_reader *x)
 		    "version %d", x->path, ver, ZHI_VERSION);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(x->db, "SELECT data FROM positions WHERE id = ?",
-	    -1, &x->look, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(x->db, "SELECT data FROM positions WHERE id <= ?"
+	    " ORDER BY id DESC LIMIT 1", -1, &x->look, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(x->db, "SELECT data FROM tails WHERE id <= ?"
+	    " ORDER BY id DESC LIMIT 1", -1, &x->tail, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(x->db, "SELECT variant, moves, result, rating_a"
+	    " FROM games WHERE id = ?", -1, &x->moves, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(x->db, "SELECT g.id, g.input, g.number, g.line,"
 	    " g.result, g.speed, g.month, g.rating_a, g.rating_b, g.white_elo,"
 	    " g.black_elo, g.white_b_elo, g.black_b_elo, g.white, g.black,"
@@ -73,12 +76,6 @@ check(struct zhi_reader *x)
 		return -1;
 	}
 	x->plies = atoi(buf);
-	if (zhi_meta(x, "bucket_bits", buf, sizeof buf) == NULL ||
-	    (x->bits = atoi(buf)) < 0 || x->bits > 62) {
-		cli_fail("%s: not a zhindex index (damaged: no bucket_bits)",
-		    x->path);
-		return -1;
-	}
 	return 0;
 }
 
@@ -125,6 +122,8 @@ zhi_close(struct zhi_reader *x)
 		return;
 	sqlite3_finalize(x->look);
 	sqlite3_finalize(x->game);
+	sqlite3_finalize(x->tail);
+	sqlite3_finalize(x->moves);
 	sqlite3_close(x->db);
 	free(x->mv);
 	free(x->gm);
@@ -172,6 +171,111 @@ copy(unsigned char **to, size_t *n, const unsigned char *b, size_t len)
 	return 0;
 }
 
+struct find {
+	struct zh_key k;
+	uint32_t code;
+	bool found;
+};
+
+static int
+found(void *arg, struct zh_key k, uint32_t code)
+{
+	struct find *f = arg;
+
+	if (k.hi != f->k.hi || k.lo != f->k.lo)
+		return 0;
+	f->code = code;
+	f->found = true;
+	return 1;
+}
+
+/* Whether game id reaches the position of key k (its move into *code):
+   1, 0 not (or its moves are not stored), -1 if its row is damaged. */
+static int
+game_reaches(struct zhi_reader *x, uint32_t id, struct zh_key k,
+    uint32_t *code, int *result, int *rating)
+{
+	sqlite3_stmt *st = x->moves;
+	const struct zh_variant *v;
+	const char *vn, *res;
+	struct find f = { .k = k };
+	int rc;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_type(st, 1) == SQLITE_NULL)
+		return 0;
+	vn = (const char *)sqlite3_column_text(st, 0);
+	if (vn == NULL || (v = zh_variant_find(vn)) == NULL)
+		return -1;
+	rc = zhi_moves_walk(v, sqlite3_column_blob(st, 1),
+	    (size_t)sqlite3_column_bytes(st, 1), found, &f);
+	if (rc < 0)
+		return -1;
+	if (!f.found)
+		return 0;
+	res = (const char *)sqlite3_column_text(st, 2);
+	*result = res == NULL ? ZHI_DRAW : strcmp(res, "1-0") == 0 ?
+	    ZHI_WHITE : strcmp(res, "0-1") == 0 ? ZHI_BLACK : ZHI_DRAW;
+	*rating = sqlite3_column_int(st, 3);
+	*code = f.code;
+	return 1;
+}
+
+/* A position of one game (not in positions): its tails row's games of
+   its fingerprint played back until one reaches it; its moves blob
+   made as positions would hold it (zhkit-index(5)). */
+static int
+tail_lookup(struct zhi_reader *x, struct zh_key k)
+{
+	const unsigned char *b;
+	uint32_t *g, code = 0;
+	unsigned char mb[40];
+	size_t n;
+	long ng, i;
+	int rc = 0, result = 0, rating = 0;
+
+	k.lo &= ~(uint64_t)0xffffffff;	/* the 96 bits stored */
+	sqlite3_reset(x->tail);
+	sqlite3_bind_int64(x->tail, 1, zhi_row_id(k.hi));
+	if (sqlite3_step(x->tail) != SQLITE_ROW)
+		return 0;
+	b = sqlite3_column_blob(x->tail, 0);
+	n = (size_t)sqlite3_column_bytes(x->tail, 0);
+	if ((g = malloc((n / 2 + 1) * sizeof *g)) == NULL) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	ng = b == NULL ? -1 : zhi_tail_games(b, n, zhi_tail_fp(k.lo), g,
+	    n / 2 + 1);
+	for (i = 0; i < ng && rc == 0; i++)
+		rc = game_reaches(x, g[i], k, &code, &result, &rating);
+	if (ng < 0 || rc < 0) {
+		free(g);
+		cli_fail("%s: damaged index: a tails row or a game's moves do "
+		    "not decode", x->path);
+		return -1;
+	}
+	if (rc == 1) {
+		n = zhi_put(mb, 0);
+		n += zhi_put(mb + n, code);
+		n += zhi_put(mb + n, (uint64_t)result * 2 + (rating > 0));
+		if (rating > 0)
+			n += zhi_put(mb + n, (uint64_t)rating);
+		n += zhi_put(mb + n, g[i - 1]);
+		if (copy(&x->mv, &x->nmv, mb, n) != 0 ||
+		    copy(&x->gm, &x->ngm, NULL, 0) != 0 ||
+		    copy(&x->top, &x->ntop, NULL, 0) != 0) {
+			free(g);
+			cli_fail("out of memory");
+			return -1;
+		}
+	}
+	free(g);
+	return rc;
+}
+
 int
 zhi_lookup(struct zhi_reader *x, struct zh_key k)
 {
@@ -185,10 +289,10 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 	for (i = 0; i < 4; i++)
 		key[8 + i] = (unsigned char)(k.lo >> (56 - 8 * i));
 	sqlite3_reset(x->look);
-	sqlite3_bind_int64(x->look, 1, zhi_bucket(k.hi, x->bits));
+	sqlite3_bind_int64(x->look, 1, zhi_row_id(k.hi));
 	rc = sqlite3_step(x->look);
 	if (rc == SQLITE_DONE)
-		return 0;
+		return tail_lookup(x, k);
 	if (rc != SQLITE_ROW) {
 		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
 		return -1;
@@ -209,7 +313,7 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 		cli_fail("%s: damaged index: a bucket does not decode", x->path);
 		return -1;
 	}
-	return 0;
+	return tail_lookup(x, k);
 }
 
 const unsigned char *

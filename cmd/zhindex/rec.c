@@ -85,7 +85,8 @@ zhi_month(const char *date)
 /* ---------------- a game's frame ---------------- */
 
 struct hdr {
-	uint32_t len, nrec;
+	uint32_t len, nrec, recoff;
+	int32_t nmoves;			/* stored moves' bytes, -1: none */
 	int64_t number, line;
 	int32_t elo[4], result, speed, month, boards, plies;
 };
@@ -216,6 +217,10 @@ struct walk {
 	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
+	unsigned char *mv;		/* the stored moves (one board, from
+					   the variant's start) */
+	size_t nmv, mvcap;
+	bool store;			/* still stored */
 };
 
 static int
@@ -276,6 +281,29 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	return 0;
 }
 
+/* The move played from the board's last position keyed, stored. */
+static void
+store(struct walk *w, struct zh_move m)
+{
+	size_t k;
+
+	if (w->nmv + 2 > w->mvcap) {
+		size_t c = w->mvcap ? 2 * w->mvcap : 128;
+		unsigned char *b = realloc(w->mv, c);
+
+		if (b == NULL) {
+			w->store = false;
+			return;
+		}
+		w->mv = b;
+		w->mvcap = c;
+	}
+	k = zhi_move_put(&w->last[0], m, w->mv + w->nmv);
+	if (k == 0)
+		w->store = false;	/* not found: the game's keys kept */
+	w->nmv += k;
+}
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -283,6 +311,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 
 	if (pl->line != 0)
 		return 0;
+	if (w->store && pl->move != NULL && w->have[0])
+		store(w, pl->move->move);
 	if (reached(w, 0, pl->pos, pl->move ? zhi_move_code(pl->move->move) :
 	    0) != 0)
 		return -1;
@@ -308,6 +338,20 @@ on_bply(void *arg, const struct zh_bply *pl)
 	if (w->have[o])		/* its pocket may have changed */
 		w->pend[o] = key_of(w, o, pl->pos[o]);
 	return w->n[0] > w->plies && w->n[1] > w->plies ? 1 : 0;
+}
+
+/* The game starts from its variant's start position (its moves can be
+   stored). */
+static bool
+from_start(const struct zh_replay *r)
+{
+	struct zh_pos p;
+	struct zh_key a, b;
+
+	zh_pos_start(&p, r->v);
+	a = zh_pos_key(&p);
+	b = zh_pos_key(&r->start);
+	return a.hi == b.hi && a.lo == b.lo;
 }
 
 static uint16_t
@@ -338,17 +382,31 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 		/* board B's White is on board A's Black's team */
 		w.base[b].result = (uint8_t)(b == 0 ? h.result : 2 - h.result);
 	}
+	w.store = r->v->boards < 2 && from_start(r);
 	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
-	if (rc < 0)
-		return -1;
-	if (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0)
-		return -1;
-	if (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0)
-		return -1;
-	h.len = (uint32_t)o->len;
+	if (rc < 0 || (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0) ||
+	    (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0))
+		goto fail;
+	h.recoff = (uint32_t)w.first;
 	h.nrec = (uint32_t)o->nrec;
+	h.nmoves = -1;
+	if (w.store) {
+		if (grow(o, w.nmv + 8) != 0)
+			goto fail;
+		if (w.nmv > 0)
+			memcpy(o->buf + o->len, w.mv, w.nmv);
+		o->len += w.nmv;
+		h.nmoves = (int32_t)w.nmv;
+		while (o->len % 8 != 0)
+			o->buf[o->len++] = 0;
+	}
+	h.len = (uint32_t)o->len;
 	memcpy(o->buf, &h, sizeof h);
+	free(w.mv);
 	return 0;
+fail:
+	free(w.mv);
+	return -1;
 }
 
 size_t
@@ -387,6 +445,8 @@ zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
 	gm->event = s[7];
 	gm->site = s[8];
 	*nrec = h.nrec;
-	*recs = (const struct zhi_rec *)(buf + h.len - h.nrec * sizeof **recs);
+	*recs = (const struct zhi_rec *)(buf + h.recoff);
+	gm->moves = h.nmoves < 0 ? NULL : buf + h.recoff + h.nrec * sizeof **recs;
+	gm->nmoves = h.nmoves < 0 ? 0 : (size_t)h.nmoves;
 	return h.len;
 }

@@ -20,7 +20,7 @@
 #include "zh.h"
 
 #define ZHI_APP_ID	0x7a68696e	/* "zhin": PRAGMA application_id */
-#define ZHI_VERSION	1		/* PRAGMA user_version */
+#define ZHI_VERSION	2		/* PRAGMA user_version */
 #define ZHI_KEYLEN	12		/* bytes of the key stored: 96 bits */
 #define ZHI_TOP		4		/* top and recent games kept */
 #define ZHI_LISTED	64		/* more games than this: the top and
@@ -54,6 +54,10 @@ struct zhi_game {
 	int speed, month, boards, plies;
 	const char *variant, *white, *black, *white_b, *black_b, *date,
 	    *tc, *event, *site;
+	const unsigned char *moves;	/* its stored moves (tail.c), NULL
+					   if none: two boards, a set-up
+					   start */
+	size_t nmoves;
 };
 
 /* A position's key: libzh's zh_pos_key; under the environment's
@@ -87,6 +91,24 @@ int zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 size_t zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
     const struct zhi_rec **recs, size_t *nrec);
 
+/* ---------------- a game's stored moves, the tails (tail.c) ---------------- */
+/* m's index among p's legal moves into b[2]: its length, 0 if m is not
+   legal there. */
+size_t zhi_move_put(const struct zh_pos *p, struct zh_move m, unsigned char *b);
+/* The game of stored moves b[0..n) from v's start played back:
+   cb(arg, key, code) for each position of its first plies with the
+   move's code, then the last one with 0 (zhi_game_records' records).
+   0, the callback's non-zero return, or -1 if b is not legal moves. */
+int zhi_moves_walk(const struct zh_variant *v, const unsigned char *b,
+    size_t n, int (*cb)(void *arg, struct zh_key k, uint32_t code),
+    void *arg);
+/* A tails entry's fingerprint: the top byte of the key's low half. */
+unsigned zhi_tail_fp(uint64_t lo);
+/* The games of a tails row's entries of fingerprint fp, ascending,
+   each once, at most max, into g: their number, -1 if the row is bad. */
+long zhi_tail_games(const unsigned char *b, size_t n, unsigned fp,
+    uint32_t *g, size_t max);
+
 /* ---------------- the sorter ---------------- */
 struct zhi_sort;
 /* 'memory' bytes for the records held (runs spilled past it) in
@@ -102,8 +124,12 @@ long zhi_sort_count(const struct zhi_sort *s);	/* records added */
 void zhi_sort_free(struct zhi_sort *s);
 
 /* ---------------- the SQLite file ---------------- */
-/* A key's bucket (the positions table's row): its high 'bits' bits. */
-int64_t zhi_bucket(uint64_t hi, int bits);
+/* A key's id for the rows of positions and tails: its high 63 bits; a
+   row's id is its first key's, and holds the keys up to the next row's
+   (about ZHI_ROW bytes of positions, ZHI_TAILROW tails entries). */
+#define ZHI_ROW		1000
+#define ZHI_TAILROW	256
+int64_t zhi_row_id(uint64_t hi);
 struct zhi_db;
 /* A new index at a temporary name beside 'path'; NULL after a message. */
 struct zhi_db *zhi_db_create(const char *path, int plies, size_t memory);
