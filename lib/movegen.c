@@ -803,6 +803,33 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 }
 
 /*
+ * The legal moves to square 'to': the board moves by the moving piece's
+ * type (pawn first; each type's as zh__moves_to lists them), then the
+ * drops by type.  A move's rank here is short to store (zhindex).
+ */
+int
+zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out)
+{
+	int t, n = 0;
+
+	if (!zh_on_board(p, to))
+		return 0;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (p->count[p->side][t] > 0)
+			n += zh__moves_to(p, t, to, out + n);
+	if (p->v->drops && p->sq[to] == 0)
+		for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+			if (drop_ok(p, t, to)) {
+				out[n].from = ZH_NOSQ;
+				out[n].to = (unsigned char)to;
+				out[n].piece = (unsigned char)t;
+				out[n].flags = ZH_MDROP;
+				n++;
+			}
+	return n;
+}
+
+/*
  * Has the side to move any legal move?  Cheaper than counting: a king
  * step or a drop that blocks usually answers at once.
  */

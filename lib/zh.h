@@ -265,6 +265,9 @@ zh_move_eq(struct zh_move a, struct zh_move b)
 int zh_legal_moves(const struct zh_pos *p, struct zh_move *out);
 /* Number of legal moves, faster than listing them (drops are counted). */
 uint64_t zh_count_legal(const struct zh_pos *p);
+/* The legal moves to square 'to' (board moves by the moving piece's type,
+   pawn first, then drops by type) into out[ZH_MAXMOVES]; their number. */
+int zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out);
 bool zh_is_legal(const struct zh_pos *p, struct zh_move m);
 /* Has the side to move a legal move?  (Faster than counting.) */
 bool zh_has_legal(const struct zh_pos *p);

@@ -287,7 +287,7 @@ store(struct walk *w, struct zh_move m)
 {
 	size_t k;
 
-	if (w->nmv + 2 > w->mvcap) {
+	if (w->nmv + 16 > w->mvcap) {
 		size_t c = w->mvcap ? 2 * w->mvcap : 128;
 		unsigned char *b = realloc(w->mv, c);
 

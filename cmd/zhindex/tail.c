@@ -1,8 +1,8 @@
 /*
  * tail.c - a game's stored moves (zhkit-index(5), games.moves): each
- * move of its first N plies as its index among the legal moves of the
- * position before it (libzh's zh_legal_moves order: one byte, two when
- * the position has more than 256 legal moves); played back into the
+ * move of its first N plies as the square it goes to and its rank among
+ * the legal moves to that square (libzh's zh_legal_to: one byte on an
+ * 8x8 board as a rule, no list of all moves to make); played back into the
  * game's records or its positions' keys.  The positions of one game
  * (most past the opening) are found from the tails table's short
  * entries and checked by playing the game's moves back: no key of
@@ -13,24 +13,68 @@
 
 #include "zhi.h"
 
-/* The index of m among p's legal moves into b: its length (1 or 2),
-   0 if m is not one of them. */
+/* A square as a number: rank x files + file. */
+static int
+sq_num(const struct zh_pos *p, int s)
+{
+	return ZH_RANK(s) * p->v->files + ZH_FILE(s);
+}
+
+/* m into b[8]: the square it goes to and its rank among the legal moves
+   to that square (zh_legal_to); on a board of 64 squares or fewer one
+   byte, square x 4 + rank, a rank over 2 as 3 and rank - 3 after it
+   (a varint); on a larger one the square (a byte), then the rank.  Its
+   length; 0 if m is not legal in p. */
 size_t
 zhi_move_put(const struct zh_pos *p, struct zh_move m, unsigned char *b)
 {
 	struct zh_move mv[ZH_MAXMOVES];
-	int n = zh_legal_moves(p, mv), i;
+	int n = zh_legal_to(p, m.to, mv), i, sq = sq_num(p, m.to);
 
 	for (i = 0; i < n; i++)
 		if (zh_move_eq(mv[i], m))
 			break;
 	if (i == n)
 		return 0;
-	b[0] = (unsigned char)(i & 0xff);
-	if (n <= 256)
-		return 1;
-	b[1] = (unsigned char)(i >> 8);
-	return 2;
+	if (p->v->files * p->v->ranks > 64) {
+		b[0] = (unsigned char)sq;
+		return 1 + zhi_put(b + 1, (uint64_t)i);
+	}
+	b[0] = (unsigned char)(sq * 4 + (i < 3 ? i : 3));
+	return i < 3 ? 1 : 1 + zhi_put(b + 1, (uint64_t)i - 3);
+}
+
+/* The move at *at of b[0..n) (zhi_move_put's): 0, -1 if none. */
+static int
+move_get(const struct zh_pos *p, const unsigned char *b, size_t n,
+    size_t *at, struct zh_move *m)
+{
+	struct zh_move mv[ZH_MAXMOVES];
+	const unsigned char *q = b + *at;
+	uint64_t i;
+	int sq, nm, files = p->v->files;
+
+	if (files * p->v->ranks > 64) {
+		sq = *q++;
+		if (zhi_get(&q, b + n, &i) != 0)
+			return -1;
+	} else {
+		sq = *q >> 2;
+		i = *q++ & 3;
+		if (i == 3) {
+			if (zhi_get(&q, b + n, &i) != 0 || i > ZH_MAXMOVES)
+				return -1;
+			i += 3;
+		}
+	}
+	*at = (size_t)(q - b);
+	if (sq >= files * p->v->ranks)
+		return -1;
+	nm = zh_legal_to(p, ZH_SQ(sq % files, sq / files), mv);
+	if (i >= (uint64_t)nm)
+		return -1;
+	*m = mv[i];
+	return 0;
 }
 
 /* The keys of the game whose stored moves are b[0..n), played from the
@@ -42,7 +86,6 @@ int
 zhi_moves_walk(const struct zh_variant *v, const unsigned char *b, size_t n,
     int (*cb)(void *arg, struct zh_key k, uint32_t code), void *arg)
 {
-	struct zh_move mv[ZH_MAXMOVES];
 	struct zh_pos p[2];
 	struct zh_key k;
 	size_t at = 0;
@@ -52,25 +95,18 @@ zhi_moves_walk(const struct zh_variant *v, const unsigned char *b, size_t n,
 	k = zh_pos_key(&p[0]);
 	for (;;) {
 		struct zh_key mk = k;
-		int nm, i;
+		struct zh_move m;
 
 		mk.hi &= zhi_high_mask;
 		mk.lo &= ~(uint64_t)0xffffffff;
 		if (at == n)
 			return cb(arg, mk, 0);
-		nm = zh_legal_moves(&p[cur], mv);
-		i = b[at++];
-		if (nm > 256) {
-			if (at == n)
-				return -1;
-			i |= b[at++] << 8;
-		}
-		if (i >= nm)
+		if (move_get(&p[cur], b, n, &at, &m) != 0)
 			return -1;
-		if ((rc = cb(arg, mk, zhi_move_code(mv[i]))) != 0)
+		if ((rc = cb(arg, mk, zhi_move_code(m))) != 0)
 			return rc;
 		p[1 - cur] = p[cur];
-		zh_make(&p[1 - cur], mv[i]);
+		zh_make(&p[1 - cur], m);
 		k = zh_pos_key_next(k, &p[cur], &p[1 - cur]);
 		cur = 1 - cur;
 	}
