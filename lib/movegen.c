@@ -829,6 +829,40 @@ zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out)
 	return n;
 }
 
+/* m's rank in zh_legal_to(p, m.to): the moves before it listed only. */
+int
+zh_legal_rank(const struct zh_pos *p, struct zh_move m)
+{
+	struct zh_move out[ZH_MAXMOVES];
+	int t, n = 0, k, i, type;
+
+	if (!zh_on_board(p, m.to))
+		return -1;
+	type = m.flags & ZH_MDROP ? ZH_NTYPES : zh_on_board(p, m.from) ?
+	    ZH_TYPE(p->sq[m.from]) : ZH_EMPTY;
+	for (t = ZH_PAWN; t < ZH_NTYPES && t <= type; t++) {
+		if (p->count[p->side][t] == 0)
+			continue;
+		k = zh__moves_to(p, t, m.to, out);
+		if (t == type) {
+			for (i = 0; i < k; i++)
+				if (zh_move_eq(out[i], m))
+					return n + i;
+			return -1;
+		}
+		n += k;
+	}
+	if (type != ZH_NTYPES || !p->v->drops || p->sq[m.to] != 0)
+		return -1;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (drop_ok(p, t, m.to)) {
+			if (t == m.piece)
+				return n;
+			n++;
+		}
+	return -1;
+}
+
 /*
  * Has the side to move any legal move?  Cheaper than counting: a king
  * step or a drop that blocks usually answers at once.

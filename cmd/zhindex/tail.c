@@ -28,13 +28,9 @@ sq_num(const struct zh_pos *p, int s)
 size_t
 zhi_move_put(const struct zh_pos *p, struct zh_move m, unsigned char *b)
 {
-	struct zh_move mv[ZH_MAXMOVES];
-	int n = zh_legal_to(p, m.to, mv), i, sq = sq_num(p, m.to);
+	int i = zh_legal_rank(p, m), sq = sq_num(p, m.to);
 
-	for (i = 0; i < n; i++)
-		if (zh_move_eq(mv[i], m))
-			break;
-	if (i == n)
+	if (i < 0)
 		return 0;
 	if (p->v->files * p->v->ranks > 64) {
 		b[0] = (unsigned char)sq;
