@@ -253,152 +253,6 @@ zhi_db_games(const struct zhi_db *d)
 
 /* ---------------- the positions ---------------- */
 
-struct grp {
-	struct zhi_move *m;	/* by code */
-	size_t nm, mcap;
-	struct zhi_rec *g;	/* the records, in order */
-	size_t ng, gcap;
-	unsigned char *b;	/* blob scratch */
-	size_t bcap;
-};
-
-static int
-grp_add(struct grp *x, const struct zhi_rec *r)
-{
-
-	if (x->ng == x->gcap) {
-		size_t c = x->gcap ? 2 * x->gcap : 256;
-		struct zhi_rec *g = realloc(x->g, c * sizeof *g);
-
-		if (g == NULL)
-			return -1;
-		x->g = g;
-		x->gcap = c;
-	}
-	x->g[x->ng++] = *r;
-	return 0;
-}
-
-/* The moves of the records in x->g, by code. */
-static int
-grp_moves(struct grp *x)
-{
-	size_t i, j;
-
-	x->nm = 0;
-	for (i = 0; i < x->ng; i++) {
-		const struct zhi_rec *r = &x->g[i];
-		struct zhi_move *m;
-
-		for (j = 0; j < x->nm && x->m[j].code < r->move; j++)
-			;
-		if (j == x->nm || x->m[j].code != r->move) {
-			if (x->nm == x->mcap) {
-				size_t c = x->mcap ? 2 * x->mcap : 64;
-
-				if ((m = realloc(x->m, c * sizeof *m)) == NULL)
-					return -1;
-				x->m = m;
-				x->mcap = c;
-			}
-			memmove(x->m + j + 1, x->m + j, (x->nm - j) * sizeof *m);
-			x->nm++;
-			memset(&x->m[j], 0, sizeof x->m[j]);
-			x->m[j].code = r->move;
-			x->m[j].first = r->game;
-		}
-		m = &x->m[j];
-		m->n[r->result]++;
-		if (r->rating > 0) {
-			m->rated++;
-			m->rsum += r->rating;
-		}
-		m->last = r->game;
-	}
-	return 0;
-}
-
-static unsigned char *
-room(struct grp *x, size_t n)
-{
-	if (n > x->bcap) {
-		unsigned char *b = realloc(x->b, n);
-
-		if (b == NULL)
-			return NULL;
-		x->b = b;
-		x->bcap = n;
-	}
-	return x->b;
-}
-
-static size_t
-moves_blob(struct grp *x, unsigned char *b)
-{
-	const struct zhi_move *m0 = &x->m[0];
-	size_t i, n;
-	uint32_t prev = 0;
-
-	/* one game, one move (most positions past the opening): count 0,
-	   then code, result x 2 + rated, rating, game */
-	if (x->nm == 1 && m0->n[0] + m0->n[1] + m0->n[2] == 1) {
-		n = zhi_put(b, 0);
-		n += zhi_put(b + n, m0->code);
-		n += zhi_put(b + n, (m0->n[1] ? 1u : m0->n[2] ? 2u : 0u) * 2 +
-		    (m0->rated ? 1 : 0));
-		if (m0->rated)
-			n += zhi_put(b + n, m0->rsum);
-		return n + zhi_put(b + n, m0->first);
-	}
-	n = zhi_put(b, x->nm);
-	for (i = 0; i < x->nm; i++) {
-		const struct zhi_move *m = &x->m[i];
-
-		n += zhi_put(b + n, m->code - prev);
-		prev = m->code;
-		n += zhi_put(b + n, m->n[0]);
-		n += zhi_put(b + n, m->n[1]);
-		n += zhi_put(b + n, m->n[2]);
-		n += zhi_put(b + n, m->rated);
-		n += zhi_put(b + n, m->rsum);
-		n += zhi_put(b + n, m->first);
-		n += zhi_put(b + n, m->last - m->first);
-	}
-	return n;
-}
-
-static size_t
-move_index(const struct grp *x, uint32_t code)
-{
-	size_t lo = 0, hi = x->nm;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (x->m[mid].code <= code)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static size_t
-games_blob(const struct grp *x, unsigned char *b)
-{
-	size_t i, n = 0;
-	uint32_t prev = 0;
-
-	for (i = 0; i < x->ng; i++) {
-		const struct zhi_rec *r = &x->g[i];
-
-		n += zhi_put(b + n, r->game - prev);
-		prev = r->game;
-		n += zhi_put(b + n, move_index(x, r->move) * 2 + r->board);
-	}
-	return n;
-}
-
 /* Better for the top list: higher rating, then the earlier game; for
    the recent: the later month, then the later game. */
 static bool
@@ -411,7 +265,7 @@ better(const struct zhi_rec *a, const struct zhi_rec *b, bool top)
 }
 
 static size_t
-list(const struct grp *x, unsigned char *b, bool top)
+list(const struct zhi_grp *x, unsigned char *b, bool top)
 {
 	const struct zhi_rec *best[ZHI_TOP];
 	size_t i, k, nb = 0, n;
@@ -433,7 +287,7 @@ list(const struct grp *x, unsigned char *b, bool top)
 	n = zhi_put(b, nb);
 	for (k = 0; k < nb; k++) {
 		n += zhi_put(b + n, best[k]->game);
-		n += zhi_put(b + n, move_index(x, best[k]->move) * 2 +
+		n += zhi_put(b + n, zhi_grp_move_index(x, best[k]->move) * 2 +
 		    best[k]->board);
 	}
 	return n;
@@ -542,7 +396,7 @@ tail_flush(struct zhi_db *d)
 	return step(d, d->tail);
 }
 
-/* A position of one game whose moves are stored: to the tails. */
+/* A game of a position of the tails: its entry. */
 static int
 tail_add(struct zhi_db *d, const struct zhi_rec *k, uint32_t game)
 {
@@ -565,18 +419,38 @@ tail_add(struct zhi_db *d, const struct zhi_rec *k, uint32_t game)
 		d->tcap = c;
 	}
 	d->tent[d->ntent++] = (uint64_t)game << 8 | zhi_tail_fp(k->lo);
-	d->tails++;
 	return 0;
 }
 
+/* A position of at most ZHI_TAILMAX records, all of games whose moves
+   are stored, on board A: to the tails, an entry a game (1), else 0. */
 static int
-grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
+tail_position(struct zhi_db *d, const struct zhi_grp *x,
+    const struct zhi_rec *k)
+{
+	size_t i;
+
+	if (x->ng > ZHI_TAILMAX)
+		return 0;
+	for (i = 0; i < x->ng; i++)
+		if (x->g[i].board != 0 || !stored(d, x->g[i].game))
+			return 0;
+	for (i = 0; i < x->ng; i++)
+		if ((i == 0 || x->g[i - 1].game != x->g[i].game) &&
+		    tail_add(d, k, x->g[i].game) != 0)
+			return -1;
+	d->tails++;
+	return 1;
+}
+
+static int
+grp_write(struct zhi_db *d, struct zhi_grp *x, const struct zhi_rec *k)
 {
 	unsigned char *b;
 	size_t nmv, ngm, ntop, i;
-	int games = 0;
+	int games = 0, rc;
 
-	if (grp_moves(x) != 0 || (b = room(x, 40 * (x->nm + 1) +
+	if (zhi_grp_moves(x) != 0 || (b = zhi_grp_room(x, 40 * (x->nm + 1) +
 	    24 * (x->ng + 2) + 64)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
@@ -585,12 +459,12 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 	for (i = 0; i < x->nm; i++)
 		d->moves += x->m[i].code != 0;
 	d->entries += (long)x->ng;
-	if (x->ng == 1 && x->g[0].board == 0 && stored(d, x->g[0].game))
-		return tail_add(d, k, x->g[0].game);
+	if ((rc = tail_position(d, x, k)) != 0)
+		return rc < 0 ? -1 : 0;
 	for (i = 0; i < x->ng; i++)
 		games += i == 0 || x->g[i - 1].game != x->g[i].game;
-	nmv = moves_blob(x, b);
-	ngm = x->ng == 1 && x->g[0].board == 0 ? 0 : games_blob(x, b + nmv);
+	nmv = zhi_grp_moves_blob(x, b);
+	ngm = x->ng == 1 && x->g[0].board == 0 ? 0 : zhi_grp_games_blob(x, b + nmv);
 	ntop = 0;
 	if (games > ZHI_LISTED) {
 		ntop = list(x, b + nmv + ngm, true);
@@ -602,7 +476,7 @@ grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
 int
 zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 {
-	struct grp x = { 0 };
+	struct zhi_grp x = { 0 };
 	struct zhi_rec r, k = { 0 };
 	int rc;
 
@@ -616,7 +490,7 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 		    r.move == x.g[x.ng - 1].move && r.board == x.g[x.ng - 1].board)
 			continue;	/* the same game given twice (merge) */
 		k = r;
-		if (grp_add(&x, &r) != 0) {
+		if (zhi_grp_add(&x, &r) != 0) {
 			cli_fail("out of memory");
 			goto fail;
 		}

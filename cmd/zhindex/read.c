@@ -173,8 +173,9 @@ copy(unsigned char **to, size_t *n, const unsigned char *b, size_t len)
 
 struct find {
 	struct zh_key k;
-	uint32_t code;
-	bool found;
+	struct zhi_grp *x;
+	struct zhi_rec r;	/* the game's: its id, result, rating */
+	bool fail;
 };
 
 static int
@@ -184,22 +185,23 @@ found(void *arg, struct zh_key k, uint32_t code)
 
 	if (k.hi != f->k.hi || k.lo != f->k.lo)
 		return 0;
-	f->code = code;
-	f->found = true;
-	return 1;
+	f->r.move = code;
+	if (zhi_grp_add(f->x, &f->r) != 0) {
+		f->fail = true;
+		return 1;
+	}
+	return 0;
 }
 
-/* Whether game id reaches the position of key k (its move into *code):
-   1, 0 not (or its moves are not stored), -1 if its row is damaged. */
+/* Game id's records at the position of key k into f->x (none if it does
+   not reach it or its moves are not stored): 0, -1 if its row is
+   damaged. */
 static int
-game_reaches(struct zhi_reader *x, uint32_t id, struct zh_key k,
-    uint32_t *code, int *result, int *rating)
+game_reaches(struct zhi_reader *x, uint32_t id, struct find *f)
 {
 	sqlite3_stmt *st = x->moves;
 	const struct zh_variant *v;
 	const char *vn, *res;
-	struct find f = { .k = k };
-	int rc;
 
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
@@ -209,70 +211,93 @@ game_reaches(struct zhi_reader *x, uint32_t id, struct zh_key k,
 	vn = (const char *)sqlite3_column_text(st, 0);
 	if (vn == NULL || (v = zh_variant_find(vn)) == NULL)
 		return -1;
-	rc = zhi_moves_walk(v, sqlite3_column_blob(st, 1),
-	    (size_t)sqlite3_column_bytes(st, 1), found, &f);
-	if (rc < 0)
-		return -1;
-	if (!f.found)
-		return 0;
 	res = (const char *)sqlite3_column_text(st, 2);
-	*result = res == NULL ? ZHI_DRAW : strcmp(res, "1-0") == 0 ?
-	    ZHI_WHITE : strcmp(res, "0-1") == 0 ? ZHI_BLACK : ZHI_DRAW;
-	*rating = sqlite3_column_int(st, 3);
-	*code = f.code;
-	return 1;
+	memset(&f->r, 0, sizeof f->r);
+	f->r.game = id;
+	f->r.result = (uint8_t)(res == NULL ? ZHI_DRAW : strcmp(res, "1-0") ==
+	    0 ? ZHI_WHITE : strcmp(res, "0-1") == 0 ? ZHI_BLACK : ZHI_DRAW);
+	f->r.rating = (uint16_t)sqlite3_column_int(st, 3);
+	if (zhi_moves_walk(v, sqlite3_column_blob(st, 1),
+	    (size_t)sqlite3_column_bytes(st, 1), found, f) < 0 || f->fail)
+		return -1;
+	return 0;
 }
 
-/* A position of one game (not in positions): its tails row's games of
-   its fingerprint played back until one reaches it; its moves blob
-   made as positions would hold it (zhkit-index(5)). */
+static int
+by_game_move(const void *a, const void *b)
+{
+	const struct zhi_rec *x = a, *y = b;
+
+	if (x->game != y->game)
+		return x->game < y->game ? -1 : 1;
+	return x->move < y->move ? -1 : x->move > y->move;
+}
+
+/* The blobs of the records found, as the positions table holds them. */
+static int
+tail_blobs(struct zhi_reader *x, struct zhi_grp *g)
+{
+	unsigned char *b;
+	size_t i, k = 0, nmv, ngm;
+
+	qsort(g->g, g->ng, sizeof *g->g, by_game_move);
+	for (i = 0; i < g->ng; i++)	/* a (game, move) once */
+		if (k == 0 || by_game_move(&g->g[k - 1], &g->g[i]) != 0)
+			g->g[k++] = g->g[i];
+	g->ng = k;
+	if (zhi_grp_moves(g) != 0 || (b = zhi_grp_room(g, 40 * (g->nm + 1) +
+	    24 * (g->ng + 2) + 64)) == NULL)
+		return -1;
+	nmv = zhi_grp_moves_blob(g, b);
+	ngm = g->ng == 1 ? 0 : zhi_grp_games_blob(g, b + nmv);
+	return copy(&x->mv, &x->nmv, b, nmv) != 0 ||
+	    copy(&x->gm, &x->ngm, b + nmv, ngm) != 0 ||
+	    copy(&x->top, &x->ntop, NULL, 0) != 0 ? -1 : 0;
+}
+
+/* A position of the tails (not in positions): the games of its tails
+   row with its fingerprint played back, the records of those that reach
+   it grouped into its blobs (zhkit-index(5)).  1, 0 not there, -1. */
 static int
 tail_lookup(struct zhi_reader *x, struct zh_key k)
 {
+	struct zhi_grp g = { 0 };
+	struct find f = { .x = &g };
 	const unsigned char *b;
-	uint32_t *g, code = 0;
-	unsigned char mb[40];
+	uint32_t *gs;
 	size_t n;
 	long ng, i;
-	int rc = 0, result = 0, rating = 0;
+	int rc = 0;
 
 	k.lo &= ~(uint64_t)0xffffffff;	/* the 96 bits stored */
+	f.k = k;
 	sqlite3_reset(x->tail);
 	sqlite3_bind_int64(x->tail, 1, zhi_row_id(k.hi));
 	if (sqlite3_step(x->tail) != SQLITE_ROW)
 		return 0;
 	b = sqlite3_column_blob(x->tail, 0);
 	n = (size_t)sqlite3_column_bytes(x->tail, 0);
-	if ((g = malloc((n / 2 + 1) * sizeof *g)) == NULL) {
+	if ((gs = malloc((n / 2 + 1) * sizeof *gs)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
 	}
-	ng = b == NULL ? -1 : zhi_tail_games(b, n, zhi_tail_fp(k.lo), g,
+	ng = b == NULL ? -1 : zhi_tail_games(b, n, zhi_tail_fp(k.lo), gs,
 	    n / 2 + 1);
 	for (i = 0; i < ng && rc == 0; i++)
-		rc = game_reaches(x, g[i], k, &code, &result, &rating);
+		rc = game_reaches(x, gs[i], &f);
 	if (ng < 0 || rc < 0) {
-		free(g);
 		cli_fail("%s: damaged index: a tails row or a game's moves do "
 		    "not decode", x->path);
-		return -1;
-	}
-	if (rc == 1) {
-		n = zhi_put(mb, 0);
-		n += zhi_put(mb + n, code);
-		n += zhi_put(mb + n, (uint64_t)result * 2 + (rating > 0));
-		if (rating > 0)
-			n += zhi_put(mb + n, (uint64_t)rating);
-		n += zhi_put(mb + n, g[i - 1]);
-		if (copy(&x->mv, &x->nmv, mb, n) != 0 ||
-		    copy(&x->gm, &x->ngm, NULL, 0) != 0 ||
-		    copy(&x->top, &x->ntop, NULL, 0) != 0) {
-			free(g);
-			cli_fail("out of memory");
-			return -1;
-		}
-	}
-	free(g);
+		rc = -1;
+	} else if (g.ng > 0 && tail_blobs(x, &g) != 0) {
+		cli_fail("out of memory");
+		rc = -1;
+	} else
+		rc = g.ng > 0;
+	free(gs);
+	free(g.m);
+	free(g.g);
+	free(g.b);
 	return rc;
 }
 

@@ -127,8 +127,11 @@ void zhi_sort_free(struct zhi_sort *s);
 /* A key's id for the rows of positions and tails: its high 63 bits; a
    row's id is its first key's, and holds the keys up to the next row's
    (about ZHI_ROW bytes of positions, ZHI_TAILROW tails entries). */
-#define ZHI_ROW		1000
+#define ZHI_ROW		400
 #define ZHI_TAILROW	256
+#define ZHI_TAILMAX	8	/* a position of this many records or
+				   fewer, all of games whose moves are
+				   stored: in the tails */
 int64_t zhi_row_id(uint64_t hi);
 struct zhi_db;
 /* A new index at a temporary name beside 'path'; NULL after a message. */
@@ -191,6 +194,26 @@ struct zhi_move {
    or -1 if the blob is bad. */
 long zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
     size_t max);
+/* A position's records (sorted by game, move, board) and the blobs
+   made from them (blob.c): the writer's, and a reader's for positions
+   of the tails. */
+struct zhi_grp {
+	struct zhi_move *m;	/* by code */
+	size_t nm, mcap;
+	struct zhi_rec *g;	/* the records, in order */
+	size_t ng, gcap;
+	unsigned char *b;	/* blob scratch */
+	size_t bcap;
+};
+int zhi_grp_add(struct zhi_grp *x, const struct zhi_rec *r);	/* 0, -1 */
+int zhi_grp_moves(struct zhi_grp *x);	/* x->m from x->g: 0, -1 */
+unsigned char *zhi_grp_room(struct zhi_grp *x, size_t n);
+/* The moves blob of x into b: its length. */
+size_t zhi_grp_moves_blob(struct zhi_grp *x, unsigned char *b);
+size_t zhi_grp_move_index(const struct zhi_grp *x, uint32_t code);
+/* The games blob of x into b: its length. */
+size_t zhi_grp_games_blob(const struct zhi_grp *x, unsigned char *b);
+
 /* One entry of a games blob: game id, the move's index in the moves
    blob (0-based), board. */
 struct zhi_gref {
