@@ -829,6 +829,39 @@ zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out)
 	return n;
 }
 
+/* The move of rank i in zh_legal_to(p, to), the moves after it not
+   listed: 0, -1 if none. */
+int
+zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m)
+{
+	struct zh_move out[ZH_MAXMOVES];
+	int t, k;
+
+	if (!zh_on_board(p, to) || i < 0)
+		return -1;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
+		if (p->count[p->side][t] == 0)
+			continue;
+		k = zh__moves_to(p, t, to, out);
+		if (i < k) {
+			*m = out[i];
+			return 0;
+		}
+		i -= k;
+	}
+	if (!p->v->drops || p->sq[to] != 0)
+		return -1;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (drop_ok(p, t, to) && i-- == 0) {
+			m->from = ZH_NOSQ;
+			m->to = (unsigned char)to;
+			m->piece = (unsigned char)t;
+			m->flags = ZH_MDROP;
+			return 0;
+		}
+	return -1;
+}
+
 /* m's rank in zh_legal_to(p, m.to): the moves before it listed only. */
 int
 zh_legal_rank(const struct zh_pos *p, struct zh_move m)

@@ -778,7 +778,7 @@ import_moves(struct zhi_db *d, struct zhi_sort *s, const struct old *g,
 		p.r.month = o->month;
 		p.r.result = o->result;
 		if (zhi_moves_walk(v, sqlite3_column_blob(st, 2),
-		    (size_t)sqlite3_column_bytes(st, 2), replayed, &p) != 0)
+		    (size_t)sqlite3_column_bytes(st, 2), NULL, replayed, &p) != 0)
 			break;
 	}
 	sqlite3_finalize(st);

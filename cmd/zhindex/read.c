@@ -173,6 +173,7 @@ copy(unsigned char **to, size_t *n, const unsigned char *b, size_t len)
 
 struct find {
 	struct zh_key k;
+	const struct zh_pos *p;
 	struct zhi_grp *x;
 	struct zhi_rec r;	/* the game's: its id, result, rating */
 	bool fail;
@@ -218,7 +219,7 @@ game_reaches(struct zhi_reader *x, uint32_t id, struct find *f)
 	    0 ? ZHI_WHITE : strcmp(res, "0-1") == 0 ? ZHI_BLACK : ZHI_DRAW);
 	f->r.rating = (uint16_t)sqlite3_column_int(st, 3);
 	if (zhi_moves_walk(v, sqlite3_column_blob(st, 1),
-	    (size_t)sqlite3_column_bytes(st, 1), found, f) < 0 || f->fail)
+	    (size_t)sqlite3_column_bytes(st, 1), f->p, found, f) < 0 || f->fail)
 		return -1;
 	return 0;
 }
@@ -259,10 +260,10 @@ tail_blobs(struct zhi_reader *x, struct zhi_grp *g)
    row with its fingerprint played back, the records of those that reach
    it grouped into its blobs (zhkit-index(5)).  1, 0 not there, -1. */
 static int
-tail_lookup(struct zhi_reader *x, struct zh_key k)
+tail_lookup(struct zhi_reader *x, struct zh_key k, const struct zh_pos *p)
 {
 	struct zhi_grp g = { 0 };
-	struct find f = { .x = &g };
+	struct find f = { .x = &g, .p = p };
 	const unsigned char *b;
 	uint32_t *gs;
 	size_t n;
@@ -302,8 +303,9 @@ tail_lookup(struct zhi_reader *x, struct zh_key k)
 }
 
 int
-zhi_lookup(struct zhi_reader *x, struct zh_key k)
+zhi_lookup(struct zhi_reader *x, const struct zh_pos *pos)
 {
+	struct zh_key k = zhi_key(pos);
 	unsigned char key[ZHI_KEYLEN];
 	const unsigned char *p, *end;
 	struct zhi_entry e;
@@ -317,7 +319,7 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 	sqlite3_bind_int64(x->look, 1, zhi_row_id(k.hi));
 	rc = sqlite3_step(x->look);
 	if (rc == SQLITE_DONE)
-		return tail_lookup(x, k);
+		return tail_lookup(x, k, pos);
 	if (rc != SQLITE_ROW) {
 		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
 		return -1;
@@ -338,7 +340,7 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 		cli_fail("%s: damaged index: a bucket does not decode", x->path);
 		return -1;
 	}
-	return tail_lookup(x, k);
+	return tail_lookup(x, k, pos);
 }
 
 const unsigned char *

@@ -45,14 +45,13 @@ static int
 move_get(const struct zh_pos *p, const unsigned char *b, size_t n,
     size_t *at, struct zh_move *m)
 {
-	struct zh_move mv[ZH_MAXMOVES];
 	const unsigned char *q = b + *at;
 	uint64_t i;
-	int sq, nm, files = p->v->files;
+	int sq, files = p->v->files;
 
 	if (files * p->v->ranks > 64) {
 		sq = *q++;
-		if (zhi_get(&q, b + n, &i) != 0)
+		if (zhi_get(&q, b + n, &i) != 0 || i > ZH_MAXMOVES)
 			return -1;
 	} else {
 		sq = *q >> 2;
@@ -66,44 +65,71 @@ move_get(const struct zh_pos *p, const unsigned char *b, size_t n,
 	*at = (size_t)(q - b);
 	if (sq >= files * p->v->ranks)
 		return -1;
-	nm = zh_legal_to(p, ZH_SQ(sq % files, sq / files), mv);
-	if (i >= (uint64_t)nm)
-		return -1;
-	*m = mv[i];
-	return 0;
+	return zh_legal_nth(p, ZH_SQ(sq % files, sq / files), (int)i, m);
+}
+
+/* Could p be t (the key decides)?  Side, pieces, pockets where pieces
+   are dropped; promoted flags and a chess game's hands left to the key. */
+static bool
+may_be(const struct zh_pos *p, const struct zh_pos *t)
+{
+	size_t i;
+
+	if (p->side != t->side || p->bb_side[0] != t->bb_side[0] ||
+	    p->bb_side[1] != t->bb_side[1] || memcmp(p->bb_type, t->bb_type,
+	    sizeof p->bb_type) != 0 || (p->v->drops &&
+	    memcmp(p->pocket, t->pocket, sizeof p->pocket) != 0))
+		return false;
+	if ((p->bb_side[0] | p->bb_side[1]) != 0)	/* 8x8: the masks */
+		return true;
+	for (i = 0; i < sizeof p->sq; i++)
+		if ((p->sq[i] & ~ZH_PROMOTED) != (t->sq[i] & ~ZH_PROMOTED))
+			return false;
+	return true;
 }
 
 /* The keys of the game whose stored moves are b[0..n), played from the
    start position of v: cb(arg, key, code) for each of its first
    positions with the move's code, the last one (after the last stored
-   move) with code 0, as zhi_game_records gives them.  0; the callback's
-   non-zero return; -1 if b is not a list of legal moves. */
+   move) with code 0, as zhi_game_records gives them; with a target t,
+   only for the positions that may be t (the others' keys not made).
+   0; the callback's non-zero return; -1 if b is not legal moves. */
 int
 zhi_moves_walk(const struct zh_variant *v, const unsigned char *b, size_t n,
+    const struct zh_pos *t,
     int (*cb)(void *arg, struct zh_key k, uint32_t code), void *arg)
 {
 	struct zh_pos p[2];
-	struct zh_key k;
+	struct zh_key k = { 0, 0 };
 	size_t at = 0;
 	int cur = 0, rc;
 
 	zh_pos_start(&p[0], v);
-	k = zh_pos_key(&p[0]);
+	if (t == NULL)
+		k = zh_pos_key(&p[0]);
 	for (;;) {
 		struct zh_key mk = k;
 		struct zh_move m;
+		bool want = t == NULL || may_be(&p[cur], t);
 
+		/* a castling right lost is never regained: t is behind */
+		if (t != NULL && (t->castle & ~p[cur].castle) != 0)
+			return 0;
+
+		if (t != NULL && want)
+			mk = zh_pos_key(&p[cur]);
 		mk.hi &= zhi_high_mask;
 		mk.lo &= ~(uint64_t)0xffffffff;
 		if (at == n)
-			return cb(arg, mk, 0);
+			return want ? cb(arg, mk, 0) : 0;
 		if (move_get(&p[cur], b, n, &at, &m) != 0)
 			return -1;
-		if ((rc = cb(arg, mk, zhi_move_code(m))) != 0)
+		if (want && (rc = cb(arg, mk, zhi_move_code(m))) != 0)
 			return rc;
 		p[1 - cur] = p[cur];
 		zh_make(&p[1 - cur], m);
-		k = zh_pos_key_next(k, &p[cur], &p[1 - cur]);
+		if (t == NULL)
+			k = zh_pos_key_next(k, &p[cur], &p[1 - cur]);
 		cur = 1 - cur;
 	}
 }

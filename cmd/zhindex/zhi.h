@@ -98,10 +98,12 @@ size_t zhi_move_put(const struct zh_pos *p, struct zh_move m, unsigned char *b);
 /* The game of stored moves b[0..n) from v's start played back:
    cb(arg, key, code) for each position of its first plies with the
    move's code, then the last one with 0 (zhi_game_records' records).
-   0, the callback's non-zero return, or -1 if b is not legal moves. */
+   With t, only the positions that may be t (side, pieces and pockets
+   alike) are keyed and given.  0, the callback's non-zero return, or
+   -1 if b is not legal moves. */
 int zhi_moves_walk(const struct zh_variant *v, const unsigned char *b,
-    size_t n, int (*cb)(void *arg, struct zh_key k, uint32_t code),
-    void *arg);
+    size_t n, const struct zh_pos *t,
+    int (*cb)(void *arg, struct zh_key k, uint32_t code), void *arg);
 /* A tails entry's fingerprint: the top byte of the key's low half. */
 unsigned zhi_tail_fp(uint64_t lo);
 /* The games of a tails row's entries of fingerprint fp, ascending,
@@ -160,8 +162,9 @@ struct zhi_reader;
 struct zhi_reader *zhi_open(const char *path);
 void zhi_close(struct zhi_reader *x);
 int zhi_plies(const struct zhi_reader *x);
-/* The position's row: 1 found (blobs copied into x), 0 not, -1 error. */
-int zhi_lookup(struct zhi_reader *x, struct zh_key k);
+/* Position p's row (its key's; of the tails, the games that may reach p
+   played back): 1 found (blobs copied into x), 0 not, -1 error. */
+int zhi_lookup(struct zhi_reader *x, const struct zh_pos *p);
 const unsigned char *zhi_row_moves(const struct zhi_reader *x, size_t *n);
 const unsigned char *zhi_row_games(const struct zhi_reader *x, size_t *n);
 const unsigned char *zhi_row_top(const struct zhi_reader *x, size_t *n);
