@@ -356,12 +356,43 @@ bucket_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
 	return 0;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+/* Sort v[0..n) ascending (a quicksort inlined: qsort's calls cost more
+   than the rows' few hundred entries). */
+static void
+sort_u64(uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	while (n > 16) {
+		size_t i = 0, j = n - 1;
+		uint64_t pv = v[n / 2], t;
 
-	return x < y ? -1 : x > y;
+		for (;;) {
+			while (v[i] < pv)
+				i++;
+			while (pv < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_u64(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_u64(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t t = v[i];
+		size_t k = i;
+
+		for (; k > 0 && t < v[k - 1]; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
 }
 
 /* The tails row filled written: its entries by game, each the game id
@@ -374,7 +405,7 @@ tail_flush(struct zhi_db *d)
 
 	if (d->ntent == 0)
 		return 0;
-	qsort(d->tent, d->ntent, sizeof *d->tent, cmp_u64);
+	sort_u64(d->tent, d->ntent);
 	if (11 * d->ntent > d->tbcap) {
 		unsigned char *b = realloc(d->tbuf, 11 * d->tcap);
 

@@ -206,6 +206,8 @@ header(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r)
 
 /* ---------------- the walk ---------------- */
 
+#define NSEEN 1024
+
 struct walk {
 	struct zhi_out *o;
 	int plies;
@@ -221,6 +223,8 @@ struct walk {
 					   the variant's start) */
 	size_t nmv, mvcap;
 	bool store;			/* still stored */
+	uint16_t seen[NSEEN];		/* the records by hash, index + 1 (a
+					   linear scan past NSEEN / 2) */
 };
 
 static int
@@ -229,16 +233,28 @@ emit(struct walk *w, int b, struct zh_key k, uint32_t move)
 	struct zhi_rec rc = w->base[b];
 	struct zhi_out *o = w->o;
 	const struct zhi_rec *q;
-	size_t i;
+	size_t i, h;
 
 	rc.hi = k.hi;
 	rc.lo = k.lo & ~(uint64_t)0xffffffff;
 	rc.move = move;
 	q = (const struct zhi_rec *)(o->buf + w->first);
-	for (i = 0; i < o->nrec; i++)	/* one per distinct (position, move) */
-		if (q[i].hi == rc.hi && q[i].lo == rc.lo && q[i].move == move &&
-		    q[i].board == rc.board)
-			return 0;
+	/* one per distinct (position, move) */
+	if (o->nrec < NSEEN / 2) {
+		h = (size_t)((rc.hi ^ rc.lo >> 32 ^ move * 0x9e3779b1u) +
+		    rc.board) & (NSEEN - 1);
+		for (; w->seen[h] != 0; h = (h + 1) & (NSEEN - 1)) {
+			i = w->seen[h] - 1u;
+			if (q[i].hi == rc.hi && q[i].lo == rc.lo &&
+			    q[i].move == move && q[i].board == rc.board)
+				return 0;
+		}
+		w->seen[h] = (uint16_t)(o->nrec + 1);
+	} else
+		for (i = 0; i < o->nrec; i++)
+			if (q[i].hi == rc.hi && q[i].lo == rc.lo &&
+			    q[i].move == move && q[i].board == rc.board)
+				return 0;
 	if (grow(o, sizeof rc) != 0)
 		return -1;
 	memcpy(o->buf + o->len, &rc, sizeof rc);
