@@ -12,8 +12,6 @@
 const char *const zhi_speeds[ZHI_NSPEEDS] = { "ultraBullet", "bullet",
     "blitz", "rapid", "classical", "correspondence", "unknown" };
 
-uint64_t zhi_high_mask = ~(uint64_t)0;
-
 void
 zhi_key_setup(void)
 {
@@ -31,15 +29,6 @@ zhi_key(const struct zh_pos *p)
 
 	k.hi &= zhi_high_mask;
 	return k;
-}
-
-uint32_t
-zhi_move_code(struct zh_move m)
-{
-	int from = m.flags & ZH_MDROP ? 100 : zh_posrec_square(m.from);
-	int to = zh_posrec_square(m.to);
-
-	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
 }
 
 /* Lichess's speeds, by the estimated duration base + 40 * increment

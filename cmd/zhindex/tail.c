@@ -13,6 +13,17 @@
 
 #include "zhi.h"
 
+uint64_t zhi_high_mask = ~(uint64_t)0;
+
+uint32_t
+zhi_move_code(struct zh_move m)
+{
+	int from = m.flags & ZH_MDROP ? 100 : zh_posrec_square(m.from);
+	int to = zh_posrec_square(m.to);
+
+	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
+}
+
 /* A square as a number: rank x files + file. */
 static int
 sq_num(const struct zh_pos *p, int s)
@@ -132,39 +143,4 @@ zhi_moves_walk(const struct zh_variant *v, const unsigned char *b, size_t n,
 			k = zh_pos_key_next(k, &p[cur], &p[1 - cur]);
 		cur = 1 - cur;
 	}
-}
-
-/* ---------------- a tails row ---------------- */
-
-/* A tails entry's fingerprint: the key's bits 64 to 71 (the top byte
-   of its low half; the row's id is from its high half). */
-unsigned
-zhi_tail_fp(uint64_t lo)
-{
-	return (unsigned)(lo >> 56);
-}
-
-/* The games of a tails row whose entries have fingerprint fp, at most
-   max, into g (ascending, each once): their number, -1 if the row is
-   bad. */
-long
-zhi_tail_games(const unsigned char *b, size_t n, unsigned fp, uint32_t *g,
-    size_t max)
-{
-	const unsigned char *p = b, *end = b + n;
-	uint64_t game = 0, gap;
-	long k = 0;
-
-	while (p < end) {
-		if (zhi_get(&p, end, &gap) != 0 || p == end ||
-		    gap > UINT32_MAX - game)
-			return -1;
-		game += gap;
-		if (*p++ != fp || (k > 0 && g[k - 1] == game))
-			continue;
-		if ((size_t)k == max)
-			return -1;
-		g[k++] = (uint32_t)game;
-	}
-	return k;
 }
