@@ -481,17 +481,26 @@ grp_write(struct zhi_db *d, struct zhi_grp *x, const struct zhi_rec *k)
 	size_t nmv, ngm, ntop, i;
 	int games = 0, rc;
 
+	d->positions++;
+	d->entries += (long)x->ng;
+	if ((rc = tail_position(d, x, k)) != 0) {
+		/* its distinct moves counted: a few records, no blobs */
+		for (i = 0; i < x->ng; i++) {
+			size_t j;
+
+			for (j = 0; j < i && x->g[j].move != x->g[i].move; j++)
+				;
+			d->moves += j == i && x->g[i].move != 0;
+		}
+		return rc < 0 ? -1 : 0;
+	}
 	if (zhi_grp_moves(x) != 0 || (b = zhi_grp_room(x, 40 * (x->nm + 1) +
 	    24 * (x->ng + 2) + 64)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
 	}
-	d->positions++;
 	for (i = 0; i < x->nm; i++)
 		d->moves += x->m[i].code != 0;
-	d->entries += (long)x->ng;
-	if ((rc = tail_position(d, x, k)) != 0)
-		return rc < 0 ? -1 : 0;
 	for (i = 0; i < x->ng; i++)
 		games += i == 0 || x->g[i - 1].game != x->g[i].game;
 	nmv = zhi_grp_moves_blob(x, b);
