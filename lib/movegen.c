@@ -802,6 +802,21 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 	return drop_ok(p, type, to);
 }
 
+/* May the side's pieces of type t move to 'to' (none if it has none; a
+   king only along its rank or a step away: castling keeps the rank)? */
+static bool
+type_may(const struct zh_pos *p, int t, int to)
+{
+	int k = p->king[p->side], dr;
+
+	if (p->count[p->side][t] == 0)
+		return false;
+	if (t != ZH_KING || k == ZH_NOSQ)
+		return true;
+	dr = ZH_RANK(to) - ZH_RANK(k);
+	return dr >= -1 && dr <= 1;
+}
+
 /*
  * The legal moves to square 'to': the board moves by the moving piece's
  * type (pawn first; each type's as zh__moves_to lists them), then the
@@ -815,7 +830,7 @@ zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out)
 	if (!zh_on_board(p, to))
 		return 0;
 	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
-		if (p->count[p->side][t] > 0)
+		if (type_may(p, t, to))
 			n += zh__moves_to(p, t, to, out + n);
 	if (p->v->drops && p->sq[to] == 0)
 		for (t = ZH_PAWN; t < ZH_NTYPES; t++)
@@ -840,7 +855,7 @@ zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m)
 	if (!zh_on_board(p, to) || i < 0)
 		return -1;
 	for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
-		if (p->count[p->side][t] == 0)
+		if (!type_may(p, t, to))
 			continue;
 		k = zh__moves_to(p, t, to, out);
 		if (i < k) {
@@ -874,7 +889,7 @@ zh_legal_rank(const struct zh_pos *p, struct zh_move m)
 	type = m.flags & ZH_MDROP ? ZH_NTYPES : zh_on_board(p, m.from) ?
 	    ZH_TYPE(p->sq[m.from]) : ZH_EMPTY;
 	for (t = ZH_PAWN; t < ZH_NTYPES && t <= type; t++) {
-		if (p->count[p->side][t] == 0)
+		if (!type_may(p, t, m.to))
 			continue;
 		k = zh__moves_to(p, t, m.to, out);
 		if (t == type) {
