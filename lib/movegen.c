@@ -802,6 +802,18 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 	return drop_ok(p, type, to);
 }
 
+/* p with its check flag known, in c if it was not: the moves to a
+   square ask it once a type. */
+static const struct zh_pos *
+check_known(const struct zh_pos *p, struct zh_pos *c)
+{
+	if (p->check != 0)
+		return p;
+	*c = *p;
+	c->check = zh_in_check(p) ? 2 : 1;
+	return c;
+}
+
 /* May the side's pieces of type t move to 'to' (none if it has none; a
    king only along its rank or a step away: castling keeps the rank)? */
 static bool
@@ -850,10 +862,12 @@ int
 zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m)
 {
 	struct zh_move out[ZH_MAXMOVES];
+	struct zh_pos c;
 	int t, k;
 
 	if (!zh_on_board(p, to) || i < 0)
 		return -1;
+	p = check_known(p, &c);
 	for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
 		if (!type_may(p, t, to))
 			continue;
@@ -882,10 +896,12 @@ int
 zh_legal_rank(const struct zh_pos *p, struct zh_move m)
 {
 	struct zh_move out[ZH_MAXMOVES];
+	struct zh_pos c;
 	int t, n = 0, k, i, type;
 
 	if (!zh_on_board(p, m.to))
 		return -1;
+	p = check_known(p, &c);
 	type = m.flags & ZH_MDROP ? ZH_NTYPES : zh_on_board(p, m.from) ?
 	    ZH_TYPE(p->sq[m.from]) : ZH_EMPTY;
 	for (t = ZH_PAWN; t < ZH_NTYPES && t <= type; t++) {
