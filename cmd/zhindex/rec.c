@@ -345,20 +345,6 @@ on_bply(void *arg, const struct zh_bply *pl)
 	return w->n[0] > w->plies && w->n[1] > w->plies ? 1 : 0;
 }
 
-/* The game starts from its variant's start position (its moves can be
-   stored). */
-static bool
-from_start(const struct zh_replay *r)
-{
-	struct zh_pos p;
-	struct zh_key a, b;
-
-	zh_pos_start(&p, r->v);
-	a = zh_pos_key(&p);
-	b = zh_pos_key(&r->start);
-	return a.hi == b.hi && a.lo == b.lo;
-}
-
 static uint16_t
 mean(int a, int b)
 {
@@ -387,7 +373,9 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 		/* board B's White is on board A's Black's team */
 		w.base[b].result = (uint8_t)(b == 0 ? h.result : 2 - h.result);
 	}
-	w.store = r->v->boards < 2 && from_start(r);
+	/* one board, from the variant's start (no FEN tag): the moves
+	   stored */
+	w.store = r->v->boards < 2 && !r->setup;
 	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
 	if (rc < 0 || (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0) ||
 	    (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0))
