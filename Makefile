@@ -158,9 +158,9 @@ build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
 
 # The index's blobs (cmd/zhindex/blob.c, no SQLite).
-build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c cmd/zhindex/blob.c cmd/zhindex/zhi.h build/libzh.a
+build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c cmd/zhindex/blob.c cmd/zhindex/tail.c cmd/zhindex/zhi.h build/libzh.a
 	@mkdir -p build/fuzzrun
-	$(CC) $(CFLAGS_ALL) -Icmd/zhindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Icmd/zhindex -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c cmd/zhindex/tail.c tests/fuzz/standalone.c build/libzh.a $(LIBS)
 
 # The pictures' target draws through draw/, the reports' writes through
 # cmd/zhcheck/report.c (and the cli/ it calls).
@@ -240,9 +240,9 @@ build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ bench/inflate.c cli/codec.c build/libzh.a $(CODECLIBS) $(LIBS)
 
-build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c cmd/zhindex/zhi.h $(LIBSRC) $(LIBHDR)
+build/fuzz/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c cmd/zhindex/tail.c cmd/zhindex/zhi.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icmd/zhindex -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c $(LIBSRC) $(LIBS)
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icmd/zhindex -o $@ tests/fuzz/fuzz_zhiblob.c cmd/zhindex/blob.c cmd/zhindex/tail.c $(LIBSRC) $(LIBS)
 
 # libFuzzer targets (clang): `make fuzz FUZZTIME=60` runs each for that long,
 # seeded from tests/fuzz/corpus/<target>; new crashes land in build/fuzz.

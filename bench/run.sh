@@ -754,7 +754,7 @@ index_section() {
 	fi
 	bin/zhindex build -q -o "$out/zh.zhi" "$zh" || return
 	n=$(sqlite3 "$out/zh.zhi" "SELECT value FROM meta WHERE name = 'moves'")
-	moves=$(sqlite3 "$out/zh.zhi" "SELECT count(*) FROM positions")
+	moves=$(sqlite3 "$out/zh.zhi" "SELECT value FROM meta WHERE name = 'positions'")
 	bytes=$(wc -c <"$out/zh.zhi")
 	zst=$(wc -c <"$(readlink -f "$DATA/zh-tags.pgn.zst")" 2>/dev/null || echo 0)
 	row "index size" "zh-tags.pgn" 0 "$bytes bytes, $(calc "'%.1f' % ($bytes / $n)") bytes per (position, move) ($n; $moves positions)" \

@@ -802,6 +802,131 @@ zh__drop_ok(const struct zh_pos *p, int type, int to)
 	return drop_ok(p, type, to);
 }
 
+/* p with its check flag known, in c if it was not: the moves to a
+   square ask it once a type. */
+static const struct zh_pos *
+check_known(const struct zh_pos *p, struct zh_pos *c)
+{
+	if (p->check != 0)
+		return p;
+	*c = *p;
+	c->check = zh_in_check(p) ? 2 : 1;
+	return c;
+}
+
+/* May the side's pieces of type t move to 'to' (none if it has none; a
+   king only along its rank or a step away: castling keeps the rank)? */
+static bool
+type_may(const struct zh_pos *p, int t, int to)
+{
+	int k = p->king[p->side], dr;
+
+	if (p->count[p->side][t] == 0)
+		return false;
+	if (t != ZH_KING || k == ZH_NOSQ)
+		return true;
+	dr = ZH_RANK(to) - ZH_RANK(k);
+	return dr >= -1 && dr <= 1;
+}
+
+/*
+ * The legal moves to square 'to': the board moves by the moving piece's
+ * type (pawn first; each type's as zh__moves_to lists them), then the
+ * drops by type.  A move's rank here is short to store (zhindex).
+ */
+int
+zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out)
+{
+	int t, n = 0;
+
+	if (!zh_on_board(p, to))
+		return 0;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (type_may(p, t, to))
+			n += zh__moves_to(p, t, to, out + n);
+	if (p->v->drops && p->sq[to] == 0)
+		for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+			if (drop_ok(p, t, to)) {
+				out[n].from = ZH_NOSQ;
+				out[n].to = (unsigned char)to;
+				out[n].piece = (unsigned char)t;
+				out[n].flags = ZH_MDROP;
+				n++;
+			}
+	return n;
+}
+
+/* The move of rank i in zh_legal_to(p, to), the moves after it not
+   listed: 0, -1 if none. */
+int
+zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m)
+{
+	struct zh_move out[ZH_MAXMOVES];
+	struct zh_pos c;
+	int t, k;
+
+	if (!zh_on_board(p, to) || i < 0)
+		return -1;
+	p = check_known(p, &c);
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++) {
+		if (!type_may(p, t, to))
+			continue;
+		k = zh__moves_to(p, t, to, out);
+		if (i < k) {
+			*m = out[i];
+			return 0;
+		}
+		i -= k;
+	}
+	if (!p->v->drops || p->sq[to] != 0)
+		return -1;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (drop_ok(p, t, to) && i-- == 0) {
+			m->from = ZH_NOSQ;
+			m->to = (unsigned char)to;
+			m->piece = (unsigned char)t;
+			m->flags = ZH_MDROP;
+			return 0;
+		}
+	return -1;
+}
+
+/* m's rank in zh_legal_to(p, m.to): the moves before it listed only. */
+int
+zh_legal_rank(const struct zh_pos *p, struct zh_move m)
+{
+	struct zh_move out[ZH_MAXMOVES];
+	struct zh_pos c;
+	int t, n = 0, k, i, type;
+
+	if (!zh_on_board(p, m.to))
+		return -1;
+	p = check_known(p, &c);
+	type = m.flags & ZH_MDROP ? ZH_NTYPES : zh_on_board(p, m.from) ?
+	    ZH_TYPE(p->sq[m.from]) : ZH_EMPTY;
+	for (t = ZH_PAWN; t < ZH_NTYPES && t <= type; t++) {
+		if (!type_may(p, t, m.to))
+			continue;
+		k = zh__moves_to(p, t, m.to, out);
+		if (t == type) {
+			for (i = 0; i < k; i++)
+				if (zh_move_eq(out[i], m))
+					return n + i;
+			return -1;
+		}
+		n += k;
+	}
+	if (type != ZH_NTYPES || !p->v->drops || p->sq[m.to] != 0)
+		return -1;
+	for (t = ZH_PAWN; t < ZH_NTYPES; t++)
+		if (drop_ok(p, t, m.to)) {
+			if (t == m.piece)
+				return n;
+			n++;
+		}
+	return -1;
+}
+
 /*
  * Has the side to move any legal move?  Cheaper than counting: a king
  * step or a drop that blocks usually answers at once.

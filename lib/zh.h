@@ -265,6 +265,15 @@ zh_move_eq(struct zh_move a, struct zh_move b)
 int zh_legal_moves(const struct zh_pos *p, struct zh_move *out);
 /* Number of legal moves, faster than listing them (drops are counted). */
 uint64_t zh_count_legal(const struct zh_pos *p);
+/* The legal moves to square 'to' (board moves by the moving piece's type,
+   pawn first, then drops by type) into out[ZH_MAXMOVES]; their number. */
+int zh_legal_to(const struct zh_pos *p, int to, struct zh_move *out);
+/* m's rank among zh_legal_to(p, m.to, ...), the moves after it not
+   listed; -1 if m is not legal in p. */
+int zh_legal_rank(const struct zh_pos *p, struct zh_move m);
+/* The move of rank i among zh_legal_to(p, to, ...) into *m, the moves
+   after it not listed: 0, -1 if there is none. */
+int zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m);
 bool zh_is_legal(const struct zh_pos *p, struct zh_move m);
 /* Has the side to move a legal move?  (Faster than counting.) */
 bool zh_has_legal(const struct zh_pos *p);

@@ -18,7 +18,7 @@ setup() {
 # Every table of an index as text, the writer's version left out.
 dump() {
 	sqlite3 "$1" "SELECT * FROM inputs; SELECT * FROM games;
-	    SELECT id, hex(data) FROM positions;
+	    SELECT id, hex(data) FROM positions; SELECT id, hex(data) FROM tails;
 	    SELECT * FROM meta WHERE name <> 'writer'"
 }
 
@@ -226,6 +226,33 @@ PY
 	run --separate-stderr zhindex build -q -o "$T/x.zhi" "$T/missing.pgn" "$BUG"
 	assert_equal "$status" 2
 	cmp "$T/keep.zhi" "$T/x.zhi"
+}
+
+# Positions of few games, all with stored moves, are tails entries, found
+# by playing those games back: most of them (the exactness tests above
+# query every one); a version-1 index (a key a position) is refused.
+@test "zhindex: the tails: most positions, their games' moves stored; version 1 refused" {
+	zhindex build -q -o "$T/x.zhi" "$ZH150"
+	local all tails moves games
+	all=$(sqlite3 "$T/x.zhi" "SELECT value FROM meta WHERE name = 'positions'")
+	tails=$(sqlite3 "$T/x.zhi" "SELECT value FROM meta WHERE name = 'tails'")
+	[ "$tails" -gt $((all * 9 / 10)) ] || fail "$tails of $all in the tails"
+	# a stored move a byte as a rule: at most the plies indexed, plus a
+	# few escapes (a rank over 2 among the moves to a square)
+	moves=$(sqlite3 "$T/x.zhi" "SELECT sum(length(moves)) FROM games")
+	games=$(sqlite3 "$T/x.zhi" "SELECT sum(min(plies, 50)) FROM games")
+	[ "$moves" -ge "$games" ] && [ "$moves" -lt $((games * 13 / 10)) ] ||
+	    fail "$moves bytes of moves for $games plies"
+	cp "$T/x.zhi" "$T/v1.zhi"
+	sqlite3 "$T/v1.zhi" "PRAGMA user_version=1"
+	run --separate-stderr zhindex query "$T/v1.zhi" --moves e4
+	assert_equal "$status" 2
+	[[ $stderr == *"schema version 1"* ]] || fail "$stderr"
+	# a game's stored moves damaged: said when a query plays them back
+	sqlite3 "$T/x.zhi" "UPDATE games SET moves = x'ff' || moves"
+	run --separate-stderr zhindex query "$T/x.zhi" --moves 'e4 e5 Nf3 Nc6 Bb5 a6 Ba4'
+	[ "$status" -ne 0 ] && [ "$status" -le 2 ] || fail "exit $status"
+	[[ $stderr == *"damaged"* ]] || fail "$stderr"
 }
 
 @test "zhindex: a damaged blob: said, never a crash" {

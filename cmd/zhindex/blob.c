@@ -4,6 +4,7 @@
  * be, a count by the room the caller gives.  No SQLite here: the fuzz
  * target (tests/fuzz/fuzz_zhiblob.c) links this file alone.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "zhi.h"
@@ -151,4 +152,178 @@ zhi_bucket_next(const unsigned char **p, const unsigned char *end,
 	    part(p, end, &e->top, &e->ntop) != 0)
 		return -1;
 	return 1;
+}
+
+/* ---------------- a position's blobs from its records ---------------- */
+
+int
+zhi_grp_add(struct zhi_grp *x, const struct zhi_rec *r)
+{
+
+	if (x->ng == x->gcap) {
+		size_t c = x->gcap ? 2 * x->gcap : 256;
+		struct zhi_rec *g = realloc(x->g, c * sizeof *g);
+
+		if (g == NULL)
+			return -1;
+		x->g = g;
+		x->gcap = c;
+	}
+	x->g[x->ng++] = *r;
+	return 0;
+}
+
+/* The moves of the records in x->g, by code. */
+int
+zhi_grp_moves(struct zhi_grp *x)
+{
+	size_t i, j;
+
+	x->nm = 0;
+	for (i = 0; i < x->ng; i++) {
+		const struct zhi_rec *r = &x->g[i];
+		struct zhi_move *m;
+
+		for (j = 0; j < x->nm && x->m[j].code < r->move; j++)
+			;
+		if (j == x->nm || x->m[j].code != r->move) {
+			if (x->nm == x->mcap) {
+				size_t c = x->mcap ? 2 * x->mcap : 64;
+
+				if ((m = realloc(x->m, c * sizeof *m)) == NULL)
+					return -1;
+				x->m = m;
+				x->mcap = c;
+			}
+			memmove(x->m + j + 1, x->m + j, (x->nm - j) * sizeof *m);
+			x->nm++;
+			memset(&x->m[j], 0, sizeof x->m[j]);
+			x->m[j].code = r->move;
+			x->m[j].first = r->game;
+		}
+		m = &x->m[j];
+		m->n[r->result]++;
+		if (r->rating > 0) {
+			m->rated++;
+			m->rsum += r->rating;
+		}
+		m->last = r->game;
+	}
+	return 0;
+}
+
+unsigned char *
+zhi_grp_room(struct zhi_grp *x, size_t n)
+{
+	if (n > x->bcap) {
+		unsigned char *b = realloc(x->b, n);
+
+		if (b == NULL)
+			return NULL;
+		x->b = b;
+		x->bcap = n;
+	}
+	return x->b;
+}
+
+size_t
+zhi_grp_moves_blob(struct zhi_grp *x, unsigned char *b)
+{
+	const struct zhi_move *m0 = &x->m[0];
+	size_t i, n;
+	uint32_t prev = 0;
+
+	/* one game, one move (most positions past the opening): count 0,
+	   then code, result x 2 + rated, rating, game */
+	if (x->nm == 1 && m0->n[0] + m0->n[1] + m0->n[2] == 1) {
+		n = zhi_put(b, 0);
+		n += zhi_put(b + n, m0->code);
+		n += zhi_put(b + n, (m0->n[1] ? 1u : m0->n[2] ? 2u : 0u) * 2 +
+		    (m0->rated ? 1 : 0));
+		if (m0->rated)
+			n += zhi_put(b + n, m0->rsum);
+		return n + zhi_put(b + n, m0->first);
+	}
+	n = zhi_put(b, x->nm);
+	for (i = 0; i < x->nm; i++) {
+		const struct zhi_move *m = &x->m[i];
+
+		n += zhi_put(b + n, m->code - prev);
+		prev = m->code;
+		n += zhi_put(b + n, m->n[0]);
+		n += zhi_put(b + n, m->n[1]);
+		n += zhi_put(b + n, m->n[2]);
+		n += zhi_put(b + n, m->rated);
+		n += zhi_put(b + n, m->rsum);
+		n += zhi_put(b + n, m->first);
+		n += zhi_put(b + n, m->last - m->first);
+	}
+	return n;
+}
+
+size_t
+zhi_grp_move_index(const struct zhi_grp *x, uint32_t code)
+{
+	size_t lo = 0, hi = x->nm;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (x->m[mid].code <= code)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+zhi_grp_games_blob(const struct zhi_grp *x, unsigned char *b)
+{
+	size_t i, n = 0;
+	uint32_t prev = 0;
+
+	for (i = 0; i < x->ng; i++) {
+		const struct zhi_rec *r = &x->g[i];
+
+		n += zhi_put(b + n, r->game - prev);
+		prev = r->game;
+		n += zhi_put(b + n, zhi_grp_move_index(x, r->move) * 2 + r->board);
+	}
+	return n;
+}
+
+/* ---------------- a tails row ---------------- */
+
+/* A tails entry's fingerprint: the key's bits 64 to 71 (the top byte
+   of its low half; the row's id is from its high half). */
+unsigned
+zhi_tail_fp(uint64_t lo)
+{
+	return (unsigned)(lo >> 56);
+}
+
+/* The games of a tails row whose entries have fingerprint fp, at most
+   max, into g (ascending, each once): their number, -1 if the row is
+   bad. */
+long
+zhi_tail_games(const unsigned char *b, size_t n, unsigned fp, uint32_t *g,
+    size_t max)
+{
+	const unsigned char *p = b, *end = b + n;
+	uint64_t game = 0, gap;
+	long k = 0;
+
+	while (p < end) {
+		if (zhi_get(&p, end, &gap) != 0 || p == end ||
+		    gap > UINT32_MAX - game)
+			return -1;
+		game += gap;
+		if (*p++ != fp || (k > 0 && g[k - 1] == game))
+			continue;
+		if ((size_t)k == max)
+			return -1;
+		g[k++] = (uint32_t)game;
+	}
+	return k;
 }

@@ -17,11 +17,20 @@
 struct zhi_db {
 	sqlite3 *db;
 	char *path, *tmp;
-	sqlite3_stmt *game, *input, *pos;
-	int bits;			/* a bucket is the key's high bits */
-	uint64_t bucket;		/* the bucket being filled */
+	sqlite3_stmt *game, *input, *pos, *tail;
+	int64_t bucket;			/* the row being filled: its first
+					   key's id (zhi_row_id) */
+	int64_t last;			/* the last key's id */
 	unsigned char *bbuf;		/* its positions */
 	size_t blen, bcap;
+	int64_t trow, tlast;		/* the tails row being filled */
+	uint64_t *tent;			/* its entries: game << 8 | fp */
+	size_t ntent, tcap;
+	unsigned char *tbuf;		/* its blob */
+	size_t tbcap;
+	unsigned char *stored;		/* by game id: its moves stored */
+	size_t scap;
+	long tails;			/* positions in the tails */
 	int plies;
 	long games, positions, moves, entries;
 	uint32_t next;		/* the next game's id */
@@ -37,8 +46,9 @@ static const char schema[] =
     " white_elo INTEGER, black_elo INTEGER, white_b TEXT, black_b TEXT,"
     " white_b_elo INTEGER, black_b_elo INTEGER, result TEXT, date TEXT,"
     " month TEXT, speed TEXT, time_control TEXT, event TEXT, site TEXT,"
-    " plies INTEGER, rating_a INTEGER, rating_b INTEGER);"
-    "CREATE TABLE positions(id INTEGER PRIMARY KEY, data BLOB NOT NULL);";
+    " plies INTEGER, rating_a INTEGER, rating_b INTEGER, moves BLOB);"
+    "CREATE TABLE positions(id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
+    "CREATE TABLE tails(id INTEGER PRIMARY KEY, data BLOB NOT NULL);";
 
 static void
 say(struct zhi_db *d, const char *what)
@@ -81,7 +91,8 @@ setup(struct zhi_db *d, size_t memory)
 	if (exec(d, sql) != 0 || exec(d, schema) != 0 || exec(d, "BEGIN") != 0)
 		return -1;
 	return prepare(d, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?,?,?,?,?,?,?,?)", &d->game) != 0 ||
+	    "?,?,?,?,?,?,?,?,?,?,?)", &d->game) != 0 ||
+	    prepare(d, "INSERT INTO tails VALUES(?,?)", &d->tail) != 0 ||
 	    prepare(d, "INSERT INTO inputs(id, name) VALUES(?,?)",
 	    &d->input) != 0 ||
 	    prepare(d, "INSERT INTO positions VALUES(?,?)", &d->pos) != 0 ? -1 : 0;
@@ -159,6 +170,35 @@ mean(int a, int b)
 	return (uint16_t)(a > 0 && b > 0 ? (a + b) / 2 : a > 0 ? a : b);
 }
 
+/* Whether game id's moves are stored (its positions of one game in the
+   tails). */
+static int
+set_stored(struct zhi_db *d, uint32_t id, bool on)
+{
+	if (id >= d->scap) {
+		size_t c = d->scap ? 2 * d->scap : 4096;
+		unsigned char *b;
+
+		while (c <= id)
+			c *= 2;
+		if ((b = realloc(d->stored, c)) == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		memset(b + d->scap, 0, c - d->scap);
+		d->stored = b;
+		d->scap = c;
+	}
+	d->stored[id] = on;
+	return 0;
+}
+
+static bool
+stored(const struct zhi_db *d, uint32_t id)
+{
+	return id < d->scap && d->stored[id];
+}
+
 int
 zhi_db_game(struct zhi_db *d, long input, const struct zhi_game *gm,
     uint32_t *id)
@@ -197,6 +237,11 @@ zhi_db_game(struct zhi_db *d, long input, const struct zhi_game *gm,
 	num(st, 22, mean(gm->elo[0], gm->elo[1]));
 	if (gm->boards > 1)
 		num(st, 23, mean(gm->elo[2], gm->elo[3]));
+	if (gm->moves != NULL)
+		sqlite3_bind_blob(st, 24, gm->nmoves ? (const void *)gm->moves :
+		    "", (int)gm->nmoves, SQLITE_STATIC);
+	if (set_stored(d, *id, gm->moves != NULL) != 0)
+		return -1;
 	return step(d, st);
 }
 
@@ -207,152 +252,6 @@ zhi_db_games(const struct zhi_db *d)
 }
 
 /* ---------------- the positions ---------------- */
-
-struct grp {
-	struct zhi_move *m;	/* by code */
-	size_t nm, mcap;
-	struct zhi_rec *g;	/* the records, in order */
-	size_t ng, gcap;
-	unsigned char *b;	/* blob scratch */
-	size_t bcap;
-};
-
-static int
-grp_add(struct grp *x, const struct zhi_rec *r)
-{
-
-	if (x->ng == x->gcap) {
-		size_t c = x->gcap ? 2 * x->gcap : 256;
-		struct zhi_rec *g = realloc(x->g, c * sizeof *g);
-
-		if (g == NULL)
-			return -1;
-		x->g = g;
-		x->gcap = c;
-	}
-	x->g[x->ng++] = *r;
-	return 0;
-}
-
-/* The moves of the records in x->g, by code. */
-static int
-grp_moves(struct grp *x)
-{
-	size_t i, j;
-
-	x->nm = 0;
-	for (i = 0; i < x->ng; i++) {
-		const struct zhi_rec *r = &x->g[i];
-		struct zhi_move *m;
-
-		for (j = 0; j < x->nm && x->m[j].code < r->move; j++)
-			;
-		if (j == x->nm || x->m[j].code != r->move) {
-			if (x->nm == x->mcap) {
-				size_t c = x->mcap ? 2 * x->mcap : 64;
-
-				if ((m = realloc(x->m, c * sizeof *m)) == NULL)
-					return -1;
-				x->m = m;
-				x->mcap = c;
-			}
-			memmove(x->m + j + 1, x->m + j, (x->nm - j) * sizeof *m);
-			x->nm++;
-			memset(&x->m[j], 0, sizeof x->m[j]);
-			x->m[j].code = r->move;
-			x->m[j].first = r->game;
-		}
-		m = &x->m[j];
-		m->n[r->result]++;
-		if (r->rating > 0) {
-			m->rated++;
-			m->rsum += r->rating;
-		}
-		m->last = r->game;
-	}
-	return 0;
-}
-
-static unsigned char *
-room(struct grp *x, size_t n)
-{
-	if (n > x->bcap) {
-		unsigned char *b = realloc(x->b, n);
-
-		if (b == NULL)
-			return NULL;
-		x->b = b;
-		x->bcap = n;
-	}
-	return x->b;
-}
-
-static size_t
-moves_blob(struct grp *x, unsigned char *b)
-{
-	const struct zhi_move *m0 = &x->m[0];
-	size_t i, n;
-	uint32_t prev = 0;
-
-	/* one game, one move (most positions past the opening): count 0,
-	   then code, result x 2 + rated, rating, game */
-	if (x->nm == 1 && m0->n[0] + m0->n[1] + m0->n[2] == 1) {
-		n = zhi_put(b, 0);
-		n += zhi_put(b + n, m0->code);
-		n += zhi_put(b + n, (m0->n[1] ? 1u : m0->n[2] ? 2u : 0u) * 2 +
-		    (m0->rated ? 1 : 0));
-		if (m0->rated)
-			n += zhi_put(b + n, m0->rsum);
-		return n + zhi_put(b + n, m0->first);
-	}
-	n = zhi_put(b, x->nm);
-	for (i = 0; i < x->nm; i++) {
-		const struct zhi_move *m = &x->m[i];
-
-		n += zhi_put(b + n, m->code - prev);
-		prev = m->code;
-		n += zhi_put(b + n, m->n[0]);
-		n += zhi_put(b + n, m->n[1]);
-		n += zhi_put(b + n, m->n[2]);
-		n += zhi_put(b + n, m->rated);
-		n += zhi_put(b + n, m->rsum);
-		n += zhi_put(b + n, m->first);
-		n += zhi_put(b + n, m->last - m->first);
-	}
-	return n;
-}
-
-static size_t
-move_index(const struct grp *x, uint32_t code)
-{
-	size_t lo = 0, hi = x->nm;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (x->m[mid].code <= code)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static size_t
-games_blob(const struct grp *x, unsigned char *b)
-{
-	size_t i, n = 0;
-	uint32_t prev = 0;
-
-	for (i = 0; i < x->ng; i++) {
-		const struct zhi_rec *r = &x->g[i];
-
-		n += zhi_put(b + n, r->game - prev);
-		prev = r->game;
-		n += zhi_put(b + n, move_index(x, r->move) * 2 + r->board);
-	}
-	return n;
-}
 
 /* Better for the top list: higher rating, then the earlier game; for
    the recent: the later month, then the later game. */
@@ -366,7 +265,7 @@ better(const struct zhi_rec *a, const struct zhi_rec *b, bool top)
 }
 
 static size_t
-list(const struct grp *x, unsigned char *b, bool top)
+list(const struct zhi_grp *x, unsigned char *b, bool top)
 {
 	const struct zhi_rec *best[ZHI_TOP];
 	size_t i, k, nb = 0, n;
@@ -388,17 +287,17 @@ list(const struct grp *x, unsigned char *b, bool top)
 	n = zhi_put(b, nb);
 	for (k = 0; k < nb; k++) {
 		n += zhi_put(b + n, best[k]->game);
-		n += zhi_put(b + n, move_index(x, best[k]->move) * 2 +
+		n += zhi_put(b + n, zhi_grp_move_index(x, best[k]->move) * 2 +
 		    best[k]->board);
 	}
 	return n;
 }
 
-/* The bucket of a key: its high 'bits' bits. */
+/* A key's id for the rows: its high 63 bits. */
 int64_t
-zhi_bucket(uint64_t hi, int bits)
+zhi_row_id(uint64_t hi)
 {
-	return bits == 0 ? 0 : (int64_t)(hi >> (64 - bits));
+	return (int64_t)(hi >> 1);
 }
 
 /* The bucket filled written as its row. */
@@ -418,13 +317,15 @@ static int
 bucket_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
     size_t nmv, size_t ngm, size_t ntop)
 {
-	uint64_t bk = (uint64_t)zhi_bucket(k->hi, d->bits);
+	int64_t id = zhi_row_id(k->hi);
 	size_t n = ZHI_KEYLEN + 30 + nmv + ngm + ntop, i;
 	unsigned char *q;
 
-	if (d->blen > 0 && bk != d->bucket && bucket_flush(d) != 0)
+	if (d->blen >= ZHI_ROW && id != d->last && bucket_flush(d) != 0)
 		return -1;
-	d->bucket = bk;
+	if (d->blen == 0)
+		d->bucket = id;
+	d->last = id;
 	if (d->blen + n > d->bcap) {
 		size_t c = d->bcap ? d->bcap : 65536;
 
@@ -455,45 +356,169 @@ bucket_add(struct zhi_db *d, const struct zhi_rec *k, const unsigned char *b,
 	return 0;
 }
 
+/* Sort v[0..n) ascending (a quicksort inlined: qsort's calls cost more
+   than the rows' few hundred entries). */
+static void
+sort_u64(uint64_t *v, size_t n)
+{
+	while (n > 16) {
+		size_t i = 0, j = n - 1;
+		uint64_t pv = v[n / 2], t;
+
+		for (;;) {
+			while (v[i] < pv)
+				i++;
+			while (pv < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_u64(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_u64(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t t = v[i];
+		size_t k = i;
+
+		for (; k > 0 && t < v[k - 1]; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
+}
+
+/* The tails row filled written: its entries by game, each the game id
+   minus the previous (a varint) and the fingerprint (a byte). */
 static int
-grp_write(struct zhi_db *d, struct grp *x, const struct zhi_rec *k)
+tail_flush(struct zhi_db *d)
+{
+	size_t i, n = 0;
+	uint64_t prev = 0;
+
+	if (d->ntent == 0)
+		return 0;
+	sort_u64(d->tent, d->ntent);
+	if (11 * d->ntent > d->tbcap) {
+		unsigned char *b = realloc(d->tbuf, 11 * d->tcap);
+
+		if (b == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		d->tbuf = b;
+		d->tbcap = 11 * d->tcap;
+	}
+	for (i = 0; i < d->ntent; i++) {
+		n += zhi_put(d->tbuf + n, (d->tent[i] >> 8) - prev);
+		prev = d->tent[i] >> 8;
+		d->tbuf[n++] = (unsigned char)(d->tent[i] & 0xff);
+	}
+	d->ntent = 0;
+	sqlite3_bind_int64(d->tail, 1, (int64_t)d->trow);
+	sqlite3_bind_blob(d->tail, 2, d->tbuf, (int)n, SQLITE_STATIC);
+	return step(d, d->tail);
+}
+
+/* A game of a position of the tails: its entry. */
+static int
+tail_add(struct zhi_db *d, const struct zhi_rec *k, uint32_t game)
+{
+	int64_t id = zhi_row_id(k->hi);
+
+	if (d->ntent >= ZHI_TAILROW && id != d->tlast && tail_flush(d) != 0)
+		return -1;
+	if (d->ntent == 0)
+		d->trow = id;
+	d->tlast = id;
+	if (d->ntent == d->tcap) {
+		size_t c = d->tcap ? 2 * d->tcap : 1024;
+		uint64_t *t = realloc(d->tent, c * sizeof *t);
+
+		if (t == NULL) {
+			cli_fail("out of memory");
+			return -1;
+		}
+		d->tent = t;
+		d->tcap = c;
+	}
+	d->tent[d->ntent++] = (uint64_t)game << 8 | zhi_tail_fp(k->lo);
+	return 0;
+}
+
+/* A position of at most ZHI_TAILMAX records, all of games whose moves
+   are stored, on board A: to the tails, an entry a game (1), else 0. */
+static int
+tail_position(struct zhi_db *d, const struct zhi_grp *x,
+    const struct zhi_rec *k)
+{
+	size_t i;
+
+	if (x->ng > ZHI_TAILMAX)
+		return 0;
+	for (i = 0; i < x->ng; i++)
+		if (x->g[i].board != 0 || !stored(d, x->g[i].game))
+			return 0;
+	for (i = 0; i < x->ng; i++)
+		if ((i == 0 || x->g[i - 1].game != x->g[i].game) &&
+		    tail_add(d, k, x->g[i].game) != 0)
+			return -1;
+	d->tails++;
+	return 1;
+}
+
+static int
+grp_write(struct zhi_db *d, struct zhi_grp *x, const struct zhi_rec *k)
 {
 	unsigned char *b;
 	size_t nmv, ngm, ntop, i;
-	int games = 0;
+	int games = 0, rc;
 
-	if (grp_moves(x) != 0 || (b = room(x, 40 * (x->nm + 1) +
+	d->positions++;
+	d->entries += (long)x->ng;
+	if ((rc = tail_position(d, x, k)) != 0) {
+		/* its distinct moves counted: a few records, no blobs */
+		for (i = 0; i < x->ng; i++) {
+			size_t j;
+
+			for (j = 0; j < i && x->g[j].move != x->g[i].move; j++)
+				;
+			d->moves += j == i && x->g[i].move != 0;
+		}
+		return rc < 0 ? -1 : 0;
+	}
+	if (zhi_grp_moves(x) != 0 || (b = zhi_grp_room(x, 40 * (x->nm + 1) +
 	    24 * (x->ng + 2) + 64)) == NULL) {
 		cli_fail("out of memory");
 		return -1;
 	}
+	for (i = 0; i < x->nm; i++)
+		d->moves += x->m[i].code != 0;
 	for (i = 0; i < x->ng; i++)
 		games += i == 0 || x->g[i - 1].game != x->g[i].game;
-	nmv = moves_blob(x, b);
-	ngm = x->ng == 1 && x->g[0].board == 0 ? 0 : games_blob(x, b + nmv);
+	nmv = zhi_grp_moves_blob(x, b);
+	ngm = x->ng == 1 && x->g[0].board == 0 ? 0 : zhi_grp_games_blob(x, b + nmv);
 	ntop = 0;
 	if (games > ZHI_LISTED) {
 		ntop = list(x, b + nmv + ngm, true);
 		ntop += list(x, b + nmv + ngm + ntop, false);
 	}
-	d->positions++;
-	for (i = 0; i < x->nm; i++)
-		d->moves += x->m[i].code != 0;
-	d->entries += (long)x->ng;
 	return bucket_add(d, k, b, nmv, ngm, ntop);
 }
 
 int
 zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 {
-	struct grp x = { 0 };
+	struct zhi_grp x = { 0 };
 	struct zhi_rec r, k = { 0 };
-	long per = zhi_sort_count(s);
 	int rc;
-
-	/* buckets of about 48 records: one SQLite row each */
-	for (d->bits = 0; d->bits < 40 && (per >> d->bits) > 48; d->bits++)
-		;
 
 	while ((rc = zhi_sort_next(s, &r)) > 0) {
 		if (x.ng > 0 && (r.hi != k.hi || r.lo != k.lo)) {
@@ -505,7 +530,7 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 		    r.move == x.g[x.ng - 1].move && r.board == x.g[x.ng - 1].board)
 			continue;	/* the same game given twice (merge) */
 		k = r;
-		if (grp_add(&x, &r) != 0) {
+		if (zhi_grp_add(&x, &r) != 0) {
 			cli_fail("out of memory");
 			goto fail;
 		}
@@ -515,7 +540,8 @@ zhi_db_positions(struct zhi_db *d, struct zhi_sort *s)
 		    strerror(errno));
 		goto fail;
 	}
-	if ((x.ng > 0 && grp_write(d, &x, &k) != 0) || bucket_flush(d) != 0)
+	if ((x.ng > 0 && grp_write(d, &x, &k) != 0) || bucket_flush(d) != 0 ||
+	    tail_flush(d) != 0)
 		goto fail;
 	free(x.m);
 	free(x.g);
@@ -549,7 +575,7 @@ zhi_db_commit(struct zhi_db *d)
 
 	rc = meta(d, "format", 0, "zhkit-index") || meta(d, "version",
 	    ZHI_VERSION, NULL) || meta(d, "key_bits", ZHI_KEYLEN * 8, NULL) ||
-	    meta(d, "bucket_bits", d->bits, NULL) ||
+	    meta(d, "tails", d->tails, NULL) ||
 	    meta(d, "plies", d->plies, NULL) || meta(d, "games", d->games,
 	    NULL) || meta(d, "positions", d->positions, NULL) ||
 	    meta(d, "moves", d->moves, NULL) || meta(d, "entries",
@@ -559,7 +585,8 @@ zhi_db_commit(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
-	d->game = d->input = d->pos = NULL;
+	sqlite3_finalize(d->tail);
+	d->game = d->input = d->pos = d->tail = NULL;
 	if (rc == 0 && sqlite3_close(d->db) != SQLITE_OK) {
 		say(d, "write error");
 		rc = -1;
@@ -574,6 +601,9 @@ zhi_db_commit(struct zhi_db *d)
 		return -1;
 	}
 	free(d->bbuf);
+	free(d->tent);
+	free(d->tbuf);
+	free(d->stored);
 	free(d->tmp);
 	free(d->path);
 	free(d);
@@ -588,11 +618,15 @@ zhi_db_abort(struct zhi_db *d)
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
+	sqlite3_finalize(d->tail);
 	if (d->db != NULL)
 		sqlite3_close(d->db);
 	if (d->tmp != NULL)
 		tmpout_drop(d->tmp, "the old file, if any, is kept");
 	free(d->bbuf);
+	free(d->tent);
+	free(d->tbuf);
+	free(d->stored);
 	free(d->tmp);
 	free(d->path);
 	free(d);
@@ -603,6 +637,7 @@ zhi_db_abort(struct zhi_db *d)
 struct old {
 	uint16_t rating[2], month;
 	uint8_t result;
+	bool stored;		/* its records from its moves, not its rows */
 };
 
 /* The old games' rows copied with their ids moved past d's; their
@@ -621,11 +656,11 @@ import_games(struct zhi_db *d, struct old **g, long *ngames)
 	    "id + %lu, input + %ld, number, line, variant, white, black, "
 	    "white_elo, black_elo, white_b, black_b, white_b_elo, black_b_elo,"
 	    " result, date, month, speed, time_control, event, site, plies, "
-	    "rating_a, rating_b FROM old.games ORDER BY id", inbase,
+	    "rating_a, rating_b, moves FROM old.games ORDER BY id", inbase,
 	    (unsigned long)base, inbase);
 	if (exec(d, sql) != 0 || sqlite3_prepare_v2(d->db, "SELECT id, result, "
-	    "month, rating_a, rating_b FROM old.games ORDER BY id", -1, &st,
-	    NULL) != SQLITE_OK)
+	    "month, rating_a, rating_b, moves IS NOT NULL FROM old.games "
+	    "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		long id = (long)sqlite3_column_int64(st, 0);
@@ -646,6 +681,11 @@ import_games(struct zhi_db *d, struct old **g, long *ngames)
 		    sqlite3_column_text(st, 2));
 		o->rating[0] = (uint16_t)sqlite3_column_int(st, 3);
 		o->rating[1] = (uint16_t)sqlite3_column_int(st, 4);
+		o->stored = sqlite3_column_int(st, 5) != 0;
+		if (set_stored(d, (uint32_t)(base + n), o->stored) != 0) {
+			rc = -1;
+			break;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != 0) {
@@ -700,6 +740,8 @@ import_row(struct zhi_sort *s, const unsigned char *key,
 		    refs[i].move >= (uint32_t)nm)
 			break;
 		o = &g[refs[i].game - 1];
+		if (o->stored)
+			continue;	/* its records from its moves */
 		r.game = refs[i].game + base;
 		r.move = m[refs[i].move].code;
 		r.board = refs[i].board;
@@ -730,6 +772,57 @@ import_bucket(struct zhi_sort *s, const unsigned char *b, size_t n,
 		    e.games : NULL, e.ngames, g, ngames, base) != 0)
 			return -1;
 	return rc;
+}
+
+struct replay {
+	struct zhi_sort *s;
+	struct zhi_rec r;
+};
+
+static int
+replayed(void *arg, struct zh_key k, uint32_t code)
+{
+	struct replay *p = arg;
+
+	p->r.hi = k.hi;
+	p->r.lo = k.lo;
+	p->r.move = code;
+	return zhi_sort_add(p->s, &p->r) != 0 ? -1 : 0;
+}
+
+/* The records of the old games whose moves are stored, from their moves
+   played back. */
+static int
+import_moves(struct zhi_db *d, struct zhi_sort *s, const struct old *g,
+    long ngames, uint32_t base)
+{
+	struct replay p = { .s = s };
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT id, variant, moves FROM old.games"
+	    " WHERE moves IS NOT NULL ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long id = (long)sqlite3_column_int64(st, 0);
+		const char *vn = (const char *)sqlite3_column_text(st, 1);
+		const struct zh_variant *v = vn ? zh_variant_find(vn) : NULL;
+		const struct old *o;
+
+		if (id < 1 || id > ngames || v == NULL)
+			break;
+		o = &g[id - 1];
+		memset(&p.r, 0, sizeof p.r);
+		p.r.game = (uint32_t)(id + base);
+		p.r.rating = o->rating[0];
+		p.r.month = o->month;
+		p.r.result = o->result;
+		if (zhi_moves_walk(v, sqlite3_column_blob(st, 2),
+		    (size_t)sqlite3_column_bytes(st, 2), NULL, replayed, &p) != 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int
@@ -764,6 +857,8 @@ zhi_db_import(struct zhi_db *d, struct zhi_sort *s, const char *path,
 	    (size_t)sqlite3_column_bytes(st, 0), g, ngames, base) == 0)
 		;
 	rc = rc == SQLITE_DONE ? 0 : -1;
+	if (rc == 0)
+		rc = import_moves(d, s, g, ngames, base);
 	if (rc != 0)
 		cli_fail("%s: a damaged position row (or out of memory)", path);
 out:

@@ -78,7 +78,7 @@ find(struct q *o, const char *s, struct zh_pos *p)
 			if (!ok)
 				*p = q;
 			ok = 1;
-			if ((rc = zhi_lookup(o->x, zhi_key(&q))) != 0) {
+			if ((rc = zhi_lookup(o->x, &q)) != 0) {
 				*p = q;
 				return rc;
 			}

@@ -14,8 +14,7 @@
 struct zhi_reader {
 	sqlite3 *db;
 	const char *path;
-	sqlite3_stmt *look, *game;
-	int bits;
+	sqlite3_stmt *look, *game, *tail, *moves;
 	unsigned char *mv, *gm, *top;
 	size_t nmv, ngm, ntop;
 	int plies;
@@ -59,8 +58,12 @@ check(struct zhi_reader *x)
 		    "version %d", x->path, ver, ZHI_VERSION);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(x->db, "SELECT data FROM positions WHERE id = ?",
-	    -1, &x->look, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(x->db, "SELECT data FROM positions WHERE id <= ?"
+	    " ORDER BY id DESC LIMIT 1", -1, &x->look, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(x->db, "SELECT data FROM tails WHERE id <= ?"
+	    " ORDER BY id DESC LIMIT 1", -1, &x->tail, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(x->db, "SELECT variant, moves, result, rating_a"
+	    " FROM games WHERE id = ?", -1, &x->moves, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(x->db, "SELECT g.id, g.input, g.number, g.line,"
 	    " g.result, g.speed, g.month, g.rating_a, g.rating_b, g.white_elo,"
 	    " g.black_elo, g.white_b_elo, g.black_b_elo, g.white, g.black,"
@@ -73,12 +76,6 @@ check(struct zhi_reader *x)
 		return -1;
 	}
 	x->plies = atoi(buf);
-	if (zhi_meta(x, "bucket_bits", buf, sizeof buf) == NULL ||
-	    (x->bits = atoi(buf)) < 0 || x->bits > 62) {
-		cli_fail("%s: not a zhindex index (damaged: no bucket_bits)",
-		    x->path);
-		return -1;
-	}
 	return 0;
 }
 
@@ -125,6 +122,8 @@ zhi_close(struct zhi_reader *x)
 		return;
 	sqlite3_finalize(x->look);
 	sqlite3_finalize(x->game);
+	sqlite3_finalize(x->tail);
+	sqlite3_finalize(x->moves);
 	sqlite3_close(x->db);
 	free(x->mv);
 	free(x->gm);
@@ -172,9 +171,141 @@ copy(unsigned char **to, size_t *n, const unsigned char *b, size_t len)
 	return 0;
 }
 
-int
-zhi_lookup(struct zhi_reader *x, struct zh_key k)
+struct find {
+	struct zh_key k;
+	const struct zh_pos *p;
+	struct zhi_grp *x;
+	struct zhi_rec r;	/* the game's: its id, result, rating */
+	bool fail;
+};
+
+static int
+found(void *arg, struct zh_key k, uint32_t code)
 {
+	struct find *f = arg;
+
+	if (k.hi != f->k.hi || k.lo != f->k.lo)
+		return 0;
+	f->r.move = code;
+	if (zhi_grp_add(f->x, &f->r) != 0) {
+		f->fail = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* Game id's records at the position of key k into f->x (none if it does
+   not reach it or its moves are not stored): 0, -1 if its row is
+   damaged. */
+static int
+game_reaches(struct zhi_reader *x, uint32_t id, struct find *f)
+{
+	sqlite3_stmt *st = x->moves;
+	const struct zh_variant *v;
+	const char *vn, *res;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_type(st, 1) == SQLITE_NULL)
+		return 0;
+	vn = (const char *)sqlite3_column_text(st, 0);
+	if (vn == NULL || (v = zh_variant_find(vn)) == NULL)
+		return -1;
+	res = (const char *)sqlite3_column_text(st, 2);
+	memset(&f->r, 0, sizeof f->r);
+	f->r.game = id;
+	f->r.result = (uint8_t)(res == NULL ? ZHI_DRAW : strcmp(res, "1-0") ==
+	    0 ? ZHI_WHITE : strcmp(res, "0-1") == 0 ? ZHI_BLACK : ZHI_DRAW);
+	f->r.rating = (uint16_t)sqlite3_column_int(st, 3);
+	if (zhi_moves_walk(v, sqlite3_column_blob(st, 1),
+	    (size_t)sqlite3_column_bytes(st, 1), f->p, found, f) < 0 || f->fail)
+		return -1;
+	return 0;
+}
+
+static int
+by_game_move(const void *a, const void *b)
+{
+	const struct zhi_rec *x = a, *y = b;
+
+	if (x->game != y->game)
+		return x->game < y->game ? -1 : 1;
+	return x->move < y->move ? -1 : x->move > y->move;
+}
+
+/* The blobs of the records found, as the positions table holds them. */
+static int
+tail_blobs(struct zhi_reader *x, struct zhi_grp *g)
+{
+	unsigned char *b;
+	size_t i, k = 0, nmv, ngm;
+
+	qsort(g->g, g->ng, sizeof *g->g, by_game_move);
+	for (i = 0; i < g->ng; i++)	/* a (game, move) once */
+		if (k == 0 || by_game_move(&g->g[k - 1], &g->g[i]) != 0)
+			g->g[k++] = g->g[i];
+	g->ng = k;
+	if (zhi_grp_moves(g) != 0 || (b = zhi_grp_room(g, 40 * (g->nm + 1) +
+	    24 * (g->ng + 2) + 64)) == NULL)
+		return -1;
+	nmv = zhi_grp_moves_blob(g, b);
+	ngm = g->ng == 1 ? 0 : zhi_grp_games_blob(g, b + nmv);
+	return copy(&x->mv, &x->nmv, b, nmv) != 0 ||
+	    copy(&x->gm, &x->ngm, b + nmv, ngm) != 0 ||
+	    copy(&x->top, &x->ntop, NULL, 0) != 0 ? -1 : 0;
+}
+
+/* A position of the tails (not in positions): the games of its tails
+   row with its fingerprint played back, the records of those that reach
+   it grouped into its blobs (zhkit-index(5)).  1, 0 not there, -1. */
+static int
+tail_lookup(struct zhi_reader *x, struct zh_key k, const struct zh_pos *p)
+{
+	struct zhi_grp g = { 0 };
+	struct find f = { .x = &g, .p = p };
+	const unsigned char *b;
+	uint32_t *gs;
+	size_t n;
+	long ng, i;
+	int rc = 0;
+
+	k.lo &= ~(uint64_t)0xffffffff;	/* the 96 bits stored */
+	f.k = k;
+	sqlite3_reset(x->tail);
+	sqlite3_bind_int64(x->tail, 1, zhi_row_id(k.hi));
+	if (sqlite3_step(x->tail) != SQLITE_ROW)
+		return 0;
+	b = sqlite3_column_blob(x->tail, 0);
+	n = (size_t)sqlite3_column_bytes(x->tail, 0);
+	if ((gs = malloc((n / 2 + 1) * sizeof *gs)) == NULL) {
+		cli_fail("out of memory");
+		return -1;
+	}
+	ng = b == NULL ? -1 : zhi_tail_games(b, n, zhi_tail_fp(k.lo), gs,
+	    n / 2 + 1);
+	for (i = 0; i < ng && rc == 0; i++)
+		rc = game_reaches(x, gs[i], &f);
+	if (ng < 0 || rc < 0) {
+		cli_fail("%s: damaged index: a tails row or a game's moves do "
+		    "not decode", x->path);
+		rc = -1;
+	} else if (g.ng > 0 && tail_blobs(x, &g) != 0) {
+		cli_fail("out of memory");
+		rc = -1;
+	} else
+		rc = g.ng > 0;
+	free(gs);
+	free(g.m);
+	free(g.g);
+	free(g.b);
+	return rc;
+}
+
+int
+zhi_lookup(struct zhi_reader *x, const struct zh_pos *pos)
+{
+	struct zh_key k = zhi_key(pos);
 	unsigned char key[ZHI_KEYLEN];
 	const unsigned char *p, *end;
 	struct zhi_entry e;
@@ -185,10 +316,10 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 	for (i = 0; i < 4; i++)
 		key[8 + i] = (unsigned char)(k.lo >> (56 - 8 * i));
 	sqlite3_reset(x->look);
-	sqlite3_bind_int64(x->look, 1, zhi_bucket(k.hi, x->bits));
+	sqlite3_bind_int64(x->look, 1, zhi_row_id(k.hi));
 	rc = sqlite3_step(x->look);
 	if (rc == SQLITE_DONE)
-		return 0;
+		return tail_lookup(x, k, pos);
 	if (rc != SQLITE_ROW) {
 		cli_fail("%s: read error: %s", x->path, sqlite3_errmsg(x->db));
 		return -1;
@@ -209,7 +340,7 @@ zhi_lookup(struct zhi_reader *x, struct zh_key k)
 		cli_fail("%s: damaged index: a bucket does not decode", x->path);
 		return -1;
 	}
-	return 0;
+	return tail_lookup(x, k, pos);
 }
 
 const unsigned char *

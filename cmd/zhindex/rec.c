@@ -12,8 +12,6 @@
 const char *const zhi_speeds[ZHI_NSPEEDS] = { "ultraBullet", "bullet",
     "blitz", "rapid", "classical", "correspondence", "unknown" };
 
-uint64_t zhi_high_mask = ~(uint64_t)0;
-
 void
 zhi_key_setup(void)
 {
@@ -31,15 +29,6 @@ zhi_key(const struct zh_pos *p)
 
 	k.hi &= zhi_high_mask;
 	return k;
-}
-
-uint32_t
-zhi_move_code(struct zh_move m)
-{
-	int from = m.flags & ZH_MDROP ? 100 : zh_posrec_square(m.from);
-	int to = zh_posrec_square(m.to);
-
-	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
 }
 
 /* Lichess's speeds, by the estimated duration base + 40 * increment
@@ -85,7 +74,8 @@ zhi_month(const char *date)
 /* ---------------- a game's frame ---------------- */
 
 struct hdr {
-	uint32_t len, nrec;
+	uint32_t len, nrec, recoff;
+	int32_t nmoves;			/* stored moves' bytes, -1: none */
 	int64_t number, line;
 	int32_t elo[4], result, speed, month, boards, plies;
 };
@@ -205,6 +195,8 @@ header(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r)
 
 /* ---------------- the walk ---------------- */
 
+#define NSEEN 1024
+
 struct walk {
 	struct zhi_out *o;
 	int plies;
@@ -216,6 +208,12 @@ struct walk {
 	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
+	unsigned char *mv;		/* the stored moves (one board, from
+					   the variant's start) */
+	size_t nmv, mvcap;
+	bool store;			/* still stored */
+	uint16_t seen[NSEEN];		/* the records by hash, index + 1 (a
+					   linear scan past NSEEN / 2) */
 };
 
 static int
@@ -224,16 +222,28 @@ emit(struct walk *w, int b, struct zh_key k, uint32_t move)
 	struct zhi_rec rc = w->base[b];
 	struct zhi_out *o = w->o;
 	const struct zhi_rec *q;
-	size_t i;
+	size_t i, h;
 
 	rc.hi = k.hi;
 	rc.lo = k.lo & ~(uint64_t)0xffffffff;
 	rc.move = move;
 	q = (const struct zhi_rec *)(o->buf + w->first);
-	for (i = 0; i < o->nrec; i++)	/* one per distinct (position, move) */
-		if (q[i].hi == rc.hi && q[i].lo == rc.lo && q[i].move == move &&
-		    q[i].board == rc.board)
-			return 0;
+	/* one per distinct (position, move) */
+	if (o->nrec < NSEEN / 2) {
+		h = (size_t)((rc.hi ^ rc.lo >> 32 ^ move * 0x9e3779b1u) +
+		    rc.board) & (NSEEN - 1);
+		for (; w->seen[h] != 0; h = (h + 1) & (NSEEN - 1)) {
+			i = w->seen[h] - 1u;
+			if (q[i].hi == rc.hi && q[i].lo == rc.lo &&
+			    q[i].move == move && q[i].board == rc.board)
+				return 0;
+		}
+		w->seen[h] = (uint16_t)(o->nrec + 1);
+	} else
+		for (i = 0; i < o->nrec; i++)
+			if (q[i].hi == rc.hi && q[i].lo == rc.lo &&
+			    q[i].move == move && q[i].board == rc.board)
+				return 0;
 	if (grow(o, sizeof rc) != 0)
 		return -1;
 	memcpy(o->buf + o->len, &rc, sizeof rc);
@@ -276,6 +286,29 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	return 0;
 }
 
+/* The move played from the board's last position keyed, stored. */
+static void
+store(struct walk *w, struct zh_move m)
+{
+	size_t k;
+
+	if (w->nmv + 16 > w->mvcap) {
+		size_t c = w->mvcap ? 2 * w->mvcap : 128;
+		unsigned char *b = realloc(w->mv, c);
+
+		if (b == NULL) {
+			w->store = false;
+			return;
+		}
+		w->mv = b;
+		w->mvcap = c;
+	}
+	k = zhi_move_put(&w->last[0], m, w->mv + w->nmv);
+	if (k == 0)
+		w->store = false;	/* not found: the game's keys kept */
+	w->nmv += k;
+}
+
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
@@ -283,6 +316,8 @@ on_ply(void *arg, const struct zh_ply *pl)
 
 	if (pl->line != 0)
 		return 0;
+	if (w->store && pl->move != NULL && w->have[0])
+		store(w, pl->move->move);
 	if (reached(w, 0, pl->pos, pl->move ? zhi_move_code(pl->move->move) :
 	    0) != 0)
 		return -1;
@@ -338,17 +373,33 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 		/* board B's White is on board A's Black's team */
 		w.base[b].result = (uint8_t)(b == 0 ? h.result : 2 - h.result);
 	}
+	/* one board, from the variant's start (no FEN tag): the moves
+	   stored */
+	w.store = r->v->boards < 2 && !r->setup;
 	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
-	if (rc < 0)
-		return -1;
-	if (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0)
-		return -1;
-	if (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0)
-		return -1;
-	h.len = (uint32_t)o->len;
+	if (rc < 0 || (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0) ||
+	    (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0))
+		goto fail;
+	h.recoff = (uint32_t)w.first;
 	h.nrec = (uint32_t)o->nrec;
+	h.nmoves = -1;
+	if (w.store) {
+		if (grow(o, w.nmv + 8) != 0)
+			goto fail;
+		if (w.nmv > 0)
+			memcpy(o->buf + o->len, w.mv, w.nmv);
+		o->len += w.nmv;
+		h.nmoves = (int32_t)w.nmv;
+		while (o->len % 8 != 0)
+			o->buf[o->len++] = 0;
+	}
+	h.len = (uint32_t)o->len;
 	memcpy(o->buf, &h, sizeof h);
+	free(w.mv);
 	return 0;
+fail:
+	free(w.mv);
+	return -1;
 }
 
 size_t
@@ -387,6 +438,8 @@ zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
 	gm->event = s[7];
 	gm->site = s[8];
 	*nrec = h.nrec;
-	*recs = (const struct zhi_rec *)(buf + h.len - h.nrec * sizeof **recs);
+	*recs = (const struct zhi_rec *)(buf + h.recoff);
+	gm->moves = h.nmoves < 0 ? NULL : buf + h.recoff + h.nrec * sizeof **recs;
+	gm->nmoves = h.nmoves < 0 ? 0 : (size_t)h.nmoves;
 	return h.len;
 }

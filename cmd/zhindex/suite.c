@@ -57,7 +57,7 @@ walk(struct s *o, const struct zh_pos *p, int d)
 	int k, nl;
 	uint64_t all[3] = { 0, 0, 0 }, t;
 
-	if (zhi_lookup(o->x, zhi_key(p)) <= 0)
+	if (zhi_lookup(o->x, p) <= 0)
 		return 0;
 	b = zhi_row_moves(o->x, &n);
 	if ((nm = zhi_moves_decode(b, n, m, 256)) < 0)

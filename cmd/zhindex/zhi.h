@@ -20,7 +20,7 @@
 #include "zh.h"
 
 #define ZHI_APP_ID	0x7a68696e	/* "zhin": PRAGMA application_id */
-#define ZHI_VERSION	1		/* PRAGMA user_version */
+#define ZHI_VERSION	2		/* PRAGMA user_version */
 #define ZHI_KEYLEN	12		/* bytes of the key stored: 96 bits */
 #define ZHI_TOP		4		/* top and recent games kept */
 #define ZHI_LISTED	64		/* more games than this: the top and
@@ -54,6 +54,10 @@ struct zhi_game {
 	int speed, month, boards, plies;
 	const char *variant, *white, *black, *white_b, *black_b, *date,
 	    *tc, *event, *site;
+	const unsigned char *moves;	/* its stored moves (tail.c), NULL
+					   if none: two boards, a set-up
+					   start */
+	size_t nmoves;
 };
 
 /* A position's key: libzh's zh_pos_key; under the environment's
@@ -87,6 +91,26 @@ int zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 size_t zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
     const struct zhi_rec **recs, size_t *nrec);
 
+/* ---------------- a game's stored moves, the tails (tail.c) ---------------- */
+/* m's index among p's legal moves into b[2]: its length, 0 if m is not
+   legal there. */
+size_t zhi_move_put(const struct zh_pos *p, struct zh_move m, unsigned char *b);
+/* The game of stored moves b[0..n) from v's start played back:
+   cb(arg, key, code) for each position of its first plies with the
+   move's code, then the last one with 0 (zhi_game_records' records).
+   With t, only the positions that may be t (side, pieces and pockets
+   alike) are keyed and given.  0, the callback's non-zero return, or
+   -1 if b is not legal moves. */
+int zhi_moves_walk(const struct zh_variant *v, const unsigned char *b,
+    size_t n, const struct zh_pos *t,
+    int (*cb)(void *arg, struct zh_key k, uint32_t code), void *arg);
+/* A tails entry's fingerprint: the top byte of the key's low half. */
+unsigned zhi_tail_fp(uint64_t lo);
+/* The games of a tails row's entries of fingerprint fp, ascending,
+   each once, at most max, into g: their number, -1 if the row is bad. */
+long zhi_tail_games(const unsigned char *b, size_t n, unsigned fp,
+    uint32_t *g, size_t max);
+
 /* ---------------- the sorter ---------------- */
 struct zhi_sort;
 /* 'memory' bytes for the records held (runs spilled past it) in
@@ -102,8 +126,15 @@ long zhi_sort_count(const struct zhi_sort *s);	/* records added */
 void zhi_sort_free(struct zhi_sort *s);
 
 /* ---------------- the SQLite file ---------------- */
-/* A key's bucket (the positions table's row): its high 'bits' bits. */
-int64_t zhi_bucket(uint64_t hi, int bits);
+/* A key's id for the rows of positions and tails: its high 63 bits; a
+   row's id is its first key's, and holds the keys up to the next row's
+   (about ZHI_ROW bytes of positions, ZHI_TAILROW tails entries). */
+#define ZHI_ROW		400
+#define ZHI_TAILROW	256
+#define ZHI_TAILMAX	8	/* a position of this many records or
+				   fewer, all of games whose moves are
+				   stored: in the tails */
+int64_t zhi_row_id(uint64_t hi);
 struct zhi_db;
 /* A new index at a temporary name beside 'path'; NULL after a message. */
 struct zhi_db *zhi_db_create(const char *path, int plies, size_t memory);
@@ -131,8 +162,9 @@ struct zhi_reader;
 struct zhi_reader *zhi_open(const char *path);
 void zhi_close(struct zhi_reader *x);
 int zhi_plies(const struct zhi_reader *x);
-/* The position's row: 1 found (blobs copied into x), 0 not, -1 error. */
-int zhi_lookup(struct zhi_reader *x, struct zh_key k);
+/* Position p's row (its key's; of the tails, the games that may reach p
+   played back): 1 found (blobs copied into x), 0 not, -1 error. */
+int zhi_lookup(struct zhi_reader *x, const struct zh_pos *p);
 const unsigned char *zhi_row_moves(const struct zhi_reader *x, size_t *n);
 const unsigned char *zhi_row_games(const struct zhi_reader *x, size_t *n);
 const unsigned char *zhi_row_top(const struct zhi_reader *x, size_t *n);
@@ -165,6 +197,26 @@ struct zhi_move {
    or -1 if the blob is bad. */
 long zhi_moves_decode(const unsigned char *b, size_t n, struct zhi_move *m,
     size_t max);
+/* A position's records (sorted by game, move, board) and the blobs
+   made from them (blob.c): the writer's, and a reader's for positions
+   of the tails. */
+struct zhi_grp {
+	struct zhi_move *m;	/* by code */
+	size_t nm, mcap;
+	struct zhi_rec *g;	/* the records, in order */
+	size_t ng, gcap;
+	unsigned char *b;	/* blob scratch */
+	size_t bcap;
+};
+int zhi_grp_add(struct zhi_grp *x, const struct zhi_rec *r);	/* 0, -1 */
+int zhi_grp_moves(struct zhi_grp *x);	/* x->m from x->g: 0, -1 */
+unsigned char *zhi_grp_room(struct zhi_grp *x, size_t n);
+/* The moves blob of x into b: its length. */
+size_t zhi_grp_moves_blob(struct zhi_grp *x, unsigned char *b);
+size_t zhi_grp_move_index(const struct zhi_grp *x, uint32_t code);
+/* The games blob of x into b: its length. */
+size_t zhi_grp_games_blob(const struct zhi_grp *x, unsigned char *b);
+
 /* One entry of a games blob: game id, the move's index in the moves
    blob (0-based), board. */
 struct zhi_gref {

@@ -1,7 +1,8 @@
 /* fuzz_zhiblob.c - libFuzzer target: an index's blobs (zhkit-index(5))
  * read as hostile: a bucket's positions, the moves blob and the games
  * blob decoded, never past their end; what decodes is written again
- * and reads back the same. */
+ * and reads back the same; a tails row's games and a game's stored
+ * moves played back (zhkit-index(5)), never past their end. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,14 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 static struct zhi_move m[ZH_MAXMOVES + 1], m2[ZH_MAXMOVES + 1];
+
+static int
+count(void *arg, struct zh_key k, uint32_t code)
+{
+	(void)k;
+	(void)code;
+	return ++*(long *)arg > 100000;
+}
 
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -55,6 +64,23 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		    memcmp(m, m2, (size_t)n * sizeof *m) != 0)
 			abort();
 		free(b);
+	}
+	if (size > 0) {
+		uint32_t *tg = malloc((size / 2 + 1) * sizeof *tg);
+		long nk = 0, nt;
+
+		if (tg != NULL) {
+			nt = zhi_tail_games(data, size, data[0], tg, size / 2 + 1);
+			for (i = 1; i < nt; i++)
+				if (tg[i] <= tg[i - 1])
+					abort();
+			free(tg);
+		}
+		/* a game's stored moves played back: crazyhouse and chess */
+		zhi_moves_walk(zh_variant_default(), data + 1, size - 1, NULL,
+		    count, &nk);
+		zhi_moves_walk(zh_variant_chess(), data + 1, size - 1, NULL,
+		    count, &nk);
 	}
 	free(g);
 	return 0;

@@ -192,6 +192,35 @@ fast_play(const struct zh_pos *p)
 	fast_disambiguated(p);
 }
 
+/* zh_legal_to over every square lists each legal move once, and
+ * zh_legal_rank and zh_legal_nth are its ranks both ways (zhindex's
+ * stored moves). */
+static void
+legal_to(const struct zh_pos *p, const struct zh_move *all, int n)
+{
+	struct zh_move some[ZH_MAXMOVES], m;
+	int r, f, i, k, total = 0;
+
+	for (r = 0; r < p->v->ranks; r++)
+		for (f = 0; f < p->v->files; f++) {
+			int to = ZH_SQ(f, r), got = zh_legal_to(p, to, some);
+
+			total += got;
+			for (k = 0; k < got; k++) {
+				for (i = 0; i < n && !(zh_move_eq(all[i],
+				    some[k]) && all[i].flags == some[k].flags); i++)
+					;
+				CHECK(i < n && some[k].to == to);
+				CHECK(zh_legal_rank(p, some[k]) == k);
+				CHECK(zh_legal_nth(p, to, k, &m) == 0 &&
+				    zh_move_eq(m, some[k]) &&
+				    m.flags == some[k].flags);
+			}
+			CHECK(zh_legal_nth(p, to, got, &m) == -1);
+		}
+	CHECK(total == n);
+}
+
 static void
 compare(const struct zh_pos *p)
 {
@@ -227,6 +256,7 @@ compare(const struct zh_pos *p)
 					CHECK(zh_is_legal(p, some[k]));
 			}
 		}
+	legal_to(p, all, n);
 	/* zh_has_legal's shortcuts (king steps, drops, moves to the
 	   checker's line) against counting, here and after every check */
 	CHECK(zh_has_legal(p) == (n > 0));
