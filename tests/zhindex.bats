@@ -55,7 +55,9 @@ exact() {
 # The benchmark archives (../shared/bench, beside the repository, or
 # ZH_BENCH_DATA): every position of their first 50 plies; and the games of
 # 1,000 sampled positions (all plies indexed) against zhpgn --position.
-BENCH=${ZH_BENCH_DATA:-$ZH_TOP/../../shared/bench}
+# (from a worktree under wt/, two levels up)
+BENCH=${ZH_BENCH_DATA:-$ZH_TOP/../shared/bench}
+[ -f "$BENCH/zh-tags.pgn" ] || [ -n "${ZH_BENCH_DATA-}" ] || BENCH=$ZH_TOP/../../shared/bench
 
 @test "zhindex: the whole benchmark archives, zh-tags.pgn and chess-tags.pgn (ZH_SLOW)" {
 	[ -n "${ZH_SLOW-}" ] || skip "ZH_SLOW=1"
