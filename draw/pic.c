@@ -402,7 +402,12 @@ target_close(struct pic *p, int e, FILE *err)
 		tmpout_drop(p->tmp, NULL);
 	else if (file && tmpout_commit(p->tmp, p->path) != 0)
 		e = errno;
-	if (e != 0)
+	if (e != 0 && e != ENOMEM && p->fd == -2) {
+		/* the standard output's stream is the tool's: its error is
+		   said once, at the end, by cli.c (exit 2) */
+		atomic_store(&failed, 1);
+		rc = -1;
+	} else if (e != 0)
 		rc = FAIL(err, "%s: %s: write error: %s\n", cli_prog, name,
 		    strerror(e));
 	p->open = false;

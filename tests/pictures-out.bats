@@ -100,3 +100,14 @@ print(" ".join("o%d.svg" % json.loads(l)["index"] for l in sys.stdin))')
 	run -0 zhreplay -F svg -o 'q%dx%d.svg' a.pgn b.pgn
 	[ "$(ls q*.svg | wc -l)" -eq 13 ]
 }
+
+@test "pictures -o - on a full standard output: one write error, exit 2 (PNG, GIF)" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	local n
+	run -2 bash -c "'$ZH_TOP/bin/zhfen' -F png -o - '4k3/8/8/8/8/8/8/4K3[] w - - 0 1' 2>&1 >/dev/full"
+	n=$(grep -c 'write error' <<<"$output")
+	[ "$n" -eq 1 ] || { echo "$output"; return 1; }
+	run -2 bash -c "'$ZH_TOP/bin/zhreplay' -F gif -o - '$TESTDATA/pictures/drop.pgn' 2>&1 >/dev/full"
+	n=$(grep -c 'write error' <<<"$output")
+	[ "$n" -eq 1 ] || { echo "$output"; return 1; }
+}
