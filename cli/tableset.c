@@ -168,16 +168,6 @@ clear_dead(const struct tset *s)
 	closedir(d);
 }
 
-/* The umask (read by setting it; set back at once). */
-static mode_t
-cur_umask(void)
-{
-	mode_t m = umask(022);
-
-	umask(m);
-	return m;
-}
-
 static void
 tset_free(struct tset *s)
 {
@@ -202,7 +192,7 @@ make_gen(struct tset *s)
 	sigaddset(&held, SIGTERM);
 	sigaddset(&held, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &held, &before);
-	if (mkdtemp(s->gen) == NULL || chmod(s->gen, 0777 & ~cur_umask()) != 0) {
+	if (mkdtemp(s->gen) == NULL || chmod(s->gen, 0777 & ~tmpout_umask()) != 0) {
 		e = errno;
 		rc = -1;
 	} else if (tmpout_track(s->gen, s->dir, true) != 0) {
@@ -306,7 +296,7 @@ migrate(struct tset *s)
 		return 0;
 	snprintf(base, sizeof base, "%s%ld.XXXXXX", s->prefix, (long)getpid());
 	if ((old = join(s->dir, base)) == NULL || mkdtemp(old) == NULL ||
-	    chmod(old, 0777 & ~cur_umask()) != 0) {
+	    chmod(old, 0777 & ~tmpout_umask()) != 0) {
 		free(old);
 		return -1;
 	}

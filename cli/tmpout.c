@@ -307,6 +307,17 @@ cur_umask(void)
 	return m;
 }
 
+mode_t
+tmpout_umask(void)
+{
+	mode_t m;
+
+	pthread_mutex_lock(&mu);
+	m = cur_umask();
+	pthread_mutex_unlock(&mu);
+	return m;
+}
+
 /* Take tmp off the list (under mu); its node freed, the path not. */
 static void
 forget(const char *tmp)
@@ -392,6 +403,21 @@ keep(const char *name)
 
 static int commit(const char *tmp, const char *final, const char *name);
 
+/* t (its path, name and kind set) on the list of what the run removes
+   if it ends before its commit, the signal handlers armed first. */
+static void
+enlist(struct tmp *t)
+{
+	t->real = NULL;
+	t->next = NULL;
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+}
+
 /* A device or a FIFO opened to be written in place (a FIFO waits for its
    reader), registered so that commit and drop know it. */
 static int
@@ -413,14 +439,7 @@ open_in_place(const char *final, const char *name, char **tmp)
 	t->name = name;
 	t->dir = false;
 	t->inplace = true;
-	t->real = NULL;
-	t->next = NULL;
-	pthread_mutex_lock(&mu);
-	if (!armed)
-		arm();
-	*tail = t;
-	tail = &t->next;
-	pthread_mutex_unlock(&mu);
+	enlist(t);
 	*tmp = p;
 	return fd;
 }
@@ -580,14 +599,7 @@ tmpout_track(const char *path, const char *name, bool dir)
 	t->name = name;
 	t->dir = dir;
 	t->inplace = false;
-	t->real = NULL;
-	t->next = NULL;
-	pthread_mutex_lock(&mu);
-	if (!armed)
-		arm();
-	*tail = t;
-	tail = &t->next;
-	pthread_mutex_unlock(&mu);
+	enlist(t);
 	return 0;
 }
 

@@ -51,6 +51,10 @@ void tmpout_watch(void);
    removed after the temporary files) removed on a signal as those are,
    until tmpout_untrack(path); 'name' kept, not copied.  0, or -1. */
 int tmpout_track(const char *path, const char *name, bool dir);
+/* The umask, read as the temporary files' modes are made (it can only
+   be read by setting it: under the same lock, so no file is made with
+   it changed). */
+mode_t tmpout_umask(void);
 void tmpout_untrack(const char *path);
 /* fn(arg) then, if it returned 0, path untracked, both before a signal's
    removal or neither (after one, this never returns: the run ends):
