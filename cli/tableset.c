@@ -27,6 +27,7 @@ struct tset {
 	char *link;			/* DIR/.zhkit-KIND */
 	char *prefix;			/* ".zhkit-KIND." */
 	char *gen;			/* DIR/.zhkit-KIND.PID.XXXXXX (new) */
+	char *prev;			/* DIR/the set it replaces, or NULL */
 	const char *names[MAXT];
 	int n;
 };
@@ -173,37 +174,24 @@ tset_free(struct tset *s)
 {
 	free(s->dir);
 	free(s->link);
+	free(s->prev);
 	free(s->prefix);
 	free(s->gen);
 	free(s);
 }
 
 /* The new set's directory made, and removed by a signal from then on
-   (the signals held meanwhile: none can come between the two).  0, or
-   -1 after a message. */
+   (tmpout_mkdtemp: made and listed in one step under tmpout's lock, so
+   a signal to any thread finds it listed or not made).  0, or -1 after
+   a message. */
 static int
 make_gen(struct tset *s)
 {
-	sigset_t held, before;
-	int rc = 0, e = 0;
-
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &held, &before);
-	if (mkdtemp(s->gen) == NULL || chmod(s->gen, 0777 & ~tmpout_umask()) != 0) {
-		e = errno;
-		rc = -1;
-	} else if (tmpout_track(s->gen, s->dir, true) != 0) {
-		e = ENOMEM;
-		rmdir(s->gen);
-		rc = -1;
+	if (tmpout_mkdtemp(s->gen, s->dir) != 0) {
+		cli_fail("%s: cannot write: %s", s->dir, strerror(errno));
+		return -1;
 	}
-	pthread_sigmask(SIG_SETMASK, &before, NULL);
-	if (rc != 0)
-		cli_fail("%s: cannot write: %s", s->dir, strerror(e));
-	return rc;
+	return 0;
 }
 
 struct tset *
@@ -335,8 +323,15 @@ static int
 switch_to_gen(void *arg)
 {
 	struct tset *s = arg;
+	int rc = point(s, s->link, strrchr(s->gen, '/') + 1, false);
 
-	return point(s, s->link, strrchr(s->gen, '/') + 1, false);
+	/* the old set, from the switch on, removed by a signal as by us */
+	if (rc == 0 && s->prev != NULL &&
+	    tmpout_track_held(s->prev, s->dir, true) != 0) {
+		free(s->prev);
+		s->prev = NULL;
+	}
+	return rc;
 }
 
 int
@@ -362,6 +357,9 @@ tset_commit(struct tset *s)
 			free(p);
 		}
 	current(s, prev, sizeof prev);
+	if (strncmp(prev, s->prefix, strlen(s->prefix)) == 0 &&
+	    strchr(prev, '/') == NULL)
+		s->prev = join(s->dir, prev);
 	/* the switch: before a signal's removal of the new set, or never */
 	if (rc == 0)
 		rc = tmpout_untrack_by(s->gen, switch_to_gen, s);
@@ -371,8 +369,11 @@ tset_commit(struct tset *s)
 		remove_entry(s->dir, strrchr(s->gen, '/') + 1);
 		errno = i;
 	} else if (strncmp(prev, s->prefix, strlen(s->prefix)) == 0 &&
-	    strchr(prev, '/') == NULL)
+	    strchr(prev, '/') == NULL) {
 		remove_entry(s->dir, prev);	/* open files stay readable */
+		if (s->prev != NULL)
+			tmpout_untrack(s->prev);
+	}
 	tset_free(s);
 	return rc;
 }

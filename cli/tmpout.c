@@ -307,6 +307,70 @@ cur_umask(void)
 	return m;
 }
 
+int
+tmpout_track_held(const char *path, const char *name, bool dir)
+{
+	struct tmp *t = malloc(sizeof *t);
+
+	if (t == NULL || (t->path = strdup(path)) == NULL) {
+		free(t);
+		errno = ENOMEM;
+		return -1;
+	}
+	t->name = name;
+	t->dir = dir;
+	t->inplace = false;
+	t->real = NULL;
+	t->next = NULL;
+	if (!armed)
+		arm();
+	*tail = t;
+	tail = &t->next;
+	return 0;
+}
+
+int
+tmpout_mkdtemp(char *tmpl, const char *name)
+{
+	struct tmp *t = malloc(sizeof *t);
+	bool made = false;
+	int e = 0;
+
+	if (t == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* made and listed under mu: the reaper, which takes mu before it
+	   removes, sees no directory or a listed one, whichever thread
+	   the signal came to */
+	pthread_mutex_lock(&mu);
+	if (!armed)
+		arm();
+	if (mkdtemp(tmpl) == NULL)
+		e = errno;
+	else if ((made = true, chmod(tmpl, 0777 & ~cur_umask())) != 0)
+		e = errno;
+	else if ((t->path = strdup(tmpl)) == NULL)
+		e = ENOMEM;
+	if (e != 0) {
+		if (made)
+			rmdir(tmpl);
+		pthread_mutex_unlock(&mu);
+		free(t);
+		errno = e;
+		return -1;
+	}
+	t->name = name;
+	t->dir = true;
+	t->inplace = false;
+	t->real = NULL;
+	t->next = NULL;
+	*tail = t;
+	tail = &t->next;
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
 mode_t
 tmpout_umask(void)
 {

@@ -55,6 +55,14 @@ int tmpout_track(const char *path, const char *name, bool dir);
    be read by setting it: under the same lock, so no file is made with
    it changed). */
 mode_t tmpout_umask(void);
+/* mkdtemp(tmpl) with the umask's mode, tracked as tmpout_track(tmpl,
+   name, true) in the same step: a signal to any thread finds it listed
+   or not made.  0, or -1 (errno). */
+int tmpout_mkdtemp(char *tmpl, const char *name);
+/* tmpout_track from inside a tmpout_untrack_by function (tmpout's lock
+   held): what that step makes obsolete is removed by a signal from the
+   same instant.  0, or -1. */
+int tmpout_track_held(const char *path, const char *name, bool dir);
 void tmpout_untrack(const char *path);
 /* fn(arg) then, if it returned 0, path untracked, both before a signal's
    removal or neither (after one, this never returns: the run ends):
