@@ -178,7 +178,13 @@ m = o["moves"][0]
 for k in ("uci", "san", "white", "draws", "black", "averageRating", "performance"):
     assert k in m, k
 assert sum(m["white"] + m["draws"] + m["black"] for m in o["moves"]) <= o["white"] + o["draws"] + o["black"]
+# most played first, as Lichess lists them
+n = [m["white"] + m["draws"] + m["black"] for m in o["moves"]]
+assert n == sorted(n, reverse=True) and n[0] > n[-1], n
 PY
+	# the table lists the moves in the same order
+	diff <(zhindex query "$T/x.zhi" --moves e4 | awk 'NR > 2 {print $2}') \
+	    <(zhindex query -J "$T/x.zhi" --moves e4 | $PY -c 'import json,sys; print("\n".join(m["uci"] for m in json.load(sys.stdin)["moves"]))')
 	# the filters: a speed's games and the rest add up to all
 	zhindex query -J "$T/x.zhi" --moves '' 2>/dev/null >"$T/all" || zhindex query -J "$T/x.zhi" 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' >"$T/all"
 	zhindex query -J --speed bullet "$T/x.zhi" 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1' >"$T/b"

@@ -30,6 +30,7 @@ struct q {
 	uint32_t codes[ZH_MAXMOVES];
 	int nlegal;
 	const struct zh_pos *labelled;
+	long order[ZH_MAXMOVES + 1];	/* o->m's shown, most played first */
 };
 
 /* The position of text s (a FEN, or --moves from the start) of variant
@@ -226,6 +227,28 @@ label(const struct zh_pos *p, uint32_t c, int d, char *uci, char *san)
 	return false;
 }
 
+/* The moves to show (played, counted after the filters) into o->order,
+   most games first as Lichess's explorer lists them, ties by the move's
+   code (the same order every run): their number.  An insertion sort: a
+   position has at most a few hundred moves, most a handful. */
+static long
+ordered(struct q *o)
+{
+	long i, j, n = 0;
+
+	for (i = 0; i < o->nm; i++) {
+		uint64_t t = total(&o->m[i]);
+
+		if (o->m[i].code == 0 || t == 0)
+			continue;
+		for (j = n; j > 0 && total(&o->m[o->order[j - 1]]) < t; j--)
+			o->order[j] = o->order[j - 1];
+		o->order[j] = i;
+		n++;
+	}
+	return n;
+}
+
 /* Performance as Lichess shows it: the mean rating, plus 400 times the
    mover's (wins - losses) / games. */
 static long
@@ -362,7 +385,7 @@ answer_json(struct q *o, FILE *f, const struct zh_pos *p, const char *fen)
 {
 	struct zhi_move all = { 0 };
 	char uci[ZH_MOVEMAX], san[ZH_MOVEMAX];
-	long i;
+	long i, nshow;
 	bool first = true;
 
 	for (i = 0; i < o->nm; i++) {
@@ -376,11 +399,10 @@ answer_json(struct q *o, FILE *f, const struct zh_pos *p, const char *fen)
 	    "\"black\":%llu,\"moves\":[", p->v->name,
 	    (unsigned long long)all.n[0], (unsigned long long)all.n[1],
 	    (unsigned long long)all.n[2]);
-	for (i = 0; i < o->nm; i++) {
-		const struct zhi_move *m = &o->m[i];
+	nshow = ordered(o);
+	for (i = 0; i < nshow; i++) {
+		const struct zhi_move *m = &o->m[o->order[i]];
 
-		if (m->code == 0 || total(m) == 0)
-			continue;
 		label(p, m->code, o->dialect, uci, san);
 		fprintf(f, "%s{\"uci\":\"%s\",\"san\":\"%s\",\"white\":%llu,"
 		    "\"draws\":%llu,\"black\":%llu,\"averageRating\":%llu,"
@@ -400,7 +422,7 @@ answer_table(struct q *o, FILE *f, const struct zh_pos *p, const char *fen)
 {
 	char uci[ZH_MOVEMAX], san[ZH_MOVEMAX];
 	uint64_t n, all = 0, stop = 0;
-	long i;
+	long i, nshow;
 
 	for (i = 0; i < o->nm; i++)
 		all += total(&o->m[i]);
@@ -414,11 +436,11 @@ answer_table(struct q *o, FILE *f, const struct zh_pos *p, const char *fen)
 		    (unsigned long long)stop);
 	fprintf(f, "\n%-9s %-7s %7s %6s %6s %6s %6s %6s\n", "move", "uci",
 	    "games", "white", "draws", "black", "rating", "perf");
-	for (i = 0; i < o->nm; i++) {
-		const struct zhi_move *m = &o->m[i];
+	nshow = ordered(o);
+	for (i = 0; i < nshow; i++) {
+		const struct zhi_move *m = &o->m[o->order[i]];
 
-		if (m->code == 0 || (n = total(m)) == 0)
-			continue;
+		n = total(m);
 		label(p, m->code, o->dialect, uci, san);
 		fprintf(f, "%-9s %-7s %7llu %5.1f%% %5.1f%% %5.1f%% %6llu %6ld\n",
 		    san, uci, (unsigned long long)n, 100.0 * (double)m->n[0] /
