@@ -26,7 +26,10 @@ setup() {
 	done
 	BENCH=
 	for d in "$ZH_TOP/../shared/bench" "$ZH_TOP/../../shared/bench"; do
-		[ -f "$d/zh-tags.pgn" ] && BENCH=$d && break
+		if [ -f "$d/zh-tags.pgn" ]; then
+			BENCH=$d
+			break
+		fi
 	done
 }
 
