@@ -35,7 +35,6 @@ struct opts {
 
 struct state {
 	struct zh_replay r;
-	struct zh_lines lines;
 	struct zhi_out out;
 	struct zh_select_scratch sc;
 };
@@ -100,7 +99,6 @@ free_state(void *p)
 	if (st == NULL)
 		return;
 	zh_replay_free(&st->r);
-	zh_lines_free(&st->lines);
 	zh_select_scratch_free(&st->sc);
 	free(st->out.buf);
 	free(st);
@@ -134,7 +132,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		    "(not indexed)", g->number, e->text);
 		return 1;
 	}
-	if (zhi_game_records(&st->out, g, &st->r, &st->lines, o->plies) != 0) {
+	if (zhi_game_records(&st->out, g, &st->r, o->plies) != 0) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: out of "
 		    "memory", g->number);
 		return 1;

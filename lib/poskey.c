@@ -110,31 +110,108 @@ rank_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 		}
 }
 
+/* Pocket entry i (colour i / ZH_NTYPES, type i % ZH_NTYPES) of a and b
+   differs: both counts rehashed into k. */
+static inline void
+pocket_put(struct zh_key *k, int i, unsigned x, unsigned y)
+{
+	int c = i / ZH_NTYPES, t = i % ZH_NTYPES;
+
+	if (t == 0)
+		return;
+	if (x != 0)
+		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + x);
+	if (y != 0)
+		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + y);
+}
+
+/* The pockets' entries that differ between a and b, rehashed into k:
+   both colours' counts compared 8 at a time, the rest one by one. */
+static inline void
+pockets_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b)
+{
+	enum { N = sizeof a->pocket };
+	const unsigned char *pa = &a->pocket[0][0], *pb = &b->pocket[0][0];
+	uint64_t wa, wb, x;
+	int at, i;
+
+	for (at = 0; at + 8 <= N; at += 8) {
+		memcpy(&wa, pa + at, 8);
+		memcpy(&wb, pb + at, 8);
+		for (x = wa ^ wb; x != 0;) {
+			i = __builtin_ctzll(x) / 8;
+			x &= ~((uint64_t)0xff << 8 * i);
+			pocket_put(k, at + i, pa[at + i], pb[at + i]);
+		}
+	}
+	for (; at < N; at++)
+		if (pa[at] != pb[at])
+			pocket_put(k, at, pa[at], pb[at]);
+}
+
+/* rank_next on a board of 8 files or fewer: a rank is one word of sq
+   (the squares past the last file are off the board in both). */
+static inline void
+rank_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    int r, unsigned mask)
+{
+	int base = ZH_SQ(0, r);
+	uint64_t wa, wb, x;
+
+	memcpy(&wa, a->sq + base, 8);
+	memcpy(&wb, b->sq + base, 8);
+	for (x = wa ^ wb; x != 0;) {
+		int i = __builtin_ctzll(x) / 8, s = base + i;
+		unsigned pa = a->sq[s], pb = b->sq[s];
+
+		x &= ~((uint64_t)0xff << 8 * i);
+		if ((pa & mask) == (pb & mask))
+			continue;
+		if (ZH_TYPE(pa) != ZH_EMPTY)
+			put(k, E_SQUARE + (uint64_t)s * 64 + (pa & mask));
+		if (ZH_TYPE(pb) != ZH_EMPTY)
+			put(k, E_SQUARE + (uint64_t)s * 64 + (pb & mask));
+	}
+}
+
+/* rank_next8 over the 8 ranks of a board of 8 files or fewer: the
+   ranks that differ found first, without a branch. */
+static inline void
+board_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    unsigned mask)
+{
+	uint64_t x[8], wa, wb;
+	unsigned any = 0;
+	int r;
+
+	for (r = 0; r < 8; r++) {
+		memcpy(&wa, a->sq + ZH_SQ(0, r), 8);
+		memcpy(&wb, b->sq + ZH_SQ(0, r), 8);
+		x[r] = wa ^ wb;
+		any |= (unsigned)(x[r] != 0) << r;
+	}
+	for (; any != 0; any &= any - 1)
+		rank_next8(k, a, b, __builtin_ctz(any), mask);
+}
+
 struct zh_key
 zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 {
 	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
 	uint64_t sa, sb;
-	int r, c, t;
+	int r;
 
 	if (a->v != b->v)
 		return zh_pos_key(b);
-	for (r = 0; r < b->v->ranks; r++)
-		rank_next(&k, a, b, r, mask);
-	if (memcmp(a->pocket, b->pocket, sizeof a->pocket) != 0)
-		for (c = 0; c < 2; c++)
-			for (t = 1; t < ZH_NTYPES; t++) {
-				unsigned x = a->pocket[c][t], y = b->pocket[c][t];
-
-				if (x == y)
-					continue;
-				if (x != 0)
-					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
-					    256 + x);
-				if (y != 0)
-					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
-					    256 + y);
-			}
+	if (b->v->files <= 8 && b->v->ranks == 8)
+		board_next8(&k, a, b, mask);
+	else if (b->v->files <= 8)
+		for (r = 0; r < b->v->ranks; r++)
+			rank_next8(&k, a, b, r, mask);
+	else
+		for (r = 0; r < b->v->ranks; r++)
+			rank_next(&k, a, b, r, mask);
+	pockets_next(&k, a, b);
 	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
 	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
 	if (sa != sb) {

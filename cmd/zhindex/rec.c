@@ -59,14 +59,25 @@ zhi_speed(const char *tc)
 	    est < 21600 ? 4 : 5;
 }
 
+#define DIGIT(c)	((unsigned)((c) - '0') < 10)
+
 int
 zhi_month(const char *date)
 {
 	int y, m;
 
-	if (date == NULL || strlen(date) < 7 ||
-	    sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2 || y < 1 ||
-	    y > 5000 || m < 1 || m > 12)
+	if (date == NULL || strlen(date) < 7)
+		return 0;
+	/* "2019.10.28" as a rule, read at once; else sscanf's reading */
+	if (DIGIT(date[0]) && DIGIT(date[1]) && DIGIT(date[2]) &&
+	    DIGIT(date[3]) && (date[4] == '.' || date[4] == '-' ||
+	    date[4] == '/') && DIGIT(date[5]) && DIGIT(date[6])) {
+		y = ((date[0] - '0') * 10 + date[1] - '0') * 100 +
+		    (date[2] - '0') * 10 + date[3] - '0';
+		m = (date[5] - '0') * 10 + date[6] - '0';
+	} else if (sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2)
+		return 0;
+	if (y < 1 || y > 5000 || m < 1 || m > 12)
 		return 0;
 	return y * 12 + m - 1;
 }
@@ -205,6 +216,7 @@ struct walk {
 	bool have[2];
 	struct zh_pos last[2];		/* the board's last position keyed */
 	struct zh_key lastkey[2];
+	const struct zh_pos *prev;	/* one board: the position before */
 	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
@@ -252,14 +264,17 @@ emit(struct walk *w, int b, struct zh_key k, uint32_t move)
 	return 0;
 }
 
-/* The key of board b's position p, from the last one keyed. */
+/* The key of board b's position p, from the last one keyed (kept in
+   w->last[b], or, walking one board, at *w->prev: no copy). */
 static struct zh_key
 key_of(struct walk *w, int b, const struct zh_pos *p)
 {
-	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b],
-	    &w->last[b], p) : zh_pos_key(p);
+	const struct zh_pos *a = w->prev != NULL ? w->prev : &w->last[b];
+	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b], a, p) :
+	    zh_pos_key(p);
 
-	w->last[b] = *p;
+	if (w->prev == NULL)
+		w->last[b] = *p;
 	w->keyed[b] = true;
 	w->lastkey[b] = k;
 	k.hi &= zhi_high_mask;
@@ -286,9 +301,9 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	return 0;
 }
 
-/* The move played from the board's last position keyed, stored. */
+/* Move m played from p, the board's last position keyed, stored. */
 static void
-store(struct walk *w, struct zh_move m)
+store(struct walk *w, const struct zh_pos *p, struct zh_move m)
 {
 	size_t k;
 
@@ -303,25 +318,49 @@ store(struct walk *w, struct zh_move m)
 		w->mv = b;
 		w->mvcap = c;
 	}
-	k = zhi_move_put(&w->last[0], m, w->mv + w->nmv);
+	k = zhi_move_put(p, m, w->mv + w->nmv);
 	if (k == 0)
 		w->store = false;	/* not found: the game's keys kept */
 	w->nmv += k;
 }
 
+/*
+ * A game of one board: its mainline (the legal moves outside variations,
+ * as zh_lines_walk's line 0) played again from r->start, two positions
+ * in turn, each keyed from the one before.  zh_make knows the check
+ * flag, which the move's rank reads.
+ */
 static int
-on_ply(void *arg, const struct zh_ply *pl)
+walk_one(struct walk *w, const struct zh_game *g, const struct zh_replay *r)
 {
-	struct walk *w = arg;
+	struct zh_pos pos[2];
+	int cur = 0, depth = 0;
+	size_t i;
 
-	if (pl->line != 0)
-		return 0;
-	if (w->store && pl->move != NULL && w->have[0])
-		store(w, pl->move->move);
-	if (reached(w, 0, pl->pos, pl->move ? zhi_move_code(pl->move->move) :
-	    0) != 0)
+	pos[0] = r->start;
+	if (reached(w, 0, &pos[0], 0) != 0)
 		return -1;
-	return w->n[0] > w->plies ? 1 : 0;
+	for (i = 0; i < g->ntoks && w->n[0] <= w->plies; i++) {
+		const struct zh_token *t = &g->toks[i];
+		struct zh_move m;
+
+		if (t->kind == ZH_T_VSTART)
+			depth++;
+		else if (t->kind == ZH_T_VEND && depth > 0)
+			depth--;
+		if (t->kind != ZH_T_MOVE || depth != 0 || !r->moves[i].ok)
+			continue;
+		m = r->moves[i].move;
+		if (w->store && w->have[0])
+			store(w, &pos[cur], m);
+		pos[1 - cur] = pos[cur];
+		zh_make(&pos[1 - cur], m);
+		w->prev = &pos[cur];
+		cur = 1 - cur;
+		if (reached(w, 0, &pos[cur], zhi_move_code(m)) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int
@@ -353,7 +392,7 @@ mean(int a, int b)
 
 int
 zhi_game_records(struct zhi_out *o, const struct zh_game *g,
-    const struct zh_replay *r, struct zh_lines *lw, int plies)
+    const struct zh_replay *r, int plies)
 {
 	struct walk w = { .o = o, .plies = plies };
 	struct hdr h;
@@ -376,7 +415,7 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 	/* one board, from the variant's start (no FEN tag): the moves
 	   stored */
 	w.store = r->v->boards < 2 && !r->setup;
-	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
+	rc = r->bug == NULL ? walk_one(&w, g, r) : zh_bply_walk(r, on_bply, &w);
 	if (rc < 0 || (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0) ||
 	    (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0))
 		goto fail;

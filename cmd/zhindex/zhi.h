@@ -85,7 +85,7 @@ struct zhi_out {
 /* The frame of g replayed into r (r->started), its first 'plies' plies;
    0, or -1 out of memory. */
 int zhi_game_records(struct zhi_out *o, const struct zh_game *g,
-    const struct zh_replay *r, struct zh_lines *w, int plies);
+    const struct zh_replay *r, int plies);
 /* A frame read back: its header into *gm, its records at *recs;
    the frame's length, 0 if buf holds no whole frame yet. */
 size_t zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
