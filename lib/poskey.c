@@ -83,6 +83,29 @@ zh_pos_key(const struct zh_pos *p)
 	return k;
 }
 
+/* The state elements ea and eb (side, castling, variant) into k: a move
+   flips the side and rarely the castling, so the same two come back
+   move after move; their values are kept (the last pair a thread
+   made). */
+static inline void
+state_next(struct zh_key *k, uint64_t ea, uint64_t eb)
+{
+	static _Thread_local struct {
+		uint64_t a, b;		/* 0: none (no element is 0) */
+		struct zh_key x;
+	} last;
+
+	if (!((last.a == ea && last.b == eb) || (last.a == eb && last.b == ea))) {
+		last.x.hi = last.x.lo = 0;
+		put(&last.x, ea);
+		put(&last.x, eb);
+		last.a = ea;
+		last.b = eb;
+	}
+	k->hi ^= last.x.hi;
+	k->lo ^= last.x.lo;
+}
+
 /* The squares of rank r that differ between a and b, rehashed into k:
    a rank is 16 bytes of sq, compared 8 at a time, the bytes that differ
    found by their bits. */
@@ -217,8 +240,7 @@ zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 	if (sa != sb) {
 		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
 
-		put(&k, E_STATE + sa + vv);
-		put(&k, E_STATE + sb + vv);
+		state_next(&k, E_STATE + sa + vv, E_STATE + sb + vv);
 	}
 	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
 		put(&k, (4u << 16) + (uint64_t)a->ep);
