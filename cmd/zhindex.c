@@ -35,6 +35,7 @@ struct opts {
 
 struct state {
 	struct zh_replay r;
+	struct zh_lines lines;
 	struct zhi_out out;
 	struct zh_select_scratch sc;
 };
@@ -99,6 +100,7 @@ free_state(void *p)
 	if (st == NULL)
 		return;
 	zh_replay_free(&st->r);
+	zh_lines_free(&st->lines);
 	zh_select_scratch_free(&st->sc);
 	zhi_out_free(&st->out);
 	free(st);
@@ -119,9 +121,9 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return 1;
 	}
 	st->r.no_uci = true;
-	st->r.fast_one = true;	/* no SAN: a game of one board is walked
-				   from its moves (rec.c) */
+	st->r.fast_one = true;	/* no SAN: nothing here reads it */
 	st->r.null_moves = warn_null_moves;
+	/* a game of one board keyed as the replay plays it */
 	if (zhi_game_watch(&st->out, g, &st->r, o->plies) != 0)
 		st->r.watch = NULL;	/* walked after the replay */
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), &st->r);
@@ -136,7 +138,7 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		    "(not indexed)", g->number, e->text);
 		return 1;
 	}
-	if (zhi_game_records(&st->out, g, &st->r, o->plies) != 0) {
+	if (zhi_game_records(&st->out, g, &st->r, &st->lines, o->plies) != 0) {
 		cli_fdiag(err, "error", o->name, g->line, 1, "game %ld: out of "
 		    "memory", g->number);
 		return 1;

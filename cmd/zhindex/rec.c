@@ -386,12 +386,19 @@ store(struct zhi_walk *w, const struct zh_pos *p, struct zh_move m)
 	w->nmv += k;
 }
 
-/* A game of one board: its start position (r->start), its moves stored
-   if it is the variant's start (no FEN tag). */
+/* The game's moves stored: one board from the variant's start (no FEN
+   tag). */
+static bool
+stores(const struct zh_replay *r)
+{
+	return r->v->boards < 2 && !r->setup;
+}
+
+/* A game of one board watched: its start position (r->start). */
 static int
 one_start(struct zhi_walk *w, const struct zh_replay *r)
 {
-	w->store = !r->setup;
+	w->store = stores(r);
 	w->started = true;
 	return reached(w, 0, &r->start, 0);
 }
@@ -425,31 +432,22 @@ next_move(struct zhi_walk *w, const struct zh_game *g)
 	return g->ntoks;
 }
 
-/*
- * A game of one board not watched: its mainline played again from
- * r->start, two positions in turn, each keyed from the one before.
- * zh_make knows the check flag, which the move's rank reads.
- */
+/* A game of one board not watched (zh_lines_walk's line 0, its
+   positions made in one place): each kept for the next. */
 static int
-walk_one(struct zhi_walk *w, const struct zh_game *g, const struct zh_replay *r)
+on_ply(void *arg, const struct zh_ply *pl)
 {
-	struct zh_pos pos[2];
-	int cur = 0;
-	size_t i;
+	struct zhi_walk *w = arg;
 
-	pos[0] = r->start;
-	if (one_start(w, r) != 0)
-		return -1;
-	while (w->n[0] <= w->plies && (i = next_move(w, g)) < g->ntoks) {
-		if (!r->moves[i].ok)
-			continue;
-		pos[1 - cur] = pos[cur];
-		zh_make(&pos[1 - cur], r->moves[i].move);
-		if (one_move(w, &pos[cur], r->moves[i].move, &pos[1 - cur]) != 0)
+	if (pl->line != 0)
+		return 0;
+	if (pl->move == NULL) {
+		if (reached(w, 0, pl->pos, 0) != 0)
 			return -1;
-		cur = 1 - cur;
-	}
-	return 0;
+	} else if (one_move(w, &w->before, pl->move->move, pl->pos) != 0)
+		return -1;
+	w->before = *pl->pos;
+	return w->n[0] > w->plies ? 1 : 0;
 }
 
 /* zh_replay's watch: position p after its next mainline move, the
@@ -521,17 +519,17 @@ mean(int a, int b)
 }
 
 /* The game's records into o after its header h: those its replay's
-   watch made (a game of one board; the header's fields put in), else
-   walked now.  The walk, or NULL out of memory. */
+   watch made (a game of one board with a move; the header's fields put
+   in), else walked now.  The walk, or NULL out of memory. */
 static struct zhi_walk *
 records(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r,
-    const struct hdr *h, int plies)
+    struct zh_lines *lw, const struct hdr *h, int plies)
 {
 	struct zhi_walk *w = o->walk;
 	size_t i;
 	int b;
 	bool watched = w != NULL && w->watched && w->g == g && w->r == r &&
-	    r->watch_arg == w && r->bug == NULL && !w->broken;
+	    r->watch_arg == w && w->started && !w->broken;
 
 	if (!watched && (w = walk_new(o, o, plies)) == NULL)
 		return NULL;
@@ -544,13 +542,13 @@ records(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r,
 		    2 - h->result);
 	}
 	if (!watched) {
-		if ((r->bug == NULL ? walk_one(w, g, r) : zh_bply_walk(r,
-		    on_bply, w)) < 0)
+		w->store = stores(r);
+		if (zh_replay_walk(lw, g, r, 0, on_ply, on_bply, w) < 0)
 			return NULL;
-	} else if (!w->started && one_start(w, r) != 0)
-		return NULL;	/* a game without a move */
+	}
+	/* the last position, if short of the plies (have[1]: two boards) */
 	if ((w->have[0] && emit(w, 0, w->pend[0], 0) != 0) ||
-	    (r->bug != NULL && w->have[1] && emit(w, 1, w->pend[1], 0) != 0))
+	    (w->have[1] && emit(w, 1, w->pend[1], 0) != 0))
 		return NULL;
 	if (watched) {		/* board A's: its fields now known */
 		struct zhi_rec *q = (struct zhi_rec *)w->own.buf;
@@ -571,7 +569,7 @@ records(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r,
 
 int
 zhi_game_records(struct zhi_out *o, const struct zh_game *g,
-    const struct zh_replay *r, int plies)
+    const struct zh_replay *r, struct zh_lines *lw, int plies)
 {
 	struct zhi_walk *w;
 	struct hdr h;
@@ -585,10 +583,8 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 	}
 	memcpy(&h, o->buf, sizeof h);
 	first = o->len;
-	if ((w = records(o, g, r, &h, plies)) == NULL)
+	if ((w = records(o, g, r, lw, &h, plies)) == NULL)
 		return -1;
-	if (r->bug != NULL)
-		w->store = false;	/* two boards: no moves stored */
 	h.recoff = (uint32_t)first;
 	h.nrec = (uint32_t)o->nrec;
 	h.nmoves = -1;

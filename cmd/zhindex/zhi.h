@@ -94,7 +94,7 @@ int zhi_game_watch(struct zhi_out *o, const struct zh_game *g,
    (from the replay's watch if it was zhi_game_watch's, else walked
    here); 0, or -1 out of memory. */
 int zhi_game_records(struct zhi_out *o, const struct zh_game *g,
-    const struct zh_replay *r, int plies);
+    const struct zh_replay *r, struct zh_lines *w, int plies);
 /* A frame read back: its header into *gm, its records at *recs;
    the frame's length, 0 if buf holds no whole frame yet. */
 size_t zhi_frame(const unsigned char *buf, size_t len, struct zhi_game *gm,
