@@ -172,18 +172,16 @@ pockets_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b)
 			pocket_put(k, at, pa[at], pb[at]);
 }
 
-/* rank_next on a board of 8 files or fewer: a rank is one word of sq
-   (the squares past the last file are off the board in both). */
+/* The squares of rank r of a board of 8 files or fewer that differ
+   between a and b (x: its word of sq in a xor b's, the squares past the
+   last file off the board in both), rehashed into k. */
 static inline void
 rank_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
-    int r, unsigned mask)
+    int r, uint64_t x, unsigned mask)
 {
 	int base = ZH_SQ(0, r);
-	uint64_t wa, wb, x;
 
-	memcpy(&wa, a->sq + base, 8);
-	memcpy(&wb, b->sq + base, 8);
-	for (x = wa ^ wb; x != 0;) {
+	while (x != 0) {
 		int i = __builtin_ctzll(x) / 8, s = base + i;
 		unsigned pa = a->sq[s], pb = b->sq[s];
 
@@ -197,24 +195,21 @@ rank_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 	}
 }
 
-/* rank_next8 over the 8 ranks of a board of 8 files or fewer: the
-   ranks that differ found first, without a branch. */
+/* rank_next8 over the ranks of a board of 8 files or fewer: a rank is
+   one word of sq. */
 static inline void
 board_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
-    unsigned mask)
+    int ranks, unsigned mask)
 {
-	uint64_t x[8], wa, wb;
-	unsigned any = 0;
+	uint64_t wa, wb;
 	int r;
 
-	for (r = 0; r < 8; r++) {
+	for (r = 0; r < ranks; r++) {
 		memcpy(&wa, a->sq + ZH_SQ(0, r), 8);
 		memcpy(&wb, b->sq + ZH_SQ(0, r), 8);
-		x[r] = wa ^ wb;
-		any |= (unsigned)(x[r] != 0) << r;
+		if (wa != wb)
+			rank_next8(k, a, b, r, wa ^ wb, mask);
 	}
-	for (; any != 0; any &= any - 1)
-		rank_next8(k, a, b, __builtin_ctz(any), mask);
 }
 
 struct zh_key
@@ -227,10 +222,9 @@ zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 	if (a->v != b->v)
 		return zh_pos_key(b);
 	if (b->v->files <= 8 && b->v->ranks == 8)
-		board_next8(&k, a, b, mask);
+		board_next8(&k, a, b, 8, mask);	/* the loop unrolled */
 	else if (b->v->files <= 8)
-		for (r = 0; r < b->v->ranks; r++)
-			rank_next8(&k, a, b, r, mask);
+		board_next8(&k, a, b, b->v->ranks, mask);
 	else
 		for (r = 0; r < b->v->ranks; r++)
 			rank_next(&k, a, b, r, mask);
