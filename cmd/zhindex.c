@@ -102,7 +102,7 @@ free_state(void *p)
 	zh_replay_free(&st->r);
 	zh_lines_free(&st->lines);
 	zh_select_scratch_free(&st->sc);
-	free(st->out.buf);
+	zhi_out_free(&st->out);
 	free(st);
 }
 
@@ -121,7 +121,11 @@ work(const struct zh_game *g, FILE *out, FILE *err, void *ctx, void *state,
 		return 1;
 	}
 	st->r.no_uci = true;
+	st->r.fast_one = true;	/* no SAN: nothing here reads it */
 	st->r.null_moves = warn_null_moves;
+	/* a game of one board keyed as the replay plays it */
+	if (zhi_game_watch(&st->out, g, &st->r, o->plies) != 0)
+		st->r.watch = NULL;	/* walked after the replay */
 	rc = zh_replay(g, cli_game_variant(g, o->force, o->defvar), &st->r);
 	if (o->gsel.on && sel_game(&o->gsel, g, &st->r,
 	    g->err.code != ZH_OK ? -1 : rc, tagdrop, &st->sc, res) != 0)

@@ -891,7 +891,146 @@ zh_legal_nth(const struct zh_pos *p, int to, int i, struct zh_move *m)
 	return -1;
 }
 
-/* m's rank in zh_legal_to(p, m.to): the moves before it listed only. */
+/*
+ * The side's pawns that move to 'to' of an 8x8 board, not promoting nor
+ * taking en passant, as origins() lists them (a push; else the takes,
+ * by file): into from[], their number.
+ */
+static ZH_HOT_INLINE int
+pawns_to8(const struct zh_pos *p, int to, unsigned char *from)
+{
+	int us = p->side, fwd = FORWARD(us), n = 0;
+	unsigned char pawn = ZH_PIECE(us, ZH_PAWN);
+	uint64_t x;
+
+	if (p->sq[to] == 0) {
+		if ((p->sq[to - fwd] & ~ZH_PROMOTED) == pawn)
+			from[n++] = (unsigned char)(to - fwd);
+		else if (p->sq[to - fwd] == 0 &&
+		    (p->sq[to - 2 * fwd] & ~ZH_PROMOTED) == pawn &&
+		    RELRANK(p, us, to - 2 * fwd) == p->v->double_step)
+			from[n++] = (unsigned char)(to - 2 * fwd);
+		return n;
+	}
+	x = zh__pawn8[!us][bbix(to)] & p->bb_type[ZH_PAWN] & p->bb_side[us];
+	for (; x != 0; x &= x - 1)	/* file order: bit order */
+		from[n++] = (unsigned char)bbsq(__builtin_ctzll(x));
+	return n;
+}
+
+/* m's rank among the moves to m.to of type 'type' (ZH_NTYPES: a drop)
+   from 'from'[0..nf), those unsafe left out, after n others: -1 if
+   none is m. */
+static inline int
+rank_among8(const struct zh_pos *p, struct zh_move m, const unsigned char
+    *from, int nf, int n, bool check)
+{
+	int k;
+
+	for (k = 0; k < nf; k++) {
+		if (!safe8(p, from[k], m.to, check))
+			continue;
+		if (from[k] == m.from)
+			return m.piece == 0 ? n : -1;
+		n++;
+	}
+	return -1;
+}
+
+/*
+ * zh_legal_rank on an 8x8 board: the moves to m.to before m (of type
+ * 'type', ZH_NTYPES for a drop) counted from the square's attackers,
+ * listed in zh__moves_to's order only where two of m's type reach it;
+ * the pawns' promotions or en passant and the king's moves along its
+ * rank (castling) by zh__moves_to (into out).  -2 where m is one of
+ * those: the caller lists them all.
+ */
+static int
+rank8(const struct zh_pos *p, struct zh_move m, int type, struct zh_move *out)
+{
+	const uint64_t *bt = p->bb_type;
+	int us = p->side, to = m.to, i = bbix(to), n = 0, nf, k;
+	uint64_t occ = p->bb_side[0] | p->bb_side[1], mine = p->bb_side[us];
+	uint64_t x = 0, lower = 0, dg, og, kn;
+	bool check = in_check(p);
+	unsigned char from[24];
+
+	if (is_color(p->sq[to], us) || type == ZH_EMPTY)
+		return -1;
+	if (p->count[us][ZH_PAWN] == 0) {
+		if (type == ZH_PAWN)
+			return -1;
+	} else if (RELRANK(p, us, to) >= p->v->promo_lo ||
+	    (p->sq[to] == 0 && to == p->ep)) {
+		if (type == ZH_PAWN)	/* a choice of pieces, or its flag */
+			return -2;
+		n = zh__moves_to(p, ZH_PAWN, to, out);
+	} else {
+		nf = pawns_to8(p, to, from);
+		if (type == ZH_PAWN)
+			return rank_among8(p, m, from, nf, 0, check);
+		for (k = 0; k < nf; k++)
+			n += safe8(p, from[k], to, check);
+	}
+	if (type == ZH_KNIGHT)
+		x = mine & bt[ZH_KNIGHT] & zh__knight8[i];
+	else {
+		kn = zh__knight8[i];
+		dg = diag_attacks8(i, occ);
+		og = orth_attacks8(i, occ);
+		/* the types before m's, but the king */
+		for (k = ZH_KNIGHT; k < type && k < ZH_NTYPES; k++)
+			if (k != ZH_KING)
+				lower |= bt[k];
+		x = mine & ((kn & (bt[ZH_KNIGHT] | bt[ZH_ARCHBISHOP] |
+		    bt[ZH_CHANCELLOR])) | (dg & (bt[ZH_BISHOP] | bt[ZH_QUEEN] |
+		    bt[ZH_ARCHBISHOP])) | (og & (bt[ZH_ROOK] | bt[ZH_QUEEN] |
+		    bt[ZH_CHANCELLOR])));
+		for (lower &= x; lower != 0; lower &= lower - 1)
+			n += safe8(p, bbsq(__builtin_ctzll(lower)), to, check);
+		if (type > ZH_KING && type_may(p, ZH_KING, to)) {
+			int kq = p->king[us], df = ZH_FILE(to) - ZH_FILE(kq);
+
+			if (kq == ZH_NOSQ || ZH_RANK(to) == ZH_RANK(kq))
+				/* castling, or no king */
+				n += zh__moves_to(p, ZH_KING, to, out);
+			else if (df >= -1 && df <= 1 &&
+			    !zh__attacked8(p, to, !us, kq, -1, -1))
+				n++;
+		}
+		x &= type < ZH_NTYPES ? bt[type] : 0;
+	}
+	if (type == ZH_NTYPES) {
+		if (!p->v->drops || p->sq[to] != 0)
+			return -1;
+		for (k = ZH_PAWN; k < ZH_NTYPES; k++)
+			if (drop_ok(p, k, to)) {
+				if (k == m.piece)
+					return n;
+				n++;
+			}
+		return -1;
+	}
+	if (type == ZH_KING) {	/* a step; castling listed by the caller */
+		int kq = p->king[us], df = ZH_FILE(to) - ZH_FILE(kq),
+		    dr = ZH_RANK(to) - ZH_RANK(kq);
+
+		if (kq == ZH_NOSQ || df < -1 || df > 1 || dr < -1 || dr > 1)
+			return -2;
+		return m.from == kq && m.piece == 0 &&
+		    !zh__attacked8(p, to, !us, kq, -1, -1) ? n : -1;
+	}
+	if ((x & (x - 1)) == 0) {	/* one piece, or none */
+		from[0] = (unsigned char)(x != 0 ? bbsq(__builtin_ctzll(x)) :
+		    ZH_NOSQ);
+		return x != 0 ? rank_among8(p, m, from, 1, n, check) : -1;
+	}
+	nf = origins8(p, type, to, from);	/* the list's order */
+	return rank_among8(p, m, from, nf, n, check);
+}
+
+/* m's rank in zh_legal_to(p, m.to): the moves before it counted (8x8)
+   or listed, not the rest. */
 int
 zh_legal_rank(const struct zh_pos *p, struct zh_move m)
 {
@@ -904,6 +1043,8 @@ zh_legal_rank(const struct zh_pos *p, struct zh_move m)
 	p = check_known(p, &c);
 	type = m.flags & ZH_MDROP ? ZH_NTYPES : zh_on_board(p, m.from) ?
 	    ZH_TYPE(p->sq[m.from]) : ZH_EMPTY;
+	if (has_bb(p) && (k = rank8(p, m, type, out)) != -2)
+		return k;
 	for (t = ZH_PAWN; t < ZH_NTYPES && t <= type; t++) {
 		if (!type_may(p, t, m.to))
 			continue;

@@ -83,6 +83,29 @@ zh_pos_key(const struct zh_pos *p)
 	return k;
 }
 
+/* The state elements ea and eb (side, castling, variant) into k: a move
+   flips the side and rarely the castling, so the same two come back
+   move after move; their values are kept (the last pair a thread
+   made). */
+static inline void
+state_next(struct zh_key *k, uint64_t ea, uint64_t eb)
+{
+	static _Thread_local struct {
+		uint64_t a, b;		/* 0: none (no element is 0) */
+		struct zh_key x;
+	} last;
+
+	if (!((last.a == ea && last.b == eb) || (last.a == eb && last.b == ea))) {
+		last.x.hi = last.x.lo = 0;
+		put(&last.x, ea);
+		put(&last.x, eb);
+		last.a = ea;
+		last.b = eb;
+	}
+	k->hi ^= last.x.hi;
+	k->lo ^= last.x.lo;
+}
+
 /* The squares of rank r that differ between a and b, rehashed into k:
    a rank is 16 bytes of sq, compared 8 at a time, the bytes that differ
    found by their bits. */
@@ -110,38 +133,108 @@ rank_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 		}
 }
 
+/* Pocket entry i (colour i / ZH_NTYPES, type i % ZH_NTYPES) of a and b
+   differs: both counts rehashed into k. */
+static inline void
+pocket_put(struct zh_key *k, int i, unsigned x, unsigned y)
+{
+	int c = i / ZH_NTYPES, t = i % ZH_NTYPES;
+
+	if (t == 0)
+		return;
+	if (x != 0)
+		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + x);
+	if (y != 0)
+		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + y);
+}
+
+/* The pockets' entries that differ between a and b, rehashed into k:
+   both colours' counts compared 8 at a time, the rest one by one. */
+static inline void
+pockets_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b)
+{
+	enum { N = sizeof a->pocket };
+	const unsigned char *pa = &a->pocket[0][0], *pb = &b->pocket[0][0];
+	uint64_t wa, wb, x;
+	int at, i;
+
+	for (at = 0; at + 8 <= N; at += 8) {
+		memcpy(&wa, pa + at, 8);
+		memcpy(&wb, pb + at, 8);
+		for (x = wa ^ wb; x != 0;) {
+			i = __builtin_ctzll(x) / 8;
+			x &= ~((uint64_t)0xff << 8 * i);
+			pocket_put(k, at + i, pa[at + i], pb[at + i]);
+		}
+	}
+	for (; at < N; at++)
+		if (pa[at] != pb[at])
+			pocket_put(k, at, pa[at], pb[at]);
+}
+
+/* The squares of rank r of a board of 8 files or fewer that differ
+   between a and b (x: its word of sq in a xor b's, the squares past the
+   last file off the board in both), rehashed into k. */
+static inline void
+rank_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    int r, uint64_t x, unsigned mask)
+{
+	int base = ZH_SQ(0, r);
+
+	while (x != 0) {
+		int i = __builtin_ctzll(x) / 8, s = base + i;
+		unsigned pa = a->sq[s], pb = b->sq[s];
+
+		x &= ~((uint64_t)0xff << 8 * i);
+		if ((pa & mask) == (pb & mask))
+			continue;
+		if (ZH_TYPE(pa) != ZH_EMPTY)
+			put(k, E_SQUARE + (uint64_t)s * 64 + (pa & mask));
+		if (ZH_TYPE(pb) != ZH_EMPTY)
+			put(k, E_SQUARE + (uint64_t)s * 64 + (pb & mask));
+	}
+}
+
+/* rank_next8 over the ranks of a board of 8 files or fewer: a rank is
+   one word of sq. */
+static inline void
+board_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
+    int ranks, unsigned mask)
+{
+	uint64_t wa, wb;
+	int r;
+
+	for (r = 0; r < ranks; r++) {
+		memcpy(&wa, a->sq + ZH_SQ(0, r), 8);
+		memcpy(&wb, b->sq + ZH_SQ(0, r), 8);
+		if (wa != wb)
+			rank_next8(k, a, b, r, wa ^ wb, mask);
+	}
+}
+
 struct zh_key
 zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 {
 	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
 	uint64_t sa, sb;
-	int r, c, t;
+	int r;
 
 	if (a->v != b->v)
 		return zh_pos_key(b);
-	for (r = 0; r < b->v->ranks; r++)
-		rank_next(&k, a, b, r, mask);
-	if (memcmp(a->pocket, b->pocket, sizeof a->pocket) != 0)
-		for (c = 0; c < 2; c++)
-			for (t = 1; t < ZH_NTYPES; t++) {
-				unsigned x = a->pocket[c][t], y = b->pocket[c][t];
-
-				if (x == y)
-					continue;
-				if (x != 0)
-					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
-					    256 + x);
-				if (y != 0)
-					put(&k, E_HAND + (uint64_t)(c * 16 + t) *
-					    256 + y);
-			}
+	if (b->v->files <= 8 && b->v->ranks == 8)
+		board_next8(&k, a, b, 8, mask);	/* the loop unrolled */
+	else if (b->v->files <= 8)
+		board_next8(&k, a, b, b->v->ranks, mask);
+	else
+		for (r = 0; r < b->v->ranks; r++)
+			rank_next(&k, a, b, r, mask);
+	pockets_next(&k, a, b);
 	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
 	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
 	if (sa != sb) {
 		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
 
-		put(&k, E_STATE + sa + vv);
-		put(&k, E_STATE + sb + vv);
+		state_next(&k, E_STATE + sa + vv, E_STATE + sb + vv);
 	}
 	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
 		put(&k, (4u << 16) + (uint64_t)a->ep);

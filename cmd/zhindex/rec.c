@@ -4,6 +4,7 @@
  * the game's header, as one frame of the worker's output; the move
  * codes, speeds and months; the varints of the blobs.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,14 +60,25 @@ zhi_speed(const char *tc)
 	    est < 21600 ? 4 : 5;
 }
 
+#define DIGIT(c)	((unsigned)((c) - '0') < 10)
+
 int
 zhi_month(const char *date)
 {
 	int y, m;
 
-	if (date == NULL || strlen(date) < 7 ||
-	    sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2 || y < 1 ||
-	    y > 5000 || m < 1 || m > 12)
+	if (date == NULL || strlen(date) < 7)
+		return 0;
+	/* "2019.10.28" as a rule, read at once; else sscanf's reading */
+	if (DIGIT(date[0]) && DIGIT(date[1]) && DIGIT(date[2]) &&
+	    DIGIT(date[3]) && (date[4] == '.' || date[4] == '-' ||
+	    date[4] == '/') && DIGIT(date[5]) && DIGIT(date[6])) {
+		y = ((date[0] - '0') * 10 + date[1] - '0') * 100 +
+		    (date[2] - '0') * 10 + date[3] - '0';
+		m = (date[5] - '0') * 10 + date[6] - '0';
+	} else if (sscanf(date, "%4d%*[-./]%2d", &y, &m) != 2)
+		return 0;
+	if (y < 1 || y > 5000 || m < 1 || m > 12)
 		return 0;
 	return y * 12 + m - 1;
 }
@@ -197,27 +209,89 @@ header(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r)
 
 #define NSEEN 1024
 
-struct walk {
-	struct zhi_out *o;
+/* A game's walk: its records and stored moves.  A worker keeps one
+   (zhi_out.walk), so that a game of one board can be keyed as zh_replay
+   plays it (zhi_game_watch). */
+struct zhi_walk {
+	struct zhi_out *o;		/* where the records go */
 	int plies;
 	struct zhi_rec base[2];		/* rating, month, result per board */
 	struct zh_key pend[2];
 	bool have[2];
 	struct zh_pos last[2];		/* the board's last position keyed */
 	struct zh_key lastkey[2];
+	const struct zh_pos *prev;	/* one board: the position before */
 	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
+	bool store;			/* still stored */
+	/* watched (zhi_game_watch): the game, the replay's position
+	   before the next move, the mainline's next token */
+	const struct zh_game *g;
+	const struct zh_replay *r;
+	bool watched, started, broken;
+	size_t tok;
+	int depth;
+	struct zh_pos before;
+	uint16_t seen[NSEEN];		/* the records by hash, index + 1 (a
+					   linear scan past NSEEN / 2) */
+	/* kept from game to game */
+	struct zhi_out own;		/* watched: the records, before the
+					   frame's header is known */
 	unsigned char *mv;		/* the stored moves (one board, from
 					   the variant's start) */
 	size_t nmv, mvcap;
-	bool store;			/* still stored */
-	uint16_t seen[NSEEN];		/* the records by hash, index + 1 (a
-					   linear scan past NSEEN / 2) */
 };
 
+/* o's walk made new for a game whose records go to out (from its
+   length on): NULL out of memory. */
+static struct zhi_walk *
+walk_new(struct zhi_out *o, struct zhi_out *out, int plies)
+{
+	struct zhi_walk *w = o->walk;
+	struct zhi_out own;
+	unsigned char *mv;
+	size_t mvcap;
+
+	if (w == NULL && (w = o->walk = calloc(1, sizeof *w)) == NULL)
+		return NULL;
+	if (w->o == NULL) {		/* new: nothing to keep */
+		memset(&w->own, 0, sizeof w->own);
+		w->mv = NULL;
+		w->mvcap = 0;
+	}
+	own = w->own;
+	mv = w->mv;
+	mvcap = w->mvcap;
+	memset(w, 0, offsetof(struct zhi_walk, own));
+	w->own = own;
+	w->mv = mv;
+	w->mvcap = mvcap;
+	w->nmv = 0;
+	w->own.len = w->own.nrec = 0;
+	w->own.fail = false;
+	if (out == NULL)
+		out = &w->own;
+	w->o = out;
+	w->first = out->len;
+	w->plies = plies;
+	return w;
+}
+
+void
+zhi_out_free(struct zhi_out *o)
+{
+	if (o->walk != NULL) {
+		free(o->walk->own.buf);
+		free(o->walk->mv);
+		free(o->walk);
+	}
+	free(o->buf);
+	memset(o, 0, sizeof *o);
+}
+
 static int
-emit(struct walk *w, int b, struct zh_key k, uint32_t move)
+emit(struct zhi_walk *w, int b, struct zh_key k, uint32_t move)
 {
 	struct zhi_rec rc = w->base[b];
 	struct zhi_out *o = w->o;
@@ -252,14 +326,17 @@ emit(struct walk *w, int b, struct zh_key k, uint32_t move)
 	return 0;
 }
 
-/* The key of board b's position p, from the last one keyed. */
+/* The key of board b's position p, from the last one keyed (kept in
+   w->last[b], or, walking one board, at *w->prev: no copy). */
 static struct zh_key
-key_of(struct walk *w, int b, const struct zh_pos *p)
+key_of(struct zhi_walk *w, int b, const struct zh_pos *p)
 {
-	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b],
-	    &w->last[b], p) : zh_pos_key(p);
+	const struct zh_pos *a = w->prev != NULL ? w->prev : &w->last[b];
+	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b], a, p) :
+	    zh_pos_key(p);
 
-	w->last[b] = *p;
+	if (w->prev == NULL)
+		w->last[b] = *p;
 	w->keyed[b] = true;
 	w->lastkey[b] = k;
 	k.hi &= zhi_high_mask;
@@ -268,7 +345,7 @@ key_of(struct walk *w, int b, const struct zh_pos *p)
 
 /* A position of board b reached (after 'move', 0 at the start). */
 static int
-reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
+reached(struct zhi_walk *w, int b, const struct zh_pos *p, uint32_t move)
 {
 	if (move != 0 && w->have[b]) {
 		if (emit(w, b, w->pend[b], move) != 0)
@@ -286,9 +363,9 @@ reached(struct walk *w, int b, const struct zh_pos *p, uint32_t move)
 	return 0;
 }
 
-/* The move played from the board's last position keyed, stored. */
+/* Move m played from p, the board's last position keyed, stored. */
 static void
-store(struct walk *w, struct zh_move m)
+store(struct zhi_walk *w, const struct zh_pos *p, struct zh_move m)
 {
 	size_t k;
 
@@ -303,31 +380,121 @@ store(struct walk *w, struct zh_move m)
 		w->mv = b;
 		w->mvcap = c;
 	}
-	k = zhi_move_put(&w->last[0], m, w->mv + w->nmv);
+	k = zhi_move_put(p, m, w->mv + w->nmv);
 	if (k == 0)
 		w->store = false;	/* not found: the game's keys kept */
 	w->nmv += k;
 }
 
+/* The game's moves stored: one board from the variant's start (no FEN
+   tag). */
+static bool
+stores(const struct zh_replay *r)
+{
+	return r->v->boards < 2 && !r->setup;
+}
+
+/* A game of one board watched: its start position (r->start). */
+static int
+one_start(struct zhi_walk *w, const struct zh_replay *r)
+{
+	w->store = stores(r);
+	w->started = true;
+	return reached(w, 0, &r->start, 0);
+}
+
+/* A game of one board: move m played from 'before' to p. */
+static int
+one_move(struct zhi_walk *w, const struct zh_pos *before, struct zh_move m,
+    const struct zh_pos *p)
+{
+	if (w->store && w->have[0])
+		store(w, before, m);
+	w->prev = before;
+	return reached(w, 0, p, zhi_move_code(m));
+}
+
+/* The mainline's next move token from w->tok (the legal moves outside
+   variations, as zh_lines_walk's line 0): its index, g->ntoks if none. */
+static size_t
+next_move(struct zhi_walk *w, const struct zh_game *g)
+{
+	for (; w->tok < g->ntoks; w->tok++) {
+		int kind = g->toks[w->tok].kind;
+
+		if (kind == ZH_T_VSTART)
+			w->depth++;
+		else if (kind == ZH_T_VEND && w->depth > 0)
+			w->depth--;
+		else if (kind == ZH_T_MOVE && w->depth == 0)
+			return w->tok++;
+	}
+	return g->ntoks;
+}
+
+/* A game of one board not watched (zh_lines_walk's line 0, its
+   positions made in one place): each kept for the next. */
 static int
 on_ply(void *arg, const struct zh_ply *pl)
 {
-	struct walk *w = arg;
+	struct zhi_walk *w = arg;
 
 	if (pl->line != 0)
 		return 0;
-	if (w->store && pl->move != NULL && w->have[0])
-		store(w, pl->move->move);
-	if (reached(w, 0, pl->pos, pl->move ? zhi_move_code(pl->move->move) :
-	    0) != 0)
+	if (pl->move == NULL) {
+		if (reached(w, 0, pl->pos, 0) != 0)
+			return -1;
+	} else if (one_move(w, &w->before, pl->move->move, pl->pos) != 0)
 		return -1;
+	w->before = *pl->pos;
 	return w->n[0] > w->plies ? 1 : 0;
+}
+
+/* zh_replay's watch: position p after its next mainline move, the
+   position before kept from the last call (the replay's check flag
+   with it, which the move's rank reads); 1 when no more is wanted. */
+static int
+on_watch(void *arg, const struct zh_pos *p)
+{
+	struct zhi_walk *w = arg;
+	const struct zh_replay *r = w->r;
+	size_t i;
+
+	if (w->broken || (!w->started && one_start(w, r) != 0))
+		goto broken;
+	if ((i = next_move(w, w->g)) >= w->g->ntoks || !r->moves[i].ok ||
+	    one_move(w, w->prev == NULL ? &r->start : &w->before,
+	    r->moves[i].move, p) != 0)
+		goto broken;
+	if (w->n[0] > w->plies)
+		return 1;
+	w->before = *p;
+	return 0;
+broken:
+	w->broken = true;	/* walked again after the replay */
+	return 1;
+}
+
+int
+zhi_game_watch(struct zhi_out *o, const struct zh_game *g,
+    struct zh_replay *r, int plies)
+{
+	struct zhi_walk *w = walk_new(o, NULL, plies);
+
+	if (w == NULL)
+		return -1;
+	w->g = g;
+	w->r = r;
+	w->watched = true;
+	r->watch = on_watch;
+	r->watch_arg = w;
+	return 0;
 }
 
 static int
 on_bply(void *arg, const struct zh_bply *pl)
 {
-	struct walk *w = arg;
+	struct zhi_walk *w = arg;
 	int b, o;
 
 	if (pl->move == NULL) {
@@ -351,13 +518,63 @@ mean(int a, int b)
 	return (uint16_t)(a > 0 && b > 0 ? (a + b) / 2 : a > 0 ? a : b);
 }
 
+/* The game's records into o after its header h: those its replay's
+   watch made (a game of one board with a move; the header's fields put
+   in), else walked now.  The walk, or NULL out of memory. */
+static struct zhi_walk *
+records(struct zhi_out *o, const struct zh_game *g, const struct zh_replay *r,
+    struct zh_lines *lw, const struct hdr *h, int plies)
+{
+	struct zhi_walk *w = o->walk;
+	size_t i;
+	int b;
+	bool watched = w != NULL && w->watched && w->g == g && w->r == r &&
+	    r->watch_arg == w && w->started && !w->broken;
+
+	if (!watched && (w = walk_new(o, o, plies)) == NULL)
+		return NULL;
+	for (b = 0; b < 2; b++) {
+		w->base[b].month = (uint16_t)h->month;
+		w->base[b].board = (uint8_t)b;
+		w->base[b].rating = mean(h->elo[2 * b], h->elo[2 * b + 1]);
+		/* board B's White is on board A's Black's team */
+		w->base[b].result = (uint8_t)(b == 0 ? h->result :
+		    2 - h->result);
+	}
+	if (!watched) {
+		w->store = stores(r);
+		if (zh_replay_walk(lw, g, r, 0, on_ply, on_bply, w) < 0)
+			return NULL;
+	}
+	/* the last position, if short of the plies (have[1]: two boards) */
+	if ((w->have[0] && emit(w, 0, w->pend[0], 0) != 0) ||
+	    (w->have[1] && emit(w, 1, w->pend[1], 0) != 0))
+		return NULL;
+	if (watched) {		/* board A's: its fields now known */
+		struct zhi_rec *q = (struct zhi_rec *)w->own.buf;
+
+		for (i = 0; i < w->own.nrec; i++) {
+			q[i].rating = w->base[0].rating;
+			q[i].month = w->base[0].month;
+			q[i].result = w->base[0].result;
+		}
+		if (grow(o, w->own.len) != 0)
+			return NULL;
+		memcpy(o->buf + o->len, w->own.buf, w->own.len);
+		o->len += w->own.len;
+		o->nrec = w->own.nrec;
+	}
+	return w;
+}
+
 int
 zhi_game_records(struct zhi_out *o, const struct zh_game *g,
     const struct zh_replay *r, struct zh_lines *lw, int plies)
 {
-	struct walk w = { .o = o, .plies = plies };
+	struct zhi_walk *w;
 	struct hdr h;
-	int rc, b;
+	size_t first;
+	int rc;
 
 	o->fail = false;
 	if ((rc = header(o, g, r)) != 0) {
@@ -365,41 +582,26 @@ zhi_game_records(struct zhi_out *o, const struct zh_game *g,
 		return rc < 0 ? -1 : 0;
 	}
 	memcpy(&h, o->buf, sizeof h);
-	w.first = o->len;
-	for (b = 0; b < 2; b++) {
-		w.base[b].month = (uint16_t)h.month;
-		w.base[b].board = (uint8_t)b;
-		w.base[b].rating = mean(h.elo[2 * b], h.elo[2 * b + 1]);
-		/* board B's White is on board A's Black's team */
-		w.base[b].result = (uint8_t)(b == 0 ? h.result : 2 - h.result);
-	}
-	/* one board, from the variant's start (no FEN tag): the moves
-	   stored */
-	w.store = r->v->boards < 2 && !r->setup;
-	rc = zh_replay_walk(lw, g, r, 0, on_ply, on_bply, &w);
-	if (rc < 0 || (w.have[0] && emit(&w, 0, w.pend[0], 0) != 0) ||
-	    (r->v->boards > 1 && w.have[1] && emit(&w, 1, w.pend[1], 0) != 0))
-		goto fail;
-	h.recoff = (uint32_t)w.first;
+	first = o->len;
+	if ((w = records(o, g, r, lw, &h, plies)) == NULL)
+		return -1;
+	h.recoff = (uint32_t)first;
 	h.nrec = (uint32_t)o->nrec;
 	h.nmoves = -1;
-	if (w.store) {
-		if (grow(o, w.nmv + 8) != 0)
-			goto fail;
-		if (w.nmv > 0)
-			memcpy(o->buf + o->len, w.mv, w.nmv);
-		o->len += w.nmv;
-		h.nmoves = (int32_t)w.nmv;
+	if (w->store) {
+		if (grow(o, w->nmv + 8) != 0)
+			return -1;
+		if (w->nmv > 0)
+			memcpy(o->buf + o->len, w->mv, w->nmv);
+		o->len += w->nmv;
+		h.nmoves = (int32_t)w->nmv;
 		while (o->len % 8 != 0)
 			o->buf[o->len++] = 0;
 	}
 	h.len = (uint32_t)o->len;
 	memcpy(o->buf, &h, sizeof h);
-	free(w.mv);
+	w->watched = false;
 	return 0;
-fail:
-	free(w.mv);
-	return -1;
 }
 
 size_t

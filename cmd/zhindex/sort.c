@@ -57,7 +57,7 @@ swap(struct zhi_rec *a, struct zhi_rec *b)
    under 16 by insertion; the comparison inlined (qsort's callback was a
    tenth of a build). */
 static void
-sort_recs(struct zhi_rec *v, size_t n)
+quick_recs(struct zhi_rec *v, size_t n)
 {
 	while (n > 16) {
 		size_t i = 0, j = n - 1, m = n / 2;
@@ -81,11 +81,11 @@ sort_recs(struct zhi_rec *v, size_t n)
 		}
 		/* v[0..j] <= pv <= v[j+1..n-1] */
 		if (j + 1 < n - j - 1) {
-			sort_recs(v, j + 1);
+			quick_recs(v, j + 1);
 			v += j + 1;
 			n -= j + 1;
 		} else {
-			sort_recs(v + j + 1, n - j - 1);
+			quick_recs(v + j + 1, n - j - 1);
 			n = j + 1;
 		}
 	}
@@ -97,6 +97,46 @@ sort_recs(struct zhi_rec *v, size_t n)
 			v[k] = v[k - 1];
 		v[k] = t;
 	}
+}
+
+/*
+ * The records sorted in place by their key's high half a byte at a time
+ * from the top (an American flag sort: counted, then each record swapped
+ * into its byte's bucket), each bucket by the next byte, the small ones
+ * (and the rest of a key) by quick_recs: the keys are hashes, so two
+ * bytes leave a few records a bucket, which a quicksort of the whole
+ * would compare some twenty times each.
+ */
+static void
+sort_recs(struct zhi_rec *v, size_t n, int shift)
+{
+	size_t count[256], next[256], end[256], i, at = 0;
+	int b;
+
+	if (n < 64 || shift < 0) {
+		quick_recs(v, n);
+		return;
+	}
+	memset(count, 0, sizeof count);
+	for (i = 0; i < n; i++)
+		count[(v[i].hi >> shift) & 0xff]++;
+	for (b = 0; b < 256; b++) {
+		next[b] = at;
+		at += count[b];
+		end[b] = at;
+	}
+	for (b = 0; b < 256; b++)
+		while (next[b] < end[b]) {
+			int d = (int)((v[next[b]].hi >> shift) & 0xff);
+
+			if (d == b)
+				next[b]++;
+			else
+				swap(&v[next[b]], &v[next[d]++]);
+		}
+	for (b = 0, at = 0; b < 256; at += count[b++])
+		if (count[b] > 1)
+			sort_recs(v + at, count[b], shift - 8);
 }
 
 struct zhi_sort *
@@ -145,7 +185,7 @@ spill(struct zhi_sort *s)
 	}
 	s->runs = r;
 	s->runs[s->nruns++].f = f;
-	sort_recs(s->buf, s->n);
+	sort_recs(s->buf, s->n, 56);
 	if (fwrite(s->buf, sizeof *s->buf, s->n, f) != s->n || fflush(f) != 0)
 		return -1;
 	s->n = 0;
@@ -227,7 +267,7 @@ zhi_sort_finish(struct zhi_sort *s)
 	int rc;
 
 	if (s->n > 0)
-		sort_recs(s->buf, s->n);
+		sort_recs(s->buf, s->n, 56);
 	s->pos = 0;
 	if ((s->heap = malloc((s->nruns + 1) * sizeof *s->heap)) == NULL)
 		return -1;

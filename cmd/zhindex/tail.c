@@ -15,11 +15,21 @@
 
 uint64_t zhi_high_mask = ~(uint64_t)0;
 
+/* zh_posrec_square(s), inline: a code a position of a game. */
+static inline int
+rec_square(int s)
+{
+	int f = ZH_FILE(s), r = ZH_RANK(s);
+
+	return s != ZH_NOSQ && f >= 0 && f < ZH_MAXFILES && r >= 0 &&
+	    r < ZH_MAXRANKS ? r * 10 + f : ZH_REC_NOSQ;
+}
+
 uint32_t
 zhi_move_code(struct zh_move m)
 {
-	int from = m.flags & ZH_MDROP ? 100 : zh_posrec_square(m.from);
-	int to = zh_posrec_square(m.to);
+	int from = m.flags & ZH_MDROP ? 100 : rec_square(m.from);
+	int to = rec_square(m.to);
 
 	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
 }

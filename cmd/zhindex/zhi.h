@@ -75,15 +75,24 @@ int zhi_speed(const char *tc);
 /* "2019.10.28" to year * 12 + month - 1; 0 if none. */
 int zhi_month(const char *date);
 
-/* A worker's output of one game: its frame (header, strings, records). */
+/* A worker's output of one game: its frame (header, strings, records),
+   and the walk that makes them (rec.c's). */
 struct zhi_out {
 	unsigned char *buf;
 	size_t len, cap;
 	size_t nrec;
 	bool fail;
+	struct zhi_walk *walk;
 };
-/* The frame of g replayed into r (r->started), its first 'plies' plies;
-   0, or -1 out of memory. */
+void zhi_out_free(struct zhi_out *o);
+/* Before zh_replay(g, ..., r): r->watch set so that the positions of a
+   game of one board are keyed as the replay makes them (its moves not
+   made again); 0, or -1 out of memory (nothing set). */
+int zhi_game_watch(struct zhi_out *o, const struct zh_game *g,
+    struct zh_replay *r, int plies);
+/* The frame of g replayed into r (r->started), its first 'plies' plies
+   (from the replay's watch if it was zhi_game_watch's, else walked
+   here); 0, or -1 out of memory. */
 int zhi_game_records(struct zhi_out *o, const struct zh_game *g,
     const struct zh_replay *r, struct zh_lines *w, int plies);
 /* A frame read back: its header into *gm, its records at *recs;
