@@ -118,7 +118,11 @@ zhi_db_create(const char *path, int plies, size_t memory)
 		return NULL;
 	}
 	close(fd);
-	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE, NULL) !=
+	/* one thread at a time writes (the sink): no mutexes, no memory
+	   statistics (each a lock per allocation) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK || setup(d, memory) != 0) {
 		if (d->db != NULL && sqlite3_errcode(d->db) != SQLITE_OK)
 			say(d, "cannot write");
