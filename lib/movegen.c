@@ -496,7 +496,7 @@ zh_ep_legal(const struct zh_pos *p)
 
 	if (!zh_ep_attacked(p))		/* no pawn to capture with */
 		return false;
-	n = zh_legal_moves(p, buf);
+	n = zh__moves_to(p, ZH_PAWN, p->ep, buf);	/* the pawns' only */
 	for (i = 0; i < n; i++)
 		if (buf[i].flags & ZH_MEP)
 			return true;

@@ -14,6 +14,7 @@
  * and no shared state.  Two independent 64-bit halves: a collision
  * between two given positions is about 2^-128.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "zh.h"
@@ -46,6 +47,36 @@ enum {
 	/* E_EP = 4 << 16: + the en-passant square */
 };
 
+/* The values of the square elements of the first 8 files and ranks
+   (put's, made once): a move's key rehashes two to four of them. */
+static struct zh_key sqval[64][64];
+static pthread_once_t sqval_once = PTHREAD_ONCE_INIT;
+
+static void
+sqval_make(void)
+{
+	int i, c;
+
+	for (i = 0; i < 64; i++)
+		for (c = 0; c < 64; c++)
+			put(&sqval[i][c], E_SQUARE +
+			    (uint64_t)ZH_SQ(i & 7, i >> 3) * 64 + (unsigned)c);
+}
+
+/* put(k, E_SQUARE + s * 64 + code), from the table where s has one
+   (sqval_once run). */
+static inline void
+put_sq(struct zh_key *k, int s, unsigned code)
+{
+	int f = ZH_FILE(s), r = ZH_RANK(s);
+
+	if ((unsigned)f < 8 && (unsigned)r < 8) {
+		k->hi ^= sqval[r * 8 + f][code].hi;
+		k->lo ^= sqval[r * 8 + f][code].lo;
+	} else
+		put(k, E_SQUARE + (uint64_t)s * 64 + code);
+}
+
 struct zh_key
 zh_pos_key(const struct zh_pos *p)
 {
@@ -55,13 +86,15 @@ zh_pos_key(const struct zh_pos *p)
 	int s, c, t, f, r;
 
 	if (p->v->files == 8 && p->v->ranks == 8) {
+		pthread_once(&sqval_once, sqval_make);
 		occ = p->bb_side[0] | p->bb_side[1];
 		while (occ != 0) {
 			int b = __builtin_ctzll(occ);
 
 			occ &= occ - 1;
 			s = ZH_SQ(b & 7, b >> 3);
-			put(&k, E_SQUARE + (uint64_t)s * 64 + (p->sq[s] & mask));
+			k.hi ^= sqval[b][p->sq[s] & mask].hi;
+			k.lo ^= sqval[b][p->sq[s] & mask].lo;
 		}
 	} else
 		for (r = 0; r < p->v->ranks; r++)
@@ -189,9 +222,9 @@ rank_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 		if ((pa & mask) == (pb & mask))
 			continue;
 		if (ZH_TYPE(pa) != ZH_EMPTY)
-			put(k, E_SQUARE + (uint64_t)s * 64 + (pa & mask));
+			put_sq(k, s, pa & mask);
 		if (ZH_TYPE(pb) != ZH_EMPTY)
-			put(k, E_SQUARE + (uint64_t)s * 64 + (pb & mask));
+			put_sq(k, s, pb & mask);
 	}
 }
 
@@ -212,15 +245,35 @@ board_next8(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 	}
 }
 
+/* The side, castling and en passant of a and b that differ, rehashed
+   into k. */
+static inline void
+state_ep_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b)
+{
+	uint64_t sa, sb;
+
+	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
+	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
+	if (sa != sb) {
+		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
+
+		state_next(k, E_STATE + sa + vv, E_STATE + sb + vv);
+	}
+	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
+		put(k, (4u << 16) + (uint64_t)a->ep);
+	if (b->ep != ZH_NOSQ && zh_ep_legal(b))
+		put(k, (4u << 16) + (uint64_t)b->ep);
+}
+
 struct zh_key
 zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 {
 	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
-	uint64_t sa, sb;
 	int r;
 
 	if (a->v != b->v)
 		return zh_pos_key(b);
+	pthread_once(&sqval_once, sqval_make);
 	if (b->v->files <= 8 && b->v->ranks == 8)
 		board_next8(&k, a, b, 8, mask);	/* the loop unrolled */
 	else if (b->v->files <= 8)
@@ -229,16 +282,34 @@ zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 		for (r = 0; r < b->v->ranks; r++)
 			rank_next(&k, a, b, r, mask);
 	pockets_next(&k, a, b);
-	sa = (uint64_t)a->side + ((uint64_t)a->castle << 1);
-	sb = (uint64_t)b->side + ((uint64_t)b->castle << 1);
-	if (sa != sb) {
-		uint64_t vv = (uint64_t)(b->v - zh_variants) << 5;
+	state_ep_next(&k, a, b);
+	return k;
+}
 
-		state_next(&k, E_STATE + sa + vv, E_STATE + sb + vv);
-	}
-	if (a->ep != ZH_NOSQ && zh_ep_legal(a))
-		put(&k, (4u << 16) + (uint64_t)a->ep);
-	if (b->ep != ZH_NOSQ && zh_ep_legal(b))
-		put(&k, (4u << 16) + (uint64_t)b->ep);
+/* A move changes its origin and target, and the pockets only when it
+   takes or drops; castling and en passant (a third or fourth square)
+   compared as zh_pos_key_next does. */
+struct zh_key
+zh_pos_key_move(struct zh_key k, const struct zh_pos *a, struct zh_move m,
+    const struct zh_pos *b)
+{
+	unsigned mask = b->v->drops && b->v->demote ? 0x3f : 0x3f & ~ZH_PROMOTED;
+	bool drop = m.flags & ZH_MDROP;
+	unsigned taken;
+
+	if (a->v != b->v || (m.flags & (ZH_MEP | ZH_MCASTLE | ZH_MNULL)) ||
+	    !zh_on_board(b, m.to) || (!drop && (!zh_on_board(b, m.from) ||
+	    b->sq[m.from] != 0)))
+		return zh_pos_key_next(k, a, b);
+	pthread_once(&sqval_once, sqval_make);
+	taken = a->sq[m.to];
+	if (!drop)
+		put_sq(&k, m.from, a->sq[m.from] & mask);
+	if (ZH_TYPE(taken) != ZH_EMPTY)
+		put_sq(&k, m.to, taken & mask);
+	put_sq(&k, m.to, b->sq[m.to] & mask);
+	if (drop || ZH_TYPE(taken) != ZH_EMPTY)
+		pockets_next(&k, a, b);
+	state_ep_next(&k, a, b);
 	return k;
 }

@@ -1349,6 +1349,10 @@ struct zh_key zh_pos_key(const struct zh_pos *p);
  * one before a move, as a rule): what differs rehashed, not the rest. */
 struct zh_key zh_pos_key_next(struct zh_key k, const struct zh_pos *a,
     const struct zh_pos *b);
+/* The same, b being a after move m (its squares and pockets only
+ * compared where m may have changed them). */
+struct zh_key zh_pos_key_move(struct zh_key k, const struct zh_pos *a,
+    struct zh_move m, const struct zh_pos *b);
 
 /* ======================== training tensors: CrazyAra's planes ======================== */
 

@@ -221,6 +221,7 @@ struct zhi_walk {
 	struct zh_pos last[2];		/* the board's last position keyed */
 	struct zh_key lastkey[2];
 	const struct zh_pos *prev;	/* one board: the position before */
+	struct zh_move move;		/* one board: the move from it */
 	bool keyed[2];
 	long n[2];			/* plies played on the board */
 	size_t first;			/* the game's first record */
@@ -332,8 +333,9 @@ static struct zh_key
 key_of(struct zhi_walk *w, int b, const struct zh_pos *p)
 {
 	const struct zh_pos *a = w->prev != NULL ? w->prev : &w->last[b];
-	struct zh_key k = w->keyed[b] ? zh_pos_key_next(w->lastkey[b], a, p) :
-	    zh_pos_key(p);
+	struct zh_key k = !w->keyed[b] ? zh_pos_key(p) : w->prev != NULL ?
+	    zh_pos_key_move(w->lastkey[b], a, w->move, p) :
+	    zh_pos_key_next(w->lastkey[b], a, p);
 
 	if (w->prev == NULL)
 		w->last[b] = *p;
@@ -411,6 +413,7 @@ one_move(struct zhi_walk *w, const struct zh_pos *before, struct zh_move m,
 	if (w->store && w->have[0])
 		store(w, before, m);
 	w->prev = before;
+	w->move = m;
 	return reached(w, 0, p, zhi_move_code(m));
 }
 

@@ -98,7 +98,8 @@ main(void)
 	} else
 		CHECK(0);
 	/* random games of every variant of one board: the key played
-	   forward equals the key of the position at every ply */
+	   forward (from the position before, or with the move too) equals
+	   the key of the position at every ply */
 	{
 		unsigned long seed = 12345;
 		int v, g, ply, bad = 0;
@@ -107,10 +108,11 @@ main(void)
 			if (zh_variants[v].boards > 1)
 				continue;
 			for (g = 0; g < 20; g++) {
-				struct zh_key k;
+				struct zh_key k, km;
+				struct zh_move m;
 
 				zh_pos_start(&p, &zh_variants[v]);
-				k = zh_pos_key(&p);
+				k = km = zh_pos_key(&p);
 				for (ply = 0; ply < 200; ply++) {
 					struct zh_pos q = p;
 
@@ -118,9 +120,12 @@ main(void)
 						break;
 					seed = seed * 6364136223846793005UL +
 					    1442695040888963407UL;
-					zh_make(&q, mv[(seed >> 33) % (unsigned)n]);
+					m = mv[(seed >> 33) % (unsigned)n];
+					zh_make(&q, m);
 					k = zh_pos_key_next(k, &p, &q);
+					km = zh_pos_key_move(km, &p, m, &q);
 					bad += !same(k, zh_pos_key(&q));
+					bad += !same(km, zh_pos_key(&q));
 					p = q;
 				}
 			}
