@@ -157,8 +157,9 @@ zhi_db_input(struct zhi_db *d, const char *name, long *id)
 static void
 text(sqlite3_stmt *st, int i, const char *s)
 {
+	/* its length given: SQLite's own count goes a byte at a time */
 	if (s != NULL)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i, s, (int)strlen(s), SQLITE_STATIC);
 }
 
 static void
@@ -228,10 +229,23 @@ zhi_db_game(struct zhi_db *d, long input, const struct zhi_game *gm,
 	num(st, 13, gm->elo[3]);
 	text(st, 14, res[gm->result]);
 	text(st, 15, gm->date);
-	if (gm->month > 0) {
-		snprintf(month, sizeof month, "%04d-%02d", gm->month / 12,
-		    gm->month % 12 + 1);
-		sqlite3_bind_text(st, 16, month, -1, SQLITE_TRANSIENT);
+	if (gm->month > 0) {	/* "%04d-%02d", snprintf's a tenth */
+		int y = gm->month / 12, m = gm->month % 12 + 1;
+
+		if (y > 9999)
+			snprintf(month, sizeof month, "%04d-%02d", y, m);
+		else {
+			month[0] = (char)('0' + y / 1000);
+			month[1] = (char)('0' + y / 100 % 10);
+			month[2] = (char)('0' + y / 10 % 10);
+			month[3] = (char)('0' + y % 10);
+			month[4] = '-';
+			month[5] = (char)('0' + m / 10);
+			month[6] = (char)('0' + m % 10);
+			month[7] = '\0';
+		}
+		sqlite3_bind_text(st, 16, month, (int)strlen(month),
+		    SQLITE_TRANSIENT);
 	}
 	text(st, 17, zhi_speeds[gm->speed]);
 	text(st, 18, gm->tc);
