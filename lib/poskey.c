@@ -15,6 +15,8 @@
  * between two given positions is about 2^-128.
  */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "zh.h"
@@ -51,6 +53,7 @@ enum {
    (put's, made once): a move's key rehashes two to four of them. */
 static struct zh_key sqval[64][64];
 static pthread_once_t sqval_once = PTHREAD_ONCE_INIT;
+static atomic_bool sqval_made;
 
 static void
 sqval_make(void)
@@ -61,6 +64,15 @@ sqval_make(void)
 		for (c = 0; c < 64; c++)
 			put(&sqval[i][c], E_SQUARE +
 			    (uint64_t)ZH_SQ(i & 7, i >> 3) * 64 + (unsigned)c);
+	atomic_store_explicit(&sqval_made, true, memory_order_release);
+}
+
+/* sqval made, once (its flag read first: pthread_once is a call). */
+static inline void
+sqval_need(void)
+{
+	if (!atomic_load_explicit(&sqval_made, memory_order_acquire))
+		pthread_once(&sqval_once, sqval_make);
 }
 
 /* put(k, E_SQUARE + s * 64 + code), from the table where s has one
@@ -86,7 +98,7 @@ zh_pos_key(const struct zh_pos *p)
 	int s, c, t, f, r;
 
 	if (p->v->files == 8 && p->v->ranks == 8) {
-		pthread_once(&sqval_once, sqval_make);
+		sqval_need();
 		occ = p->bb_side[0] | p->bb_side[1];
 		while (occ != 0) {
 			int b = __builtin_ctzll(occ);
@@ -273,7 +285,7 @@ zh_pos_key_next(struct zh_key k, const struct zh_pos *a, const struct zh_pos *b)
 
 	if (a->v != b->v)
 		return zh_pos_key(b);
-	pthread_once(&sqval_once, sqval_make);
+	sqval_need();
 	if (b->v->files <= 8 && b->v->ranks == 8)
 		board_next8(&k, a, b, 8, mask);	/* the loop unrolled */
 	else if (b->v->files <= 8)
@@ -301,7 +313,7 @@ zh_pos_key_move(struct zh_key k, const struct zh_pos *a, struct zh_move m,
 	    !zh_on_board(b, m.to) || (!drop && (!zh_on_board(b, m.from) ||
 	    b->sq[m.from] != 0)))
 		return zh_pos_key_next(k, a, b);
-	pthread_once(&sqval_once, sqval_make);
+	sqval_need();
 	taken = a->sq[m.to];
 	if (!drop)
 		put_sq(&k, m.from, a->sq[m.from] & mask);

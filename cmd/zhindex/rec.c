@@ -425,12 +425,13 @@ next_move(struct zhi_walk *w, const struct zh_game *g)
 	for (; w->tok < g->ntoks; w->tok++) {
 		int kind = g->toks[w->tok].kind;
 
-		if (kind == ZH_T_VSTART)
+		if (kind == ZH_T_MOVE) {	/* the common case first */
+			if (w->depth == 0)
+				return w->tok++;
+		} else if (kind == ZH_T_VSTART)
 			w->depth++;
 		else if (kind == ZH_T_VEND && w->depth > 0)
 			w->depth--;
-		else if (kind == ZH_T_MOVE && w->depth == 0)
-			return w->tok++;
 	}
 	return g->ntoks;
 }

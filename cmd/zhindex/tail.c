@@ -25,11 +25,23 @@ rec_square(int s)
 	    r < ZH_MAXRANKS ? r * 10 + f : ZH_REC_NOSQ;
 }
 
+/* rec_square of every square (a move's is an unsigned char): a move's
+   code is made at every ply indexed. */
+#define RS(s)	((s) != ZH_NOSQ && ZH_FILE(s) >= 0 && \
+	    ZH_FILE(s) < ZH_MAXFILES && ZH_RANK(s) >= 0 && \
+	    ZH_RANK(s) < ZH_MAXRANKS ? ZH_RANK(s) * 10 + ZH_FILE(s) : ZH_REC_NOSQ)
+#define RS4(s)	RS(s), RS((s) + 1), RS((s) + 2), RS((s) + 3)
+#define RS16(s)	RS4(s), RS4((s) + 4), RS4((s) + 8), RS4((s) + 12)
+#define RS64(s)	RS16(s), RS16((s) + 16), RS16((s) + 32), RS16((s) + 48)
+static const unsigned char rec_squares[256] = {
+	RS64(0), RS64(64), RS64(128), RS64(192)
+};
+
 uint32_t
 zhi_move_code(struct zh_move m)
 {
-	int from = m.flags & ZH_MDROP ? 100 : rec_square(m.from);
-	int to = rec_square(m.to);
+	int from = m.flags & ZH_MDROP ? 100 : rec_squares[m.from];
+	int to = rec_squares[m.to];
 
 	return (uint32_t)((from * 100 + to) * 16 + (m.piece & 15)) + 1;
 }
