@@ -8,11 +8,13 @@
  * to hand as pawns when promoted (crazyhouse, bughouse, grandhouse); in
  * chess, loop or chessgi a promoted queen is a queen.
  *
- * Zobrist's scheme without a table: every element's value is two
+ * Zobrist's scheme without a stored table: every element's value is two
  * SplitMix64 mixes of its own number (a piece on a square; n pieces of a
- * type in a colour's hand), xored together, so the key needs no set-up
- * and no shared state.  Two independent 64-bit halves: a collision
- * between two given positions is about 2^-128.
+ * type in a colour's hand), xored together, so the key needs no seed and
+ * is the same in every build.  The squares of the first 8 files and
+ * ranks have their values made once into a table (sqval), the same
+ * numbers: a move's key rehashes a few of them.  Two independent 64-bit
+ * halves: a collision between two given positions is about 2^-128.
  */
 #include <pthread.h>
 #include <stdatomic.h>
