@@ -54,6 +54,9 @@ enum {
 /* The values of the square elements of the first 8 files and ranks
    (put's, made once): a move's key rehashes two to four of them. */
 static struct zh_key sqval[64][64];
+/* and those of 0 to 31 pieces of a type in a colour's hand */
+#define NHAND	32
+static struct zh_key handval[2 * ZH_NTYPES][NHAND];
 static pthread_once_t sqval_once = PTHREAD_ONCE_INIT;
 static atomic_bool sqval_made;
 
@@ -66,6 +69,10 @@ sqval_make(void)
 		for (c = 0; c < 64; c++)
 			put(&sqval[i][c], E_SQUARE +
 			    (uint64_t)ZH_SQ(i & 7, i >> 3) * 64 + (unsigned)c);
+	for (i = 0; i < 2 * ZH_NTYPES; i++)
+		for (c = 0; c < NHAND; c++)
+			put(&handval[i][c], E_HAND + (uint64_t)(i / ZH_NTYPES *
+			    16 + i % ZH_NTYPES) * 256 + (unsigned)c);
 	atomic_store_explicit(&sqval_made, true, memory_order_release);
 }
 
@@ -180,19 +187,30 @@ rank_next(struct zh_key *k, const struct zh_pos *a, const struct zh_pos *b,
 		}
 }
 
-/* Pocket entry i (colour i / ZH_NTYPES, type i % ZH_NTYPES) of a and b
-   differs: both counts rehashed into k. */
+/* put(k, E_HAND + (colour * 16 + type) * 256 + n) of pocket entry i
+   (colour i / ZH_NTYPES, type i % ZH_NTYPES), from the table for a few
+   (sqval_made). */
+static inline void
+hand_put(struct zh_key *k, int i, unsigned n)
+{
+	if (n < NHAND) {
+		k->hi ^= handval[i][n].hi;
+		k->lo ^= handval[i][n].lo;
+	} else
+		put(k, E_HAND + (uint64_t)(i / ZH_NTYPES * 16 + i % ZH_NTYPES) *
+		    256 + n);
+}
+
+/* Pocket entry i of a and b differs: both counts rehashed into k. */
 static inline void
 pocket_put(struct zh_key *k, int i, unsigned x, unsigned y)
 {
-	int c = i / ZH_NTYPES, t = i % ZH_NTYPES;
-
-	if (t == 0)
+	if (i % ZH_NTYPES == 0)
 		return;
 	if (x != 0)
-		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + x);
+		hand_put(k, i, x);
 	if (y != 0)
-		put(k, E_HAND + (uint64_t)(c * 16 + t) * 256 + y);
+		hand_put(k, i, y);
 }
 
 /* The pockets' entries that differ between a and b, rehashed into k:
