@@ -180,11 +180,12 @@ static bool
 grow(struct memtab *m, size_t want, struct memtab_faulter *f)
 {
 	size_t size = m->size * 2 > want ? m->size * 2 : want;
+	size_t hint = m->hint < SIZE_MAX / 2 ? round_up(m->hint, HUGE) : 0;
 	unsigned char *q;
 
 	if (m->p == NULL) {
-		if (m->hint > size && (q = map_aligned(m->hint)) != NULL)
-			size = m->hint;	/* the guess, if it can be had */
+		if (hint > size && (q = map_aligned(hint)) != NULL)
+			size = hint;	/* the guess, if it can be had */
 		else if ((q = map_aligned(size)) == NULL)
 			return false;
 		m->p = q;
