@@ -16,6 +16,8 @@
 #define STEP	((size_t)4 << 20)	/* faulted in by one request */
 #define LEAD	((size_t)8 << 20)	/* kept faulted in ahead of the writes */
 #define NJOB	16			/* requests waiting, at most */
+#define BIG	((size_t)4 << 20)	/* a first mapping this large: huge
+					   pages from its first byte */
 
 /* ======================== the helper ======================== */
 
@@ -137,17 +139,18 @@ round_up(size_t n, size_t unit)
 	return (n + unit - 1) / unit * unit;
 }
 
-/* Huge pages past the first 2 MB of [p, p + size): a small table stays
-   in pages of 4 KB. */
+/* Huge pages for m past its first 2 MB (a small table stays in pages of
+   4 KB), or from its first byte if its first mapping was BIG. */
 static void
-advise(unsigned char *p, size_t size)
+advise(const struct memtab *m)
 {
+	size_t from = m->huge0 ? 0 : HUGE;
+
 #ifdef MADV_HUGEPAGE
-	if (size > HUGE)
-		(void)madvise(p + HUGE, size - HUGE, MADV_HUGEPAGE);
+	if (m->size > from)
+		(void)madvise(m->p + from, m->size - from, MADV_HUGEPAGE);
 #else
-	(void)p;
-	(void)size;
+	(void)from;
 #endif
 }
 
@@ -190,7 +193,8 @@ grow(struct memtab *m, size_t want, struct memtab_faulter *f)
 			return false;
 		m->p = q;
 		m->size = size;
-		advise(q, size);
+		m->huge0 = size >= BIG;
+		advise(m);
 		return true;
 	}
 	settle(f);
@@ -206,7 +210,7 @@ grow(struct memtab *m, size_t want, struct memtab_faulter *f)
 	}
 	m->p = q;
 	m->size = size;
-	advise(q, size);
+	advise(m);
 	return true;
 }
 

@@ -8,9 +8,10 @@
  *   32 MB once a large block was freed);
  * - its first mapping can be as large as the input suggests (a guess:
  *   the addresses cost nothing until written, MAP_NORESERVE);
- * - past its first 2 MB it asks for transparent huge pages (madvise
- *   MADV_HUGEPAGE, where the system offers them: a fault makes 512
- *   pages of 4 KB at once);
+ * - past its first 2 MB (from its first byte if the guess was 4 MB or
+ *   more) it asks for transparent huge pages (madvise MADV_HUGEPAGE,
+ *   where the system offers them: a fault makes 512 pages of 4 KB at
+ *   once);
  * - the pages ahead of the writes are faulted in on a helper thread
  *   (MADV_POPULATE_WRITE, a hint: nothing if the kernel refuses), a few
  *   MB at a time, so the kernel's zeroing of new pages is off the
@@ -20,6 +21,7 @@
  */
 #ifndef MEMTAB_H
 #define MEMTAB_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct memtab {
@@ -27,6 +29,7 @@ struct memtab {
 	size_t size;		/* bytes mapped */
 	size_t ahead;		/* bytes from p faulted in or asked to be */
 	size_t hint;		/* the first mapping's size, at least */
+	bool huge0;		/* huge pages from its first byte */
 };
 
 /* The helper thread that faults pages in, one for a set of tables;

@@ -1054,7 +1054,7 @@ games_pq(struct npy *n, struct table *t)
 }
 
 /* In memory: the tables' pages are faulted in ahead by a helper thread
-   once one of them is past this many bytes. */
+   once one of them is past this many bytes, or is guessed to be. */
 #define FAULT_FROM	((size_t)1 << 20)
 
 /* In memory: room for need more bytes in t, which grows without a copy,
@@ -1065,7 +1065,8 @@ mem_room(struct npy *n, struct table *t, size_t need)
 {
 	size_t lim;
 
-	if (!n->fa_tried && t->len + need > FAULT_FROM) {
+	if (!n->fa_tried && (t->len + need > FAULT_FROM || t->mt.hint >
+	    FAULT_FROM)) {
 		n->fa = memtab_faulter_new();	/* NULL: the pages are
 						   faulted in by the writes */
 		n->fa_tried = true;
