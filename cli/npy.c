@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "memtab.h"
 #include "npy.h"
 #include "npyrec.h"
 #include "parquet_write.h"
@@ -790,12 +791,20 @@ npy_bply(struct npy_rec *w, const struct zh_bply *pl,
 
 #define TBUF	(1 << 20)	/* records kept before a write */
 
+/* A record's bytes at most (the in-memory tables' scrap). */
+#define SCRAP	1024
+_Static_assert(PREC <= SCRAP && BREC <= SCRAP && GREC <= SCRAP, "scrap");
+
 struct table {
 	FILE *f;		/* written by the writer thread once begun */
 	char *path, *tmp;	/* DIR/name, its temporary (tmpout.h) */
 	unsigned char *buf;	/* TBUF bytes, being filled (in memory:
-				   cap bytes, the whole table) */
+				   cap bytes, the whole table: mt's) */
 	size_t len, cap;
+	size_t lim;		/* filled to here: flush_table() (in
+				   memory: mt's room, maybe its pages
+				   faulted in ahead; else cap) */
+	struct memtab mt;	/* in memory: the table */
 	unsigned char *spare;	/* TBUF bytes, free (NULL: being written) */
 	unsigned char *pend;	/* a full buffer for the writer, or NULL */
 	size_t plen;
@@ -838,10 +847,11 @@ struct npy {
 	int nshown;
 	void (*on_game)(void *, struct npy *);	/* npy_on_game() */
 	void *on_game_arg;
-	pthread_t pf_th;		/* in memory: prefault() */
-	bool pf_run;
-	void *pf_at;
-	size_t pf_len;
+	struct memtab_faulter *fa;	/* in memory: the tables' pages
+					   faulted in ahead (memtab.h) */
+	bool fa_tried;			/* made, or could not be */
+	unsigned char scrap[SCRAP];	/* in memory, out of memory: the
+					   records go here, lost */
 };
 
 /* The header of n records of 'fields' (or of one field's dtype 'type'
@@ -1043,52 +1053,40 @@ games_pq(struct npy *n, struct table *t)
 	return 0;
 }
 
-/* In memory: the pages of a table's new room faulted in (zeroed by the
-   system) on a thread of their own, as -F npy's writes are on the writer
-   thread, so the run fills pages ready (a hint: MADV_POPULATE_WRITE
-   writes no byte; nothing if refused).  One at a time, ended before a
-   table's buffer moves.  The room is what the table grew by: at most
-   64 MB or a quarter of it faulted in before it is used. */
-#define PREFAULT_MIN	((size_t)1 << 20)
-#define MEMBIG		((size_t)64 << 20)	/* grown by a quarter from here */
+/* In memory: the tables' pages are faulted in ahead by a helper thread
+   once one of them is past this many bytes, or is guessed to be. */
+#define FAULT_FROM	((size_t)1 << 20)
 
-static void *
-prefault(void *arg)
-{
-	struct npy *n = arg;
-
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(n->pf_at, n->pf_len, MADV_POPULATE_WRITE);
-#else
-	(void)n;
-#endif
-	return NULL;
-}
-
+/* In memory: room for need more bytes in t, which grows without a copy,
+   its pages faulted in ahead of the writes (memtab.h); the table is
+   lost (said at the end) if memory runs out. */
 static void
-prefault_end(struct npy *n)
+mem_room(struct npy *n, struct table *t, size_t need)
 {
-	if (n->pf_run) {
-		pthread_join(n->pf_th, NULL);
-		n->pf_run = false;
+	size_t lim;
+
+	if (!n->fa_tried && (t->len + need > FAULT_FROM || t->mt.hint >
+	    FAULT_FROM)) {
+		n->fa = memtab_faulter_new();	/* NULL: the pages are
+						   faulted in by the writes */
+		n->fa_tried = true;
 	}
-}
-
-/* Pages [p, p + size) faulted in on the prefault thread. */
-static void
-prefault_start(struct npy *n, unsigned char *p, size_t size)
-{
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a, e;
-
-	if (size < PREFAULT_MIN || pg == 0 || (pg & (pg - 1)) != 0)
+	if (n->failed || (lim = memtab_room(&t->mt, t->len, need,
+	    n->fa)) == 0) {
+		if (!n->failed) {
+			n->failed = true;
+			n->err = ENOMEM;
+		}
+		t->len = 0;	/* the tables are lost (npy_mem_failed) */
+		t->buf = n->scrap;
+		t->cap = t->lim = sizeof n->scrap;
 		return;
-	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	e = ((uintptr_t)p + size) & ~(pg - 1);
-	if (e <= a)
-		return;
-	n->pf_at = (void *)a;
-	n->pf_len = e - a;
-	n->pf_run = pthread_create(&n->pf_th, NULL, prefault, n) == 0;
+	}
+	t->buf = t->mt.p;
+	t->cap = t->mt.size;
+	/* the helper made once a table is past FAULT_FROM */
+	t->lim = !n->fa_tried && lim > FAULT_FROM ? (t->len + need >
+	    FAULT_FROM ? t->len + need : FAULT_FROM) : lim;
 }
 
 /* A table's buffered records handed to the writer thread (written at
@@ -1096,26 +1094,8 @@ prefault_start(struct npy *n, unsigned char *p, size_t size)
 static void
 flush_table(struct npy *n, struct table *t)
 {
-	unsigned char *p;
-	size_t cap;
-
 	if (n->mem) {		/* the table grows: nothing written */
-		/* doubled, then by a quarter (realloc moves no byte there:
-		   mremap), so what is faulted in ahead stays a quarter */
-		cap = t->cap < MEMBIG ? t->cap * 2 : t->cap + t->cap / 4;
-		prefault_end(n);
-		if ((p = realloc(t->buf, cap)) != NULL)
-			prefault_start(n, p + t->len, cap - t->len);
-		if (p == NULL) {
-			if (!n->failed) {
-				n->failed = true;
-				n->err = ENOMEM;
-			}
-			t->len = 0;	/* the table is lost, said at the end */
-			return;
-		}
-		t->buf = p;
-		t->cap = cap;
+		mem_room(n, t, t->rsize);
 		return;
 	}
 	if (n->codec != NULL && t == &n->t[T_STR])
@@ -1228,7 +1208,7 @@ put(struct npy *n, int k, const unsigned char *src)
 
 	/* -F parquet: the games written before their strings (the heap
 	   games_pq() takes) pass a buffer's worth */
-	if (t->len + recsize[k] > t->cap || (k == T_GAME && n->codec != NULL &&
+	if (t->len + recsize[k] > t->lim || (k == T_GAME && n->codec != NULL &&
 	    n->t[T_STR].len >= TBUF))
 		flush_table(n, t);
 	q = t->buf + t->len;
@@ -1277,7 +1257,7 @@ put_records(struct npy *n, const unsigned char *p, size_t c)
 	size_t size = recsize[n->k], i, room;
 	unsigned char *q;
 
-	if (t->len + size > t->cap)
+	if (t->len + size > t->lim)
 		flush_table(n, t);
 	room = (t->cap - t->len) / size;
 	if (c > room)
@@ -1304,7 +1284,7 @@ put_strings(struct npy *n, const unsigned char *p, size_t c)
 
 	t->n += c;
 	while (c > 0) {
-		if (t->len == t->cap && n->codec == NULL)
+		if (t->len >= t->lim && n->codec == NULL)
 			flush_table(n, t);
 		else if (t->len == t->cap) {
 			cap = t->cap * 2 > t->len + c ? t->cap * 2 : t->len + c;
@@ -1316,7 +1296,7 @@ put_strings(struct npy *n, const unsigned char *p, size_t c)
 				t->len = 0;	/* lost, said at the end */
 			} else {
 				t->buf = b;
-				t->cap = cap;
+				t->cap = t->lim = cap;
 			}
 		}
 		room = t->cap - t->len < c ? t->cap - t->len : c;
@@ -1508,7 +1488,7 @@ npy_open_as(const char *dir, const char *codec)
 		}
 		n->t[k].name = tnames[k];
 		n->t[k].fields = fields[k];
-		n->t[k].cap = TBUF;
+		n->t[k].cap = n->t[k].lim = TBUF;
 		n->t[k].rsize = recsize[k];
 		if ((n->t[k].buf = malloc(TBUF)) == NULL ||
 		    (n->t[k].spare = malloc(TBUF)) == NULL) {
@@ -1739,8 +1719,8 @@ npy_close(struct npy *n)
 
 /* ======================== in memory ======================== */
 
-#define MEMCAP	(64 * 1024)	/* a table's first buffer in memory */
-
+/* The in-memory tables start unmapped (cap 0): the first record maps
+   them (mem_room). */
 struct npy *
 npy_open_mem(void)
 {
@@ -1755,19 +1735,31 @@ npy_open_mem(void)
 			goto fail;	/* the layout's own check */
 		n->t[k].name = names[k];
 		n->t[k].fields = fields[k];
-		n->t[k].cap = MEMCAP;
-		if ((n->t[k].buf = malloc(MEMCAP)) == NULL)
-			goto fail;
+		n->t[k].rsize = recsize[k];
 	}
 	if ((n->sink = fopencookie(n, "w", sink_io)) == NULL)
 		goto fail;
 	setvbuf(n->sink, NULL, _IONBF, 0);
 	return n;
 fail:
-	for (k = 0; k < NTABLES; k++)
-		free(n->t[k].buf);
 	free(n);
 	return NULL;
+}
+
+/* The tables' guesses from the PGN's bytes (more than most inputs give:
+   only addresses until written; a short guess grows): a position a 8
+   bytes (zh.pgn: 10.1, with clocks more), a game a 256, the strings
+   a quarter. */
+void
+npy_mem_expect(struct npy *n, uint64_t bytes)
+{
+	uint64_t est[NTABLES] = { bytes / 8, bytes / 8, bytes / 256,
+	    bytes / 4 };
+	int k;
+
+	for (k = 0; k < NTABLES; k++)
+		n->t[k].mt.hint = est[k] > SIZE_MAX / 2 / recsize[k] ?
+		    SIZE_MAX / 2 : (size_t)est[k] * recsize[k];
 }
 
 void
@@ -1784,25 +1776,28 @@ npy_mem_count(const struct npy *n, int k)
 }
 
 unsigned char *
-npy_mem_take(struct npy *n, int k, uint64_t *count)
+npy_mem_take(struct npy *n, int k, uint64_t *count, size_t *size)
 {
 	struct table *t = &n->t[k];
-	unsigned char *p = t->buf, *q;
+	size_t used = n->failed ? 0 : t->len;
+	unsigned char *p = memtab_take(&t->mt, used, size, n->fa);
 
-	prefault_end(n);
-	*count = t->len / recsize[k];
-	if ((q = malloc(MEMCAP)) == NULL)
-		return NULL;
-	if (t->len > 0 && (p = realloc(t->buf, t->len)) == NULL)
-		p = t->buf;	/* kept at its size */
-	if (t->len == 0) {
-		free(p);
-		p = NULL;
-	}
-	t->buf = q;
-	t->cap = MEMCAP;
-	t->len = 0;
+	*count = used / recsize[k];
+	t->buf = NULL;
+	t->len = t->cap = t->lim = 0;
 	return p;
+}
+
+void
+npy_mem_free(void *p, size_t size)
+{
+	memtab_free(p, size);
+}
+
+bool
+npy_mem_failed(const struct npy *n)
+{
+	return n->failed;
 }
 
 size_t
@@ -1834,9 +1829,9 @@ npy_close_mem(struct npy *n)
 	if (fclose(n->sink) != 0 || n->have != 0 || n->left != 0 ||
 	    n->sleft != 0 || n->failed)
 		rc = -1;
-	prefault_end(n);
+	memtab_faulter_free(n->fa);
 	for (k = 0; k < NTABLES; k++)
-		free(n->t[k].buf);
+		memtab_free(n->t[k].mt.p, n->t[k].mt.size);
 	for (i = 0; i < n->nfiles; i++)
 		free(n->files[i]);
 	free(n->files);

@@ -84,12 +84,17 @@ int npy_close(struct npy *n);
 
 /*
  * The same tables kept in memory, for the Python module (python/): no
- * directory, no files, no writer thread; each table's buffer grows.
- * The games' stream is npy_sink()'s as above, npy_input() names the
- * inputs.  npy_mem_take() hands table k's records over (a malloc'd
- * block the caller frees, NULL if none; their count in *count) and
- * empties it (the numbering goes on: a later game's 'first' counts the
- * records handed over before).  npy_on_game() sets a function called
+ * directory, no files, no writer thread; each table grows in a mapping
+ * of its own (memtab.h: no byte copied, its pages faulted in ahead by
+ * a helper thread).  The games' stream is npy_sink()'s as above,
+ * npy_input() names the inputs, npy_mem_expect() says about how many
+ * bytes of PGN come next (a guess, for the tables' first room; 0 if not
+ * known).  npy_mem_take() hands table k's records over (a block the
+ * caller frees with npy_mem_free(p, *size), NULL if none; their count
+ * in *count) and empties it (the numbering goes on: a later game's
+ * 'first' counts the records handed over before); after
+ * npy_mem_failed() (out of memory) the tables are lost and none is
+ * handed over.  npy_on_game() sets a function called
  * on the stream's thread before each game's record goes to its table
  * (where a chunk may be cut).  npy_header() is the .npy header of table
  * k with no record (its dict names the dtype).  NPY_STR is strings.npy's
@@ -102,8 +107,12 @@ enum { NPY_POS, NPY_BUG, NPY_GAME, NPY_STR };
 struct npy *npy_open_mem(void);
 void npy_on_game(struct npy *n, void (*fn)(void *arg, struct npy *n),
     void *arg);
+void npy_mem_expect(struct npy *n, uint64_t bytes);
 uint64_t npy_mem_count(const struct npy *n, int k);
-unsigned char *npy_mem_take(struct npy *n, int k, uint64_t *count);
+unsigned char *npy_mem_take(struct npy *n, int k, uint64_t *count,
+    size_t *size);
+void npy_mem_free(void *p, size_t size);
+bool npy_mem_failed(const struct npy *n);
 size_t npy_header(int k, char *buf, size_t size);
 size_t npy_recsize(int k);		/* a record's bytes */
 size_t npy_mem_files(const struct npy *n, char *const **names);

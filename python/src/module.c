@@ -18,6 +18,8 @@ typedef struct {
 	PyObject_HEAD
 	void *data;
 	Py_ssize_t len;
+	void (*release)(void *data, size_t size);	/* NULL: free() */
+	size_t size;
 } zk_buffer;
 
 static int
@@ -31,7 +33,12 @@ buffer_get(PyObject *self, Py_buffer *view, int flags)
 static void
 buffer_dealloc(PyObject *self)
 {
-	free(((zk_buffer *)self)->data);
+	zk_buffer *b = (zk_buffer *)self;
+
+	if (b->release != NULL)
+		b->release(b->data, b->size);
+	else
+		free(b->data);
 	Py_TYPE(self)->tp_free(self);
 }
 
@@ -56,17 +63,29 @@ static PyTypeObject buffer_type = {
 };
 
 PyObject *
-zk_buffer_new(void *data, size_t len)
+zk_buffer_with(void *data, size_t len, void (*release)(void *, size_t),
+    size_t size)
 {
 	zk_buffer *b = PyObject_New(zk_buffer, &buffer_type);
 
 	if (b == NULL) {
-		free(data);
+		if (release != NULL)
+			release(data, size);
+		else
+			free(data);
 		return NULL;
 	}
 	b->data = data;
 	b->len = (Py_ssize_t)len;
+	b->release = release;
+	b->size = size;
 	return (PyObject *)b;
+}
+
+PyObject *
+zk_buffer_new(void *data, size_t len)
+{
+	return zk_buffer_with(data, len, NULL, 0);
 }
 
 /* ======================== errors ======================== */

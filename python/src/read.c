@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -70,7 +71,9 @@ typedef struct {
 	pthread_cond_t cv;
 	bool ready, done, cancel;
 	unsigned char *data[NT];
+	size_t size[NT];	/* data's, for npy_mem_free */
 	uint64_t count[NT];
+	bool nomem;		/* the tables were lost */
 	char *errs;		/* the chunk's diagnostics */
 	size_t nfiles;
 } reader;
@@ -228,9 +231,12 @@ hand_over(reader *o, bool last)
 	fflush(o->err);
 	pthread_mutex_lock(&o->mu);
 	for (k = 0; k < NT; k++) {
-		free(o->data[k]);	/* a chunk not taken (cancelled) */
-		o->data[k] = npy_mem_take(o->npy, (int)k, &o->count[k]);
+		/* a chunk not taken (cancelled) */
+		npy_mem_free(o->data[k], o->size[k]);
+		o->data[k] = npy_mem_take(o->npy, (int)k, &o->count[k],
+		    &o->size[k]);
 	}
+	o->nomem = npy_mem_failed(o->npy);
 	free(o->errs);
 	o->errs = strndup(o->errbuf + o->errat, o->errlen - o->errat);
 	o->errat = o->errlen;
@@ -257,6 +263,26 @@ on_game(void *arg, struct npy *n)
 
 /* ======================== the run ======================== */
 
+/* The bytes of PGN input s (opened as in) is likely to give, for the
+   tables' first room: a plain file's size, bytes' length (compressed:
+   more, the tables grow), 0 if not known (a file object). */
+static uint64_t
+src_bytes(const reader *o, const struct src *s, FILE *in)
+{
+	struct stat st;
+	uint64_t n = s->has_view ? (uint64_t)s->view.len : 0;
+	int fd = fileno(in);
+
+	if (s->path != NULL && fd >= 0 && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		n = (uint64_t)st.st_size;
+	/* read_chunks: a chunk's worth (npy_mem_expect: 8 bytes a
+	   position; twice the chunk, for the game that ends it) */
+	if (o->chunk > 0 && n / 16 > o->chunk)
+		n = o->chunk * 16;
+	return n;
+}
+
 static void *
 run(void *arg)
 {
@@ -275,6 +301,7 @@ run(void *arg)
 		}
 		o->name = o->src[i].name;
 		npy_input(o->npy, o->name);
+		npy_mem_expect(o->npy, src_bytes(o, &o->src[i], in));
 		if (jobs_run(&o->j, in, o->name) != 0)
 			o->io_failed = true;
 		zk_src_close(&o->src[i], in);
@@ -442,7 +469,7 @@ reader_dealloc(PyObject *self)
 
 	reader_stop(o);
 	for (k = 0; k < NT; k++)
-		free(o->data[k]);
+		npy_mem_free(o->data[k], o->size[k]);
 	free(o->errs);
 	if (o->npy != NULL)
 		npy_close_mem(o->npy);
@@ -527,10 +554,14 @@ chunk_dict(reader *o, bool last)
 
 	if (d == NULL)
 		return NULL;
+	if (o->nomem) {		/* out of memory while reading */
+		Py_DECREF(d);
+		return PyErr_NoMemory();
+	}
 	for (k = 0; k < NT; k++) {
 		if (o->data[k] != NULL)
-			v = zk_buffer_new(o->data[k], o->count[k] *
-			    npy_recsize((int)k));
+			v = zk_buffer_with(o->data[k], o->count[k] *
+			    npy_recsize((int)k), npy_mem_free, o->size[k]);
 		else {
 			v = Py_None;
 			Py_INCREF(v);

@@ -18,6 +18,9 @@ extern PyObject *zk_error;
 /* A malloc'd block given to Python: it exports the buffer protocol
    (writable bytes) and frees the block when the last view goes. */
 PyObject *zk_buffer_new(void *data, size_t len);
+/* The same for a block that release(data, size) frees. */
+PyObject *zk_buffer_with(void *data, size_t len,
+    void (*release)(void *data, size_t size), size_t size);
 
 /* Raise zhkit.Error(message) with its file, line and column. */
 void zk_raise(const char *file, long line, long col, const char *msg);
