@@ -798,15 +798,24 @@ int_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
-	for (i = 0; i < n; i++) {
-		if (range < 65536)
-			d = (size_t)(v[i] - e->imin);
-		else {	/* Fibonacci hashing, linear probing */
-			h = v[i] * 0x9e3779b97f4a7c15u;
-			for (d = (size_t)(h >> 48); m[d] != 0 &&
-			    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
-				;
+	for (i = 0; i < n && range < 65536; i++) {	/* by the table */
+		d = (size_t)(v[i] - e->imin);
+		if (m[d] == 0) {
+			if (e->ndict == DICT_MAX)
+				return false;
+			e->dv[e->ndict] = v[i];
+			m[d] = (uint32_t)++e->ndict;
 		}
+		ix[i] = m[d] - 1;
+		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+			return false;
+	}
+	for (i = 0; i < n && range >= 65536; i++) {
+		/* Fibonacci hashing, linear probing */
+		h = v[i] * 0x9e3779b97f4a7c15u;
+		for (d = (size_t)(h >> 48); m[d] != 0 &&
+		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
+			;
 		if (m[d] == 0) {
 			if (e->ndict == DICT_MAX)
 				return false;
