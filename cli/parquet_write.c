@@ -668,6 +668,21 @@ dict_build(struct enc *e, const struct col *c)
 
 /* ======================== integer columns ======================== */
 
+/* The 4 bytes at p, little-endian (one load where the machine is). */
+static inline uint32_t
+le32(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+#endif
+}
+
 /* gather()'s values of a column by columns (w->cm: no nulls, each
    value its width): false if not one of these kinds. */
 static bool
@@ -691,16 +706,13 @@ gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
 			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
 			    p[2 * i + 1] << 8);
 		return true;
-	case PQW_U32: case PQW_I32:
-		for (i = 0; i < n; i++) {
-			uint32_t x = (uint32_t)p[4 * i] |
-			    (uint32_t)p[4 * i + 1] << 8 |
-			    (uint32_t)p[4 * i + 2] << 16 |
-			    (uint32_t)p[4 * i + 3] << 24;
-
-			v[i] = c->kind == PQW_I32 ?
-			    (uint64_t)(int64_t)(int32_t)x : x;
-		}
+	case PQW_U32:
+		for (i = 0; i < n; i++)
+			v[i] = le32(p + 4 * i);
+		return true;
+	case PQW_I32:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int32_t)le32(p + 4 * i);
 		return true;
 	default:
 		return false;
