@@ -640,7 +640,7 @@ dict_build(struct enc *e, const struct col *c)
 {
 	const struct pqw *w = e->w;
 	uint32_t *ix;
-	size_t i, n, k = 0;
+	size_t i, k = 0;
 	long d;
 
 	dict_reset(e);
@@ -654,8 +654,16 @@ dict_build(struct enc *e, const struct col *c)
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
-		n = plain(w, c, val(w, c, i), e->tmp.p);
-		if ((d = dict_index(e, e->tmp.p, n)) < 0)
+		if (w->cm && c->ptype == PQ_FIXED) {	/* in place */
+			const unsigned char *v = val(w, c, i);
+
+			/* (a value as the row before's: its index) */
+			if (k > 0 && memcmp(v, v - c->width, c->width) == 0)
+				d = (long)ix[k - 1];
+			else if ((d = dict_index(e, v, c->width)) < 0)
+				return false;
+		} else if ((d = dict_index(e, e->tmp.p, plain(w, c, val(w, c,
+		    i), e->tmp.p))) < 0)
 			return false;
 		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
