@@ -640,7 +640,7 @@ dict_build(struct enc *e, const struct col *c)
 {
 	const struct pqw *w = e->w;
 	uint32_t *ix;
-	size_t i, n, k = 0;
+	size_t i, k = 0;
 	long d;
 
 	dict_reset(e);
@@ -654,8 +654,16 @@ dict_build(struct enc *e, const struct col *c)
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
-		n = plain(w, c, val(w, c, i), e->tmp.p);
-		if ((d = dict_index(e, e->tmp.p, n)) < 0)
+		if (w->cm && c->ptype == PQ_FIXED) {	/* in place */
+			const unsigned char *v = val(w, c, i);
+
+			/* (a value as the row before's: its index) */
+			if (k > 0 && memcmp(v, v - c->width, c->width) == 0)
+				d = (long)ix[k - 1];
+			else if ((d = dict_index(e, v, c->width)) < 0)
+				return false;
+		} else if ((d = dict_index(e, e->tmp.p, plain(w, c, val(w, c,
+		    i), e->tmp.p))) < 0)
 			return false;
 		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
@@ -667,6 +675,21 @@ dict_build(struct enc *e, const struct col *c)
 }
 
 /* ======================== integer columns ======================== */
+
+/* The 4 bytes at p, little-endian (one load where the machine is). */
+static inline uint32_t
+le32(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+#endif
+}
 
 /* gather()'s values of a column by columns (w->cm: no nulls, each
    value its width): false if not one of these kinds. */
@@ -691,16 +714,13 @@ gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
 			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
 			    p[2 * i + 1] << 8);
 		return true;
-	case PQW_U32: case PQW_I32:
-		for (i = 0; i < n; i++) {
-			uint32_t x = (uint32_t)p[4 * i] |
-			    (uint32_t)p[4 * i + 1] << 8 |
-			    (uint32_t)p[4 * i + 2] << 16 |
-			    (uint32_t)p[4 * i + 3] << 24;
-
-			v[i] = c->kind == PQW_I32 ?
-			    (uint64_t)(int64_t)(int32_t)x : x;
-		}
+	case PQW_U32:
+		for (i = 0; i < n; i++)
+			v[i] = le32(p + 4 * i);
+		return true;
+	case PQW_I32:
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(int64_t)(int32_t)le32(p + 4 * i);
 		return true;
 	default:
 		return false;
@@ -798,15 +818,24 @@ int_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
-	for (i = 0; i < n; i++) {
-		if (range < 65536)
-			d = (size_t)(v[i] - e->imin);
-		else {	/* Fibonacci hashing, linear probing */
-			h = v[i] * 0x9e3779b97f4a7c15u;
-			for (d = (size_t)(h >> 48); m[d] != 0 &&
-			    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
-				;
+	for (i = 0; i < n && range < 65536; i++) {	/* by the table */
+		d = (size_t)(v[i] - e->imin);
+		if (m[d] == 0) {
+			if (e->ndict == DICT_MAX)
+				return false;
+			e->dv[e->ndict] = v[i];
+			m[d] = (uint32_t)++e->ndict;
 		}
+		ix[i] = m[d] - 1;
+		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+			return false;
+	}
+	for (i = 0; i < n && range >= 65536; i++) {
+		/* Fibonacci hashing, linear probing */
+		h = v[i] * 0x9e3779b97f4a7c15u;
+		for (d = (size_t)(h >> 48); m[d] != 0 &&
+		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
+			;
 		if (m[d] == 0) {
 			if (e->ndict == DICT_MAX)
 				return false;
@@ -820,6 +849,17 @@ int_dict(struct enc *e, const struct col *c)
 	return e->ndict <= n / 2 + 1;
 }
 
+/* Byte b in byte_dict()'s dictionary m8[] if not there yet. */
+static inline void
+byte_new(struct enc *e, const struct col *c, uint32_t *m8, unsigned b)
+{
+	if (m8[b] != 0)
+		return;
+	e->dv[e->ndict] = c->kind == PQW_I8 ? (uint64_t)(int64_t)(signed char)b :
+	    b;
+	m8[b] = (uint32_t)++e->ndict;
+}
+
 /* A one-byte integer column in a dictionary, read from the records (a
    table of 256, no gather()): false if it does not pay (then gathered).
    Its min and max from the dictionary. */
@@ -828,8 +868,9 @@ byte_dict(struct enc *e, const struct col *c)
 {
 	const struct pqw *w = e->w;
 	const unsigned char *p = val(w, c, 0), *q = p;
-	size_t i, n = w->nrows, rs = stride(w, c);
+	size_t i, k, n = w->nrows, rs = stride(w, c);
 	uint32_t m8[256], *ix;
+	uint64_t x;
 	int64_t v;
 	unsigned b;
 
@@ -839,13 +880,17 @@ byte_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m8, 0, sizeof m8);
-	for (i = 0; rs == 1 && i < n; i += run8(p, i, n))	/* by columns */
-		if (m8[p[i]] == 0) {
-			b = p[i];
-			e->dv[e->ndict] = c->kind == PQW_I8 ?
-			    (uint64_t)(int64_t)(signed char)b : b;
-			m8[b] = (uint32_t)++e->ndict;
+	for (i = 0; rs == 1 && i < n; i += 8) {	/* by columns, 8 at a time */
+		if (i + 8 <= n) {
+			memcpy(&x, p + i, 8);
+			if (x == p[i] * 0x0101010101010101u) {
+				byte_new(e, c, m8, p[i]);
+				continue;
+			}
 		}
+		for (k = i; k < i + 8 && k < n; k++)
+			byte_new(e, c, m8, p[k]);
+	}
 	for (i = 0; rs != 1 && i < n; i++, q += rs) {	/* by records */
 		uint32_t t = m8[*q];
 
@@ -907,6 +952,64 @@ index_at(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
 	return b8 != NULL ? e->bmap[b8[k]] : ix[k];
 }
 
+/* Whether the 8 values from i (i < n) are there and equal: a run of 8
+   or more begins at i (run() >= 8), without measuring it. */
+static inline bool
+eq8(const uint32_t *ix, const unsigned char *b8, size_t i, size_t n)
+{
+	uint64_t x;
+	uint32_t v;
+
+	if (i + 8 > n)
+		return false;
+	if (b8 != NULL) {
+		memcpy(&x, b8 + i, 8);
+		return x == b8[i] * 0x0101010101010101u;
+	}
+	v = ix[i];
+	return ((ix[i + 1] ^ v) | (ix[i + 2] ^ v) | (ix[i + 3] ^ v) |
+	    (ix[i + 4] ^ v) | (ix[i + 5] ^ v) | (ix[i + 6] ^ v) |
+	    (ix[i + 7] ^ v)) == 0;
+}
+
+/* v's 8 bytes, little-endian, at q (room for 8). */
+static inline void
+put8(unsigned char *q, uint64_t v)
+{
+	q[0] = (unsigned char)v;
+	q[1] = (unsigned char)(v >> 8);
+	q[2] = (unsigned char)(v >> 16);
+	q[3] = (unsigned char)(v >> 24);
+	q[4] = (unsigned char)(v >> 32);
+	q[5] = (unsigned char)(v >> 40);
+	q[6] = (unsigned char)(v >> 48);
+	q[7] = (unsigned char)(v >> 56);
+}
+
+/* Values [k, k + 8) (those from n on 0) bit-packed at q, bw <= 8 bits
+   each: bw bytes, after which up to 8 - bw more are written (room for
+   8).  The next byte returned. */
+static inline unsigned char *
+pack8(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t k, size_t n, int bw, unsigned char *q)
+{
+	uint64_t acc = 0;
+	int h;
+
+	if (k + 8 <= n && b8 != NULL)
+		for (h = 0; h < 8; h++)
+			acc |= (uint64_t)e->bmap[b8[k + (size_t)h]] << (h * bw);
+	else if (k + 8 <= n)
+		for (h = 0; h < 8; h++)
+			acc |= (uint64_t)ix[k + (size_t)h] << (h * bw);
+	else
+		for (h = 0; h < 8; h++)
+			acc |= (uint64_t)(k + (size_t)h < n ?
+			    index_at(e, ix, b8, k + (size_t)h) : 0) << (h * bw);
+	put8(q, acc);
+	return q + bw;
+}
+
 /* The indices ix[0..n) (or index_at()'s) in the RLE / bit-packing
    hybrid, bw bits each,
    after e->vals: a run of 8 or more equal values an RLE run, the rest
@@ -921,10 +1024,10 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 	int nb, h;
 
 	while (i < n) {
-		r = run(ix, b8, i, n);
 		if (!room(&e->vals, 20 + 8 * (size_t)bw))
 			return false;
-		if (r >= 8) {
+		if (eq8(ix, b8, i, n)) {
+			r = run(ix, b8, i, n);
 			for (h = 0, k = r << 1; k >= 0x80; k >>= 7)
 				hdr[h++] = (unsigned char)(k | 0x80);
 			hdr[h++] = (unsigned char)k;
@@ -941,22 +1044,15 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 		do {
 			groups++;
 			i += 8;
-			r = i < n ? run(ix, b8, i, n) : 1;
-		} while (i < n && r < 8 && groups < 63);
-		if (!room(&e->vals, 1 + groups * (size_t)bw))
+		} while (i < n && !eq8(ix, b8, i, n) && groups < 63);
+		if (!room(&e->vals, 1 + groups * (size_t)bw + 8))
 			return false;
 		q = e->vals.p + e->vals.len;
 		*q++ = (unsigned char)(groups << 1 | 1);
 		acc = 0;
 		nb = 0;
-		for (k = start; bw <= 8 && k < start + groups * 8; k += 8) {
-			for (h = 0, acc = 0; h < 8; h++)	/* bw bytes */
-				acc |= (uint64_t)(k + (size_t)h < n ?
-				    index_at(e, ix, b8, k + (size_t)h) : 0) <<
-				    (h * bw);
-			put_le(q, acc, bw);
-			q += bw;
-		}
+		for (k = start; bw <= 8 && k < start + groups * 8; k += 8)
+			q = pack8(e, ix, b8, k, n, bw, q);
 		for (k = start; bw > 8 && k < start + groups * 8; k++) {
 			acc |= (uint64_t)(k < n ? index_at(e, ix, b8, k) : 0) <<
 			    nb;
