@@ -30,9 +30,12 @@ typedef struct {
 				   DIALECT_LATER: found in fen_text when
 				   first needed (a FEN's dialect costs as
 				   much as the moves of most positions) */
-	char *fen_text;		/* the FEN given, until then */
-	struct frame *st;	/* st[0] the start ... st[n] now */
+	PyObject *fen_text;	/* the FEN given (a str), until then */
+	struct frame *st;	/* st[0] the start ... st[n] now: first
+				   'one', in the object (no malloc for a
+				   board that is not pushed on) */
 	size_t n, cap;
+	struct frame one;
 } board;
 
 static struct zh_pos *
@@ -90,10 +93,12 @@ own_dialect(board *o)
 	int d;
 
 	if (o->dialect == DIALECT_LATER) {
-		d = zh_fen_dialect_of(o->fen_text, o->v);
+		const char *t = PyUnicode_AsUTF8(o->fen_text);
+
+		d = t != NULL ? zh_fen_dialect_of(t, o->v) : ZH_AUTO;
+		PyErr_Clear();
 		o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
-		free(o->fen_text);
-		o->fen_text = NULL;
+		Py_CLEAR(o->fen_text);
 	}
 	return o->dialect;
 }
@@ -136,10 +141,41 @@ zh_fen_dialect_of(const char *s, const struct zh_variant *v)
 static void
 board_dealloc(PyObject *self)
 {
-	free(((board *)self)->st);
-	free(((board *)self)->fen_text);
+	board *o = (board *)self;
+
+	if (o->st != &o->one)
+		free(o->st);
+	Py_XDECREF(o->fen_text);
 	Py_TYPE(self)->tp_free(self);
 }
+
+/* The FEN argument's text (NULL for None) in *fen: 0, or -1 with an
+   exception (what PyArg's "z" does, kept here so that Board(fen), the
+   common call, is not parsed by the general routine). */
+static int
+fen_arg(PyObject *a, const char **fen)
+{
+	Py_ssize_t n;
+
+	*fen = NULL;
+	if (a == NULL || a == Py_None)
+		return 0;
+	if (!PyUnicode_Check(a)) {
+		PyErr_Format(PyExc_TypeError, "Board() argument 'fen' must be "
+		    "str or None, not %.50s", Py_TYPE(a)->tp_name);
+		return -1;
+	}
+	if ((*fen = PyUnicode_AsUTF8AndSize(a, &n)) == NULL)
+		return -1;
+	if (strlen(*fen) != (size_t)n) {
+		PyErr_SetString(PyExc_ValueError, "embedded null character");
+		return -1;
+	}
+	return 0;
+}
+
+static PyObject *board_made(PyTypeObject *, PyObject *, const char *,
+    const struct zh_variant *, int);
 
 /* Board(fen=None, variant=None, dialect=None) */
 static PyObject *
@@ -147,13 +183,16 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "fen", "variant", "dialect", NULL };
 	const char *fen = NULL, *variant = NULL, *dialect = NULL;
-	struct zh_error e = { 0 };
 	const struct zh_variant *v = NULL;
-	int d = ZH_AUTO, rc;
-	board *o;
+	PyObject *fa = NULL;
+	int d = ZH_AUTO;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzz", kwlist, &fen,
+	if (kw == NULL && PyTuple_GET_SIZE(args) == 1)	/* Board(fen) */
+		fa = PyTuple_GET_ITEM(args, 0);
+	else if (!PyArg_ParseTupleAndKeywords(args, kw, "|Ozz", kwlist, &fa,
 	    &variant, &dialect))
+		return NULL;
+	if (fen_arg(fa, &fen) != 0)
 		return NULL;
 	if (variant != NULL && (v = zh_variant_find(variant)) == NULL) {
 		PyErr_Format(PyExc_ValueError, "unknown variant '%s'", variant);
@@ -168,16 +207,25 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	if (v == NULL)
 		v = fen != NULL && strchr(fen, '|') != NULL ?
 		    zh_variant_find("bughouse") : zh_variant_default();
+	return board_made(type, fa, fen, v, d);
+}
+
+/* The board of FEN fen (the str fa; NULL: the start) in variant v,
+   dialect d (ZH_AUTO: found when first needed). */
+static PyObject *
+board_made(PyTypeObject *type, PyObject *fa, const char *fen,
+    const struct zh_variant *v, int d)
+{
+	struct zh_error e = { 0 };
+	board *o;
+	int rc;
+
 	if ((o = (board *)type->tp_alloc(type, 0)) == NULL)
-		return NULL;
+		return NULL;	/* all of it zeroed, o->one too */
 	o->v = v;
 	o->nboards = v->boards >= 2 ? 2 : 1;
-	o->cap = 2;		/* grown by push(); a frame is ~1 KB */
-	if ((o->st = malloc(o->cap * sizeof *o->st)) == NULL) {
-		Py_DECREF(o);
-		return PyErr_NoMemory();
-	}
-	memset(&o->st[0], 0, sizeof o->st[0]);
+	o->st = &o->one;	/* grown by push(); a frame is ~1 KB */
+	o->cap = 1;
 	if (fen == NULL) {
 		zh_pos_start(&o->st[0].pos[0], v);
 		zh_pos_start(&o->st[0].pos[1], v);
@@ -194,10 +242,7 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	o->st[0].move = (struct zh_move){ .from = ZH_NOSQ, .to = ZH_NOSQ };
 	o->st[0].clock = o->st[0].pos[0].halfmove;
 	if (d == ZH_AUTO && fen != NULL) {
-		if ((o->fen_text = strdup(fen)) == NULL) {
-			Py_DECREF(o);
-			return PyErr_NoMemory();
-		}
+		o->fen_text = Py_NewRef(fa);
 		d = DIALECT_LATER;
 	}
 	o->dialect = d > ZH_AUTO || d == DIALECT_LATER ? d : ZH_LICHESS;
@@ -418,6 +463,8 @@ legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 	int san = 0, b, d = 0, n;
 	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
 
+	if (kw == NULL && PyTuple_GET_SIZE(args) == 0)	/* legal_moves() */
+		return uci_list(cur(o, 0), mv, zh_legal_moves(cur(o, 0), mv));
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
 	    &ds) || (b = board_arg(o, ba)) < 0 ||
 	    (san && (d = dialect_arg(o, ds)) < 0))
@@ -456,12 +503,15 @@ push(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	if (o->n + 1 >= o->cap) {
-		struct frame *f = realloc(o->st, 2 * o->cap * sizeof *f);
+		struct frame *f = o->st == &o->one ? malloc(4 * sizeof *f) :
+		    realloc(o->st, 2 * o->cap * sizeof *f);
 
 		if (f == NULL)
 			return PyErr_NoMemory();
+		if (o->st == &o->one)
+			f[0] = o->one;
 		o->st = f;
-		o->cap *= 2;
+		o->cap = o->cap == 1 ? 4 : 2 * o->cap;
 	}
 	zh_uci_write(cur(o, b), m, uci);
 	o->st[o->n + 1] = o->st[o->n];
@@ -727,7 +777,9 @@ copy(PyObject *self, PyObject *noargs)
 	c->nboards = o->nboards;
 	c->dialect = own_dialect(o);
 	c->cap = o->cap;
-	if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
+	if (c->cap == 1)
+		c->st = &c->one;
+	else if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
 		Py_DECREF(c);
 		return PyErr_NoMemory();
 	}
