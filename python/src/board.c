@@ -254,17 +254,25 @@ board_made(PyTypeObject *type, PyObject *fa, const char *fen,
 /* The UCI texts of moves, made once a process (under the GIL): by
    from (the record's square, 100 for none), to and piece; with each a
    key that sorts as the text does (its first 8 bytes, big-endian: a
-   UCI text has 7 at most) and two small numbers that sort roughly as it
-   does (struct ucikey), so the sort has little left to do. */
+   UCI text has 7 at most) and a bucket that sorts roughly as it does
+   (struct ucikey), so the sort has little left to do. */
 #define UCI_KEYS	(101 * 100 * ZH_NTYPES)
+
+/* Buckets: a drop's letter and to-file (26 * 10), then a move's from
+   part and to-file (100 * 10), and one for anything else.  Within a
+   bucket the generator's order is nearly the text's: a drop's squares
+   come rank by rank, a piece's targets on one file are few. */
+#define UCI_DROPB	260
+#define UCI_NBUCKETS	(UCI_DROPB + 1000 + 1)
+#define UCI_WORDS	((UCI_NBUCKETS + 63) / 64)
 
 struct ucikey {
 	uint64_t key;
-	unsigned char from;	/* the text's from part: a drop's letter 0..25,
-				   a square 26 + 10 * file + rank ("10" 0,
-				   "1".."9" 1..9: "a10b1" < "a1b1"), 127
+	unsigned short bucket;	/* a drop: 10 * letter ('A' 0) + to-file;
+				   else UCI_DROPB + 10 * from + to-file, the
+				   from part 10 * file + rank ("10" 0, "1".."9"
+				   1..9: "a10b1" < "a1b1"); UCI_NBUCKETS - 1
 				   anything else */
-	unsigned char tofile;	/* a drop's to-file ('a' 0), else 0 */
 };
 
 /* an entry of the cache: the text and its key side by side (one cache
@@ -288,20 +296,30 @@ text_key(const char *t)
 	return v;
 }
 
+/* A file letter's number 0..9, or -1. */
+static int
+file_of(char c)
+{
+	return c >= 'a' && c <= 'j' ? c - 'a' : -1;
+}
+
 /* The key of UCI text t. */
 static struct ucikey
 uci_key(const char *t)
 {
-	struct ucikey k = { text_key(t), 127, 0 };
+	struct ucikey k = { text_key(t), UCI_NBUCKETS - 1 };
 	unsigned char c0 = (unsigned char)t[0];
+	int to, rank10;
 
 	if (c0 >= 'A' && c0 <= 'Z' && t[1] == '@') {
-		k.from = (unsigned char)(c0 - 'A');
-		if (t[2] >= 'a' && t[2] <= 'j')
-			k.tofile = (unsigned char)(t[2] - 'a');
-	} else if (c0 >= 'a' && c0 <= 'j' && t[1] >= '1' && t[1] <= '9')
-		k.from = (unsigned char)(26 + 10 * (c0 - 'a') +
-		    (t[1] == '1' && t[2] == '0' ? 0 : t[1] - '0'));
+		to = file_of(t[2]);
+		k.bucket = (unsigned short)(10 * (c0 - 'A') + (to < 0 ? 0 : to));
+	} else if (file_of((char)c0) >= 0 && t[1] >= '1' && t[1] <= '9') {
+		rank10 = t[1] == '1' && t[2] == '0';
+		to = file_of(t[2 + rank10]);
+		k.bucket = (unsigned short)(UCI_DROPB + 10 * (10 * (c0 - 'a') +
+		    (rank10 ? 0 : t[1] - '0')) + (to < 0 ? 0 : to));
+	}
 	return k;
 }
 
@@ -349,42 +367,76 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 	return Py_NewRef(uci_cache[k].s);
 }
 
-/* The order of the n keys (ix[n], from 0): a counting sort by the to-file
-   of drops, then one by the from part (both stable: what is left out of
-   order is a piece's moves, few), then an insertion sort by the keys,
-   which makes it exact whatever the order before. */
+/* Move i put in the sorted list of its bucket b (there is one): at
+   the tail if it sorts there (most do: a drop's squares come rank by
+   rank), else where it sorts. */
+static inline void
+bucket_put(const struct ucikey *key, unsigned short *head,
+    unsigned short *tail, unsigned short *next, int b, int i)
+{
+	uint64_t k = key[i].key;
+	int q;
+
+	if (key[tail[b]].key <= k) {
+		next[tail[b]] = (unsigned short)i;
+		tail[b] = (unsigned short)i;
+	} else if (key[head[b]].key > k) {
+		next[i] = head[b];
+		head[b] = (unsigned short)i;
+	} else {
+		for (q = head[b]; key[next[q]].key <= k; q = next[q])
+			;
+		next[i] = next[q];
+		next[q] = (unsigned short)i;
+	}
+}
+
+/* The order of the n keys (ix[n], from 0): each move put in the sorted
+   list of its bucket, the buckets read in order (a bit each for those
+   used, so the empty ones cost nothing).  The buckets' order is the
+   texts' (see struct ucikey), so that is the order; with a text of the
+   last bucket (none of a legal move's) all is sorted again. */
 static void
 uci_order(const struct ucikey *key, unsigned short *ix, int n)
 {
-	unsigned short tmp[ZH_MAXMOVES], at[128], x;
-	int i, j;
+	unsigned short head[UCI_NBUCKETS], tail[UCI_NBUCKETS];
+	unsigned short next[ZH_MAXMOVES], x;
+	uint64_t used[UCI_WORDS] = { 0 }, w;
+	uint32_t words = 0;
+	int i, j, b;
 
-	memset(at, 0, 16 * sizeof *at);
-	for (i = 0; i < n; i++)
-		at[key[i].tofile]++;
-	for (i = 0, j = 0; i < 16; i++) {
-		x = at[i];
-		at[i] = (unsigned short)j;
-		j += x;
+	_Static_assert(UCI_WORDS <= 32, "a bit a word of buckets");
+	for (i = 0; i < n; i++) {
+		b = key[i].bucket;
+		if (used[b >> 6] & (uint64_t)1 << (b & 63))
+			bucket_put(key, head, tail, next, b, i);
+		else {
+			used[b >> 6] |= (uint64_t)1 << (b & 63);
+			words |= (uint32_t)1 << (b >> 6);
+			head[b] = tail[b] = (unsigned short)i;
+		}
 	}
-	for (i = 0; i < n; i++)
-		tmp[at[key[i].tofile]++] = (unsigned short)i;
-	memset(at, 0, sizeof at);
-	for (i = 0; i < n; i++)
-		at[key[i].from]++;
-	for (i = 0, j = 0; i < 128; i++) {
-		x = at[i];
-		at[i] = (unsigned short)j;
-		j += x;
+	for (j = 0; words != 0; words &= words - 1) {
+		int wi = __builtin_ctz(words);
+
+		for (w = used[wi]; w != 0; w &= w - 1) {
+			b = wi * 64 + __builtin_ctzll(w);
+			for (i = head[b]; ; i = next[i]) {
+				ix[j++] = (unsigned short)i;
+				if (i == tail[b])
+					break;
+			}
+		}
 	}
-	for (i = 0; i < n; i++)
-		ix[at[key[tmp[i]].from]++] = tmp[i];
-	for (i = 1; i < n; i++) {
-		x = ix[i];
-		for (j = i; j > 0 && key[ix[j - 1]].key > key[x].key; j--)
-			ix[j] = ix[j - 1];
-		ix[j] = x;
-	}
+	if (used[(UCI_NBUCKETS - 1) >> 6] &
+	    (uint64_t)1 << ((UCI_NBUCKETS - 1) & 63))
+		for (i = 1; i < n; i++) {
+			x = ix[i];
+			for (j = i; j > 0 && key[ix[j - 1]].key > key[x].key;
+			    j--)
+				ix[j] = ix[j - 1];
+			ix[j] = x;
+		}
 }
 
 /* The legal moves' UCI texts, sorted, as a list. */
