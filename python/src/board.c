@@ -341,10 +341,12 @@ uci_setup(void)
 	    -1 : 0;
 }
 
-/* Move m's UCI text as a new reference (from the cache), its key in
-   *key. */
-static inline PyObject *
-uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
+/* Move m's entry (its UCI text and key) of the cache; for a move the
+   cache does not hold (a null move), or with no cache, in (*own)[i] of
+   n made here, the text a new reference.  NULL with an exception. */
+static inline const struct ucient *
+uci_ent(const struct zh_pos *p, struct zh_move m, struct ucient **own,
+    int n, int i)
 {
 	int f = rec_of[m.from], t = rec_of[m.to];
 	size_t k;
@@ -352,9 +354,13 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 
 	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
 	    (f >= 100 && !(m.flags & ZH_MDROP))) {
+		if (*own == NULL && (*own = PyMem_Calloc((size_t)n,
+		    sizeof **own)) == NULL)
+			return (void *)PyErr_NoMemory();
 		zh_uci_write(p, m, buf);
-		*key = uci_key(buf);
-		return PyUnicode_FromString(buf);
+		(*own)[i].k = uci_key(buf);
+		(*own)[i].s = PyUnicode_FromString(buf);
+		return (*own)[i].s != NULL ? &(*own)[i] : NULL;
 	}
 	k = ((size_t)f * 100 + (size_t)t) * ZH_NTYPES + (m.piece % ZH_NTYPES);
 	if (uci_cache[k].s == NULL) {
@@ -363,28 +369,27 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 			return NULL;
 		uci_cache[k].k = uci_key(buf);
 	}
-	*key = uci_cache[k].k;
-	return Py_NewRef(uci_cache[k].s);
+	return &uci_cache[k];
 }
 
 /* Move i put in the sorted list of its bucket b (there is one): at
    the tail if it sorts there (most do: a drop's squares come rank by
    rank), else where it sorts. */
 static inline void
-bucket_put(const struct ucikey *key, unsigned short *head,
+bucket_put(const struct ucient *const *key, unsigned short *head,
     unsigned short *tail, unsigned short *next, int b, int i)
 {
-	uint64_t k = key[i].key;
+	uint64_t k = key[i]->k.key;
 	int q;
 
-	if (key[tail[b]].key <= k) {
+	if (key[tail[b]]->k.key <= k) {
 		next[tail[b]] = (unsigned short)i;
 		tail[b] = (unsigned short)i;
-	} else if (key[head[b]].key > k) {
+	} else if (key[head[b]]->k.key > k) {
 		next[i] = head[b];
 		head[b] = (unsigned short)i;
 	} else {
-		for (q = head[b]; key[next[q]].key <= k; q = next[q])
+		for (q = head[b]; key[next[q]]->k.key <= k; q = next[q])
 			;
 		next[i] = next[q];
 		next[q] = (unsigned short)i;
@@ -397,7 +402,7 @@ bucket_put(const struct ucikey *key, unsigned short *head,
    texts' (see struct ucikey), so that is the order; with a text of the
    last bucket (none of a legal move's) all is sorted again. */
 static void
-uci_order(const struct ucikey *key, unsigned short *ix, int n)
+uci_order(const struct ucient *const *key, unsigned short *ix, int n)
 {
 	unsigned short head[UCI_NBUCKETS], tail[UCI_NBUCKETS];
 	unsigned short next[ZH_MAXMOVES], x;
@@ -407,7 +412,7 @@ uci_order(const struct ucikey *key, unsigned short *ix, int n)
 
 	_Static_assert(UCI_WORDS <= 32, "a bit a word of buckets");
 	for (i = 0; i < n; i++) {
-		b = key[i].bucket;
+		b = key[i]->k.bucket;
 		if (used[b >> 6] & (uint64_t)1 << (b & 63))
 			bucket_put(key, head, tail, next, b, i);
 		else {
@@ -432,8 +437,8 @@ uci_order(const struct ucikey *key, unsigned short *ix, int n)
 	    (uint64_t)1 << ((UCI_NBUCKETS - 1) & 63))
 		for (i = 1; i < n; i++) {
 			x = ix[i];
-			for (j = i; j > 0 && key[ix[j - 1]].key > key[x].key;
-			    j--)
+			for (j = i; j > 0 &&
+			    key[ix[j - 1]]->k.key > key[x]->k.key; j--)
 				ix[j] = ix[j - 1];
 			ix[j] = x;
 		}
@@ -443,26 +448,26 @@ uci_order(const struct ucikey *key, unsigned short *ix, int n)
 static PyObject *
 uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
 {
-	struct ucikey key[ZH_MAXMOVES];		/* 32 KB */
-	PyObject *s[ZH_MAXMOVES], *l;		/* 16 KB */
+	const struct ucient *ent[ZH_MAXMOVES];	/* 16 KB */
+	struct ucient *own = NULL;
 	unsigned short ix[ZH_MAXMOVES];
+	PyObject *l = NULL;
 	int i;
 
 	(void)uci_setup();
 	for (i = 0; i < n; i++)
-		if ((s[i] = uci_of(p, mv[i], &key[i])) == NULL) {
-			while (i-- > 0)
-				Py_DECREF(s[i]);
-			return NULL;
-		}
-	uci_order(key, ix, n);
-	if ((l = PyList_New(n)) == NULL) {
+		if ((ent[i] = uci_ent(p, mv[i], &own, n, i)) == NULL)
+			goto out;
+	uci_order(ent, ix, n);
+	if ((l = PyList_New(n)) != NULL)
 		for (i = 0; i < n; i++)
-			Py_DECREF(s[i]);
-		return NULL;
+			PyList_SET_ITEM(l, i, Py_NewRef(ent[ix[i]]->s));
+out:
+	if (own != NULL) {
+		for (i = 0; i < n; i++)
+			Py_XDECREF(own[i].s);
+		PyMem_Free(own);
 	}
-	for (i = 0; i < n; i++)
-		PyList_SET_ITEM(l, i, s[ix[i]]);
 	return l;
 }
 
