@@ -21,6 +21,11 @@
 /* A field separator: blank, tab, CR, LF or '_' (Lichess URLs). */
 #define SEP(c) ((c) == ' ' || (unsigned char)((c) - '\t') <= '\r' - '\t' || \
     (c) == '_')
+/* SEP() or the end, by table: the field splitter's inner loop. */
+static const unsigned char sep_or_end[256] = {
+	['\0'] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1,
+	['\f'] = 1, ['\r'] = 1, ['_'] = 1,
+};
 /* ASCII digit, without the locale table lookup of isdigit(). */
 #define DIGIT(c) ((unsigned)((unsigned char)(c) - '0') < 10)
 
@@ -499,7 +504,7 @@ split_fields(struct fenin *in, const char *s, struct fields *fl)
 			break;
 		}
 		fl->s[fl->n] = q;
-		while (!SEP(*q) && *q != '\0')
+		while (!sep_or_end[(unsigned char)*q])
 			q++;
 		fl->e[fl->n++] = q;
 	}

@@ -30,9 +30,12 @@ typedef struct {
 				   DIALECT_LATER: found in fen_text when
 				   first needed (a FEN's dialect costs as
 				   much as the moves of most positions) */
-	char *fen_text;		/* the FEN given, until then */
-	struct frame *st;	/* st[0] the start ... st[n] now */
+	PyObject *fen_text;	/* the FEN given (a str), until then */
+	struct frame *st;	/* st[0] the start ... st[n] now: first
+				   'one', in the object (no malloc for a
+				   board that is not pushed on) */
 	size_t n, cap;
+	struct frame one;
 } board;
 
 static struct zh_pos *
@@ -90,10 +93,12 @@ own_dialect(board *o)
 	int d;
 
 	if (o->dialect == DIALECT_LATER) {
-		d = zh_fen_dialect_of(o->fen_text, o->v);
+		const char *t = PyUnicode_AsUTF8(o->fen_text);
+
+		d = t != NULL ? zh_fen_dialect_of(t, o->v) : ZH_AUTO;
+		PyErr_Clear();
 		o->dialect = d > ZH_AUTO ? d : ZH_LICHESS;
-		free(o->fen_text);
-		o->fen_text = NULL;
+		Py_CLEAR(o->fen_text);
 	}
 	return o->dialect;
 }
@@ -136,10 +141,41 @@ zh_fen_dialect_of(const char *s, const struct zh_variant *v)
 static void
 board_dealloc(PyObject *self)
 {
-	free(((board *)self)->st);
-	free(((board *)self)->fen_text);
+	board *o = (board *)self;
+
+	if (o->st != &o->one)
+		free(o->st);
+	Py_XDECREF(o->fen_text);
 	Py_TYPE(self)->tp_free(self);
 }
+
+/* The FEN argument's text (NULL for None) in *fen: 0, or -1 with an
+   exception (what PyArg's "z" does, kept here so that Board(fen), the
+   common call, is not parsed by the general routine). */
+static int
+fen_arg(PyObject *a, const char **fen)
+{
+	Py_ssize_t n;
+
+	*fen = NULL;
+	if (a == NULL || a == Py_None)
+		return 0;
+	if (!PyUnicode_Check(a)) {
+		PyErr_Format(PyExc_TypeError, "Board() argument 'fen' must be "
+		    "str or None, not %.50s", Py_TYPE(a)->tp_name);
+		return -1;
+	}
+	if ((*fen = PyUnicode_AsUTF8AndSize(a, &n)) == NULL)
+		return -1;
+	if (strlen(*fen) != (size_t)n) {
+		PyErr_SetString(PyExc_ValueError, "embedded null character");
+		return -1;
+	}
+	return 0;
+}
+
+static PyObject *board_made(PyTypeObject *, PyObject *, const char *,
+    const struct zh_variant *, int);
 
 /* Board(fen=None, variant=None, dialect=None) */
 static PyObject *
@@ -147,13 +183,16 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "fen", "variant", "dialect", NULL };
 	const char *fen = NULL, *variant = NULL, *dialect = NULL;
-	struct zh_error e = { 0 };
 	const struct zh_variant *v = NULL;
-	int d = ZH_AUTO, rc;
-	board *o;
+	PyObject *fa = NULL;
+	int d = ZH_AUTO;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzz", kwlist, &fen,
+	if (kw == NULL && PyTuple_GET_SIZE(args) == 1)	/* Board(fen) */
+		fa = PyTuple_GET_ITEM(args, 0);
+	else if (!PyArg_ParseTupleAndKeywords(args, kw, "|Ozz", kwlist, &fa,
 	    &variant, &dialect))
+		return NULL;
+	if (fen_arg(fa, &fen) != 0)
 		return NULL;
 	if (variant != NULL && (v = zh_variant_find(variant)) == NULL) {
 		PyErr_Format(PyExc_ValueError, "unknown variant '%s'", variant);
@@ -168,16 +207,25 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	if (v == NULL)
 		v = fen != NULL && strchr(fen, '|') != NULL ?
 		    zh_variant_find("bughouse") : zh_variant_default();
+	return board_made(type, fa, fen, v, d);
+}
+
+/* The board of FEN fen (the str fa; NULL: the start) in variant v,
+   dialect d (ZH_AUTO: found when first needed). */
+static PyObject *
+board_made(PyTypeObject *type, PyObject *fa, const char *fen,
+    const struct zh_variant *v, int d)
+{
+	struct zh_error e = { 0 };
+	board *o;
+	int rc;
+
 	if ((o = (board *)type->tp_alloc(type, 0)) == NULL)
-		return NULL;
+		return NULL;	/* all of it zeroed, o->one too */
 	o->v = v;
 	o->nboards = v->boards >= 2 ? 2 : 1;
-	o->cap = 2;		/* grown by push(); a frame is ~1 KB */
-	if ((o->st = malloc(o->cap * sizeof *o->st)) == NULL) {
-		Py_DECREF(o);
-		return PyErr_NoMemory();
-	}
-	memset(&o->st[0], 0, sizeof o->st[0]);
+	o->st = &o->one;	/* grown by push(); a frame is ~1 KB */
+	o->cap = 1;
 	if (fen == NULL) {
 		zh_pos_start(&o->st[0].pos[0], v);
 		zh_pos_start(&o->st[0].pos[1], v);
@@ -194,10 +242,7 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	o->st[0].move = (struct zh_move){ .from = ZH_NOSQ, .to = ZH_NOSQ };
 	o->st[0].clock = o->st[0].pos[0].halfmove;
 	if (d == ZH_AUTO && fen != NULL) {
-		if ((o->fen_text = strdup(fen)) == NULL) {
-			Py_DECREF(o);
-			return PyErr_NoMemory();
-		}
+		o->fen_text = Py_NewRef(fa);
 		d = DIALECT_LATER;
 	}
 	o->dialect = d > ZH_AUTO || d == DIALECT_LATER ? d : ZH_LICHESS;
@@ -209,17 +254,25 @@ board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 /* The UCI texts of moves, made once a process (under the GIL): by
    from (the record's square, 100 for none), to and piece; with each a
    key that sorts as the text does (its first 8 bytes, big-endian: a
-   UCI text has 7 at most) and two small numbers that sort roughly as it
-   does (struct ucikey), so the sort has little left to do. */
+   UCI text has 7 at most) and a bucket that sorts roughly as it does
+   (struct ucikey), so the sort has little left to do. */
 #define UCI_KEYS	(101 * 100 * ZH_NTYPES)
+
+/* Buckets: a drop's letter and to-file (26 * 10), then a move's from
+   part and to-file (100 * 10), and one for anything else.  Within a
+   bucket the generator's order is nearly the text's: a drop's squares
+   come rank by rank, a piece's targets on one file are few. */
+#define UCI_DROPB	260
+#define UCI_NBUCKETS	(UCI_DROPB + 1000 + 1)
+#define UCI_WORDS	((UCI_NBUCKETS + 63) / 64)
 
 struct ucikey {
 	uint64_t key;
-	unsigned char from;	/* the text's from part: a drop's letter 0..25,
-				   a square 26 + 10 * file + rank ("10" 0,
-				   "1".."9" 1..9: "a10b1" < "a1b1"), 127
+	unsigned short bucket;	/* a drop: 10 * letter ('A' 0) + to-file;
+				   else UCI_DROPB + 10 * from + to-file, the
+				   from part 10 * file + rank ("10" 0, "1".."9"
+				   1..9: "a10b1" < "a1b1"); UCI_NBUCKETS - 1
 				   anything else */
-	unsigned char tofile;	/* a drop's to-file ('a' 0), else 0 */
 };
 
 /* an entry of the cache: the text and its key side by side (one cache
@@ -243,20 +296,30 @@ text_key(const char *t)
 	return v;
 }
 
+/* A file letter's number 0..9, or -1. */
+static int
+file_of(char c)
+{
+	return c >= 'a' && c <= 'j' ? c - 'a' : -1;
+}
+
 /* The key of UCI text t. */
 static struct ucikey
 uci_key(const char *t)
 {
-	struct ucikey k = { text_key(t), 127, 0 };
+	struct ucikey k = { text_key(t), UCI_NBUCKETS - 1 };
 	unsigned char c0 = (unsigned char)t[0];
+	int to, rank10;
 
 	if (c0 >= 'A' && c0 <= 'Z' && t[1] == '@') {
-		k.from = (unsigned char)(c0 - 'A');
-		if (t[2] >= 'a' && t[2] <= 'j')
-			k.tofile = (unsigned char)(t[2] - 'a');
-	} else if (c0 >= 'a' && c0 <= 'j' && t[1] >= '1' && t[1] <= '9')
-		k.from = (unsigned char)(26 + 10 * (c0 - 'a') +
-		    (t[1] == '1' && t[2] == '0' ? 0 : t[1] - '0'));
+		to = file_of(t[2]);
+		k.bucket = (unsigned short)(10 * (c0 - 'A') + (to < 0 ? 0 : to));
+	} else if (file_of((char)c0) >= 0 && t[1] >= '1' && t[1] <= '9') {
+		rank10 = t[1] == '1' && t[2] == '0';
+		to = file_of(t[2 + rank10]);
+		k.bucket = (unsigned short)(UCI_DROPB + 10 * (10 * (c0 - 'a') +
+		    (rank10 ? 0 : t[1] - '0')) + (to < 0 ? 0 : to));
+	}
 	return k;
 }
 
@@ -278,10 +341,12 @@ uci_setup(void)
 	    -1 : 0;
 }
 
-/* Move m's UCI text as a new reference (from the cache), its key in
-   *key. */
-static inline PyObject *
-uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
+/* Move m's entry (its UCI text and key) of the cache; for a move the
+   cache does not hold (a null move), or with no cache, in (*own)[i] of
+   n made here, the text a new reference.  NULL with an exception. */
+static inline const struct ucient *
+uci_ent(const struct zh_pos *p, struct zh_move m, struct ucient **own,
+    int n, int i)
 {
 	int f = rec_of[m.from], t = rec_of[m.to];
 	size_t k;
@@ -289,9 +354,13 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 
 	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
 	    (f >= 100 && !(m.flags & ZH_MDROP))) {
+		if (*own == NULL && (*own = PyMem_Calloc((size_t)n,
+		    sizeof **own)) == NULL)
+			return (void *)PyErr_NoMemory();
 		zh_uci_write(p, m, buf);
-		*key = uci_key(buf);
-		return PyUnicode_FromString(buf);
+		(*own)[i].k = uci_key(buf);
+		(*own)[i].s = PyUnicode_FromString(buf);
+		return (*own)[i].s != NULL ? &(*own)[i] : NULL;
 	}
 	k = ((size_t)f * 100 + (size_t)t) * ZH_NTYPES + (m.piece % ZH_NTYPES);
 	if (uci_cache[k].s == NULL) {
@@ -300,72 +369,105 @@ uci_of(const struct zh_pos *p, struct zh_move m, struct ucikey *key)
 			return NULL;
 		uci_cache[k].k = uci_key(buf);
 	}
-	*key = uci_cache[k].k;
-	return Py_NewRef(uci_cache[k].s);
+	return &uci_cache[k];
 }
 
-/* The order of the n keys (ix[n], from 0): a counting sort by the to-file
-   of drops, then one by the from part (both stable: what is left out of
-   order is a piece's moves, few), then an insertion sort by the keys,
-   which makes it exact whatever the order before. */
-static void
-uci_order(const struct ucikey *key, unsigned short *ix, int n)
+/* Move i put in the sorted list of its bucket b (there is one): at
+   the tail if it sorts there (most do: a drop's squares come rank by
+   rank), else where it sorts. */
+static inline void
+bucket_put(const struct ucient *const *key, unsigned short *head,
+    unsigned short *tail, unsigned short *next, int b, int i)
 {
-	unsigned short tmp[ZH_MAXMOVES], at[128], x;
-	int i, j;
+	uint64_t k = key[i]->k.key;
+	int q;
 
-	memset(at, 0, 16 * sizeof *at);
-	for (i = 0; i < n; i++)
-		at[key[i].tofile]++;
-	for (i = 0, j = 0; i < 16; i++) {
-		x = at[i];
-		at[i] = (unsigned short)j;
-		j += x;
+	if (key[tail[b]]->k.key <= k) {
+		next[tail[b]] = (unsigned short)i;
+		tail[b] = (unsigned short)i;
+	} else if (key[head[b]]->k.key > k) {
+		next[i] = head[b];
+		head[b] = (unsigned short)i;
+	} else {
+		for (q = head[b]; key[next[q]]->k.key <= k; q = next[q])
+			;
+		next[i] = next[q];
+		next[q] = (unsigned short)i;
 	}
-	for (i = 0; i < n; i++)
-		tmp[at[key[i].tofile]++] = (unsigned short)i;
-	memset(at, 0, sizeof at);
-	for (i = 0; i < n; i++)
-		at[key[i].from]++;
-	for (i = 0, j = 0; i < 128; i++) {
-		x = at[i];
-		at[i] = (unsigned short)j;
-		j += x;
+}
+
+/* The order of the n keys (ix[n], from 0): each move put in the sorted
+   list of its bucket, the buckets read in order (a bit each for those
+   used, so the empty ones cost nothing).  The buckets' order is the
+   texts' (see struct ucikey), so that is the order; with a text of the
+   last bucket (none of a legal move's) all is sorted again. */
+static void
+uci_order(const struct ucient *const *key, unsigned short *ix, int n)
+{
+	unsigned short head[UCI_NBUCKETS], tail[UCI_NBUCKETS];
+	unsigned short next[ZH_MAXMOVES], x;
+	uint64_t used[UCI_WORDS] = { 0 }, w;
+	uint32_t words = 0;
+	int i, j, b;
+
+	_Static_assert(UCI_WORDS <= 32, "a bit a word of buckets");
+	for (i = 0; i < n; i++) {
+		b = key[i]->k.bucket;
+		if (used[b >> 6] & (uint64_t)1 << (b & 63))
+			bucket_put(key, head, tail, next, b, i);
+		else {
+			used[b >> 6] |= (uint64_t)1 << (b & 63);
+			words |= (uint32_t)1 << (b >> 6);
+			head[b] = tail[b] = (unsigned short)i;
+		}
 	}
-	for (i = 0; i < n; i++)
-		ix[at[key[tmp[i]].from]++] = tmp[i];
-	for (i = 1; i < n; i++) {
-		x = ix[i];
-		for (j = i; j > 0 && key[ix[j - 1]].key > key[x].key; j--)
-			ix[j] = ix[j - 1];
-		ix[j] = x;
+	for (j = 0; words != 0; words &= words - 1) {
+		int wi = __builtin_ctz(words);
+
+		for (w = used[wi]; w != 0; w &= w - 1) {
+			b = wi * 64 + __builtin_ctzll(w);
+			for (i = head[b]; ; i = next[i]) {
+				ix[j++] = (unsigned short)i;
+				if (i == tail[b])
+					break;
+			}
+		}
 	}
+	if (used[(UCI_NBUCKETS - 1) >> 6] &
+	    (uint64_t)1 << ((UCI_NBUCKETS - 1) & 63))
+		for (i = 1; i < n; i++) {
+			x = ix[i];
+			for (j = i; j > 0 &&
+			    key[ix[j - 1]]->k.key > key[x]->k.key; j--)
+				ix[j] = ix[j - 1];
+			ix[j] = x;
+		}
 }
 
 /* The legal moves' UCI texts, sorted, as a list. */
 static PyObject *
 uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
 {
-	struct ucikey key[ZH_MAXMOVES];		/* 32 KB */
-	PyObject *s[ZH_MAXMOVES], *l;		/* 16 KB */
+	const struct ucient *ent[ZH_MAXMOVES];	/* 16 KB */
+	struct ucient *own = NULL;
 	unsigned short ix[ZH_MAXMOVES];
+	PyObject *l = NULL;
 	int i;
 
 	(void)uci_setup();
 	for (i = 0; i < n; i++)
-		if ((s[i] = uci_of(p, mv[i], &key[i])) == NULL) {
-			while (i-- > 0)
-				Py_DECREF(s[i]);
-			return NULL;
-		}
-	uci_order(key, ix, n);
-	if ((l = PyList_New(n)) == NULL) {
+		if ((ent[i] = uci_ent(p, mv[i], &own, n, i)) == NULL)
+			goto out;
+	uci_order(ent, ix, n);
+	if ((l = PyList_New(n)) != NULL)
 		for (i = 0; i < n; i++)
-			Py_DECREF(s[i]);
-		return NULL;
+			PyList_SET_ITEM(l, i, Py_NewRef(ent[ix[i]]->s));
+out:
+	if (own != NULL) {
+		for (i = 0; i < n; i++)
+			Py_XDECREF(own[i].s);
+		PyMem_Free(own);
 	}
-	for (i = 0; i < n; i++)
-		PyList_SET_ITEM(l, i, s[ix[i]]);
 	return l;
 }
 
@@ -418,6 +520,8 @@ legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 	int san = 0, b, d = 0, n;
 	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
 
+	if (kw == NULL && PyTuple_GET_SIZE(args) == 0)	/* legal_moves() */
+		return uci_list(cur(o, 0), mv, zh_legal_moves(cur(o, 0), mv));
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
 	    &ds) || (b = board_arg(o, ba)) < 0 ||
 	    (san && (d = dialect_arg(o, ds)) < 0))
@@ -456,12 +560,15 @@ push(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	if (o->n + 1 >= o->cap) {
-		struct frame *f = realloc(o->st, 2 * o->cap * sizeof *f);
+		struct frame *f = o->st == &o->one ? malloc(4 * sizeof *f) :
+		    realloc(o->st, 2 * o->cap * sizeof *f);
 
 		if (f == NULL)
 			return PyErr_NoMemory();
+		if (o->st == &o->one)
+			f[0] = o->one;
 		o->st = f;
-		o->cap *= 2;
+		o->cap = o->cap == 1 ? 4 : 2 * o->cap;
 	}
 	zh_uci_write(cur(o, b), m, uci);
 	o->st[o->n + 1] = o->st[o->n];
@@ -727,7 +834,9 @@ copy(PyObject *self, PyObject *noargs)
 	c->nboards = o->nboards;
 	c->dialect = own_dialect(o);
 	c->cap = o->cap;
-	if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
+	if (c->cap == 1)
+		c->st = &c->one;
+	else if ((c->st = malloc(c->cap * sizeof *c->st)) == NULL) {
 		Py_DECREF(c);
 		return PyErr_NoMemory();
 	}

@@ -177,6 +177,10 @@ def test_board_errors():
             zhkit.Board(bad)
     with pytest.raises(TypeError):
         zhkit.Board(12)
+    with pytest.raises(TypeError):
+        zhkit.Board(fen=12)
+    with pytest.raises(ValueError):
+        zhkit.Board('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\0 w - - 0 1')
     with pytest.raises(ValueError):
         zhkit.Board(variant='nosuch')
     with pytest.raises(ValueError):
@@ -218,3 +222,22 @@ def test_legal_moves_sorted_as_zhfen_every_variant(tmp_path):
         if v in ('grand', 'grandhouse'):
             assert any(len(x) > 4 and x[1:3] == '10' for m in ours
                        for x in m), v
+
+
+def test_board_frames_grow_and_copy():
+    """A board starts with its one frame in the object; pushes move the
+    stack to the heap, and a copy of either kind stands on its own."""
+    start = zhkit.Board(None)
+    c = start.copy()
+    moves = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'e1g1', 'f6e4',
+             'c4f7', 'e8f7', 'f3g5', 'f7g8', 'd1f3']
+    fens = []
+    for m in moves:
+        fens.append(c.fen())
+        c.push(m)
+    d = c.copy()
+    for f in reversed(fens):
+        d.pop()
+        assert d.fen() == f
+    assert c.plies == len(moves) and start.plies == 0
+    assert start.fen() == zhkit.Board().fen() == fens[0]
