@@ -1153,6 +1153,24 @@ plain_values(struct enc *e, const struct col *c, size_t a, size_t b,
 		e->inlen = k * c->width;
 		return k;
 	}
+	if (c->kind == PQW_TEXT && c->nulloff < 0 && c->width <= 16) {
+		/* short texts (UCI): their lengths and bytes in place */
+		unsigned char *q;
+		size_t n;
+
+		if (!room(&e->vals, (b - a) * (c->width + 4)))
+			return SIZE_MAX;
+		for (q = e->vals.p + e->vals.len, i = a; i < b; i++) {
+			const unsigned char *s = val(w, c, i);
+
+			for (n = 0; n < c->width && s[n] != '\0'; n++)
+				q[4 + n] = s[n];
+			put_le(q, n, 4);
+			q += 4 + n;
+		}
+		e->vals.len = (size_t)(q - e->vals.p);
+		return k;
+	}
 	for (i = a; i < b; i++) {
 		if (!present(w, c, i))
 			continue;
