@@ -802,6 +802,22 @@ gather(struct enc *e, const struct col *c)
 	e->imax = b;
 }
 
+/* Value x at slot d of int_dict's map m: its dictionary index into
+   ix[i], a new entry if the slot is empty; false when the dictionary is
+   full, or does not pay after DICT_PROBE values. */
+static inline bool
+int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
+    size_t i)
+{
+	if (m[d] == 0) {
+		if (e->ndict == DICT_MAX)
+			return false;
+		e->dv[e->ndict] = x;
+		m[d] = (uint32_t)++e->ndict;
+	}
+	ix[i] = m[d] - 1;
+	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4);
+}
 /* e->iv in a dictionary (its values in e->dv, the rows' indices in
    e->idx): false if it does not pay.  Values within 65536 of the
    minimum are found by a table, others by hashing. */
@@ -820,14 +836,7 @@ int_dict(struct enc *e, const struct col *c)
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
 	for (i = 0; i < n && range < 65536; i++) {	/* by the table */
 		d = (size_t)(v[i] - e->imin);
-		if (m[d] == 0) {
-			if (e->ndict == DICT_MAX)
-				return false;
-			e->dv[e->ndict] = v[i];
-			m[d] = (uint32_t)++e->ndict;
-		}
-		ix[i] = m[d] - 1;
-		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+		if (!int_entry(e, m, d, v[i], ix, i))
 			return false;
 	}
 	for (i = 0; i < n && range >= 65536; i++) {
@@ -836,14 +845,7 @@ int_dict(struct enc *e, const struct col *c)
 		for (d = (size_t)(h >> 48); m[d] != 0 &&
 		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
 			;
-		if (m[d] == 0) {
-			if (e->ndict == DICT_MAX)
-				return false;
-			e->dv[e->ndict] = v[i];
-			m[d] = (uint32_t)++e->ndict;
-		}
-		ix[i] = m[d] - 1;
-		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+		if (!int_entry(e, m, d, v[i], ix, i))
 			return false;
 	}
 	return e->ndict <= n / 2 + 1;
