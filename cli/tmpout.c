@@ -307,21 +307,33 @@ cur_umask(void)
 	return m;
 }
 
-int
-tmpout_track_held(const char *path, const char *name, bool dir)
+/* A new entry for path (a copy) and name, not listed: NULL with errno
+   ENOMEM if there is no memory. */
+static struct tmp *
+newtmp(const char *path, const char *name, bool dir)
 {
 	struct tmp *t = malloc(sizeof *t);
 
 	if (t == NULL || (t->path = strdup(path)) == NULL) {
 		free(t);
 		errno = ENOMEM;
-		return -1;
+		return NULL;
 	}
 	t->name = name;
 	t->dir = dir;
 	t->inplace = false;
 	t->real = NULL;
 	t->next = NULL;
+	return t;
+}
+
+int
+tmpout_track_held(const char *path, const char *name, bool dir)
+{
+	struct tmp *t = newtmp(path, name, dir);
+
+	if (t == NULL)
+		return -1;
 	if (!armed)
 		arm();
 	*tail = t;
@@ -653,16 +665,10 @@ tmpout_drop(const char *tmp, const char *why)
 int
 tmpout_track(const char *path, const char *name, bool dir)
 {
-	struct tmp *t = malloc(sizeof *t);
+	struct tmp *t = newtmp(path, name, dir);
 
-	if (t == NULL || (t->path = strdup(path)) == NULL) {
-		free(t);
-		errno = ENOMEM;
+	if (t == NULL)
 		return -1;
-	}
-	t->name = name;
-	t->dir = dir;
-	t->inplace = false;
 	enlist(t);
 	return 0;
 }
