@@ -363,3 +363,20 @@ PY
 	assert_equal "$status" 2
 	cmp "$PYZH" "$T/in.pgn"
 }
+
+@test "zhindex: a question that is no position: FILE:LINE:COL as every tool says it, exit 1, the next answered" {
+	zhindex build -q -o "$T/x.zhi" "$ZH150"
+	run --separate-stderr zhindex query "$T/x.zhi" 'bad fen'
+	assert_equal "$status" 1
+	assert_equal "$stderr" "zhindex: <arg>:1:2: error: board: 'a' is not a piece of crazyhouse"
+	run --separate-stderr zhindex query "$T/x.zhi" --moves 'e4 Ke7'
+	assert_equal "$status" 1
+	[[ $stderr == "zhindex: <arg>:1:4: error: --moves: illegal move 'Ke7'"* ]] || fail "$stderr"
+	run --separate-stderr zhindex query -J "$T/x.zhi" - <<'IN'
+x
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1
+IN
+	assert_equal "$status" 1
+	assert_equal "$stderr" "zhindex: <stdin>:1:1: error: board: 'x' is not a piece of crazyhouse"
+	[[ $output == '{"fen":'* ]] || fail "$output"
+}

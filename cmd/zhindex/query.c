@@ -31,6 +31,8 @@ struct q {
 	int nlegal;
 	const struct zh_pos *labelled;
 	long order[ZH_MAXMOVES + 1];	/* o->m's shown, most played first */
+	long lineno;			/* the question's line on stdin; 0:
+					   the argument */
 };
 
 /* The position of text s (a FEN, or --moves from the start) of variant
@@ -53,8 +55,10 @@ position(const struct q *o, const char *s, const struct zh_variant *v,
 		if (*t == '\0')
 			break;
 		n = strcspn(t, " \t");
-		if (zh_san_read(p, t, n, &mv, e) != 0)
+		if (zh_san_read(p, t, n, &mv, e) != 0) {
+			e->col += (long)(t - o->moves);	/* in the option */
 			return -1;
+		}
 		zh_make(p, mv);
 		t += n;
 	}
@@ -90,7 +94,9 @@ find(struct q *o, const char *s, struct zh_pos *p)
 	}
 	if (ok)
 		return 0;
-	cli_fail("%s: %s", o->moves ? o->moves : s, first.text[0] ? first.text :
+	cli_diag("error", o->lineno ? "<stdin>" : "<arg>", o->lineno ?
+	    o->lineno : 1, first.col > 0 ? first.col : 1, "%s%s",
+	    o->moves ? "--moves: " : "", first.text[0] ? first.text :
 	    "not a position");
 	return -1;
 }
@@ -623,6 +629,7 @@ zhiq_query(int argc, char **argv)
 	else
 		while ((n = getline(&line, &cap, stdin)) > 0) {
 			line[strcspn(line, "\r\n")] = '\0';
+			o.lineno++;
 			if (ask(&o, line, stdout) != 0)
 				rc = EXIT_INVALID;
 			fflush(stdout);	/* an answer a question: a pipe's
