@@ -316,7 +316,9 @@ uninstall:
 clean:
 	rm -rf build bin
 
-# The Python module into Python's site-packages under PREFIX.
-PYDIR    = $$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", {"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
+# The Python module into the directory of packages under PREFIX that
+# this Python searches (python/pydir.py; Debian's dist-packages), else
+# its site-packages under PREFIX; PYDIR=DIR on the command line overrides.
+PYDIR    = $$($(PYTHON) -E -s python/pydir.py "$(PREFIX)")
 
 .PHONY: all python deps check check-slow check-valgrind units asan tsan pgo demo bench fuzz install uninstall clean
