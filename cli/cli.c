@@ -1315,11 +1315,19 @@ cli_exit(int rc)
 }
 
 int
+cli_dialect(const char *name, const char *opt, bool auto_ok)
+{
+	int d = zh_dialect_find(name);
+
+	if (d > ZH_AUTO || (d == ZH_AUTO && auto_ok))
+		return d;
+	cli_fail("%s: unknown dialect '%s' (try %slichess, xboard, chesscom, "
+	    "fairy)", opt, name, auto_ok ? "auto, " : "");
+	return -1;
+}
+
+int
 cli_from(const char *name)
 {
-	if (zh_dialect_find(name) >= 0)
-		return 0;
-	cli_fail("--from: unknown dialect '%s' (try auto, lichess, xboard, "
-	    "chesscom, fairy)", name);
-	return -1;
+	return cli_dialect(name, "--from", true) < 0 ? -1 : 0;
 }

@@ -64,6 +64,9 @@ void cli_read_error(FILE *in, const char *name);
 void cli_version(void);
 /* The variant called 'name' (any alias); NULL after a message naming them. */
 const struct zh_variant *cli_variant(const char *name);
+/* The dialect called 'name' for option opt (--from, --to): ZH_LICHESS
+   ..., or ZH_AUTO where auto_ok; -1 after a message naming them. */
+int cli_dialect(const char *name, const char *opt, bool auto_ok);
 /* -f/--from D of the PGN tools: 0 if D names a dialect (or auto; every
    reader reads every dialect, so it is checked, not needed), else -1
    after a message. */

@@ -322,17 +322,6 @@ is_fen(const char *s)
 	return slashes >= 7;
 }
 
-static int
-dialect(const char *s, const char *opt)
-{
-	int d = zh_dialect_find(s);
-
-	if (d < 0)
-		cli_fail("%s: unknown dialect '%s' (try lichess, xboard, chesscom, "
-		    "fairy%s)", opt, s, strcmp(opt, "--from") == 0 ? ", auto" : "");
-	return d;
-}
-
 /* zhfen's formats, a row each (as zhreplay's, cmd/zhreplay/formats.c):
    the name -F gives, the output it makes and the picture it draws. */
 static const struct format {
@@ -393,7 +382,7 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			check = true;
 			break;
 		case 'f':
-			if ((o->from = dialect(optarg, "--from")) < 0)
+			if ((o->from = cli_dialect(optarg, "--from", true)) < 0)
 				return cli_usage();
 			break;
 		case 'F':
@@ -423,12 +412,8 @@ options(int argc, char **argv, struct opts *o, const char **outpath)
 			o->flags |= ZH_FEN_STRICT;
 			break;
 		case 't':
-			if ((o->to = dialect(optarg, "--to")) <= 0) {
-				if (o->to == ZH_AUTO)
-					cli_fail("--to: choose lichess, xboard, "
-					    "chesscom or fairy");
+			if ((o->to = cli_dialect(optarg, "--to", false)) < 0)
 				return cli_usage();
-			}
 			break;
 		case 'v':
 			if ((o->variant = cli_variant(optarg)) == NULL)

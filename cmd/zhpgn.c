@@ -315,19 +315,6 @@ done(void *ctx, const struct zh_game *g, const struct jobs_res *jr)
 	    o->jobs->out;
 }
 
-static int
-dialect(const char *s, bool auto_ok)
-{
-	int d = zh_dialect_find(s);
-
-	if (d < 0 || (d == ZH_AUTO && !auto_ok)) {
-		cli_fail("unknown dialect '%s' (try %slichess, xboard, chesscom, "
-		    "fairy)", s, auto_ok ? "auto, " : "");
-		return -1;
-	}
-	return d;
-}
-
 enum { O_FENS = 256, O_DEFVAR, O_MERGE, O_BOARDS, O_FORMAT, O_COMPRESSION };
 
 /* zhpgn's formats, a row each (as zhreplay's, cmd/zhreplay/formats.c):
@@ -373,7 +360,7 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 		o->flags |= ZH_JSON_FENS;
 		break;
 	case 'f':
-		if (dialect(optarg, true) < 0)
+		if (cli_from(optarg) != 0)
 			return cli_usage();
 		break;	/* every reader already accepts every form */
 	case 'h':
@@ -407,7 +394,7 @@ option(int c, struct opts *o, struct jobs *j, const char **outpath,
 		*rejpath = optarg;
 		break;
 	case 't':
-		if ((o->to = dialect(optarg, false)) < 0)
+		if ((o->to = cli_dialect(optarg, "--to", false)) < 0)
 			return cli_usage();
 		break;
 	case O_MERGE:

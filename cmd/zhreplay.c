@@ -331,11 +331,8 @@ option(struct opts *o, int c, const char *arg, int *color)
 		}
 		break;
 	case 't':
-		if ((o->dialect = zh_dialect_find(arg)) <= ZH_AUTO) {
-			cli_fail("unknown dialect '%s' (try lichess, xboard, "
-			    "chesscom, fairy)", arg);
+		if ((o->dialect = cli_dialect(arg, "--to", false)) < 0)
 			return -1;
-		}
 		break;
 	case 'v':
 		if ((o->force = cli_variant(arg)) == NULL)

@@ -364,6 +364,25 @@ PY
 	cmp "$PYZH" "$T/in.pgn"
 }
 
+@test "zhindex: a bad option value is named with what it takes, exit 2" {
+	zhindex build -q -o "$T/x.zhi" "$ZH150"
+	run --separate-stderr zhindex suite --score-window 1 "$T/x.zhi"
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "zhindex: --score-window: '1' is not a number from 0 to 0.5"
+	run --separate-stderr zhindex suite --score-window 0.2x "$T/x.zhi"
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "zhindex: --score-window: '0.2x' is not a number from 0 to 0.5"
+	run --separate-stderr zhindex suite --to auto "$T/x.zhi"
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "zhindex: --to: unknown dialect 'auto' (try lichess, xboard, chesscom, fairy)"
+	run --separate-stderr zhindex query --to nosuch "$T/x.zhi" --moves e4
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "zhindex: --to: unknown dialect 'nosuch' (try lichess, xboard, chesscom, fairy)"
+	# the window's edge is in
+	run zhindex suite -q --score-window 0.5 --ply 1 --min-games 1 "$T/x.zhi"
+	assert_success
+}
+
 @test "zhindex: a question that is no position: FILE:LINE:COL as every tool says it, exit 1, the next answered" {
 	zhindex build -q -o "$T/x.zhi" "$ZH150"
 	run --separate-stderr zhindex query "$T/x.zhi" 'bad fen'

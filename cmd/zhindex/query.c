@@ -568,11 +568,7 @@ query_option(struct q *o, int c, const char *arg)
 	case Q_MOVES: o->moves = arg; return 0;
 	case 'v': return (o->force = cli_variant(arg)) ? 0 : -1;
 	case 't':
-		if ((o->dialect = zh_dialect_find(arg)) <= ZH_AUTO) {
-			cli_fail("unknown dialect '%s'", arg);
-			return -1;
-		}
-		return 0;
+		return (o->dialect = cli_dialect(arg, "--to", false)) < 0 ? -1 : 0;
 	case Q_SPEED: o->filter = true; return speed_arg(o, arg);
 	case Q_RATING:
 		o->filter = true;

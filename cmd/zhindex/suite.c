@@ -5,6 +5,7 @@
  * one half.  The positions reached at ply K are found by walking the
  * index from the start position: each move's child looked up by its key.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,20 @@ walk(struct s *o, const struct zh_pos *p, int d)
 	return 0;
 }
 
+/* --score-window W: 0 and *w = W if W is a number from 0 to 0.5. */
+static int
+window(const char *s, double *w)
+{
+	char *end;
+
+	errno = 0;
+	*w = strtod(s, &end);
+	if (*s != '\0' && *end == '\0' && errno == 0 && *w >= 0 && *w <= 0.5)
+		return 0;
+	cli_fail("--score-window: '%s' is not a number from 0 to 0.5", s);
+	return -1;
+}
+
 int
 zhiq_suite(int argc, char **argv)
 {
@@ -128,12 +143,12 @@ zhiq_suite(int argc, char **argv)
 		if (c == 'n' && (o.min = cli_number(optarg, 1, 1000000000L,
 		    "--min-games")) >= 0)
 			continue;
-		if (c == 'w' && (o.window = strtod(optarg, NULL)) >= 0 &&
-		    o.window <= 0.5)
+		if (c == 'w' && window(optarg, &o.window) == 0)
 			continue;
 		if (c == 'v' && (v = cli_variant(optarg)) != NULL)
 			continue;
-		if (c == 't' && (o.dialect = zh_dialect_find(optarg)) > ZH_AUTO)
+		if (c == 't' && (o.dialect = cli_dialect(optarg, "--to",
+		    false)) >= 0)
 			continue;
 		return cli_usage();
 	}
