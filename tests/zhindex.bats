@@ -364,6 +364,26 @@ PY
 	cmp "$PYZH" "$T/in.pgn"
 }
 
+@test "zhindex: an input in the index twice under one name (merged with itself, added again) is said once" {
+	zhindex build -q -o "$T/a.zhi" "$ZH150"
+	run --separate-stderr zhindex merge -q -o "$T/m.zhi" "$T/a.zhi" "$T/a.zhi"
+	assert_success
+	assert_equal "$stderr" "zhindex: $T/m.zhi: warning: $ZH150 is in the index 2 times, its 150 games counted each time"
+	run --separate-stderr zhindex add -q "$T/a.zhi" "$ZH150"
+	assert_success
+	assert_equal "$stderr" "zhindex: $T/a.zhi: warning: $ZH150 is in the index 2 times, its 150 games counted each time"
+	# said when it came in, not at every add after
+	run --separate-stderr zhindex add -q "$T/a.zhi" "$PYZH"
+	assert_success
+	assert_equal "$stderr" ""
+	# distinct inputs, and standard input each time: nothing said
+	run --separate-stderr zhindex build -q -o "$T/b.zhi" "$ZH150" "$PYZH"
+	assert_equal "$stderr" ""
+	zhindex add -q "$T/b.zhi" - <"$PYZH"
+	run --separate-stderr zhindex add -q "$T/b.zhi" - <"$PYZH"
+	assert_equal "$stderr" ""
+}
+
 @test "zhindex: a bad option value is named with what it takes, exit 2" {
 	zhindex build -q -o "$T/x.zhi" "$ZH150"
 	run --separate-stderr zhindex suite --score-window 1 "$T/x.zhi"

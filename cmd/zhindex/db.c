@@ -35,6 +35,8 @@ struct zhi_db {
 	long games, positions, moves, entries;
 	uint32_t next;		/* the next game's id */
 	long inputs;
+	long base;		/* the inputs of the first index imported */
+	bool imported;
 };
 
 static const char schema[] =
@@ -586,6 +588,29 @@ meta(struct zhi_db *d, const char *name, long v, const char *s)
 	return exec(d, sql);
 }
 
+/* A warning for each input in the index more than once under the same
+   name with the same number of games (an index merged with itself, a
+   month added twice), once: when one of them is new here. */
+static void
+repeated_inputs(struct zhi_db *d)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT name, count(*), games FROM "
+	    "inputs WHERE name <> '<stdin>' GROUP BY name, games HAVING "
+	    "count(*) > 1 AND max(id) > ? ORDER BY min(id)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, d->base);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		cli_fail("%s: warning: %s is in the index %d times, its %lld "
+		    "game%s counted each time", d->path,
+		    (const char *)sqlite3_column_text(st, 0),
+		    sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
+		    sqlite3_column_int64(st, 2) == 1 ? "" : "s");
+	sqlite3_finalize(st);
+}
+
 int
 zhi_db_commit(struct zhi_db *d)
 {
@@ -599,7 +624,10 @@ zhi_db_commit(struct zhi_db *d)
 	    meta(d, "moves", d->moves, NULL) || meta(d, "entries",
 	    d->entries, NULL) || meta(d, "writer", 0, "zhindex " ZH_VERSION) ||
 	    exec(d, "UPDATE inputs SET games = (SELECT count(*) FROM games "
-	    "WHERE games.input = inputs.id)") || exec(d, "COMMIT");
+	    "WHERE games.input = inputs.id)");
+	if (rc == 0)
+		repeated_inputs(d);
+	rc = rc || exec(d, "COMMIT");
 	sqlite3_finalize(d->game);
 	sqlite3_finalize(d->input);
 	sqlite3_finalize(d->pos);
@@ -719,6 +747,9 @@ import_games(struct zhi_db *d, struct old **g, long *ngames)
 	if (sqlite3_step(st) == SQLITE_ROW)
 		d->inputs += (long)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
+	if (!d->imported)	/* its own repeats were said when it was made */
+		d->base = d->inputs;
+	d->imported = true;
 	return 0;
 }
 
