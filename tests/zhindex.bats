@@ -401,6 +401,20 @@ PY
 	# the window's edge is in
 	run zhindex suite -q --score-window 0.5 --ply 1 --min-games 1 "$T/x.zhi"
 	assert_success
+	local r
+	for r in 1600x 2000-1000 abc -5 1600-2000x; do
+		run --separate-stderr zhindex query --rating="$r" "$T/x.zhi" --moves e4
+		assert_equal "$status" 2
+		assert_equal "${stderr_lines[0]}" "zhindex: --rating: '$r' is not A-B (B not under A), A- or A, whole numbers"
+	done
+	run --separate-stderr zhindex query --until 2020-13 "$T/x.zhi" --moves e4
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "zhindex: --until: '2020-13' is not a month YYYY-MM"
+	# A, A- and A-A are ranges
+	run zhindex query -J --rating 1600 "$T/x.zhi" --moves e4
+	assert_success
+	run zhindex query -J --rating 1600-1600 "$T/x.zhi" --moves e4
+	assert_success
 }
 
 @test "zhindex: a question that is no position: FILE:LINE:COL as every tool says it, exit 1, the next answered" {

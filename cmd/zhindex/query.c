@@ -5,6 +5,8 @@
  * shaped like Lichess's explorer API; the games that reach it; filters
  * by speed, rating and month, from the games' rows.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -530,12 +532,40 @@ ratings_arg(struct q *o, const char *s)
 }
 
 static int
-month_arg(const char *s, int *m)
+month_arg(const char *s, int *m, const char *opt)
 {
 	if ((*m = zhi_month(s)) == 0) {
-		cli_fail("'%s' is not a month YYYY-MM", s);
+		cli_fail("%s: '%s' is not a month YYYY-MM", opt, s);
 		return -1;
 	}
+	return 0;
+}
+
+/* --rating A-B, A- or A (from A up): whole numbers, B not under A. */
+static int
+rating_arg(struct q *o, const char *s)
+{
+	char *end;
+	long a, b = 0;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	if (end != s && *end == '-' && end[1] != '\0') {
+		const char *t = end + 1;
+
+		b = strtol(t, &end, 10);
+		if (end == t || b < a)
+			b = -1;
+	} else if (end != s && *end == '-')
+		end++;
+	if (end == s || *end != '\0' || !isdigit((unsigned char)*s) ||
+	    errno != 0 || a > 9999 || b < 0 || b > 9999) {
+		cli_fail("--rating: '%s' is not A-B (B not under A), A- or A, "
+		    "whole numbers", s);
+		return -1;
+	}
+	o->rmin = (int)a;
+	o->rmax = (int)b;
 	return 0;
 }
 
@@ -572,15 +602,14 @@ query_option(struct q *o, int c, const char *arg)
 	case Q_SPEED: o->filter = true; return speed_arg(o, arg);
 	case Q_RATING:
 		o->filter = true;
-		if (sscanf(arg, "%d-%d", &o->rmin, &o->rmax) < 1 ||
-		    o->rmin < 0 || o->rmax < 0) {
-			cli_fail("--rating: '%s' is not A-B, A- or A", arg);
-			return -1;
-		}
-		return 0;
+		return rating_arg(o, arg);
 	case Q_RATINGS: o->filter = true; return ratings_arg(o, arg);
-	case Q_SINCE: o->filter = true; return month_arg(arg, &o->since);
-	case Q_UNTIL: o->filter = true; return month_arg(arg, &o->until);
+	case Q_SINCE:
+		o->filter = true;
+		return month_arg(arg, &o->since, "--since");
+	case Q_UNTIL:
+		o->filter = true;
+		return month_arg(arg, &o->until, "--until");
 	default: return -1;
 	}
 }
