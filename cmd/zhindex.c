@@ -7,6 +7,7 @@
 #define _GNU_SOURCE		/* fopencookie(), as cli/cli.c */
 #include <getopt.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli.h"
@@ -375,6 +376,10 @@ build_finish(struct opts *o, int rc)
 	long n;
 
 	fflush(o->jobs->out);
+	/* -j N: the last records sorted by N - 1 threads while this one
+	   writes the sorted ones (the workers are done by now) */
+	zhi_sort_threads(o->sort, (o->jobs->njobs > 0 ? o->jobs->njobs :
+	    (int)sysconf(_SC_NPROCESSORS_ONLN)) - 1);
 	if (o->failed || o->have != 0 || zhi_sort_finish(o->sort) != 0 ||
 	    zhi_db_positions(o->db, o->sort) != 0) {
 		if (!o->failed && o->have != 0)

@@ -143,6 +143,9 @@ BENCH=${ZH_BENCH_DATA:-$ZH_TOP/../shared/bench}
 	zhindex build -q -j 1 -o "$T/j1.zhi" "$ZH150" "$BUG"
 	zhindex build -q -j 2 -o "$T/j2.zhi" "$ZH150" "$BUG"
 	dump "$T/j2.zhi" | diff <(dump "$T/j1.zhi") -
+	# -j 3: the last records sorted by two threads as they are written
+	zhindex build -q -j 3 -o "$T/j3.zhi" "$ZH150" "$BUG"
+	dump "$T/j3.zhi" | diff <(dump "$T/j1.zhi") -
 }
 
 # A query process keeps reading the file it opened while a build

@@ -4,8 +4,12 @@
  * a temporary file (made in the output's directory and unlinked at
  * once: nothing is left behind however the run ends); at the end the
  * runs and the last buffer merged by a heap, one record at a time.
+ * With threads (zhi_sort_threads), the last buffer is split by its keys'
+ * top byte and the 256 parts sorted by them while the caller already
+ * takes the sorted ones from the front.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +31,18 @@ struct zhi_sort {
 	size_t nheap;
 	struct zhi_rec bcur;
 	long count;
+	/* the last buffer sorted by threads: */
+	int threads;		/* how many to use (0: none) */
+	pthread_t *tid;
+	int nt;			/* running */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t bstart[257];	/* its parts by the top byte */
+	int nextb;		/* the next part to sort */
+	unsigned char done[256];
+	int nready;		/* parts sorted from the first */
+	size_t ready;		/* buf[0..ready) in order (under mu) */
+	size_t seen;		/* ready as the caller last read it */
 };
 
 static inline int
@@ -99,25 +115,16 @@ quick_recs(struct zhi_rec *v, size_t n)
 	}
 }
 
-/*
- * The records sorted in place by their key's high half a byte at a time
- * from the top (an American flag sort: counted, then each record swapped
- * into its byte's bucket), each bucket by the next byte, the small ones
- * (and the rest of a key) by quick_recs: the keys are hashes, so two
- * bytes leave a few records a bucket, which a quicksort of the whole
- * would compare some twenty times each.
- */
+/* v[0..n) into 256 buckets by the byte of the key's high half at
+   shift (an American flag sort's pass: counted, then each record
+   swapped into its byte's bucket), their sizes into count. */
 static void
-sort_recs(struct zhi_rec *v, size_t n, int shift)
+split(struct zhi_rec *v, size_t n, int shift, size_t count[256])
 {
-	size_t count[256], next[256], end[256], i, at = 0;
+	size_t next[256], end[256], i, at = 0;
 	int b;
 
-	if (n < 64 || shift < 0) {
-		quick_recs(v, n);
-		return;
-	}
-	memset(count, 0, sizeof count);
+	memset(count, 0, 256 * sizeof *count);
 	for (i = 0; i < n; i++)
 		count[(v[i].hi >> shift) & 0xff]++;
 	for (b = 0; b < 256; b++) {
@@ -134,9 +141,116 @@ sort_recs(struct zhi_rec *v, size_t n, int shift)
 			else
 				swap(&v[next[b]], &v[next[d]++]);
 		}
+}
+
+/*
+ * The records sorted in place by their key's high half a byte at a time
+ * from the top, each bucket by the next byte, the small ones (and the
+ * rest of a key) by quick_recs: the keys are hashes, so two bytes leave
+ * a few records a bucket, which a quicksort of the whole would compare
+ * some twenty times each.
+ */
+static void
+sort_recs(struct zhi_rec *v, size_t n, int shift)
+{
+	size_t count[256], at;
+	int b;
+
+	if (n < 64 || shift < 0) {
+		quick_recs(v, n);
+		return;
+	}
+	split(v, n, shift, count);
 	for (b = 0, at = 0; b < 256; at += count[b++])
 		if (count[b] > 1)
 			sort_recs(v + at, count[b], shift - 8);
+}
+
+/* A sorting thread: parts of the last buffer, the next not taken each
+   time; the sorted prefix published to the caller. */
+static void *
+sorter(void *arg)
+{
+	struct zhi_sort *s = arg;
+	int b;
+
+	for (;;) {
+		pthread_mutex_lock(&s->mu);
+		b = s->nextb < 256 ? s->nextb++ : -1;
+		pthread_mutex_unlock(&s->mu);
+		if (b < 0)
+			return NULL;
+		sort_recs(s->buf + s->bstart[b], s->bstart[b + 1] -
+		    s->bstart[b], 48);
+		pthread_mutex_lock(&s->mu);
+		s->done[b] = 1;
+		while (s->nready < 256 && s->done[s->nready])
+			s->nready++;
+		s->ready = s->bstart[s->nready];
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+	}
+}
+
+/* The last buffer split by the top byte, its parts given to threads:
+   0, or -1 if none could start (then sorted here). */
+static int
+sort_threaded(struct zhi_sort *s)
+{
+	size_t count[256];
+	int b;
+
+	if (s->threads < 1 || s->n < 4096)
+		return -1;
+	if ((s->tid = malloc((size_t)s->threads * sizeof *s->tid)) == NULL)
+		return -1;
+	split(s->buf, s->n, 56, count);
+	for (b = 0; b < 256; b++)
+		s->bstart[b + 1] = s->bstart[b] + count[b];
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	for (s->nt = 0; s->nt < s->threads; s->nt++)
+		if (pthread_create(&s->tid[s->nt], NULL, sorter, s) != 0)
+			break;
+	if (s->nt > 0)
+		return 0;
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s->tid);
+	s->tid = NULL;
+	for (b = 0; b < 256; b++)
+		sort_recs(s->buf + s->bstart[b], count[b], 48);
+	return 0;
+}
+
+/* The threads done (every part sorted). */
+static void
+sort_join(struct zhi_sort *s)
+{
+	for (; s->nt > 0; s->nt--)
+		pthread_join(s->tid[s->nt - 1], NULL);
+	if (s->tid != NULL) {
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->cv);
+		free(s->tid);
+		s->tid = NULL;
+	}
+}
+
+/* The buffer's records up to at least pos+1 in their order (waiting for
+   the threads sorting it, if any). */
+static void
+sort_wait(struct zhi_sort *s)
+{
+	if (s->nt == 0 || s->pos < s->seen)
+		return;
+	pthread_mutex_lock(&s->mu);
+	while (s->ready <= s->pos)
+		pthread_cond_wait(&s->cv, &s->mu);
+	s->seen = s->ready;
+	pthread_mutex_unlock(&s->mu);
+	if (s->seen == s->n)
+		sort_join(s);
 }
 
 struct zhi_sort *
@@ -252,6 +366,7 @@ advance(struct zhi_sort *s, int i)
 	if (i < 0) {
 		if (s->pos >= s->n)
 			return 0;
+		sort_wait(s);
 		s->bcur = s->buf[s->pos++];
 		return 1;
 	}
@@ -266,7 +381,7 @@ zhi_sort_finish(struct zhi_sort *s)
 	size_t i;
 	int rc;
 
-	if (s->n > 0)
+	if (s->n > 0 && sort_threaded(s) != 0)
 		sort_recs(s->buf, s->n, 56);
 	s->pos = 0;
 	if ((s->heap = malloc((s->nruns + 1) * sizeof *s->heap)) == NULL)
@@ -304,6 +419,12 @@ zhi_sort_next(struct zhi_sort *s, struct zhi_rec *r)
 	return 1;
 }
 
+void
+zhi_sort_threads(struct zhi_sort *s, int n)
+{
+	s->threads = n > 8 ? 8 : n;
+}
+
 long
 zhi_sort_count(const struct zhi_sort *s)
 {
@@ -323,6 +444,7 @@ zhi_sort_free(struct zhi_sort *s)
 
 	if (s == NULL)
 		return;
+	sort_join(s);
 	for (i = 0; i < s->nruns; i++)
 		fclose(s->runs[i].f);
 	free(s->runs);

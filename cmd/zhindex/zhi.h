@@ -126,6 +126,9 @@ struct zhi_sort;
    directory 'dir'; NULL out of memory. */
 struct zhi_sort *zhi_sort_new(size_t memory, const char *dir);
 int zhi_sort_add(struct zhi_sort *s, const struct zhi_rec *r);	/* 0 or -1 */
+/* n threads to sort the last records held at zhi_sort_finish while
+   zhi_sort_next takes them (0: the caller sorts them first). */
+void zhi_sort_threads(struct zhi_sort *s, int n);
 /* The records added, merged: 0, or -1 on an I/O error (errno). */
 int zhi_sort_finish(struct zhi_sort *s);
 /* The next merged record: 1, 0 at the end, -1 on a read error. */
