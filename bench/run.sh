@@ -731,7 +731,7 @@ if want python; then python_section; fi
 # larger than zh-tags.pgn.zst); with ZH_BENCH_BIG=1, --memory 64M on
 # zh-tags.pgn x 20 (bar 128 MB peak RSS, the same index as unlimited).
 index_section() {
-	local zh ch out=$TMP/index t tp n moves bytes zst q big rss gz gc
+	local zh ch out=$TMP/index t tp t2 tc n moves bytes zst q big rss gz gc
 	zh=$(pgn_path zh-tags.pgn) || { note "zh-tags.pgn not found in $DATA: index section skipped"; return; }
 	have_tool zhindex || { note "bin/zhindex not built: index section skipped"; return; }
 	mkdir -p "$out"
@@ -748,6 +748,16 @@ index_section() {
 				row "zhindex build -j 1" "chess-tags.pgn" "$t" "games/s $(calc "round($gc / $t)")" \
 				    "x$(calc "'%.1f' % ($tp / $t)") polyglot make-book's games/s (bar 10)"
 			[ -n "$tp" ] && row "polyglot make-book -max-ply 50" "chess-tags.pgn" "$tp" "games/s $(calc "round($gc / $tp)")"
+			# -j 2, and the floor: zhcheck reading and checking the
+			# same games, no index (what any build must do first)
+			t2=$(time_cmd index-build-chess-j2 "$TOOL_RUNS" "bin/zhindex build -q -j 2 -o $out/chess.zhi $ch")
+			[ -n "$t2" ] && [ -n "$tp" ] &&
+				row "zhindex build -j 2" "chess-tags.pgn" "$t2" "games/s $(calc "round($gc / $t2)")" \
+				    "x$(calc "'%.1f' % ($tp / $t2)") polyglot make-book's games/s"
+			tc=$(time_cmd index-zhcheck-chess "$TOOL_RUNS" "bin/zhcheck -q -j 1 $ch")
+			[ -n "$tc" ] && [ -n "$tp" ] &&
+				row "zhcheck -j 1 (no index)" "chess-tags.pgn" "$tc" "games/s $(calc "round($gc / $tc)")" \
+				    "x$(calc "'%.1f' % ($tp / $tc)") polyglot make-book's games/s: the floor"
 		else
 			note "polyglot not installed (Debian polyglot): its row skipped"
 		fi
