@@ -4,7 +4,9 @@
  * string as it is, a "YYYY-MM-DD" date of a key ending in "Date" as
  * "YYYY.MM.DD", an integer in decimal, a rating difference with its
  * sign; a null or any other value, no tag), then the "movetext", then
- * its result if it does not end with one.  zhkit's own keys (uci,
+ * its result if it does not end with one; a tag of the Seven Tag Roster
+ * (but Result) with no key, with PGN's value for unknown, as
+ * parquet_read.c reads a file with no column for it.  zhkit's own keys (uci,
  * plies, valid, error) are not tags; its "variant" is the Variant tag
  * when there is none.  A line that is not an object with a "movetext"
  * string becomes a game that the reader rejects, naming it.
@@ -136,6 +138,25 @@ moves_of(json_t *o)
 	return NULL;
 }
 
+/* The roster's tags (but Result) the keys of o give, even as nulls
+   (pqr_roster_bit). */
+static unsigned
+roster_keys(json_t *o)
+{
+	const char *k, *name;
+	json_t *v;
+	unsigned have = 0;
+	size_t kl;
+	bool ismv;
+
+	json_object_foreach(o, k, v) {
+		kl = strlen(k);
+		name = pqr_column_tag(k, &kl, &ismv);
+		have |= ismv ? 0 : pqr_roster_bit(name, kl);
+	}
+	return have;
+}
+
 /* Line b[0..n) as a game after q->out. */
 static void
 row(struct rows *q, const char *b, size_t n)
@@ -153,6 +174,8 @@ row(struct rows *q, const char *b, size_t n)
 		json_decref(o);
 		return;
 	}
+	/* a roster tag with no key, as a Parquet file with no column */
+	put(q, t, pqr_roster_fill(roster_keys(o), t, sizeof t));
 	json_object_foreach(o, k, v) {
 		kl = strlen(k);
 		name = pqr_column_tag(k, &kl, &ismv);

@@ -7,8 +7,10 @@
  * Each row group's columns are decoded whole into text values (a column
  * chunk: an optional dictionary page, then data pages; Encodings.md for
  * the RLE / bit-packing hybrid and the DELTA encodings), then each row
- * becomes a game: a tag pair a column (its name the tag's; a null, no
- * tag), then the "movetext" column, then its result if the move text
+ * becomes a game: the tags of the Seven Tag Roster (but Result) the
+ * file has no column for, with PGN's value for unknown ("?",
+ * "????.??.??"), then a tag pair a column (its name the tag's; a null,
+ * no tag), then the "movetext" column, then its result if the move text
  * does not end with one.  Integers are written in decimal (a rating
  * difference with its sign, as Lichess writes it), a DATE as
  * YYYY.MM.DD, a TIME as HH:MM:SS.
@@ -72,6 +74,8 @@ struct pqr {
 	unsigned char *raw, *page;	/* a chunk's bytes, a page's */
 	size_t rawcap, pagecap;
 	char *err;		/* why it failed, NULL if not */
+	char roster[160];	/* the roster's tags it has no column for */
+	size_t nroster;
 	struct pqr *next;
 	FILE *self;
 };
@@ -817,8 +821,9 @@ emit_row(struct pqr *q)
 {
 	const struct rcol *c, *mv = NULL, *res = NULL;
 	size_t i = (size_t)q->row;
-	int k, rc = 0;
+	int k, rc;
 
+	rc = emit(q, q->roster, q->nroster);
 	for (k = 0; k < q->ncol && rc == 0; k++) {
 		c = &q->col[k];
 		if (c->moves) {
@@ -905,6 +910,41 @@ cookie_close(void *cookie)
 
 /* ======================== the file ======================== */
 
+/* The Seven Tag Roster but Result (which the move text ends with), and
+   the PGN Standard's value for unknown of each (8.1.1). */
+static const struct {
+	const char *tag, *unknown;
+} roster[] = {
+	{ "Event", "?" }, { "Site", "?" }, { "Date", "????.??.??" },
+	{ "Round", "?" }, { "White", "?" }, { "Black", "?" }
+};
+
+unsigned
+pqr_roster_bit(const char *tag, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof roster / sizeof *roster; k++)
+		if (strlen(roster[k].tag) == n && memcmp(roster[k].tag, tag, n) ==
+		    0)
+			return 1u << k;
+	return 0;
+}
+
+size_t
+pqr_roster_fill(unsigned have, char *b, size_t size)
+{
+	size_t k, n = 0;
+	int w;
+
+	for (k = 0; k < sizeof roster / sizeof *roster; k++)
+		if (!(have & 1u << k) && (w = snprintf(b + n, size - n,
+		    "[%s \"%s\"]\n", roster[k].tag, roster[k].unknown)) > 0 &&
+		    (size_t)w < size - n)
+			n += (size_t)w;
+	return n;
+}
+
 /* The names zhkit's own games tables add (zhpgn -F parquet): not tags. */
 static bool
 own_column(const struct pq_schema *s)
@@ -926,6 +966,7 @@ columns(struct pqr *q)
 	const struct pq_schema *s = q->m.schema;
 	int i, n = q->m.nschema - 1, own_variant = -1;
 	bool variant = false;
+	unsigned have = 0;
 
 	if (s[0].num_children != n)
 		return fail(q, "%s", "nested columns (a group in the schema) are "
@@ -960,6 +1001,10 @@ columns(struct pqr *q)
 		q->col[q->ncol].taglen = 7;
 		q->ncol++;
 	}
+	for (i = 0; i < q->ncol; i++)
+		have |= q->col[i].moves ? 0 : pqr_roster_bit(q->col[i].tag,
+		    q->col[i].taglen);
+	q->nroster = pqr_roster_fill(have, q->roster, sizeof q->roster);
 	return 0;
 }
 

@@ -30,6 +30,15 @@ int pqr_column_map(const char *spec);
 /* The tag column 'name' (n bytes) is read as (its own name if none
    maps it; *n set), and whether it is the moves. */
 const char *pqr_column_tag(const char *name, size_t *n, bool *moves);
+/* The bit of 'tag' (n bytes) among the Seven Tag Roster's tags but
+   Result, 0 if not one. */
+unsigned pqr_roster_bit(const char *tag, size_t n);
+/* The tag pairs of the roster's tags (but Result) not in 'have' (their
+   bits), each with PGN's value for unknown ("?", Date "????.??.??"): a
+   row is read with them when its file has no column for the tag, so it
+   is the game in PGN's export form (its Date and Round checked, not
+   missing).  Into b (size bytes; 160 hold them all); the length. */
+size_t pqr_roster_fill(unsigned have, char *b, size_t size);
 /* Why the stream f (from pqr_ropen) failed: "parquet: REASON", or NULL
    if f is not one or has not failed. */
 const char *pqr_error(FILE *f);

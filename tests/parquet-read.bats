@@ -72,6 +72,34 @@ duck() {
 	diff <(for i in $(seq 20); do cat "$T/fen.want"; done) "$T/many.fen"
 }
 
+@test "parquet input: the roster's tags the file has no column for (the dataset's Date, Round) read as PGN's unknown, not warned about; a null in a column it has is" {
+	duck "$T/hf.parquet" "COMPRESSION zstd" 1
+	run --separate-stderr zhcheck -v crazyhouse "$T/hf.parquet"
+	assert_equal "$status" 1	# the bad game
+	# one warning: the bad game's nulls (it has no Site, White...), no Date or Round
+	assert_equal "${stderr_lines[-1]}" "zhcheck: checked 151 games: 150 valid, 1 invalid (1 warning: 1 tag)"
+	[[ ${stderr_lines[0]} == *"game 151: missing tags of the Seven Tag Roster: Site, White, Black, Result [-Wtag]" ]] || fail "${stderr_lines[0]}"
+	# the game as PGN's export form has it: Date and Round unknown
+	zhpgn -q -v crazyhouse --json "$T/hf.parquet" | head -1 | jq -c '.tags | [.Date, .Round, .Event]' >"$T/got"
+	assert_equal "$(cat "$T/got")" "$(head -1 "$T/in.pgn" | sed 's/^\[Event \("[^"]*"\)\]$/["????.??.??","?",\1]/')"
+	# a Date column with a null in the second row: that game lacks it
+	node "$SQL" "SET threads = 1; COPY (SELECT Event, Site, CASE WHEN range = 1 THEN NULL ELSE '2020.01.0' || range END AS Date,
+	    '-' AS Round, White, Black, Result, movetext FROM (SELECT *, row_number() OVER () - 1 AS range FROM '$T/zh.parquet') WHERE range < 3)
+	    TO '$T/nul.parquet' (FORMAT parquet)" >/dev/null
+	run --separate-stderr zhcheck -v crazyhouse "$T/nul.parquet"
+	assert_success
+	[[ ${stderr_lines[0]} == "zhcheck: $T/nul.parquet:11:1: warning: game 2 ("*"): missing tag of the Seven Tag Roster: Date [-Wtag]" ]] ||
+	    fail "${stderr_lines[0]}"
+	assert_equal "${stderr_lines[-1]}" "zhcheck: checked 3 games: 3 valid, 0 invalid (1 warning: 1 tag)"
+	# the same rows as JSON Lines: a key absent, a key null
+	printf '%s\n' '{"Event":"a","Site":"b","White":"c","Black":"d","Result":"*","movetext":"1. e4 *"}' \
+	    '{"Event":"a","Site":"b","Date":null,"Round":"1","White":"c","Black":"d","Result":"*","movetext":"1. e4 *"}' >"$T/rows.jsonl"
+	run --separate-stderr zhcheck "$T/rows.jsonl"
+	assert_success
+	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[0]} == *"game 2 (c - d): missing tag of the Seven Tag Roster: Date [-Wtag]" ]] || fail "${stderr_lines[0]}"
+}
+
 @test "parquet input: a file without a Variant column is read with -v (the per-variant datasets)" {
 	duck "$T/nv.parquet" "COMPRESSION zstd" 1
 	run zhcheck -q "$T/nv.parquet"
