@@ -135,6 +135,19 @@ fixed(unsigned char *q, size_t n, const char *s)
 	memset(q + k, 0, n - k);
 }
 
+/* The game's date: its Date tag, else (none, or PGN's unknown
+   ????.??.??, as a Lichess dataset's row is read) its UTCDate; NULL. */
+static const char *
+game_date(const struct zh_game *g)
+{
+	const char *d = zh_game_tag(g, "Date"), *u;
+
+	if ((d == NULL || d[0] == '?') && (u = zh_game_tag(g, "UTCDate")) !=
+	    NULL)
+		return u;
+	return d;
+}
+
 /* Room for n more bytes in w->buf: false if out of memory. */
 static bool __attribute__((noinline))
 grow(struct npy_rec *w, size_t n)
@@ -319,7 +332,7 @@ npy_game_begin(struct npy_rec *w, const struct zh_game *g,
 	le16(q + NPY_GAME_elo + 6, (unsigned)(w->two ? elo(g, "BlackBElo",
 	    NULL) : -1));
 	time_control(g, q + NPY_GAME_tc_base);
-	fixed(q + NPY_GAME_date, 10, zh_game_tag(g, "Date"));
+	fixed(q + NPY_GAME_date, 10, game_date(g));
 	put_texts(w, g);
 }
 

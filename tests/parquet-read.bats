@@ -82,6 +82,13 @@ duck() {
 	# the game as PGN's export form has it: Date and Round unknown
 	zhpgn -q -v crazyhouse --json "$T/hf.parquet" | head -1 | jq -c '.tags | [.Date, .Round, .Event]' >"$T/got"
 	assert_equal "$(cat "$T/got")" "$(head -1 "$T/in.pgn" | sed 's/^\[Event \("[^"]*"\)\]$/["????.??.??","?",\1]/')"
+	# the games table's date: UTCDate where Date is unknown (Lichess's
+	# games, Date and UTCDate alike), as from the PGN's Date
+	zhpgn -q -F parquet -o "$T/li.parquet" "$TESTDATA/index/lichess-zh-150.pgn"
+	zhreplay -q -F npy -o "$T/hfnpy" "$T/li.parquet"
+	zhreplay -q -F npy -o "$T/pgnnpy" "$TESTDATA/index/lichess-zh-150.pgn"
+	run /usr/bin/python3 -c 'import numpy as n, sys; a, b = (n.load(d + "/games.npy")["date"] for d in sys.argv[1:]); print(len(a), (a == b).all(), a[0])' "$T/hfnpy" "$T/pgnnpy"
+	assert_output "150 True b'2019.10.28'"
 	# a Date column with a null in the second row: that game lacks it
 	node "$SQL" "SET threads = 1; COPY (SELECT Event, Site, CASE WHEN range = 1 THEN NULL ELSE '2020.01.0' || range END AS Date,
 	    '-' AS Round, White, Black, Result, movetext FROM (SELECT *, row_number() OVER () - 1 AS range FROM '$T/zh.parquet') WHERE range < 3)
