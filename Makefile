@@ -157,6 +157,11 @@ build/fuzzrun/fuzz_parquet: tests/fuzz/fuzz_parquet.c tests/fuzz/standalone.c $(
 	@mkdir -p build/fuzzrun
 	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) tests/fuzz/standalone.c $(CODECLIBS) -lpthread
 
+# The dataset rows as JSON Lines (cli/flatrows.c) and the PGN reader.
+build/fuzzrun/fuzz_rows: tests/fuzz/fuzz_rows.c tests/fuzz/standalone.c cli/flatrows.c $(PQREAD) cli/flatrows.h cli/parquet_read.h build/libzh.a
+	@mkdir -p build/fuzzrun
+	$(CC) $(CFLAGS_ALL) -Icli -Wno-missing-prototypes -o $@ tests/fuzz/fuzz_rows.c cli/flatrows.c $(PQREAD) tests/fuzz/standalone.c build/libzh.a $(CODECLIBS) $(LIBS)
+
 # The index's blobs (cmd/zhindex/blob.c, no SQLite).
 build/fuzzrun/fuzz_zhiblob: tests/fuzz/fuzz_zhiblob.c tests/fuzz/standalone.c cmd/zhindex/blob.c cmd/zhindex/tail.c cmd/zhindex/zhi.h build/libzh.a
 	@mkdir -p build/fuzzrun
@@ -264,6 +269,10 @@ build/fuzz/fuzz_thrift: tests/fuzz/fuzz_thrift.c $(PQMETA) cli/thrift.h cli/parq
 build/fuzz/fuzz_parquet: tests/fuzz/fuzz_parquet.c $(PQREAD) cli/parquet_read.h cli/parquet_meta.h cli/thrift.h
 	@mkdir -p build/fuzz
 	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Icli -o $@ tests/fuzz/fuzz_parquet.c $(PQREAD) $(CODECLIBS) -lpthread
+
+build/fuzz/fuzz_rows: tests/fuzz/fuzz_rows.c cli/flatrows.c $(PQREAD) cli/flatrows.h cli/parquet_read.h $(LIBSRC) $(LIBHDR)
+	@mkdir -p build/fuzz
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined $(POSIX) -Ilib -Icli -o $@ tests/fuzz/fuzz_rows.c cli/flatrows.c $(PQREAD) $(LIBSRC) $(CODECLIBS) $(LIBS)
 
 build/fuzz/fuzz_draw: tests/fuzz/fuzz_draw.c $(DRAWSRC) draw/draw.h $(LIBSRC) $(LIBHDR)
 	@mkdir -p build/fuzz

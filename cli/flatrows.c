@@ -30,26 +30,33 @@ struct rows {
 	bool fail;
 };
 
-static void
-put(struct rows *q, const char *s, size_t n)
+/* Room for n more bytes of text in q->out: false if out of memory. */
+static bool
+reserve(struct rows *q, size_t n)
 {
 	size_t cap;
 	char *x;
 
-	if (n == 0)
-		return;
-	if (q->olen + n > q->ocap) {
-		for (cap = q->ocap ? q->ocap : 4096; cap < q->olen + n; cap *= 2)
-			;
-		if ((x = realloc(q->out, cap)) == NULL) {
-			q->fail = true;
-			return;
-		}
-		q->out = x;
-		q->ocap = cap;
+	if (q->olen + n <= q->ocap)
+		return true;
+	for (cap = q->ocap ? q->ocap : 4096; cap < q->olen + n; cap *= 2)
+		;
+	if ((x = realloc(q->out, cap)) == NULL) {
+		q->fail = true;
+		return false;
 	}
-	memcpy(q->out + q->olen, s, n);
-	q->olen += n;
+	q->out = x;
+	q->ocap = cap;
+	return true;
+}
+
+static void
+put(struct rows *q, const char *s, size_t n)
+{
+	if (n > 0 && reserve(q, n)) {
+		memcpy(q->out + q->olen, s, n);
+		q->olen += n;
+	}
 }
 
 static void
@@ -58,19 +65,14 @@ puts_(struct rows *q, const char *s)
 	put(q, s, strlen(s));
 }
 
-/* [name "value"], the value escaped. */
+/* [name "value"] (pqr_tag_pair). */
 static void
 tag(struct rows *q, const char *name, const char *v)
 {
-	puts_(q, "[");
-	puts_(q, name);
-	puts_(q, " \"");
-	for (; *v != '\0'; v++) {
-		if (*v == '"' || *v == '\\')
-			put(q, "\\", 1);
-		put(q, *v == '\n' || *v == '\r' ? " " : v, 1);
-	}
-	puts_(q, "\"]\n");
+	size_t nn = strlen(name), n = strlen(v);
+
+	if (reserve(q, nn + 2 * n + 6))
+		q->olen += pqr_tag_pair(q->out + q->olen, name, nn, v, n);
 }
 
 static bool
@@ -101,22 +103,6 @@ text(const char *k, json_t *v, char *t, size_t n)
 	    t[4] == '-' && t[7] == '-')
 		t[4] = t[7] = '.';
 	return true;
-}
-
-/* Does the move text end with a result? */
-static bool
-ends_result(const char *s)
-{
-	static const char *const r[] = { "1-0", "0-1", "1/2-1/2", "*" };
-	size_t n = strlen(s), m, k;
-
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-		n--;
-	for (k = 0; k < 4; k++)
-		if (n >= (m = strlen(r[k])) && memcmp(s + n - m, r[k], m) == 0 &&
-		    (n == m || s[n - m - 1] == ' ' || s[n - m - 1] == '}'))
-			return true;
-	return false;
 }
 
 /* The moves of object o: the key --column maps to movetext, else
@@ -162,7 +148,8 @@ static void
 row(struct rows *q, const char *b, size_t n)
 {
 	json_t *o = json_loadb(b, n, 0, NULL), *v, *mv = NULL;
-	const char *k, *res = NULL, *name;
+	const char *k, *res = NULL, *name, *tail = " ";
+	size_t start;
 	char t[4096], nm[256];
 	size_t kl;
 	bool ismv;
@@ -175,6 +162,7 @@ row(struct rows *q, const char *b, size_t n)
 		return;
 	}
 	/* a roster tag with no key, as a Parquet file with no column */
+	start = q->olen;
 	put(q, t, pqr_roster_fill(roster_keys(o), t, sizeof t));
 	json_object_foreach(o, k, v) {
 		kl = strlen(k);
@@ -189,11 +177,16 @@ row(struct rows *q, const char *b, size_t n)
 	if (json_object_get(o, "Variant") == NULL &&
 	    json_is_string(v = json_object_get(o, "variant")))
 		tag(q, "Variant", json_string_value(v));
+	if (q->olen == start)
+		puts_(q, NOTAG);
 	puts_(q, "\n");
-	puts_(q, json_string_value(mv));
-	if (!ends_result(json_string_value(mv))) {
-		puts_(q, " ");
-		puts_(q, res != NULL ? res : "*");
+	n = json_string_length(mv);
+	if (reserve(q, 2 * n + 1))
+		q->olen += pqr_movetext(q->out + q->olen, json_string_value(mv), n,
+		    &tail);
+	if (tail != NULL) {
+		puts_(q, tail);
+		puts_(q, res != NULL ? pqr_result(res, strlen(res)) : "*");
 	}
 	puts_(q, "\n\n");
 	json_decref(o);

@@ -762,57 +762,203 @@ next_group(struct pqr *q)
 	return 1;
 }
 
+/* Room for n more bytes of text: 0, or -1. */
 static int
-emit(struct pqr *q, const char *s, size_t n)
+reserve(struct pqr *q, size_t n)
 {
 	size_t cap;
 	char *x;
 
+	if (q->olen + n <= q->ocap)
+		return 0;
+	for (cap = q->ocap ? q->ocap : 65536; cap < q->olen + n; cap *= 2)
+		;
+	if ((x = realloc(q->out, cap)) == NULL)
+		return fail(q, "%s", "out of memory");
+	q->out = x;
+	q->ocap = cap;
+	return 0;
+}
+
+static int
+emit(struct pqr *q, const char *s, size_t n)
+{
 	if (n == 0)
 		return 0;
-	if (q->olen + n > q->ocap) {
-		for (cap = q->ocap ? q->ocap : 65536; cap < q->olen + n; cap *= 2)
-			;
-		if ((x = realloc(q->out, cap)) == NULL)
-			return fail(q, "%s", "out of memory");
-		q->out = x;
-		q->ocap = cap;
-	}
+	if (reserve(q, n) != 0)
+		return -1;
 	memcpy(q->out + q->olen, s, n);
 	q->olen += n;
 	return 0;
 }
 
-/* A tag pair, its value escaped (backslash and quote). */
+static bool
+isname(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+size_t
+pqr_tag_pair(char *out, const char *name, size_t nn, const char *v, size_t n)
+{
+	size_t i, k = 0;
+
+	if (nn == 0)
+		return 0;
+	out[k++] = '[';
+	for (i = 0; i < nn; i++)
+		out[k++] = isname(name[i]) ? name[i] : '_';
+	out[k++] = ' ';
+	out[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (v[i] == '"' || v[i] == '\\')
+			out[k++] = '\\';
+		out[k++] = v[i] == '\n' || v[i] == '\r' ? ' ' : v[i];
+	}
+	memcpy(out + k, "\"]\n", 3);
+	return k + 3;
+}
+
+/* A byte of a word of PGN's move text (pgnlex.c: a move, a number). */
+static bool
+isword(char c)
+{
+	return isname(c) || (unsigned char)c >= 0x80 ||
+	    (c != '\0' && strchr("@=+#-/~:,'^&|`", c) != NULL);
+}
+
+/* Where the result token PGN's reader takes (a '*', or a word 1-0,
+   0-1 or 1/2-1/2) that holds v[i], a '*' or '-', ends; 0 if none. */
+static size_t
+result_end(const char *v, size_t i, size_t n)
+{
+	static const char *const r[] = { "1/2-1/2", "1-0", "0-1" };
+	static const size_t dash[] = { 3, 1, 1 };	/* where its '-' is */
+	size_t k, b, m;
+
+	if (v[i] == '*')
+		return i + 1;
+	for (k = 0; k < 3; k++) {
+		if (i < dash[k])
+			continue;
+		b = i - dash[k];
+		m = strlen(r[k]);
+		if (b + m <= n && memcmp(v + b, r[k], m) == 0 && (b == 0 ||
+		    !isword(v[b - 1])) && (b + m == n || !isword(v[b + m])))
+			return b + m;
+	}
+	return 0;
+}
+
+const char *
+pqr_result(const char *v, size_t n)
+{
+	static const char *const r[] = { "1-0", "0-1", "1/2-1/2", "*" };
+	size_t k;
+
+	for (k = 0; k < 4; k++)
+		if (strlen(r[k]) == n && memcmp(v, r[k], n) == 0)
+			return r[k];
+	return "*";
+}
+
+/* Bytes of move text by what pqr_movetext does with them. */
+enum { MT_NL = 1, MT_CLOSE = 2, MT_GAME = 4 };
+static const unsigned char mtclass[256] = {
+	['\n'] = MT_NL, ['\r'] = MT_NL, ['}'] = MT_CLOSE,
+	['{'] = MT_GAME, [';'] = MT_GAME, ['('] = MT_GAME, [')'] = MT_GAME,
+	['['] = MT_GAME, ['*'] = MT_GAME, ['-'] = MT_GAME
+};
+
+size_t
+pqr_movetext(char *out, const char *v, size_t n, const char **tail)
+{
+	enum { GAME, AFTER, JUNK } st = GAME;	/* before its result, after
+						   it, text after that */
+	size_t i, j, m, k = 0;
+	char c, in = 0;		/* in a comment: the byte that ends it */
+	int depth = 0;		/* in variations */
+	bool nl = memchr(v, '\n', n) != NULL || memchr(v, '\r', n) != NULL;
+
+	if (n > 0 && v[0] == '%')	/* not an escape line, which PGN's
+					   reader would skip whole */
+		out[k++] = ' ';
+	for (i = 0; i < n; i++) {
+		/* the run of bytes nothing is done with, at once */
+		unsigned stop = st == JUNK || in == '\n' ? MT_NL : in == '}' ?
+		    MT_NL | MT_CLOSE : MT_NL | MT_GAME;
+		const char *e;
+
+		if (!nl && stop == MT_NL)		/* to the end */
+			j = n;
+		else if (!nl && in == '}')		/* to the comment's end */
+			j = (e = memchr(v + i, '}', n - i)) ? (size_t)(e - v) : n;
+		else
+			for (j = i; j < n && st != AFTER &&
+			    !(mtclass[(unsigned char)v[j]] & stop); j++)
+				;
+		memcpy(out + k, v + i, j - i);
+		k += j - i;
+		if ((i = j) == n)
+			break;
+		c = v[i] == '\n' || v[i] == '\r' ? ' ' : v[i];
+		if (st == JUNK || in != 0) {
+			in = in != 0 && c == in ? 0 : in;
+			out[k++] = c;
+			continue;
+		}
+		if (c == '{' && !nl && (e = memchr(v + i, '}', n - i)) != NULL) {
+			j = (size_t)(e - v);	/* the whole comment at once */
+			memcpy(out + k, v + i, j - i);
+			k += j - i;
+			i = j;
+			c = '}';
+		} else if (c == '{' || c == ';') {
+			in = c == '{' ? '}' : '\n';	/* ';': to the end, no
+							   line break is left */
+		} else if (st == AFTER) {
+			/* more than comments after the result: PGN's reader
+			   would start a game there; after a DEL byte it skips
+			   the rest of the line as text between games */
+			if (c != ' ' && c != '\t') {
+				out[k++] = '\x7f';
+				st = JUNK;
+			}
+		} else if (c == '(' || c == ')') {
+			depth += c == '(' ? 1 : depth > 0 ? -1 : 0;
+		} else if (c == '[') {
+			for (j = i + 1; j < n && strchr(" \t\r\n", v[j]) != NULL &&
+			    v[j] != '\0'; j++)
+				;
+			if (j < n && isname(v[j])) {	/* not the next game's
+							   tags: an error here */
+				out[k++] = c;
+				c = '\x7f';
+			}
+		} else if (depth == 0 && (c == '*' || c == '-') &&
+		    (m = result_end(v, i, n)) > 0) {
+			memcpy(out + k, v + i, m - i - 1);
+			k += m - i - 1;
+			i = m - 1;
+			c = v[i];
+			st = AFTER;
+		}
+		out[k++] = c;
+	}
+	/* what goes before the result its row gives it */
+	*tail = st != GAME ? NULL : in == '\n' ? "\n" : " ";
+	return k;
+}
+
+/* A tag pair of column c. */
 static int
 emit_tag(struct pqr *q, const struct rcol *c, const char *v, size_t n)
 {
-	size_t i;
-	int rc;
-
-	rc = emit(q, "[", 1) | emit(q, c->tag, c->taglen) | emit(q, " \"", 2);
-	for (i = 0; i < n && rc == 0; i++)
-		rc = (v[i] == '"' || v[i] == '\\' ? emit(q, "\\", 1) : 0) |
-		    emit(q, v[i] == '\n' || v[i] == '\r' ? " " : v + i, 1);
-	return rc | emit(q, "\"]\n", 3);
-}
-
-/* Does the move text v end with a result? */
-static bool
-has_result(const char *v, size_t n)
-{
-	static const char *const r[] = { "1-0", "0-1", "1/2-1/2", "*" };
-	size_t k, m;
-
-	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\n'))
-		n--;
-	for (k = 0; k < 4; k++) {
-		m = strlen(r[k]);
-		if (n >= m && memcmp(v + n - m, r[k], m) == 0 &&
-		    (n == m || v[n - m - 1] == ' ' || v[n - m - 1] == '}'))
-			return true;
-	}
-	return false;
+	if (reserve(q, c->taglen + 2 * n + 6) != 0)
+		return -1;
+	q->olen += pqr_tag_pair(q->out + q->olen, c->tag, c->taglen, v, n);
+	return 0;
 }
 
 /* Row q->row as a game, after q->out. */
@@ -820,7 +966,8 @@ static int
 emit_row(struct pqr *q)
 {
 	const struct rcol *c, *mv = NULL, *res = NULL;
-	size_t i = (size_t)q->row;
+	const char *tail = " ", *t;
+	size_t i = (size_t)q->row, start = q->olen;
 	int k, rc;
 
 	rc = emit(q, q->roster, q->nroster);
@@ -835,16 +982,19 @@ emit_row(struct pqr *q)
 		if (!c->v.null[i])
 			rc = emit_tag(q, c, c->v.heap + c->v.off[i], c->v.len[i]);
 	}
+	if (q->olen == start)	/* a row without a tag still starts its
+				   game where PGN looks for one */
+		rc |= emit(q, NOTAG, sizeof NOTAG - 1);
 	rc |= emit(q, "\n", 1);
-	if (mv != NULL && !mv->v.null[i])
-		rc |= emit(q, mv->v.heap + mv->v.off[i], mv->v.len[i]);
-	if (mv == NULL || mv->v.null[i] || !has_result(mv->v.heap +
-	    mv->v.off[i], mv->v.len[i])) {
-		rc |= emit(q, " ", 1);
-		if (res != NULL && !res->v.null[i])
-			rc |= emit(q, res->v.heap + res->v.off[i], res->v.len[i]);
-		else
-			rc |= emit(q, "*", 1);
+	if (mv != NULL && !mv->v.null[i] && (rc |= reserve(q, 2 *
+	    (size_t)mv->v.len[i] + 1)) == 0)
+		q->olen += pqr_movetext(q->out + q->olen, mv->v.heap +
+		    mv->v.off[i], mv->v.len[i], &tail);
+	if (tail != NULL) {
+		rc |= emit(q, tail, 1);
+		t = res == NULL || res->v.null[i] ? "*" : pqr_result(res->v.heap +
+		    res->v.off[i], res->v.len[i]);
+		rc |= emit(q, t, strlen(t));
 	}
 	q->row++;
 	return rc | emit(q, "\n\n", 2);

@@ -30,6 +30,28 @@ int pqr_column_map(const char *spec);
 /* The tag column 'name' (n bytes) is read as (its own name if none
    maps it; *n set), and whether it is the moves. */
 const char *pqr_column_tag(const char *name, size_t *n, bool *moves);
+/* A row's tag pair [NAME "VALUE"] and newline into out (room for
+   nn + 2 * n + 6 bytes): the name's bytes that are no PGN name
+   character as '_', the value's quotes and backslashes escaped and its
+   line breaks as spaces, so a row's text cannot end its game; its
+   length, 0 (nothing written) for an empty name. */
+size_t pqr_tag_pair(char *out, const char *name, size_t nn, const char *v,
+    size_t n);
+/* A row's move text v (n bytes) into out (room for 2 * n + 1 bytes) as the
+   moves of one game, whatever it holds: its line breaks as spaces; a
+   '[' outside a comment that PGN would take for the next game's tags
+   followed by a DEL byte (an "unexpected '['" error of this game); text
+   after its result that starts with '[' preceded by one (skipped as
+   text between games, not a game of its own).  Its length; *tail NULL
+   if it has its result, else what goes before one ("\n" after a ';'
+   comment, else " "). */
+size_t pqr_movetext(char *out, const char *v, size_t n, const char **tail);
+/* The result a row without one in its move text ends with: its Result
+   tag's value v (n bytes) if a result, else "*". */
+const char *pqr_result(const char *v, size_t n);
+/* The tag a row with none is read with, so that its game starts with a
+   tag pair as the reader resynchronises on one. */
+#define NOTAG	"[Event \"?\"]\n"
 /* The bit of 'tag' (n bytes) among the Seven Tag Roster's tags but
    Result, 0 if not one. */
 unsigned pqr_roster_bit(const char *tag, size_t n);

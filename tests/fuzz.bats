@@ -28,6 +28,7 @@ corpus() {
 @test "fuzz corpus: two board files merged into one bughouse game" { corpus fuzz_merge; }
 @test "fuzz corpus: Parquet metadata and page headers (Thrift compact protocol)" { corpus fuzz_thrift; }
 @test "fuzz corpus: a Parquet file of games read as PGN text" { corpus fuzz_parquet; }
+@test "fuzz corpus: dataset rows as JSON Lines read as PGN text, a game a row" { corpus fuzz_rows; }
 @test "fuzz corpus: an index's blobs (zhindex)" { corpus fuzz_zhiblob; }
 @test "fuzz corpus: the callback reader fed in random pieces, and read errors" { corpus fuzz_reader; }
 @test "fuzz corpus: pictures of hostile positions and games (SVG, PNG, GIF)" { corpus fuzz_draw; }

@@ -226,3 +226,41 @@ PY
 	assert_failure 2
 	assert_output --partial "--column: 'nonsense' is not TAG=COLUMN"
 }
+
+@test "rows input: a row is one game whatever its text holds (line breaks, a result then more, '[' outside comments, tag names and values with quotes), as JSON Lines and as Parquet" {
+	# four rows, each trying to be more than one game
+	cat >"$T/evil.jsonl" <<'ROWS'
+{"Event":"a","movetext":"1. e4 e5 *\n\n[Event \"injected\"]\n\n1. d4 *"}
+{"Event":"b","movetext":"1. e4 [Event \"x\"] 1. d4 *"}
+{"Event\"]\n\n[Site":"c","Round":"1\"]\n\n[Event \"v","movetext":"1. e4 { [%clk 0:01:00] } e5 ; [Event \"y\"] *"}
+{"Event":"d","movetext":"1. e4 { unclosed"}
+{"Event":"e","movetext":"1. Nf3 *"}
+ROWS
+	run --separate-stderr zhpgn -q --json "$T/evil.jsonl"
+	assert_equal "$status" 1
+	jq -c '[.tags.Event, [.moves[].san], (.errors | length)]' <<<"$output" >"$T/got"
+	cat >"$T/want" <<'WANT'
+["a",["e4","e5"],0]
+["b",["e4"],1]
+["?",["e4","e5"],0]
+["d",["e4"],1]
+["e",["Nf3"],0]
+WANT
+	diff "$T/want" "$T/got"
+	[[ $stderr == *"game 2: unexpected '['"* ]] || fail "$stderr"
+	[[ $stderr == *"warning: text between games"* ]] || fail "$stderr"
+	run --separate-stderr zhcheck -q --json "$T/evil.jsonl"
+	assert_equal "$(jq -s 'length' <<<"$output")" 5
+	# the tag names and values kept in their row
+	run --separate-stderr zhpgn -q --json "$T/evil.jsonl"
+	[[ $(sed -n 3p <<<"$output" | jq -c '.tags | [.Event_____Site, .Round]') == '["c","1\"]  [Event \"v"]' ]] || fail "$output"
+	# the same rows as a Parquet file, DuckDB's
+	node "$SQL" "COPY (SELECT * FROM read_json('$T/evil.jsonl', format = 'newline_delimited',
+	    columns = {Event: 'VARCHAR', 'Event\"]\n\n[Site': 'VARCHAR', Round: 'VARCHAR', movetext: 'VARCHAR'}))
+	    TO '$T/evil.parquet' (FORMAT parquet)" >/dev/null
+	run --separate-stderr zhpgn -q --json "$T/evil.parquet"
+	assert_equal "$status" 1
+	jq -c '[.tags.Event, [.moves[].san], (.errors | length)]' <<<"$output" >"$T/gotpq"
+	# (there the third row's Event is a null in a column: no tag, not "?")
+	sed '3s/^\["?"/[null/' "$T/want" | diff - "$T/gotpq"
+}
