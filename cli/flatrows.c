@@ -65,12 +65,10 @@ puts_(struct rows *q, const char *s)
 	put(q, s, strlen(s));
 }
 
-/* [name "value"] (pqr_tag_pair). */
+/* [name "value"] (pqr_tag_pair), of nn and n bytes. */
 static void
-tag(struct rows *q, const char *name, const char *v)
+tag(struct rows *q, const char *name, size_t nn, const char *v, size_t n)
 {
-	size_t nn = strlen(name), n = strlen(v);
-
 	if (reserve(q, nn + 2 * n + 6))
 		q->olen += pqr_tag_pair(q->out + q->olen, name, nn, v, n);
 }
@@ -83,26 +81,37 @@ own(const char *k)
 	    strcmp(k, "movetext") == 0 || strcmp(k, "variant") == 0;
 }
 
-/* A value of key k as a tag's text into t[n]; false: no tag. */
+/* Does tag k (kl bytes) end with suffix? */
 static bool
-text(const char *k, json_t *v, char *t, size_t n)
+ends(const char *k, size_t kl, const char *suffix)
 {
-	size_t kl = strlen(k);
+	size_t n = strlen(suffix);
+
+	return kl >= n && memcmp(k + kl - n, suffix, n) == 0;
+}
+
+/* A value of tag k (kl bytes) as a tag's text, whole (*len bytes): the
+   string, or in t (32 bytes) a number or a date; NULL: no tag. */
+static const char *
+text(const char *k, size_t kl, json_t *v, char *t, size_t *len)
+{
 	const char *s;
 
 	if (json_is_integer(v)) {
-		snprintf(t, n, kl > 10 && strcmp(k + kl - 10, "RatingDiff") == 0 ?
+		*len = (size_t)snprintf(t, 32, ends(k, kl, "RatingDiff") ?
 		    "%+" JSON_INTEGER_FORMAT : "%" JSON_INTEGER_FORMAT,
 		    json_integer_value(v));
-		return true;
+		return t;
 	}
 	if ((s = json_string_value(v)) == NULL)
-		return false;
-	snprintf(t, n, "%s", s);
-	if (kl >= 4 && strcmp(k + kl - 4, "Date") == 0 && strlen(t) == 10 &&
-	    t[4] == '-' && t[7] == '-')
+		return NULL;
+	*len = json_string_length(v);
+	if (ends(k, kl, "Date") && *len == 10 && s[4] == '-' && s[7] == '-') {
+		memcpy(t, s, 11);
 		t[4] = t[7] = '.';
-	return true;
+		return t;
+	}
+	return s;
 }
 
 /* The moves of object o: the key --column maps to movetext, else
@@ -148,9 +157,9 @@ static void
 row(struct rows *q, const char *b, size_t n)
 {
 	json_t *o = json_loadb(b, n, 0, NULL), *v, *mv = NULL;
-	const char *k, *res = NULL, *name, *tail = " ";
-	size_t start;
-	char t[4096], nm[256];
+	const char *k, *res = NULL, *name, *tail = " ", *s;
+	size_t start, sl;
+	char t[160];
 	size_t kl;
 	bool ismv;
 
@@ -167,16 +176,16 @@ row(struct rows *q, const char *b, size_t n)
 	json_object_foreach(o, k, v) {
 		kl = strlen(k);
 		name = pqr_column_tag(k, &kl, &ismv);
-		snprintf(nm, sizeof nm, "%.*s", (int)kl, name);
-		if (v != mv && (name != k || !own(k)) && text(nm, v, t, sizeof t)) {
-			tag(q, nm, t);
-			if (strcmp(nm, "Result") == 0)
+		if (v != mv && (name != k || !own(k)) &&
+		    (s = text(name, kl, v, t, &sl)) != NULL) {
+			tag(q, name, kl, s, sl);
+			if (kl == 6 && memcmp(name, "Result", 6) == 0)
 				res = json_string_value(v);
 		}
 	}
 	if (json_object_get(o, "Variant") == NULL &&
 	    json_is_string(v = json_object_get(o, "variant")))
-		tag(q, "Variant", json_string_value(v));
+		tag(q, "Variant", 7, json_string_value(v), json_string_length(v));
 	if (q->olen == start)
 		puts_(q, NOTAG);
 	puts_(q, "\n");

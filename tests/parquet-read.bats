@@ -254,6 +254,10 @@ WANT
 	# the tag names and values kept in their row
 	run --separate-stderr zhpgn -q --json "$T/evil.jsonl"
 	[[ $(sed -n 3p <<<"$output" | jq -c '.tags | [.Event_____Site, .Round]') == '["c","1\"]  [Event \"v"]' ]] || fail "$output"
+	# a long value whole (it was cut at 4,095 bytes in silence)
+	printf '{"Event":"%s","movetext":"1. e4 *"}\n' "$(printf 'x%.0s' $(seq 6000))" >"$T/long.jsonl"
+	run --separate-stderr zhpgn -q --json "$T/long.jsonl"
+	assert_equal "$(jq -r '.tags.Event | length' <<<"$output")" 6000
 	# the same rows as a Parquet file, DuckDB's
 	node "$SQL" "COPY (SELECT * FROM read_json('$T/evil.jsonl', format = 'newline_delimited',
 	    columns = {Event: 'VARCHAR', 'Event\"]\n\n[Site': 'VARCHAR', Round: 'VARCHAR', movetext: 'VARCHAR'}))
