@@ -388,16 +388,31 @@ open_input(const char *path, const char **name)
 	else if (flatrows_input(f))	/* the same rows as JSON Lines */
 		f = flatrows_ropen(f);
 	else
-		f = codec_ropen(f);
+		f = cli_stream(f, codec_ropen(f));
 	if (f == NULL)
 		cli_fail("%s: out of memory", *name);
 	return f;
 }
 
+FILE *
+cli_stream(FILE *f, FILE *c)
+{
+	struct stat st;
+	FILE *s;
+
+	/* a plain file was looked at by parquet_input, flatrows_input */
+	if (c == NULL || (c == f && fstat(fileno(f), &st) == 0 &&
+	    S_ISREG(st.st_mode)))
+		return c;
+	if ((s = flatrows_sniff(c)) == NULL && c != stdin)
+		fclose(c);
+	return s;
+}
+
 void
 cli_read_error(FILE *in, const char *name)
 {
-	const char *why = codec_error(in);
+	const char *why = codec_error(flatrows_under(in));
 
 	if (why == NULL)
 		why = pqr_error(in);

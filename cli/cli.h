@@ -58,6 +58,11 @@ long cli_number(const char *s, long lo, long hi, const char *what);
  * compressed one (zstd, gzip, bzip2, xz: known by its magic number) is
  * decompressed as it is read. */
 FILE *cli_open(const char *path, const char **name);
+/* c, what codec_ropen made of f, as the tools read it: a stream (not a
+   plain file, which cli_open looked at) whose first line is a dataset
+   row read as rows (flatrows_sniff), Parquet on a pipe an error.  NULL
+   (c closed, but stdin) if out of memory. */
+FILE *cli_stream(FILE *f, FILE *c);
 /* "TOOL: NAME: read error", or the codec's reason a compressed input
  * failed: "TOOL: NAME: error: zstd: REASON (at byte N ...)". */
 void cli_read_error(FILE *in, const char *name);

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE		/* fopencookie(), getline() */
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,15 @@ struct rows {
 	char *out;		/* PGN text not yet read */
 	size_t olen, opos, ocap;
 	bool fail;
+	bool pass;		/* not rows: out (the bytes looked at), then
+				   f's bytes as they are */
+	FILE *self;
+	struct rows *next;	/* in 'streams' */
 };
+
+/* The streams made here, for flatrows_under(). */
+static struct rows *streams;
+static pthread_mutex_t streams_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* Room for n more bytes of text in q->out: false if out of memory. */
 static bool
@@ -208,6 +217,10 @@ rd(void *cookie, char *buf, size_t size)
 	ssize_t n;
 	size_t k;
 
+	if (q->pass && q->opos == q->olen) {
+		k = fread(buf, 1, size, q->f);
+		return k == 0 && ferror(q->f) ? -1 : (ssize_t)k;
+	}
 	while (q->opos == q->olen && !q->fail) {
 		q->olen = q->opos = 0;
 		if ((n = getline(&q->line, &q->linecap, q->f)) < 0)
@@ -228,8 +241,15 @@ rd(void *cookie, char *buf, size_t size)
 static int
 cl(void *cookie)
 {
-	struct rows *q = cookie;
+	struct rows *q = cookie, **p;
 
+	pthread_mutex_lock(&streams_mu);
+	for (p = &streams; *p != NULL; p = &(*p)->next)
+		if (*p == q) {
+			*p = q->next;
+			break;
+		}
+	pthread_mutex_unlock(&streams_mu);
 	if (q->f != stdin)
 		fclose(q->f);
 	free(q->line);
@@ -259,17 +279,112 @@ flatrows_input(FILE *f)
 	return yes;
 }
 
+/* q as a stream, listed for flatrows_under(); NULL (q freed, not its
+   f) if out of memory. */
+static FILE *
+stream(struct rows *q)
+{
+	static const cookie_io_functions_t io = { .read = rd, .close = cl };
+
+	if ((q->self = fopencookie(q, "r", io)) == NULL) {
+		free(q->line);
+		free(q->out);
+		free(q);
+		return NULL;
+	}
+	pthread_mutex_lock(&streams_mu);
+	q->next = streams;
+	streams = q;
+	pthread_mutex_unlock(&streams_mu);
+	return q->self;
+}
+
 FILE *
 flatrows_ropen(FILE *f)
 {
-	static const cookie_io_functions_t io = { .read = rd, .close = cl };
 	struct rows *q = calloc(1, sizeof *q);
-	FILE *s;
 
 	if (q == NULL)
 		return NULL;
 	q->f = f;
-	if ((s = fopencookie(q, "r", io)) == NULL)
-		free(q);
+	return stream(q);
+}
+
+#define SNIFF_MAX	(1u << 20)	/* a first line looked at, at most */
+
+/* The first line of s (up to SNIFF_MAX bytes, its newline included)
+   into q->out. */
+static void
+first_line(struct rows *q, FILE *s)
+{
+	int c;
+
+	while (q->olen < SNIFF_MAX && (c = getc(s)) != EOF) {
+		put(q, (char[]){ (char)c }, 1);
+		if (c == '\n' || q->fail)
+			break;
+	}
+}
+
+FILE *
+flatrows_sniff(FILE *s)
+{
+	struct rows *q;
+	json_t *o;
+	size_t n;
+	int c = getc(s);
+	bool rows;
+
+	if (c == EOF || ungetc(c, s) == EOF || (c != '{' && c != 'P'))
+		return s;
+	if ((q = calloc(1, sizeof *q)) == NULL)
+		return NULL;
+	q->f = s;
+	q->pass = true;
+	if (c == 'P') {		/* Parquet on a pipe: its reader says why
+				   it cannot be read so */
+		while (q->olen < 4 && (c = getc(s)) != EOF)
+			put(q, (char[]){ (char)c }, 1);
+		if (q->olen == 4 && pqr_magic(q->out, 4)) {
+			free(q->out);
+			free(q);
+			return pqr_ropen(s);
+		}
+		return stream(q);
+	}
+	first_line(q, s);
+	n = q->olen > 0 && q->out[q->olen - 1] == '\n' ? q->olen - 1 : q->olen;
+	o = json_loadb(q->out, n, 0, NULL);
+	rows = json_is_object(o) && json_object_get(o, "tags") == NULL &&
+	    moves_of(o) != NULL;
+	json_decref(o);
+	if (rows && !q->fail) {		/* the line read as the first row */
+		q->pass = false;
+		q->olen = 0;
+		if ((q->line = malloc(n + 1)) != NULL) {
+			memcpy(q->line, q->out, n);
+			q->linecap = n + 1;
+			row(q, q->line, n);
+		} else
+			q->fail = true;
+	}
+	return stream(q);
+}
+
+FILE *
+flatrows_under(FILE *s)
+{
+	struct rows *q;
+	bool found = true;
+
+	pthread_mutex_lock(&streams_mu);
+	while (found)
+		for (found = false, q = streams; q != NULL; q = q->next)
+			if (q->self == s) {
+				s = q->f;
+				found = true;
+				break;
+			}
+	pthread_mutex_unlock(&streams_mu);
 	return s;
 }

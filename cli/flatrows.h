@@ -16,5 +16,15 @@ bool flatrows_input(FILE *f);
    memory.  A line that is not such a row is a game of its own that
    fails ("not a dataset row") where the PGN reader reads it. */
 FILE *flatrows_ropen(FILE *f);
+/* s, a stream (a pipe, a decompressed input), as the tools should read
+   it: its first line looked at, and if a dataset row, the stream of
+   its rows as PGN text; if it starts with Parquet's magic, a stream
+   that fails saying a Parquet input must be a file; else s as it was
+   (itself, or what it looked at given back first).  Closing the new
+   stream closes s.  NULL (s still open) if out of memory. */
+FILE *flatrows_sniff(FILE *s);
+/* The stream under s if s is one of the streams made here (all the way
+   down), else s: for what codec.c says of its own streams. */
+FILE *flatrows_under(FILE *s);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "flatrows.h"
 #include "jobs.h"
 #include "kind.h"
 #include "pieces.h"
@@ -41,7 +42,7 @@ static int
 jobs_auto(FILE *in)
 {
 	int cores = jobs_cores(), n;
-	bool decoder = codec_threaded(in);
+	bool decoder = codec_threaded(flatrows_under(in));
 
 	n = cores - (decoder ? 1 : 0);
 	if (n < 1)
@@ -104,7 +105,7 @@ progress_tick(struct progress *pr, bool final)
 		return;
 	pr->last = t;
 	span = t - pr->start;
-	pos = codec_progress(pr->in, &size);
+	pos = codec_progress(flatrows_under(pr->in), &size);
 	rate = span > 0 ? pr->games / span : 0;
 	flockfile(stderr);
 	fprintf(stderr, "\r%s: %s: %ld games, %.1f", cli_prog, pr->name, pr->games,

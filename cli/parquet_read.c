@@ -1168,7 +1168,8 @@ footer(struct pqr *q)
 	struct stat st;
 
 	if (fstat(q->fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return fail(q, "%s", "a Parquet input must be a file, not a pipe");
+		return fail(q, "%s", "a Parquet input must be a file (named by its path), not a pipe "
+		    "or a stream");
 	q->size = (uint64_t)st.st_size;
 	if (q->size < 12 || pread(q->fd, tail, 8, (off_t)q->size - 8) != 8)
 		return fail(q, "%s", "damaged footer: the file is too short");

@@ -153,6 +153,29 @@ PY
 	[ "$status" -eq 2 ]
 	assert_output --partial 'nested columns'
 	: | zhcheck -q - 2>/dev/null || :	# a pipe is never taken for Parquet
+	# Parquet through a pipe: it cannot be read so, and says why
+	run --separate-stderr bash -c "cat \"$T/zh.parquet\" | zhcheck -"
+	[ "$status" -eq 2 ]
+	assert_equal "${stderr_lines[0]}" "zhcheck: <stdin>: error: parquet: a Parquet input must be a file (named by its path), not a pipe or a stream"
+}
+
+@test "rows input: the dataset's rows as JSON Lines through a pipe or compressed read as from the file; zhkit's own JSON Lines so too" {
+	node "$SQL" "COPY (SELECT $HF FROM '$T/zh.parquet') TO '$T/rows.jsonl' (FORMAT json)" >/dev/null
+	zhpgn -q -v crazyhouse "$T/rows.jsonl" >"$T/want.pgn" 2>/dev/null || :
+	[ "$(grep -c '^\[Event ' "$T/want.pgn")" -eq 150 ]
+	gzip -k "$T/rows.jsonl"
+	zstd -q "$T/rows.jsonl"
+	for f in rows.jsonl.gz rows.jsonl.zst; do
+		zhpgn -q -v crazyhouse "$T/$f" 2>/dev/null | diff "$T/want.pgn" - || fail "$f"
+	done
+	zhpgn -q -v crazyhouse - <"$T/rows.jsonl" 2>/dev/null | diff "$T/want.pgn" -
+	cat "$T/rows.jsonl" | zhpgn -q -v crazyhouse - 2>/dev/null | diff "$T/want.pgn" -
+	# zhkit's own game objects through a pipe and compressed: as before
+	zhpgn -q --json "$T/in.pgn" >"$T/own.jsonl" 2>/dev/null || :
+	zhpgn -q "$T/own.jsonl" >"$T/own.want" 2>/dev/null || :
+	gzip -k "$T/own.jsonl"
+	cat "$T/own.jsonl" | zhpgn -q - 2>/dev/null | diff "$T/own.want" -
+	zhpgn -q "$T/own.jsonl.gz" 2>/dev/null | diff "$T/own.want" -
 }
 
 @test "parquet input: memory stays about a row group, whatever the file's size" {

@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "codec.h"
+#include "parquet_read.h"
 
 /* ======================== inputs ======================== */
 
@@ -87,6 +89,33 @@ feeder(void *arg)
 	return NULL;
 }
 
+/* Bytes of a Parquet file, which is read by seeking in it: a file in
+   memory (memfd) holding them. */
+static FILE *
+parquet_bytes(struct src *s)
+{
+	const char *p = s->view.buf;
+	size_t n = (size_t)s->view.len;
+	ssize_t k;
+	int fd = memfd_create("zhkit-parquet", MFD_CLOEXEC), e;
+	FILE *f = NULL;
+
+	while (fd >= 0 && n > 0)
+		if ((k = write(fd, p, n)) >= 0) {
+			p += k;
+			n -= (size_t)k;
+		} else if (errno != EINTR)
+			break;
+	if (fd >= 0 && n == 0 && lseek(fd, 0, SEEK_SET) == 0 &&
+	    (f = fdopen(fd, "r")) != NULL)
+		return pqr_ropen(f);
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	cli_fail("%s: %s", s->name, strerror(e));
+	return NULL;
+}
+
 /* Input s opened (its feeder started): NULL after a message. */
 FILE *
 zk_src_open(struct src *s)
@@ -97,6 +126,8 @@ zk_src_open(struct src *s)
 
 	if (s->path != NULL)
 		return cli_open(s->path, &name);
+	if (s->has_view && s->view.len >= 4 && pqr_magic(s->view.buf, 4))
+		return parquet_bytes(s);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
 		cli_fail("%s: %s", s->name, strerror(errno));
 		return NULL;
@@ -114,7 +145,7 @@ zk_src_open(struct src *s)
 		cli_fail("%s: out of memory", s->name);
 		return NULL;
 	}
-	return codec_ropen(f);
+	return cli_stream(f, codec_ropen(f));
 }
 
 /* Input s closed, its feeder ended. */

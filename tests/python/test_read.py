@@ -115,6 +115,40 @@ def test_bytes_file_object_and_archive(tmp_path):
             assert np.array_equal(t.games, ref.games)
 
 
+def test_dataset_rows_and_parquet_from_bytes_and_file_objects(tmp_path):
+    """The Lichess datasets' rows (JSON Lines, plain or compressed) and
+    Parquet given as bytes or a file object read as from their path; a
+    Parquet file object (no seeking through the feeder) is an error
+    naming why."""
+    li = os.path.join(ROOT, 'testdata/index/lichess-zh-150.pgn')
+    pq = tmp_path / 'g.parquet'
+    subprocess.run([os.path.join(BIN, 'zhpgn'), '-q', '-F', 'parquet', '-o',
+                    str(pq), li], check=True)
+    rows = tmp_path / 'g.jsonl'
+    ref = zhkit.read(li)
+    t = zhkit.read(pq.read_bytes())
+    assert t.read == 150 and np.array_equal(t.positions, ref.positions)
+    assert np.array_equal(t.games['date'], ref.games['date'])
+    assert len(list(zhkit.games(pq.read_bytes()))) == 150
+    with pytest.raises(zhkit.Error, match='must be a file'):
+        zhkit.read(open(pq, 'rb'))
+    # the rows as JSON Lines, written here from the games' tags
+    import json
+    with open(rows, 'w') as out:
+        for g in zhkit.games(li):
+            r = {k: v for k, v in g['tags'].items() if k not in ('Date', 'Round')}
+            r['movetext'] = ' '.join(m['san'] for m in g['moves']) + ' ' + g['result']
+            out.write(json.dumps(r) + '\n')
+    subprocess.run(['gzip', '-k', str(rows)], check=True)
+    ref_rows = zhkit.read(str(rows))   # a file: read by the tools' own test
+    assert np.array_equal(ref_rows.positions['board'], ref.positions['board'])
+    for src in (rows.read_bytes(), open(rows, 'rb'),
+                str(rows) + '.gz', open(str(rows) + '.gz', 'rb')):
+        t = zhkit.read(src)
+        assert (t.read, t.written) == (150, 150), src
+        assert np.array_equal(t.positions, ref_rows.positions), src
+
+
 def test_chunks_concatenate_to_read():
     ref = zhkit.read(GAMES, jobs=2)
     for n_pos, jobs in ((1, 1), (777, 2), (10 ** 9, 1)):
