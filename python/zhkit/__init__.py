@@ -12,8 +12,10 @@ The tables are the ones `zhreplay -F npy` writes (zhkit-arrays(5)), made
 by the same C code and shared with its buffers without a copy.
 """
 import ast
+import io
 import os
 import re
+import stat
 
 import numpy as np
 
@@ -95,6 +97,22 @@ def _options(variant, jobs, selection):
     return argv
 
 
+def _parquet_file(f, name):
+    """Is file object f a Parquet file at its start, opened from the
+    regular file its name still names?"""
+    try:
+        if not isinstance(name, str) or f.tell() != 0:
+            return False
+        st, fst = os.stat(name), os.fstat(f.fileno())
+        if (st.st_dev, st.st_ino) != (fst.st_dev, fst.st_ino) or \
+                not stat.S_ISREG(st.st_mode):
+            return False
+        with open(name, 'rb') as g:
+            return g.read(4) == b'PAR1'
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+
+
 def _sources(sources):
     if isinstance(sources, (str, bytes, bytearray, memoryview, os.PathLike)) \
             or hasattr(sources, 'read'):
@@ -118,6 +136,9 @@ def _sources(sources):
             if getattr(s, 'closed', False):
                 raise ValueError('I/O operation on closed file')
             name = getattr(s, 'name', None)
+            if _parquet_file(s, name):    # read by seeking: by its path
+                out.append(('path', None, name))
+                continue
             out.append(('file', s, name if isinstance(name, str)
                         else '<file>'))
         else:

@@ -130,8 +130,12 @@ def test_dataset_rows_and_parquet_from_bytes_and_file_objects(tmp_path):
     assert t.read == 150 and np.array_equal(t.positions, ref.positions)
     assert np.array_equal(t.games['date'], ref.games['date'])
     assert len(list(zhkit.games(pq.read_bytes()))) == 150
+    # a file object of a file: read by its path
+    t = zhkit.read(open(pq, 'rb'))
+    assert t.read == 150 and t.files == [str(pq)]
+    # one that is no file (the stream of its bytes) cannot be
     with pytest.raises(zhkit.Error, match='must be a file'):
-        zhkit.read(open(pq, 'rb'))
+        zhkit.read(io.BytesIO(pq.read_bytes()))
     # the rows as JSON Lines, written here from the games' tags
     import json
     with open(rows, 'w') as out:
