@@ -387,6 +387,16 @@ PY
 	assert_equal "$stderr" ""
 }
 
+@test "zhindex: a move of games without ratings shows - for rating and perf, not 0 (0 in -J)" {
+	printf '[Event "x"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n' >"$T/g.pgn"
+	zhindex build -q -o "$T/u.zhi" "$T/g.pgn"
+	run zhindex query "$T/u.zhi" --moves 'e4 e5 Qh5'
+	assert_success
+	assert_line --index 2 "Ke7       e8e7          1 100.0%   0.0%   0.0%      -      -"
+	run zhindex query -J "$T/u.zhi" --moves 'e4 e5 Qh5'
+	assert_equal "$(jq -c '.moves[0] | [.averageRating, .performance]' <<<"$output")" '[0,0]'
+}
+
 @test "zhindex: a bad option value is named with what it takes, exit 2" {
 	zhindex build -q -o "$T/x.zhi" "$ZH150"
 	run --separate-stderr zhindex suite --score-window 1 "$T/x.zhi"

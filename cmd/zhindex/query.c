@@ -450,11 +450,15 @@ answer_table(struct q *o, FILE *f, const struct zh_pos *p, const char *fen)
 
 		n = total(m);
 		label(p, m->code, o->dialect, uci, san);
-		fprintf(f, "%-9s %-7s %7llu %5.1f%% %5.1f%% %5.1f%% %6llu %6ld\n",
+		fprintf(f, "%-9s %-7s %7llu %5.1f%% %5.1f%% %5.1f%% ",
 		    san, uci, (unsigned long long)n, 100.0 * (double)m->n[0] /
 		    (double)n, 100.0 * (double)m->n[1] / (double)n, 100.0 *
-		    (double)m->n[2] / (double)n, (unsigned long long)(m->rated ?
-		    m->rsum / m->rated : 0), perf(m, p->side));
+		    (double)m->n[2] / (double)n);
+		if (m->rated == 0)	/* no game with ratings: none to show */
+			fprintf(f, "%6s %6s\n", "-", "-");
+		else
+			fprintf(f, "%6llu %6ld\n", (unsigned long long)(m->rsum /
+			    m->rated), perf(m, p->side));
 	}
 }
 
