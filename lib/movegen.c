@@ -328,21 +328,46 @@ gen_castle(struct gen *g)
 	}
 }
 
+/* The drops of an 8x8 board listed (gen_drops' order): pawns (if
+   'pawns') and the ntypes types[] on each empty square allowed. */
+static void
+drops_bb(struct gen *g, const unsigned char *types, int ntypes, bool pawns)
+{
+	const struct zh_pos *p = g->p;
+	uint64_t empty = ~(p->bb_side[0] | p->bb_side[1]), pmask = 0;
+	int r, i;
+
+	for (r = 0; pawns && r < 8; r++)
+		if (pawn_drop_rank(p, g->us, ZH_SQ(0, r)))
+			pmask |= (uint64_t)0xff << (8 * r);
+	for (; empty != 0; empty &= empty - 1) {
+		int b = __builtin_ctzll(empty), s = bbsq(b);
+
+		if (!target_ok(g, s))
+			continue;
+		if (pmask >> b & 1)
+			add(g, ZH_NOSQ, s, ZH_PAWN, ZH_MDROP);
+		for (i = 0; i < ntypes; i++)
+			add(g, ZH_NOSQ, s, types[i], ZH_MDROP);
+	}
+}
+
 /* Drops: listed into g->out, or only counted when 'count' is set. */
 static uint64_t
 gen_drops(struct gen *g, bool count)
 {
 	const struct zh_pos *p = g->p;
 	const unsigned char *hand = p->pocket[g->us];
-	int t, ntypes = 0, r, f;
-	bool pawns = hand[ZH_PAWN] > 0;
+	unsigned char types[ZH_NTYPES];	/* held, but pawns: in order */
+	int t, ntypes = 0, r, f, i;
+	bool pawns = hand[ZH_PAWN] > 0, prank;
 	uint64_t sq_all = 0, sq_pawn = 0;
 
 	if (!p->v->drops || g->nchecks > 1)
 		return 0;
 	for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
 		if (hand[t] > 0 && t != ZH_KING)
-			ntypes++;
+			types[ntypes++] = (unsigned char)t;
 	if (ntypes == 0 && !pawns)
 		return 0;
 	if (count && g->nchecks == 1) {	/* only where the check is blocked */
@@ -354,7 +379,12 @@ gen_drops(struct gen *g, bool count)
 			}
 		return sq_all * (uint64_t)ntypes + sq_pawn;
 	}
-	for (r = 0; r < p->v->ranks; r++)
+	if (!count && has_bb(p)) {	/* the same order, by bits */
+		drops_bb(g, types, ntypes, pawns);
+		return 0;
+	}
+	for (r = 0; r < p->v->ranks; r++) {
+		prank = pawns && pawn_drop_rank(p, g->us, ZH_SQ(0, r));
 		for (f = 0; f < p->v->files; f++) {
 			int s = ZH_SQ(f, r);
 
@@ -362,15 +392,15 @@ gen_drops(struct gen *g, bool count)
 				continue;
 			if (count) {
 				sq_all++;
-				sq_pawn += pawns && pawn_drop_rank(p, g->us, s);
+				sq_pawn += prank;
 				continue;
 			}
-			if (pawns && pawn_drop_rank(p, g->us, s))
+			if (prank)
 				add(g, ZH_NOSQ, s, ZH_PAWN, ZH_MDROP);
-			for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
-				if (hand[t] > 0 && t != ZH_KING)
-					add(g, ZH_NOSQ, s, t, ZH_MDROP);
+			for (i = 0; i < ntypes; i++)
+				add(g, ZH_NOSQ, s, types[i], ZH_MDROP);
 		}
+	}
 	return sq_all * (uint64_t)ntypes + sq_pawn;
 }
 
@@ -380,13 +410,23 @@ generate(const struct zh_pos *p, struct zh_move *out, bool count)
 	struct gen gs, *g = &gs;
 	const unsigned char *b = p->sq;
 	int r, f;
-	uint64_t drops;
+	uint64_t drops, own;
 
 	gen_start(g, p, out);
 	scan_king(g);
 	if (g->ksq != ZH_NOSQ)
 		gen_king(g);
-	if (g->nchecks < 2)
+	if (g->nchecks < 2 && has_bb(p))	/* the same order, by bits */
+		for (own = p->bb_side[g->us] & ~p->bb_type[ZH_KING]; own != 0;
+		    own &= own - 1) {
+			int s = bbsq(__builtin_ctzll(own));
+
+			if (ZH_TYPE(b[s]) == ZH_PAWN)
+				gen_pawn(g, s);
+			else
+				gen_piece(g, s, ZH_TYPE(b[s]));
+		}
+	else if (g->nchecks < 2)
 		for (r = 0; r < p->v->ranks; r++)
 			for (f = 0; f < p->v->files; f++) {
 				int s = ZH_SQ(f, r);

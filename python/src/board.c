@@ -444,6 +444,227 @@ uci_order(const struct ucient *const *key, unsigned short *ix, int n)
 		}
 }
 
+/* ---- the fast path: each UCI text's place in byte order, a bit each ----
+
+   Every text a legal move can have (a drop "L@sq", a move "sqsq" with
+   or without a promotion letter, files a..j, ranks 1..10) has a number
+   in the texts' byte order: its rank.  A call sets the ranks' bits of
+   a bitmap (three levels, so the empty words cost nothing) and reads
+   them back in order: no sort.  The rank comes from the move's fields
+   by tables (r_*); the text of a rank is made once and kept (r_tab),
+   after checking that the text itself ranks there (rank_of_text), so a
+   text that breaks the scheme is never put in the wrong place: that
+   call takes the general path (uci_ent, uci_order). */
+
+/* Byte order of a square's rank text: "1" < "10" < "2" ... < "9" at the
+   end or before a promotion letter; "10" < "1" < "2" ... before a file
+   letter (a move's from-square). */
+#define R_NP		ZH_NTYPES	/* no promotion, or a letter of a type */
+#define R_DROPS		(26 * 100)	/* 'A'..'Z', file, rank */
+#define R_N		(R_DROPS + 100 * 10 * 10 * R_NP)
+#define R_BAD		0x40000000u	/* three of them still fit 32 bits */
+#define R_LEAF		((R_N + 63) / 64)
+#define R_MID		((R_LEAF + 63) / 64)
+
+static uint32_t r_from[256], r_to[256], r_topro[256], r_drop[256];
+static uint32_t r_pro[256], r_dropl[256];
+static unsigned char r_letter[256];	/* promotion letter: 1.. (0 none) */
+static PyObject **r_tab;		/* rank: its text, once made */
+static uint64_t r_leaf[R_LEAF], r_mid[R_MID], r_top;	/* zero between
+							   calls */
+
+static uint32_t
+ord_end(int r)			/* rank r (0: "1") at a text's end */
+{
+	return r == 0 ? 0 : r == 9 ? 1 : (uint32_t)(2 * R_NP + (r - 1) * R_NP);
+}
+
+static uint32_t
+ord_promo(int r)		/* rank r before a promotion letter 1.. */
+{
+	return r == 0 ? R_NP : r == 9 ? 1 : (uint32_t)(2 * R_NP + (r - 1) *
+	    R_NP);
+}
+
+static uint32_t
+ord_from(int f, int r)		/* from-square: before a file letter */
+{
+	return R_DROPS + (uint32_t)(f * 10 + (r == 9 ? 0 : r == 0 ? 1 : r +
+	    1)) * 10 * 10 * R_NP;
+}
+
+/* A square's text at t: its file and rank (0..9) and length, or 0. */
+static int
+square_text(const char *t, int *f, int *r)
+{
+	if (t[0] < 'a' || t[0] > 'j' || t[1] < '1' || t[1] > '9')
+		return 0;
+	*f = t[0] - 'a';
+	if (t[1] == '1' && t[2] == '0') {
+		*r = 9;
+		return 3;
+	}
+	*r = t[1] - '1';
+	return 2;
+}
+
+/* The rank of UCI text t, R_BAD for a text of no rank. */
+static uint32_t
+rank_of_text(const char *t)
+{
+	int f, r, f2, r2, k, p = 0;
+
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') {
+		if ((k = square_text(t + 2, &f, &r)) == 0 || t[2 + k] != '\0')
+			return R_BAD;
+		return (uint32_t)(t[0] - 'A') * 100 + (uint32_t)f * 10 +
+		    (r == 0 ? 0 : r == 9 ? 1 : (uint32_t)r + 1);
+	}
+	if ((k = square_text(t, &f, &r)) == 0)
+		return R_BAD;
+	t += k;
+	if ((k = square_text(t, &f2, &r2)) == 0)
+		return R_BAD;
+	t += k;
+	if (*t != '\0' && ((p = r_letter[(unsigned char)*t]) == 0 ||
+	    t[1] != '\0'))
+		return R_BAD;
+	return ord_from(f, r) + (uint32_t)f2 * 10 * R_NP + (p ? ord_promo(r2) +
+	    (uint32_t)p : ord_end(r2));
+}
+
+/* The tables made: 0, or -1 (no memory: the general path always). */
+static int
+r_setup(void)
+{
+	char low[ZH_NTYPES + 1] = "";
+	int s, t, n = 0, i;
+
+	if (r_tab != NULL)
+		return 0;
+	for (s = 0; s < 256; s++) {
+		unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+		bool ok = s != ZH_NOSQ && s < ZH_NSQ && f < 10 && r < 10;
+
+		r_from[s] = ok ? ord_from((int)f, (int)r) : R_BAD;
+		r_to[s] = ok ? (uint32_t)f * 10 * R_NP + ord_end((int)r) : R_BAD;
+		r_topro[s] = ok ? (uint32_t)f * 10 * R_NP + ord_promo((int)r) :
+		    R_BAD;
+		r_drop[s] = ok ? f * 10 + (r == 0 ? 0 : r == 9 ? 1 : r + 1) :
+		    R_BAD;
+		r_pro[s] = r_dropl[s] = R_BAD;
+	}
+	for (t = 1; t < ZH_NTYPES; t++) {	/* the letters, sorted */
+		char c = zh_type_letter(t);
+
+		if (c >= 'A' && c <= 'Z' && strchr(low, c + 32) == NULL) {
+			low[n++] = (char)(c + 32);
+			low[n] = '\0';
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (t = 0; t < n; t++)
+			r_letter[(unsigned char)low[i]] += low[t] <= low[i];
+	for (t = 1; t < ZH_NTYPES; t++) {
+		char c = zh_type_letter(t);
+
+		if (c >= 'A' && c <= 'Z') {
+			r_pro[t] = r_letter[(unsigned char)(c + 32)];
+			r_dropl[t] = (uint32_t)(c - 'A') * 100;
+		}
+	}
+	r_tab = calloc(R_N, sizeof *r_tab);
+	return r_tab != NULL ? 0 : -1;
+}
+
+/* Move m's rank (from its fields), R_BAD or more for none. */
+static inline uint32_t
+move_rank(struct zh_move m)
+{
+	if (m.flags & ZH_MDROP)
+		return r_dropl[m.piece] + r_drop[m.to];
+	if (m.flags & ZH_MNULL)
+		return R_BAD;
+	if (m.flags & ZH_MPROMO)
+		return r_from[m.from] + r_topro[m.to] + r_pro[m.piece];
+	return r_from[m.from] + r_to[m.to];
+}
+
+/* The text of rank r, move m's, made and kept: a borrowed reference;
+   Py_None if its text has another rank (then not kept); NULL with an
+   exception. */
+static PyObject *
+rank_fill(const struct zh_pos *p, struct zh_move m, uint32_t r)
+{
+	char buf[ZH_MOVEMAX];
+
+	zh_uci_write(p, m, buf);
+	if (rank_of_text(buf) != r)
+		return Py_None;
+	return r_tab[r] = PyUnicode_InternFromString(buf);
+}
+
+/* The bits set read back in order and cleared: their texts put in
+   list l from 0 (NULL: cleared only). */
+static void
+rank_drain(PyObject *l)
+{
+	uint64_t mw, w;
+	Py_ssize_t j = 0;
+	int mi, wi;
+	PyObject *s;
+
+	_Static_assert(R_MID <= 64, "one top word");
+	for (; r_top != 0; r_top &= r_top - 1) {
+		mi = __builtin_ctzll(r_top);
+		for (mw = r_mid[mi], r_mid[mi] = 0; mw != 0; mw &= mw - 1) {
+			wi = mi * 64 + __builtin_ctzll(mw);
+			w = r_leaf[wi];
+			r_leaf[wi] = 0;
+			for (; l != NULL && w != 0; w &= w - 1) {
+				s = r_tab[wi * 64 + __builtin_ctzll(w)];
+				PyList_SET_ITEM(l, j++, Py_NewRef(s));
+			}
+		}
+	}
+}
+
+/* The n legal moves' UCI texts in byte order by their ranks: the list,
+   Py_None when a move has no rank or two the same (the general path
+   then), NULL with an exception. */
+static PyObject *
+rank_list(const struct zh_pos *p, const struct zh_move *mv, int n)
+{
+	PyObject *l, *s;
+	uint32_t r, w;
+	uint64_t bit;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if ((r = move_rank(mv[i])) >= R_N)
+			break;
+		if ((s = r_tab[r]) == NULL && (s = rank_fill(p, mv[i], r)) ==
+		    NULL) {
+			rank_drain(NULL);
+			return NULL;
+		}
+		w = r >> 6;
+		bit = (uint64_t)1 << (r & 63);
+		if (s == Py_None || (r_leaf[w] & bit))
+			break;
+		r_leaf[w] |= bit;
+		r_mid[w >> 6] |= (uint64_t)1 << (w & 63);
+		r_top |= (uint64_t)1 << (w >> 6);
+	}
+	if (i < n) {
+		rank_drain(NULL);
+		return Py_None;
+	}
+	l = PyList_New(n);
+	rank_drain(l);
+	return l;
+}
+
 /* The legal moves' UCI texts, sorted, as a list. */
 static PyObject *
 uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
@@ -454,6 +675,9 @@ uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
 	PyObject *l = NULL;
 	int i;
 
+	if (r_setup() == 0 && (l = rank_list(p, mv, n)) != Py_None)
+		return l;
+	l = NULL;
 	(void)uci_setup();
 	for (i = 0; i < n; i++)
 		if ((ent[i] = uci_ent(p, mv[i], &own, n, i)) == NULL)
