@@ -60,12 +60,22 @@ scan_king(struct gen *g)
 	const struct zh_pos *p = g->p;
 	const unsigned char *b = p->sq;
 	int k = g->ksq, i, t, pawn = ZH_PIECE(g->them, ZH_PAWN);
-	int fwd = FORWARD(g->us);
+	int fwd = FORWARD(g->us), first = 0, last = 8;
 
 	g->nchecks = 0;
 	g->npins = 0;
 	if (k == ZH_NOSQ)
 		return;
+	if (has_bb(p)) {	/* the lines with no slider of theirs: none */
+		const uint64_t *bt = p->bb_type, them = p->bb_side[g->them];
+
+		if (!(zh__orth8[bbix(k)] & them & (bt[ZH_ROOK] | bt[ZH_QUEEN] |
+		    bt[ZH_CHANCELLOR])))
+			first = 4;
+		if (!(zh__diag8[bbix(k)] & them & (bt[ZH_BISHOP] |
+		    bt[ZH_QUEEN] | bt[ZH_ARCHBISHOP])))
+			last = 4;
+	}
 	for (i = -1; i <= 1; i += 2)
 		if ((b[k + fwd + i] & ~ZH_PROMOTED) == pawn) {
 			if (g->nchecks++ == 0) {
@@ -87,7 +97,7 @@ scan_king(struct gen *g)
 			g->target_ok[k + jumps[i]] = true;
 		}
 	}
-	for (i = 0; i < 8; i++) {
+	for (i = first; i < last; i++) {
 		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
 		int d = rays[i], own = -1, steps = 0;
 
