@@ -60,12 +60,22 @@ scan_king(struct gen *g)
 	const struct zh_pos *p = g->p;
 	const unsigned char *b = p->sq;
 	int k = g->ksq, i, t, pawn = ZH_PIECE(g->them, ZH_PAWN);
-	int fwd = FORWARD(g->us);
+	int fwd = FORWARD(g->us), first = 0, last = 8;
 
 	g->nchecks = 0;
 	g->npins = 0;
 	if (k == ZH_NOSQ)
 		return;
+	if (has_bb(p)) {	/* the lines with no slider of theirs: none */
+		const uint64_t *bt = p->bb_type, them = p->bb_side[g->them];
+
+		if (!(zh__orth8[bbix(k)] & them & (bt[ZH_ROOK] | bt[ZH_QUEEN] |
+		    bt[ZH_CHANCELLOR])))
+			first = 4;
+		if (!(zh__diag8[bbix(k)] & them & (bt[ZH_BISHOP] |
+		    bt[ZH_QUEEN] | bt[ZH_ARCHBISHOP])))
+			last = 4;
+	}
 	for (i = -1; i <= 1; i += 2)
 		if ((b[k + fwd + i] & ~ZH_PROMOTED) == pawn) {
 			if (g->nchecks++ == 0) {
@@ -87,7 +97,7 @@ scan_king(struct gen *g)
 			g->target_ok[k + jumps[i]] = true;
 		}
 	}
-	for (i = 0; i < 8; i++) {
+	for (i = first; i < last; i++) {
 		unsigned char want = i < 4 ? A_ORTH : A_DIAG;
 		int d = rays[i], own = -1, steps = 0;
 
@@ -328,21 +338,46 @@ gen_castle(struct gen *g)
 	}
 }
 
+/* The drops of an 8x8 board listed (gen_drops' order): pawns (if
+   'pawns') and the ntypes types[] on each empty square allowed. */
+static void
+drops_bb(struct gen *g, const unsigned char *types, int ntypes, bool pawns)
+{
+	const struct zh_pos *p = g->p;
+	uint64_t empty = ~(p->bb_side[0] | p->bb_side[1]), pmask = 0;
+	int r, i;
+
+	for (r = 0; pawns && r < 8; r++)
+		if (pawn_drop_rank(p, g->us, ZH_SQ(0, r)))
+			pmask |= (uint64_t)0xff << (8 * r);
+	for (; empty != 0; empty &= empty - 1) {
+		int b = __builtin_ctzll(empty), s = bbsq(b);
+
+		if (!target_ok(g, s))
+			continue;
+		if (pmask >> b & 1)
+			add(g, ZH_NOSQ, s, ZH_PAWN, ZH_MDROP);
+		for (i = 0; i < ntypes; i++)
+			add(g, ZH_NOSQ, s, types[i], ZH_MDROP);
+	}
+}
+
 /* Drops: listed into g->out, or only counted when 'count' is set. */
 static uint64_t
 gen_drops(struct gen *g, bool count)
 {
 	const struct zh_pos *p = g->p;
 	const unsigned char *hand = p->pocket[g->us];
-	int t, ntypes = 0, r, f;
-	bool pawns = hand[ZH_PAWN] > 0;
+	unsigned char types[ZH_NTYPES];	/* held, but pawns: in order */
+	int t, ntypes = 0, r, f, i;
+	bool pawns = hand[ZH_PAWN] > 0, prank;
 	uint64_t sq_all = 0, sq_pawn = 0;
 
 	if (!p->v->drops || g->nchecks > 1)
 		return 0;
 	for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
 		if (hand[t] > 0 && t != ZH_KING)
-			ntypes++;
+			types[ntypes++] = (unsigned char)t;
 	if (ntypes == 0 && !pawns)
 		return 0;
 	if (count && g->nchecks == 1) {	/* only where the check is blocked */
@@ -354,7 +389,12 @@ gen_drops(struct gen *g, bool count)
 			}
 		return sq_all * (uint64_t)ntypes + sq_pawn;
 	}
-	for (r = 0; r < p->v->ranks; r++)
+	if (!count && has_bb(p)) {	/* the same order, by bits */
+		drops_bb(g, types, ntypes, pawns);
+		return 0;
+	}
+	for (r = 0; r < p->v->ranks; r++) {
+		prank = pawns && pawn_drop_rank(p, g->us, ZH_SQ(0, r));
 		for (f = 0; f < p->v->files; f++) {
 			int s = ZH_SQ(f, r);
 
@@ -362,15 +402,15 @@ gen_drops(struct gen *g, bool count)
 				continue;
 			if (count) {
 				sq_all++;
-				sq_pawn += pawns && pawn_drop_rank(p, g->us, s);
+				sq_pawn += prank;
 				continue;
 			}
-			if (pawns && pawn_drop_rank(p, g->us, s))
+			if (prank)
 				add(g, ZH_NOSQ, s, ZH_PAWN, ZH_MDROP);
-			for (t = ZH_KNIGHT; t < ZH_NTYPES; t++)
-				if (hand[t] > 0 && t != ZH_KING)
-					add(g, ZH_NOSQ, s, t, ZH_MDROP);
+			for (i = 0; i < ntypes; i++)
+				add(g, ZH_NOSQ, s, types[i], ZH_MDROP);
 		}
+	}
 	return sq_all * (uint64_t)ntypes + sq_pawn;
 }
 
@@ -380,13 +420,23 @@ generate(const struct zh_pos *p, struct zh_move *out, bool count)
 	struct gen gs, *g = &gs;
 	const unsigned char *b = p->sq;
 	int r, f;
-	uint64_t drops;
+	uint64_t drops, own;
 
 	gen_start(g, p, out);
 	scan_king(g);
 	if (g->ksq != ZH_NOSQ)
 		gen_king(g);
-	if (g->nchecks < 2)
+	if (g->nchecks < 2 && has_bb(p))	/* the same order, by bits */
+		for (own = p->bb_side[g->us] & ~p->bb_type[ZH_KING]; own != 0;
+		    own &= own - 1) {
+			int s = bbsq(__builtin_ctzll(own));
+
+			if (ZH_TYPE(b[s]) == ZH_PAWN)
+				gen_pawn(g, s);
+			else
+				gen_piece(g, s, ZH_TYPE(b[s]));
+		}
+	else if (g->nchecks < 2)
 		for (r = 0; r < p->v->ranks; r++)
 			for (f = 0; f < p->v->files; f++) {
 				int s = ZH_SQ(f, r);

@@ -251,223 +251,233 @@ board_made(PyTypeObject *type, PyObject *fa, const char *fen,
 
 /* ======================== moves ======================== */
 
-/* The UCI texts of moves, made once a process (under the GIL): by
-   from (the record's square, 100 for none), to and piece; with each a
-   key that sorts as the text does (its first 8 bytes, big-endian: a
-   UCI text has 7 at most) and a bucket that sorts roughly as it does
-   (struct ucikey), so the sort has little left to do. */
-#define UCI_KEYS	(101 * 100 * ZH_NTYPES)
+/* ---- the fast path: each UCI text's place in byte order, a bit each ----
 
-/* Buckets: a drop's letter and to-file (26 * 10), then a move's from
-   part and to-file (100 * 10), and one for anything else.  Within a
-   bucket the generator's order is nearly the text's: a drop's squares
-   come rank by rank, a piece's targets on one file are few. */
-#define UCI_DROPB	260
-#define UCI_NBUCKETS	(UCI_DROPB + 1000 + 1)
-#define UCI_WORDS	((UCI_NBUCKETS + 63) / 64)
+   Every text a legal move can have (a drop "L@sq", a move "sqsq" with
+   or without a promotion letter, files a..j, ranks 1..10) has a number
+   in the texts' byte order: its rank.  A call sets the ranks' bits of
+   a bitmap (two levels, so the empty words cost nothing) and reads
+   them back in order: no sort.  The rank comes from the move's fields
+   by tables (r_*); the text of a rank is made once and kept (r_tab),
+   after checking that the text itself ranks there (rank_of_text), so a
+   text that breaks the scheme is never put in the wrong place: that
+   call takes the general path (text_list: the texts made and sorted). */
 
-struct ucikey {
-	uint64_t key;
-	unsigned short bucket;	/* a drop: 10 * letter ('A' 0) + to-file;
-				   else UCI_DROPB + 10 * from + to-file, the
-				   from part 10 * file + rank ("10" 0, "1".."9"
-				   1..9: "a10b1" < "a1b1"); UCI_NBUCKETS - 1
-				   anything else */
-};
+/* Byte order of a square's rank text: "1" < "10" < "2" ... < "9" at the
+   end or before a promotion letter; "10" < "1" < "2" ... before a file
+   letter (a move's from-square). */
+#define R_NP		ZH_NTYPES	/* no promotion, or a letter of a type */
+#define R_DROPS		(26 * 100)	/* 'A'..'Z', file, rank */
+#define R_N		(R_DROPS + 100 * 10 * 10 * R_NP)
+#define R_BAD		0x40000000u	/* three of them still fit 32 bits */
+#define R_LEAF		((R_N + 63) / 64)
+#define R_MID		((R_LEAF + 63) / 64)
 
-/* an entry of the cache: the text and its key side by side (one cache
-   line read a move) */
-struct ucient {
-	PyObject *s;
-	struct ucikey k;
-};
+static uint32_t r_from[256], r_to[256], r_topro[256], r_drop[256];
+static uint32_t r_pro[256], r_dropl[256];
+static unsigned char r_letter[256];	/* promotion letter: 1.. (0 none) */
+static PyObject **r_tab;		/* rank: its text, once made */
+static uint64_t r_leaf[R_LEAF], r_mid[R_MID];	/* zero between calls */
 
-static struct ucient *uci_cache;
-static unsigned char rec_of[256];	/* square: 10 * rank + file, or 100 */
-
-static uint64_t
-text_key(const char *t)
+static uint32_t
+ord_end(int r)			/* rank r (0: "1") at a text's end */
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | (uint64_t)(unsigned char)(*t ? *t++ : 0);
-	return v;
+	return r == 0 ? 0 : r == 9 ? 1 : (uint32_t)(2 * R_NP + (r - 1) * R_NP);
 }
 
-/* A file letter's number 0..9, or -1. */
+static uint32_t
+ord_promo(int r)		/* rank r before a promotion letter 1.. */
+{
+	return r == 0 ? R_NP : r == 9 ? 1 : (uint32_t)(2 * R_NP + (r - 1) *
+	    R_NP);
+}
+
+static uint32_t
+ord_from(int f, int r)		/* from-square: before a file letter */
+{
+	return R_DROPS + (uint32_t)(f * 10 + (r == 9 ? 0 : r == 0 ? 1 : r +
+	    1)) * 10 * 10 * R_NP;
+}
+
+/* A square's text at t: its file and rank (0..9) and length, or 0. */
 static int
-file_of(char c)
+square_text(const char *t, int *f, int *r)
 {
-	return c >= 'a' && c <= 'j' ? c - 'a' : -1;
-}
-
-/* The key of UCI text t. */
-static struct ucikey
-uci_key(const char *t)
-{
-	struct ucikey k = { text_key(t), UCI_NBUCKETS - 1 };
-	unsigned char c0 = (unsigned char)t[0];
-	int to, rank10;
-
-	if (c0 >= 'A' && c0 <= 'Z' && t[1] == '@') {
-		to = file_of(t[2]);
-		k.bucket = (unsigned short)(10 * (c0 - 'A') + (to < 0 ? 0 : to));
-	} else if (file_of((char)c0) >= 0 && t[1] >= '1' && t[1] <= '9') {
-		rank10 = t[1] == '1' && t[2] == '0';
-		to = file_of(t[2 + rank10]);
-		k.bucket = (unsigned short)(UCI_DROPB + 10 * (10 * (c0 - 'a') +
-		    (rank10 ? 0 : t[1] - '0')) + (to < 0 ? 0 : to));
+	if (t[0] < 'a' || t[0] > 'j' || t[1] < '1' || t[1] > '9')
+		return 0;
+	*f = t[0] - 'a';
+	if (t[1] == '1' && t[2] == '0') {
+		*r = 9;
+		return 3;
 	}
-	return k;
+	*r = t[1] - '1';
+	return 2;
 }
 
-/* The cache made: 0, or -1 (no memory: the texts made each time). */
-static int
-uci_setup(void)
+/* The rank of UCI text t, R_BAD for a text of no rank. */
+static uint32_t
+rank_of_text(const char *t)
 {
-	int s;
+	int f, r, f2, r2, k, p = 0;
 
-	if (uci_cache != NULL)
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') {
+		if ((k = square_text(t + 2, &f, &r)) == 0 || t[2 + k] != '\0')
+			return R_BAD;
+		return (uint32_t)(t[0] - 'A') * 100 + (uint32_t)f * 10 +
+		    (r == 0 ? 0 : r == 9 ? 1 : (uint32_t)r + 1);
+	}
+	if ((k = square_text(t, &f, &r)) == 0)
+		return R_BAD;
+	t += k;
+	if ((k = square_text(t, &f2, &r2)) == 0)
+		return R_BAD;
+	t += k;
+	if (*t != '\0' && ((p = r_letter[(unsigned char)*t]) == 0 ||
+	    t[1] != '\0'))
+		return R_BAD;
+	return ord_from(f, r) + (uint32_t)f2 * 10 * R_NP + (p ? ord_promo(r2) +
+	    (uint32_t)p : ord_end(r2));
+}
+
+/* The tables made: 0, or -1 (no memory: the general path always). */
+static int
+r_setup(void)
+{
+	char low[ZH_NTYPES + 1] = "";
+	int s, t, n = 0, i;
+
+	if (r_tab != NULL)
 		return 0;
 	for (s = 0; s < 256; s++) {
 		unsigned f = (unsigned)ZH_FILE(s), r = (unsigned)ZH_RANK(s);
+		bool ok = s != ZH_NOSQ && s < ZH_NSQ && f < 10 && r < 10;
 
-		rec_of[s] = s == ZH_NOSQ || s >= ZH_NSQ || f >= 10 ||
-		    r >= 10 ? 100 : (unsigned char)(r * 10 + f);
+		r_from[s] = ok ? ord_from((int)f, (int)r) : R_BAD;
+		r_to[s] = ok ? (uint32_t)f * 10 * R_NP + ord_end((int)r) : R_BAD;
+		r_topro[s] = ok ? (uint32_t)f * 10 * R_NP + ord_promo((int)r) :
+		    R_BAD;
+		r_drop[s] = ok ? f * 10 + (r == 0 ? 0 : r == 9 ? 1 : r + 1) :
+		    R_BAD;
+		r_pro[s] = r_dropl[s] = R_BAD;
 	}
-	return (uci_cache = calloc(UCI_KEYS, sizeof *uci_cache)) == NULL ?
-	    -1 : 0;
+	for (t = 1; t < ZH_NTYPES; t++) {	/* the letters, sorted */
+		char c = zh_type_letter(t);
+
+		if (c >= 'A' && c <= 'Z' && strchr(low, c + 32) == NULL) {
+			low[n++] = (char)(c + 32);
+			low[n] = '\0';
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (t = 0; t < n; t++)
+			r_letter[(unsigned char)low[i]] += low[t] <= low[i];
+	for (t = 1; t < ZH_NTYPES; t++) {
+		char c = zh_type_letter(t);
+
+		if (c >= 'A' && c <= 'Z') {
+			r_pro[t] = r_letter[(unsigned char)(c + 32)];
+			r_dropl[t] = (uint32_t)(c - 'A') * 100;
+		}
+	}
+	r_tab = calloc(R_N, sizeof *r_tab);
+	return r_tab != NULL ? 0 : -1;
 }
 
-/* Move m's entry (its UCI text and key) of the cache; for a move the
-   cache does not hold (a null move), or with no cache, in (*own)[i] of
-   n made here, the text a new reference.  NULL with an exception. */
-static inline const struct ucient *
-uci_ent(const struct zh_pos *p, struct zh_move m, struct ucient **own,
-    int n, int i)
+/* Move m's rank (from its fields), R_BAD or more for none. */
+static inline uint32_t
+move_rank(struct zh_move m)
 {
-	int f = rec_of[m.from], t = rec_of[m.to];
-	size_t k;
+	if (!(m.flags & (ZH_MDROP | ZH_MPROMO | ZH_MNULL)))
+		return r_from[m.from] + r_to[m.to];
+	if (m.flags & ZH_MNULL)
+		return R_BAD;
+	if (m.flags & ZH_MDROP)
+		return r_dropl[m.piece] + r_drop[m.to];
+	return r_from[m.from] + r_topro[m.to] + r_pro[m.piece];
+}
+
+/* The text of rank r, move m's, made and kept: 0; 1 if its text has
+   another rank (then not kept); -1 with an exception. */
+static int
+rank_fill(const struct zh_pos *p, struct zh_move m, uint32_t r)
+{
 	char buf[ZH_MOVEMAX];
 
-	if ((m.flags & ZH_MNULL) || uci_cache == NULL || t >= 100 ||
-	    (f >= 100 && !(m.flags & ZH_MDROP))) {
-		if (*own == NULL && (*own = PyMem_Calloc((size_t)n,
-		    sizeof **own)) == NULL)
-			return (void *)PyErr_NoMemory();
-		zh_uci_write(p, m, buf);
-		(*own)[i].k = uci_key(buf);
-		(*own)[i].s = PyUnicode_FromString(buf);
-		return (*own)[i].s != NULL ? &(*own)[i] : NULL;
-	}
-	k = ((size_t)f * 100 + (size_t)t) * ZH_NTYPES + (m.piece % ZH_NTYPES);
-	if (uci_cache[k].s == NULL) {
-		zh_uci_write(p, m, buf);
-		if ((uci_cache[k].s = PyUnicode_InternFromString(buf)) == NULL)
-			return NULL;
-		uci_cache[k].k = uci_key(buf);
-	}
-	return &uci_cache[k];
+	zh_uci_write(p, m, buf);
+	if (rank_of_text(buf) != r)
+		return 1;
+	return (r_tab[r] = PyUnicode_InternFromString(buf)) != NULL ? 0 : -1;
 }
 
-/* Move i put in the sorted list of its bucket b (there is one): at
-   the tail if it sorts there (most do: a drop's squares come rank by
-   rank), else where it sorts. */
-static inline void
-bucket_put(const struct ucient *const *key, unsigned short *head,
-    unsigned short *tail, unsigned short *next, int b, int i)
-{
-	uint64_t k = key[i]->k.key;
-	int q;
-
-	if (key[tail[b]]->k.key <= k) {
-		next[tail[b]] = (unsigned short)i;
-		tail[b] = (unsigned short)i;
-	} else if (key[head[b]]->k.key > k) {
-		next[i] = head[b];
-		head[b] = (unsigned short)i;
-	} else {
-		for (q = head[b]; key[next[q]]->k.key <= k; q = next[q])
-			;
-		next[i] = next[q];
-		next[q] = (unsigned short)i;
-	}
-}
-
-/* The order of the n keys (ix[n], from 0): each move put in the sorted
-   list of its bucket, the buckets read in order (a bit each for those
-   used, so the empty ones cost nothing).  The buckets' order is the
-   texts' (see struct ucikey), so that is the order; with a text of the
-   last bucket (none of a legal move's) all is sorted again. */
+/* The bits set cleared (a call that takes the general path). */
 static void
-uci_order(const struct ucient *const *key, unsigned short *ix, int n)
+rank_clear(void)
 {
-	unsigned short head[UCI_NBUCKETS], tail[UCI_NBUCKETS];
-	unsigned short next[ZH_MAXMOVES], x;
-	uint64_t used[UCI_WORDS] = { 0 }, w;
-	uint32_t words = 0;
-	int i, j, b;
+	uint64_t mw;
+	int mi;
 
-	_Static_assert(UCI_WORDS <= 32, "a bit a word of buckets");
-	for (i = 0; i < n; i++) {
-		b = key[i]->k.bucket;
-		if (used[b >> 6] & (uint64_t)1 << (b & 63))
-			bucket_put(key, head, tail, next, b, i);
-		else {
-			used[b >> 6] |= (uint64_t)1 << (b & 63);
-			words |= (uint32_t)1 << (b >> 6);
-			head[b] = tail[b] = (unsigned short)i;
-		}
-	}
-	for (j = 0; words != 0; words &= words - 1) {
-		int wi = __builtin_ctz(words);
+	for (mi = 0; mi < R_MID; mi++)
+		for (mw = r_mid[mi], r_mid[mi] = 0; mw != 0; mw &= mw - 1)
+			r_leaf[mi * 64 + __builtin_ctzll(mw)] = 0;
+}
 
-		for (w = used[wi]; w != 0; w &= w - 1) {
-			b = wi * 64 + __builtin_ctzll(w);
-			for (i = head[b]; ; i = next[i]) {
-				ix[j++] = (unsigned short)i;
-				if (i == tail[b])
-					break;
+/* The bits set read back in order and cleared, their texts put in
+   list l from 0. */
+static void
+rank_drain(PyObject *l)
+{
+	PyObject **item = ((PyListObject *)l)->ob_item, *s;
+	uint64_t mw, w;
+	int mi, wi;
+
+	for (mi = 0; mi < R_MID; mi++)
+		for (mw = r_mid[mi], r_mid[mi] = 0; mw != 0; mw &= mw - 1) {
+			wi = mi * 64 + __builtin_ctzll(mw);
+			w = r_leaf[wi];
+			r_leaf[wi] = 0;
+			for (; w != 0; w &= w - 1) {
+				s = r_tab[wi * 64 + __builtin_ctzll(w)];
+				*item++ = Py_NewRef(s);
 			}
 		}
-	}
-	if (used[(UCI_NBUCKETS - 1) >> 6] &
-	    (uint64_t)1 << ((UCI_NBUCKETS - 1) & 63))
-		for (i = 1; i < n; i++) {
-			x = ix[i];
-			for (j = i; j > 0 &&
-			    key[ix[j - 1]]->k.key > key[x]->k.key; j--)
-				ix[j] = ix[j - 1];
-			ix[j] = x;
-		}
 }
 
-/* The legal moves' UCI texts, sorted, as a list. */
+/* The n legal moves' UCI texts in byte order by their ranks: the list,
+   Py_None when a move has no rank or two the same (the general path
+   then), NULL with an exception. */
 static PyObject *
-uci_list(const struct zh_pos *p, const struct zh_move *mv, int n)
+rank_list(const struct zh_pos *p, const struct zh_move *mv, int n)
 {
-	const struct ucient *ent[ZH_MAXMOVES];	/* 16 KB */
-	struct ucient *own = NULL;
-	unsigned short ix[ZH_MAXMOVES];
-	PyObject *l = NULL;
-	int i;
+	PyObject *l;
+	uint32_t r, w;
+	uint64_t bit, word;
+	int i, rc;
 
-	(void)uci_setup();
-	for (i = 0; i < n; i++)
-		if ((ent[i] = uci_ent(p, mv[i], &own, n, i)) == NULL)
-			goto out;
-	uci_order(ent, ix, n);
-	if ((l = PyList_New(n)) != NULL)
-		for (i = 0; i < n; i++)
-			PyList_SET_ITEM(l, i, Py_NewRef(ent[ix[i]]->s));
-out:
-	if (own != NULL) {
-		for (i = 0; i < n; i++)
-			Py_XDECREF(own[i].s);
-		PyMem_Free(own);
+	for (i = 0; i < n; i++) {
+		if ((r = move_rank(mv[i])) >= R_N)
+			break;
+		if (r_tab[r] == NULL && (rc = rank_fill(p, mv[i], r)) != 0) {
+			if (rc < 0) {
+				rank_clear();
+				return NULL;
+			}
+			break;
+		}
+		w = r >> 6;
+		bit = (uint64_t)1 << (r & 63);
+		if ((word = r_leaf[w]) & bit)
+			break;
+		r_leaf[w] = word | bit;
+		r_mid[w >> 6] |= (uint64_t)1 << (w & 63);
 	}
+	if (i < n) {
+		rank_clear();
+		return Py_None;
+	}
+	if ((l = PyList_New(n)) == NULL)
+		rank_clear();
+	else
+		rank_drain(l);
 	return l;
 }
 
@@ -477,9 +487,10 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The legal moves' SAN texts in dialect d, sorted, as a list. */
+/* The legal moves' SAN texts in dialect d (UCI for d < 0), sorted, as a
+   list: the general path (for UCI, rank_list is the quick one). */
 static PyObject *
-san_list(const struct zh_pos *p, const struct zh_move *mv, int n, int d)
+text_list(const struct zh_pos *p, const struct zh_move *mv, int n, int d)
 {
 	char (*text)[ZH_MOVEMAX] = malloc(ZH_MAXMOVES * sizeof *text);
 	char **ptr = malloc(ZH_MAXMOVES * sizeof *ptr);
@@ -492,7 +503,10 @@ san_list(const struct zh_pos *p, const struct zh_move *mv, int n, int d)
 		return PyErr_NoMemory();
 	}
 	for (i = 0; i < n; i++) {
-		zh_san_write(p, mv[i], d, text[i]);
+		if (d < 0)
+			zh_uci_write(p, mv[i], text[i]);
+		else
+			zh_san_write(p, mv[i], d, text[i]);
 		ptr[i] = text[i];
 	}
 	qsort(ptr, (size_t)n, sizeof *ptr, cmp_str);
@@ -520,15 +534,23 @@ legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 	int san = 0, b, d = 0, n;
 	struct zh_move mv[ZH_MAXMOVES];		/* 8 KB */
 
-	if (kw == NULL && PyTuple_GET_SIZE(args) == 0)	/* legal_moves() */
-		return uci_list(cur(o, 0), mv, zh_legal_moves(cur(o, 0), mv));
+	if (kw == NULL && PyTuple_GET_SIZE(args) == 0) {	/* legal_moves() */
+		n = zh_legal_moves(cur(o, 0), mv);
+		if (r_setup() == 0 && (l = rank_list(cur(o, 0), mv, n)) !=
+		    Py_None)
+			return l;
+		return text_list(cur(o, 0), mv, n, -1);
+	}
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opz", kwlist, &ba, &san,
 	    &ds) || (b = board_arg(o, ba)) < 0 ||
 	    (san && (d = dialect_arg(o, ds)) < 0))
 		return NULL;
 	n = zh_legal_moves(cur(o, b), mv);
-	l = san ? san_list(cur(o, b), mv, n, d) : uci_list(cur(o, b), mv, n);
-	return l;
+	if (san)
+		return text_list(cur(o, b), mv, n, d);
+	if (r_setup() == 0 && (l = rank_list(cur(o, b), mv, n)) != Py_None)
+		return l;
+	return text_list(cur(o, b), mv, n, -1);
 }
 
 /* push(move, board=0): a move in SAN (any dialect's drop forms) or UCI
