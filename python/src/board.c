@@ -693,6 +693,29 @@ is_check(PyObject *self, PyObject *args, PyObject *kw)
 	return PyBool_FromLong(zh_in_check(cur(o, b)));
 }
 
+/* key(board=0): the position's key as zhindex stores it (12 bytes, the
+   first 96 bits of zh_pos_key big-endian: zhkit-index(5)). */
+static PyObject *
+key(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", NULL };
+	board *o = (board *)self;
+	PyObject *ba = NULL;
+	unsigned char b12[12];
+	struct zh_key k;
+	int b, i;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &ba) ||
+	    (b = board_arg(o, ba)) < 0)
+		return NULL;
+	k = zh_pos_key(cur(o, b));
+	for (i = 0; i < 8; i++)
+		b12[i] = (unsigned char)(k.hi >> (56 - 8 * i));
+	for (i = 0; i < 4; i++)
+		b12[8 + i] = (unsigned char)(k.lo >> (56 - 8 * i));
+	return PyBytes_FromStringAndSize((const char *)b12, 12);
+}
+
 /* outcome(board=0): "checkmate" (the side to move is mated),
    "stalemate", or None while the game goes on (in bughouse a side
    without a move may wait for a piece: no stalemate, and a mate only
@@ -928,6 +951,10 @@ static PyMethodDef board_methods[] = {
 	  "outcome(board=0): 'checkmate', 'stalemate' or None." },
 	{ "pockets", KW pockets, METH_VARARGS | METH_KEYWORDS,
 	  "pockets(board=0): the pieces in hand of each side." },
+	{ "key", KW key, METH_VARARGS | METH_KEYWORDS,
+	  "key(board=0): the position's 12-byte key as zhindex stores it "
+	  "(zhkit-index(5)): pockets, promoted pieces, side to move, "
+	  "castling and a legal en-passant square in it, the counters not." },
 	{ "repetitions", repetitions, METH_NOARGS,
 	  "How many times this position stood before (0: the first)." },
 	{ "copy", copy, METH_NOARGS, "An independent copy." },

@@ -241,3 +241,41 @@ def test_board_frames_grow_and_copy():
         assert d.fen() == f
     assert c.plies == len(moves) and start.plies == 0
     assert start.fen() == zhkit.Board().fen() == fens[0]
+
+
+def test_key_is_the_index_key(tmp_path):
+    """Board.key() is the 12-byte key zhindex stores: the start position's
+    is in the positions rows of an index of Lichess games; it tells apart what the
+    index tells apart (pockets, promoted flag, side to move, castling,
+    a legal en passant) and not the counters."""
+    import sqlite3
+    li = os.path.join(ROOT, 'testdata/index/lichess-zh-150.pgn')
+    idx = tmp_path / 'i.zhi'
+    subprocess.run([os.path.join(BIN, 'zhindex'), 'build', '-q', '-o',
+                    str(idx), li], check=True)
+    db = sqlite3.connect(str(idx))
+    # the start position, reached by all 150 games, has its key stored
+    # (one of few games is found through the tails, without its key)
+    k = zhkit.Board().key()
+    assert len(k) == 12
+    n, = db.execute('SELECT count(*) FROM positions WHERE instr(data, ?) > 0',
+                    (k,)).fetchone()
+    assert n == 1
+    b = zhkit.Board()
+    b.push('e4')
+    assert b.key() != k and len(b.key()) == 12
+    base = 'r3k2r/ppp2ppp/1q6/3pP3/8/2N5/PPP2PPP/R3K2R/Nb w KQkq d6 0 10'
+    keys = {zhkit.Board(f).key() for f in (
+        base,
+        base.replace('/Nb w', '/Nbp w'),              # a pocket
+        base.replace('/Nb w KQkq d6', '/Nb b KQkq -'),  # side to move
+        base.replace('KQkq', 'Kkq'),                  # castling
+        base.replace(' d6 ', ' - '),                  # a legal en passant
+        base.replace('ppp2ppp/1q6/', 'ppp2pp1/1q5p/'),  # a pawn elsewhere
+        base.replace('/2N5/', '/2N~5/'))}             # a promoted knight
+    assert len(keys) == 7
+    assert zhkit.Board(base).key() == zhkit.Board(base.replace(' 0 10', ' 5 40')).key()
+    # an en-passant square whose capture is illegal (the pawn pinned to
+    # its king by the queen on e7) is not in the key
+    pinned = 'r3k2r/ppp1qppp/8/3pP3/8/2N5/PPP2PPP/R3K2R/Nb w KQkq d6 0 10'
+    assert zhkit.Board(pinned).key() == zhkit.Board(pinned.replace(' d6 ', ' - ')).key()
