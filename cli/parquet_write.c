@@ -632,6 +632,84 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 	return (long)e->ndict - 1;
 }
 
+/* A short text's bytes (at most 8, NUL-padded to width) as one word,
+   the bytes from its first NUL on 0; its length into *len. */
+static inline uint64_t
+text_word(const unsigned char *s, size_t width, size_t *len)
+{
+	uint64_t x = 0, z;
+	size_t n;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (width == 8) {
+		memcpy(&x, s, 8);
+		/* the first NUL byte's high bit: the lowest set of z */
+		z = (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;
+		if (z == 0) {
+			*len = 8;
+			return x;
+		}
+		n = (size_t)__builtin_ctzll(z) / 8;
+		*len = n;
+		return n == 0 ? 0 : x & (~(uint64_t)0 >> (64 - 8 * n));
+	}
+#endif
+	for (n = 0; n < width && s[n] != '\0'; n++)
+		x |= (uint64_t)s[n] << (8 * n);
+	*len = n;
+	(void)z;
+	return x;
+}
+
+/* dict_build() of a text column of at most 8 bytes by columns (w->cm,
+   the uci move): each value one word, found by hashing the words as
+   int_dict() does; the dictionary's PLAIN values made from its words
+   at the end.  The same dictionary as dict_index() would make. */
+static bool
+text8_dict(struct enc *e, const struct col *c, uint32_t *ix)
+{
+	const struct pqw *w = e->w;
+	const unsigned char *p = val(w, c, 0);
+	size_t i, n = w->nrows, d, len, mask = 65535;
+	uint32_t *m = e->map;
+	uint64_t x;
+	unsigned char *q;
+
+	if (e->doff == NULL && (e->doff = malloc(DICT_MAX *
+	    sizeof *e->doff)) == NULL)
+		return false;
+	memset(m, 0, 65536 * sizeof *m);
+	for (i = 0; i < n; i++, p += c->width) {
+		x = text_word(p, c->width, &len);
+		/* Fibonacci hashing, linear probing */
+		for (d = (size_t)((x * 0x9e3779b97f4a7c15u) >> 48); m[d] != 0 &&
+		    e->dv[m[d] - 1] != x; d = (d + 1) & mask)
+			;
+		if (m[d] == 0) {
+			if (e->ndict == DICT_MAX)
+				return false;
+			e->dv[e->ndict] = x;
+			m[d] = (uint32_t)++e->ndict;
+		}
+		ix[i] = m[d] - 1;
+		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2)
+			return false;
+	}
+	e->nvals = n;
+	if (e->ndict > n / 2 + 1 || !room(&e->dict, e->ndict * 12))
+		return false;
+	for (q = e->dict.p, d = 0; d < e->ndict; d++) {	/* PLAIN */
+		e->doff[d] = (size_t)(q - e->dict.p);
+		x = e->dv[d];
+		for (len = 0; len < 8 && (x >> (8 * len)) != 0; len++)
+			q[4 + len] = (unsigned char)(x >> (8 * len));
+		put_le(q, len, 4);
+		q += 4 + len;
+	}
+	e->dict.len = (size_t)(q - e->dict.p);
+	return true;
+}
+
 /* Column c of the row group (its values not null) in a dictionary: its
    indices in e->idx (4 bytes each), their count in e->nvals; false if
    it does not pay (too many values). */
@@ -651,6 +729,8 @@ dict_build(struct enc *e, const struct col *c)
 	    !room(&e->tmp, value_room(w, c)))
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
+	if (w->cm && c->kind == PQW_TEXT && c->width <= 8)
+		return text8_dict(e, c, ix);
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
@@ -667,7 +747,7 @@ dict_build(struct enc *e, const struct col *c)
 			return false;
 		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
-		if (k == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+		if (k == DICT_PROBE && e->ndict > DICT_PROBE / 2)
 			return false;
 	}
 	e->nvals = k;
@@ -816,7 +896,7 @@ int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
 		m[d] = (uint32_t)++e->ndict;
 	}
 	ix[i] = m[d] - 1;
-	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4);
+	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2);
 }
 /* e->iv in a dictionary (its values in e->dv, the rows' indices in
    e->idx): false if it does not pay.  Values within 65536 of the
