@@ -1092,6 +1092,30 @@ pack8(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
 	return q + bw;
 }
 
+/* pack8() for 8 < bw <= 16: two words of four values each, then bw
+   bytes, after which up to 16 - bw more are written (room for 16). */
+static inline unsigned char *
+pack16(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t k, size_t n, int bw, unsigned char *q)
+{
+	uint64_t a = 0, b = 0;
+	int h, half = 4 * bw;
+
+	if (k + 8 <= n)
+		for (h = 0; h < 4; h++) {
+			a |= (uint64_t)ix[k + (size_t)h] << (h * bw);
+			b |= (uint64_t)ix[k + 4 + (size_t)h] << (h * bw);
+		}
+	else
+		for (h = 0; h < 8; h++)
+			*(h < 4 ? &a : &b) |= (uint64_t)(k + (size_t)h < n ?
+			    index_at(e, ix, b8, k + (size_t)h) : 0) <<
+			    (h % 4 * bw);
+	put8(q, half < 64 ? a | b << half : a);
+	put8(q + 8, half < 64 ? b >> (64 - half) : b);
+	return q + bw;
+}
+
 /* The indices ix[0..n) (or index_at()'s) in the RLE / bit-packing
    hybrid, bw bits each,
    after e->vals: a run of 8 or more equal values an RLE run, the rest
@@ -1127,7 +1151,7 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 			groups++;
 			i += 8;
 		} while (i < n && !eq8(ix, b8, i, n) && groups < 63);
-		if (!room(&e->vals, 1 + groups * (size_t)bw + 8))
+		if (!room(&e->vals, 1 + groups * (size_t)bw + 16))
 			return false;
 		q = e->vals.p + e->vals.len;
 		*q++ = (unsigned char)(groups << 1 | 1);
@@ -1135,7 +1159,10 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 		nb = 0;
 		for (k = start; bw <= 8 && k < start + groups * 8; k += 8)
 			q = pack8(e, ix, b8, k, n, bw, q);
-		for (k = start; bw > 8 && k < start + groups * 8; k++) {
+		for (k = start; bw > 8 && bw <= 16 && k < start + groups * 8;
+		    k += 8)
+			q = pack16(e, ix, b8, k, n, bw, q);
+		for (k = start; bw > 16 && k < start + groups * 8; k++) {
 			acc |= (uint64_t)(k < n ? index_at(e, ix, b8, k) : 0) <<
 			    nb;
 			for (nb += bw; nb >= 8; nb -= 8) {
@@ -1699,6 +1726,84 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 	return w->fail ? -1 : 0;
 }
 
+/* The one-byte columns from k on whose bytes follow each other in the
+   record, up to 8 (their 8 bytes within the record): their count, 0 if
+   fewer than 2 or not a little-endian machine. */
+static int
+byte_group(const struct pqw *w, int k)
+{
+	int g = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (w->col[k].off + 8 > w->recsize)
+		return 0;
+	while (g < 8 && k + g < w->ncol && w->col[k + g].width == 1 &&
+	    w->col[k + g].off == w->col[k].off + (size_t)g)
+		g++;
+#else
+	(void)w, (void)k;
+#endif
+	return g < 2 ? 0 : g;
+}
+
+/* Words r and q of x: the bits of mask m of x[r] shifted down by sh
+   exchanged with those of x[q] (a step of a transposition). */
+static inline void
+swap_bits(uint64_t *x, int r, int q, int sh, uint64_t m)
+{
+	uint64_t t = ((x[r] >> sh) ^ x[q]) & m;
+
+	x[q] ^= t;
+	x[r] ^= t << sh;
+}
+
+/* Records [a, b) of recs: the g one-byte columns from k (byte_group())
+   into w->fill, 8 records at a time as an 8 x 8 transposition of their
+   8 bytes (a word a record becomes a word a column). */
+static void
+transpose8(struct pqw *w, const unsigned char *recs, size_t a, size_t b,
+    int k, int g)
+{
+	size_t rs = w->recsize, i;
+	const unsigned char *s = recs + a * rs + w->col[k].off;
+	unsigned char *d[8];
+	uint64_t x[8];
+	int j;
+
+	for (j = 0; j < 8; j++)		/* (unused ones: the first) */
+		d[j] = w->fill + w->col[k + (j < g ? j : 0)].cbase + w->nfill +
+		    a;
+	for (i = a; i + 8 <= b; i += 8, s += 8 * rs) {
+		memcpy(&x[0], s, 8);
+		memcpy(&x[1], s + rs, 8);
+		memcpy(&x[2], s + 2 * rs, 8);
+		memcpy(&x[3], s + 3 * rs, 8);
+		memcpy(&x[4], s + 4 * rs, 8);
+		memcpy(&x[5], s + 5 * rs, 8);
+		memcpy(&x[6], s + 6 * rs, 8);
+		memcpy(&x[7], s + 7 * rs, 8);
+		/* bytes of rows 2r, 2r + 1; pairs of rows r, r + 2; fours */
+		swap_bits(x, 0, 1, 8, 0x00ff00ff00ff00ffu);
+		swap_bits(x, 2, 3, 8, 0x00ff00ff00ff00ffu);
+		swap_bits(x, 4, 5, 8, 0x00ff00ff00ff00ffu);
+		swap_bits(x, 6, 7, 8, 0x00ff00ff00ff00ffu);
+		swap_bits(x, 0, 2, 16, 0x0000ffff0000ffffu);
+		swap_bits(x, 1, 3, 16, 0x0000ffff0000ffffu);
+		swap_bits(x, 4, 6, 16, 0x0000ffff0000ffffu);
+		swap_bits(x, 5, 7, 16, 0x0000ffff0000ffffu);
+		swap_bits(x, 0, 4, 32, 0x00000000ffffffffu);
+		swap_bits(x, 1, 5, 32, 0x00000000ffffffffu);
+		swap_bits(x, 2, 6, 32, 0x00000000ffffffffu);
+		swap_bits(x, 3, 7, 32, 0x00000000ffffffffu);
+		/* (the unused columns' first, then the first's own) */
+		for (j = 7; j >= 0; j--)
+			memcpy(d[j] + (i - a), &x[j < g ? j : 0], 8);
+	}
+	for (; i < b; i++, s += rs)
+		for (j = 0; j < g; j++)
+			d[j][i - a] = s[j];
+}
+
 /* n records (as many as w->fill has room for) after w->fill's values,
    a column at a time for a block of records that stays in the cache. */
 static void
@@ -1707,11 +1812,16 @@ transpose(struct pqw *w, const unsigned char *recs, size_t n)
 	size_t rs = w->recsize, i, a, b, wd;
 	const unsigned char *s;
 	unsigned char *d;
-	int k;
+	int k, g;
 
 	for (a = 0; a < n; a = b) {
 		b = a + 2048 < n ? a + 2048 : n;
 		for (k = 0; k < w->ncol; k++) {
+			if ((g = byte_group(w, k)) > 0) {
+				transpose8(w, recs, a, b, k, g);
+				k += g - 1;
+				continue;
+			}
 			wd = w->col[k].width;
 			s = recs + a * rs + w->col[k].off;
 			d = w->fill + w->col[k].cbase + (w->nfill + a) * wd;
