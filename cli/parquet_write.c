@@ -165,7 +165,7 @@ put_le(unsigned char *q, uint64_t v, int n)
 }
 
 /* The length of the run of equal bytes at b[i] (i < n), 8 at a time. */
-static size_t
+static inline size_t
 run8(const unsigned char *b, size_t i, size_t n)
 {
 	uint64_t v = b[i] * 0x0101010101010101u, x;
@@ -173,8 +173,14 @@ run8(const unsigned char *b, size_t i, size_t n)
 
 	for (; j + 8 <= n; j += 8) {
 		memcpy(&x, b + j, 8);
-		if (x != v)
+		if (x != v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* the run ends at the first byte that differs */
+			return j + (size_t)__builtin_ctzll(x ^ v) / 8 - i;
+#else
 			break;
+#endif
+		}
 	}
 	while (j < n && b[j] == b[i])
 		j++;
@@ -771,41 +777,59 @@ le32(const unsigned char *p)
 #endif
 }
 
+/* The values of gather_cm()'s loop: each into v[i], the min and max
+   so far into lo, hi (as 'type'). */
+#define GATHER(type, expr) \
+	for (i = 0; i < n; i++) { \
+		type x_ = (type)(expr); \
+		v[i] = (uint64_t)x_; \
+		lo.type##_ = x_ < lo.type##_ ? x_ : lo.type##_; \
+		hi.type##_ = x_ > hi.type##_ ? x_ : hi.type##_; \
+	}
+
 /* gather()'s values of a column by columns (w->cm: no nulls, each
-   value its width): false if not one of these kinds. */
+   value its width), their count, min and max: false if not one of
+   these kinds. */
 static bool
 gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
     size_t n)
 {
 	uint64_t *v = e->iv;
+	union { uint64_t uint64_t_; int64_t int64_t_; } lo, hi;
 	size_t i;
+	bool sgn = c->kind == PQW_I16 || c->kind == PQW_I32;
 
-	switch (c->kind) {
+	lo.uint64_t_ = UINT64_MAX, hi.uint64_t_ = 0;
+	if (sgn)
+		lo.int64_t_ = INT64_MAX, hi.int64_t_ = INT64_MIN;
+	switch (c->kind) {	/* each value, and the min and max so far */
+	case PQW_BOOL:
+		GATHER(uint64_t, p[i] != 0);
+		break;
 	case PQW_U8:
-		for (i = 0; i < n; i++)
-			v[i] = p[i];
-		return true;
+		GATHER(uint64_t, p[i]);
+		break;
 	case PQW_U16:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8;
-		return true;
-	case PQW_I16:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
-			    p[2 * i + 1] << 8);
-		return true;
+		GATHER(uint64_t, (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8);
+		break;
 	case PQW_U32:
-		for (i = 0; i < n; i++)
-			v[i] = le32(p + 4 * i);
-		return true;
+		GATHER(uint64_t, le32(p + 4 * i));
+		break;
+	case PQW_I16:
+		GATHER(int64_t, (int16_t)(p[2 * i] | p[2 * i + 1] << 8));
+		break;
 	case PQW_I32:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int32_t)le32(p + 4 * i);
-		return true;
+		GATHER(int64_t, (int32_t)le32(p + 4 * i));
+		break;
 	default:
 		return false;
 	}
+	e->imin = n == 0 ? 0 : lo.uint64_t_;
+	e->imax = n == 0 ? 0 : hi.uint64_t_;
+	e->nvals = n;
+	return true;
 }
+#undef GATHER
 
 /* Integer (or boolean) column c's values (not null) into e->iv (a
    signed one's sign-extended), their count into e->nvals, their min and
@@ -819,10 +843,9 @@ gather(struct enc *e, const struct col *c)
 	uint64_t *v = e->iv, a, b;
 	int64_t sa, sb;
 
-	switch (w->cm && gather_cm(e, c, p, n) ? PQW_FIXED : c->nulloff >= 0 ?
-	    PQW_STR : c->kind) {
-	case PQW_FIXED:		/* done */
-		break;
+	if (w->cm && gather_cm(e, c, p, n))	/* and its min and max */
+		return;
+	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
 	case PQW_BOOL:
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs] != 0;
