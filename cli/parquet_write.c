@@ -921,6 +921,27 @@ int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
 	ix[i] = m[d] - 1;
 	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2);
 }
+/* Values [a, b) of e->iv, all within 65536 of e->imin, in e->map's
+   dictionary (their indices at ix[a..b)): false if it is full. */
+static bool
+near_dict(struct enc *e, uint32_t *ix, size_t a, size_t b)
+{
+	const uint64_t *v = e->iv, lo = e->imin;
+	uint32_t *m = e->map, t;
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		if ((t = m[v[i] - lo]) == 0) {
+			if (e->ndict == DICT_MAX)
+				return false;
+			e->dv[e->ndict] = v[i];
+			t = m[v[i] - lo] = (uint32_t)++e->ndict;
+		}
+		ix[i] = t - 1;
+	}
+	return true;
+}
+
 /* e->iv in a dictionary (its values in e->dv, the rows' indices in
    e->idx): false if it does not pay.  Values within 65536 of the
    minimum are found by a table, others by hashing. */
@@ -937,13 +958,11 @@ int_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
-	for (i = 0; i < n && range < 65536; i++) {	/* by the table */
-		d = (size_t)(v[i] - e->imin);
-		if (!int_entry(e, m, d, v[i], ix, i))
-			return false;
-	}
-	for (i = 0; i < n && range >= 65536; i++) {
-		/* Fibonacci hashing, linear probing */
+	if (range < 65536)	/* by the table: the probe's rows, the rest */
+		return near_dict(e, ix, 0, n < DICT_PROBE ? n : DICT_PROBE) &&
+		    (n < DICT_PROBE || e->ndict <= DICT_PROBE / 2) &&
+		    near_dict(e, ix, DICT_PROBE, n) && e->ndict <= n / 2 + 1;
+	for (i = 0; i < n; i++) {	/* Fibonacci hashing, linear probing */
 		h = v[i] * 0x9e3779b97f4a7c15u;
 		for (d = (size_t)(h >> 48); m[d] != 0 &&
 		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
