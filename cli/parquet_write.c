@@ -638,6 +638,37 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 	return (long)e->ndict - 1;
 }
 
+/* Value x at slot d of int_dict's map m: its dictionary index into
+   ix[i], a new entry if the slot is empty; false when the dictionary is
+   full, or does not pay after DICT_PROBE values. */
+static inline bool
+int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
+    size_t i)
+{
+	if (m[d] == 0) {
+		if (e->ndict == DICT_MAX)
+			return false;
+		e->dv[e->ndict] = x;
+		m[d] = (uint32_t)++e->ndict;
+	}
+	ix[i] = m[d] - 1;
+	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2);
+}
+
+/* Word x's slot in e->map's hash table of e->dv (an empty one if x is
+   not there): Fibonacci hashing, linear probing. */
+static inline size_t
+int_slot(const struct enc *e, uint64_t x)
+{
+	const uint32_t *m = e->map;
+	size_t d;
+
+	for (d = (size_t)((x * 0x9e3779b97f4a7c15u) >> 48); m[d] != 0 &&
+	    e->dv[m[d] - 1] != x; d = (d + 1) & 65535)
+		;
+	return d;
+}
+
 /* A short text's bytes (at most 8, NUL-padded to width) as one word,
    the bytes from its first NUL on 0; its length into *len. */
 static inline uint64_t
@@ -676,7 +707,7 @@ text8_dict(struct enc *e, const struct col *c, uint32_t *ix)
 {
 	const struct pqw *w = e->w;
 	const unsigned char *p = val(w, c, 0);
-	size_t i, n = w->nrows, d, len, mask = 65535;
+	size_t i, n = w->nrows, d, len;
 	uint32_t *m = e->map;
 	uint64_t x;
 	unsigned char *q;
@@ -687,18 +718,7 @@ text8_dict(struct enc *e, const struct col *c, uint32_t *ix)
 	memset(m, 0, 65536 * sizeof *m);
 	for (i = 0; i < n; i++, p += c->width) {
 		x = text_word(p, c->width, &len);
-		/* Fibonacci hashing, linear probing */
-		for (d = (size_t)((x * 0x9e3779b97f4a7c15u) >> 48); m[d] != 0 &&
-		    e->dv[m[d] - 1] != x; d = (d + 1) & mask)
-			;
-		if (m[d] == 0) {
-			if (e->ndict == DICT_MAX)
-				return false;
-			e->dv[e->ndict] = x;
-			m[d] = (uint32_t)++e->ndict;
-		}
-		ix[i] = m[d] - 1;
-		if (i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2)
+		if (!int_entry(e, m, int_slot(e, x), x, ix, i))
 			return false;
 	}
 	e->nvals = n;
@@ -905,22 +925,6 @@ gather(struct enc *e, const struct col *c)
 	e->imax = b;
 }
 
-/* Value x at slot d of int_dict's map m: its dictionary index into
-   ix[i], a new entry if the slot is empty; false when the dictionary is
-   full, or does not pay after DICT_PROBE values. */
-static inline bool
-int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
-    size_t i)
-{
-	if (m[d] == 0) {
-		if (e->ndict == DICT_MAX)
-			return false;
-		e->dv[e->ndict] = x;
-		m[d] = (uint32_t)++e->ndict;
-	}
-	ix[i] = m[d] - 1;
-	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2);
-}
 /* Values [a, b) of e->iv, all within 65536 of e->imin, in e->map's
    dictionary (their indices at ix[a..b)): false if it is full. */
 static bool
@@ -948,8 +952,8 @@ near_dict(struct enc *e, uint32_t *ix, size_t a, size_t b)
 static bool
 int_dict(struct enc *e, const struct col *c)
 {
-	uint64_t range = e->imax - e->imin, *v = e->iv, h;
-	size_t i, n = e->nvals, d, mask = 65535;
+	uint64_t range = e->imax - e->imin, *v = e->iv;
+	size_t i, n = e->nvals;
 	uint32_t *ix, *m = e->map;
 
 	e->ndict = 0;
@@ -962,14 +966,9 @@ int_dict(struct enc *e, const struct col *c)
 		return near_dict(e, ix, 0, n < DICT_PROBE ? n : DICT_PROBE) &&
 		    (n < DICT_PROBE || e->ndict <= DICT_PROBE / 2) &&
 		    near_dict(e, ix, DICT_PROBE, n) && e->ndict <= n / 2 + 1;
-	for (i = 0; i < n; i++) {	/* Fibonacci hashing, linear probing */
-		h = v[i] * 0x9e3779b97f4a7c15u;
-		for (d = (size_t)(h >> 48); m[d] != 0 &&
-		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
-			;
-		if (!int_entry(e, m, d, v[i], ix, i))
+	for (i = 0; i < n; i++)		/* by hashing */
+		if (!int_entry(e, m, int_slot(e, v[i]), v[i], ix, i))
 			return false;
-	}
 	return e->ndict <= n / 2 + 1;
 }
 
@@ -1808,35 +1807,27 @@ transpose8(struct pqw *w, const unsigned char *recs, size_t a, size_t b,
 {
 	size_t rs = w->recsize, i;
 	const unsigned char *s = recs + a * rs + w->col[k].off;
+	static const int pair[12][2] = { { 0, 1 }, { 2, 3 }, { 4, 5 },
+		{ 6, 7 }, { 0, 2 }, { 1, 3 }, { 4, 6 }, { 5, 7 }, { 0, 4 },
+		{ 1, 5 }, { 2, 6 }, { 3, 7 } };
+	static const uint64_t mask[3] = { 0x00ff00ff00ff00ffu,
+		0x0000ffff0000ffffu, 0x00000000ffffffffu };
 	unsigned char *d[8];
 	uint64_t x[8];
-	int j;
+	int j, r;
 
 	for (j = 0; j < 8; j++)		/* (unused ones: the first) */
 		d[j] = w->fill + w->col[k + (j < g ? j : 0)].cbase + w->nfill +
 		    a;
 	for (i = a; i + 8 <= b; i += 8, s += 8 * rs) {
-		memcpy(&x[0], s, 8);
-		memcpy(&x[1], s + rs, 8);
-		memcpy(&x[2], s + 2 * rs, 8);
-		memcpy(&x[3], s + 3 * rs, 8);
-		memcpy(&x[4], s + 4 * rs, 8);
-		memcpy(&x[5], s + 5 * rs, 8);
-		memcpy(&x[6], s + 6 * rs, 8);
-		memcpy(&x[7], s + 7 * rs, 8);
+#pragma GCC unroll 8
+		for (r = 0; r < 8; r++)
+			memcpy(&x[r], s + (size_t)r * rs, 8);
 		/* bytes of rows 2r, 2r + 1; pairs of rows r, r + 2; fours */
-		swap_bits(x, 0, 1, 8, 0x00ff00ff00ff00ffu);
-		swap_bits(x, 2, 3, 8, 0x00ff00ff00ff00ffu);
-		swap_bits(x, 4, 5, 8, 0x00ff00ff00ff00ffu);
-		swap_bits(x, 6, 7, 8, 0x00ff00ff00ff00ffu);
-		swap_bits(x, 0, 2, 16, 0x0000ffff0000ffffu);
-		swap_bits(x, 1, 3, 16, 0x0000ffff0000ffffu);
-		swap_bits(x, 4, 6, 16, 0x0000ffff0000ffffu);
-		swap_bits(x, 5, 7, 16, 0x0000ffff0000ffffu);
-		swap_bits(x, 0, 4, 32, 0x00000000ffffffffu);
-		swap_bits(x, 1, 5, 32, 0x00000000ffffffffu);
-		swap_bits(x, 2, 6, 32, 0x00000000ffffffffu);
-		swap_bits(x, 3, 7, 32, 0x00000000ffffffffu);
+#pragma GCC unroll 12
+		for (r = 0; r < 12; r++)
+			swap_bits(x, pair[r][0], pair[r][1], 8 << (r / 4),
+			    mask[r / 4]);
 		/* (the unused columns' first, then the first's own) */
 		for (j = 7; j >= 0; j--)
 			memcpy(d[j] + (i - a), &x[j < g ? j : 0], 8);
