@@ -165,7 +165,7 @@ put_le(unsigned char *q, uint64_t v, int n)
 }
 
 /* The length of the run of equal bytes at b[i] (i < n), 8 at a time. */
-static size_t
+static inline size_t
 run8(const unsigned char *b, size_t i, size_t n)
 {
 	uint64_t v = b[i] * 0x0101010101010101u, x;
@@ -173,8 +173,14 @@ run8(const unsigned char *b, size_t i, size_t n)
 
 	for (; j + 8 <= n; j += 8) {
 		memcpy(&x, b + j, 8);
-		if (x != v)
+		if (x != v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* the run ends at the first byte that differs */
+			return j + (size_t)__builtin_ctzll(x ^ v) / 8 - i;
+#else
 			break;
+#endif
+		}
 	}
 	while (j < n && b[j] == b[i])
 		j++;
@@ -632,6 +638,104 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 	return (long)e->ndict - 1;
 }
 
+/* Value x at slot d of int_dict's map m: its dictionary index into
+   ix[i], a new entry if the slot is empty; false when the dictionary is
+   full, or does not pay after DICT_PROBE values. */
+static inline bool
+int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
+    size_t i)
+{
+	if (m[d] == 0) {
+		if (e->ndict == DICT_MAX)
+			return false;
+		e->dv[e->ndict] = x;
+		m[d] = (uint32_t)++e->ndict;
+	}
+	ix[i] = m[d] - 1;
+	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 2);
+}
+
+/* Word x's slot in e->map's hash table of e->dv (an empty one if x is
+   not there): Fibonacci hashing, linear probing. */
+static inline size_t
+int_slot(const struct enc *e, uint64_t x)
+{
+	const uint32_t *m = e->map;
+	size_t d;
+
+	for (d = (size_t)((x * 0x9e3779b97f4a7c15u) >> 48); m[d] != 0 &&
+	    e->dv[m[d] - 1] != x; d = (d + 1) & 65535)
+		;
+	return d;
+}
+
+/* A short text's bytes (at most 8, NUL-padded to width) as one word,
+   the bytes from its first NUL on 0; its length into *len. */
+static inline uint64_t
+text_word(const unsigned char *s, size_t width, size_t *len)
+{
+	uint64_t x = 0, z;
+	size_t n;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (width == 8) {
+		memcpy(&x, s, 8);
+		/* the first NUL byte's high bit: the lowest set of z */
+		z = (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;
+		if (z == 0) {
+			*len = 8;
+			return x;
+		}
+		n = (size_t)__builtin_ctzll(z) / 8;
+		*len = n;
+		return n == 0 ? 0 : x & (~(uint64_t)0 >> (64 - 8 * n));
+	}
+#endif
+	for (n = 0; n < width && s[n] != '\0'; n++)
+		x |= (uint64_t)s[n] << (8 * n);
+	*len = n;
+	(void)z;
+	return x;
+}
+
+/* dict_build() of a text column of at most 8 bytes by columns (w->cm,
+   the uci move): each value one word, found by hashing the words as
+   int_dict() does; the dictionary's PLAIN values made from its words
+   at the end.  The same dictionary as dict_index() would make. */
+static bool
+text8_dict(struct enc *e, const struct col *c, uint32_t *ix)
+{
+	const struct pqw *w = e->w;
+	const unsigned char *p = val(w, c, 0);
+	size_t i, n = w->nrows, d, len;
+	uint32_t *m = e->map;
+	uint64_t x;
+	unsigned char *q;
+
+	if (e->doff == NULL && (e->doff = malloc(DICT_MAX *
+	    sizeof *e->doff)) == NULL)
+		return false;
+	memset(m, 0, 65536 * sizeof *m);
+	for (i = 0; i < n; i++, p += c->width) {
+		x = text_word(p, c->width, &len);
+		if (!int_entry(e, m, int_slot(e, x), x, ix, i))
+			return false;
+	}
+	e->nvals = n;
+	if (e->ndict > n / 2 + 1 || !room(&e->dict, e->ndict * 12))
+		return false;
+	for (q = e->dict.p, d = 0; d < e->ndict; d++) {	/* PLAIN */
+		e->doff[d] = (size_t)(q - e->dict.p);
+		x = e->dv[d];
+		for (len = 0; len < 8 && (x >> (8 * len)) != 0; len++)
+			q[4 + len] = (unsigned char)(x >> (8 * len));
+		put_le(q, len, 4);
+		q += 4 + len;
+	}
+	e->dict.len = (size_t)(q - e->dict.p);
+	return true;
+}
+
 /* Column c of the row group (its values not null) in a dictionary: its
    indices in e->idx (4 bytes each), their count in e->nvals; false if
    it does not pay (too many values). */
@@ -651,6 +755,8 @@ dict_build(struct enc *e, const struct col *c)
 	    !room(&e->tmp, value_room(w, c)))
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
+	if (w->cm && c->kind == PQW_TEXT && c->width <= 8)
+		return text8_dict(e, c, ix);
 	for (i = 0; i < w->nrows; i++) {
 		if (!present(w, c, i))
 			continue;
@@ -667,7 +773,7 @@ dict_build(struct enc *e, const struct col *c)
 			return false;
 		ix[k++] = (uint32_t)d;
 		/* it pays when the values repeat: a few new ones a row */
-		if (k == DICT_PROBE && e->ndict > DICT_PROBE / 4)
+		if (k == DICT_PROBE && e->ndict > DICT_PROBE / 2)
 			return false;
 	}
 	e->nvals = k;
@@ -691,41 +797,59 @@ le32(const unsigned char *p)
 #endif
 }
 
+/* The values of gather_cm()'s loop: each into v[i], the min and max
+   so far into lo, hi (as 'type'). */
+#define GATHER(type, expr) \
+	for (i = 0; i < n; i++) { \
+		type x_ = (type)(expr); \
+		v[i] = (uint64_t)x_; \
+		lo.type##_ = x_ < lo.type##_ ? x_ : lo.type##_; \
+		hi.type##_ = x_ > hi.type##_ ? x_ : hi.type##_; \
+	}
+
 /* gather()'s values of a column by columns (w->cm: no nulls, each
-   value its width): false if not one of these kinds. */
+   value its width), their count, min and max: false if not one of
+   these kinds. */
 static bool
 gather_cm(struct enc *e, const struct col *c, const unsigned char *p,
     size_t n)
 {
 	uint64_t *v = e->iv;
+	union { uint64_t uint64_t_; int64_t int64_t_; } lo, hi;
 	size_t i;
+	bool sgn = c->kind == PQW_I16 || c->kind == PQW_I32;
 
-	switch (c->kind) {
+	lo.uint64_t_ = UINT64_MAX, hi.uint64_t_ = 0;
+	if (sgn)
+		lo.int64_t_ = INT64_MAX, hi.int64_t_ = INT64_MIN;
+	switch (c->kind) {	/* each value, and the min and max so far */
+	case PQW_BOOL:
+		GATHER(uint64_t, p[i] != 0);
+		break;
 	case PQW_U8:
-		for (i = 0; i < n; i++)
-			v[i] = p[i];
-		return true;
+		GATHER(uint64_t, p[i]);
+		break;
 	case PQW_U16:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8;
-		return true;
-	case PQW_I16:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int16_t)(p[2 * i] |
-			    p[2 * i + 1] << 8);
-		return true;
+		GATHER(uint64_t, (uint64_t)p[2 * i] | (uint64_t)p[2 * i + 1] << 8);
+		break;
 	case PQW_U32:
-		for (i = 0; i < n; i++)
-			v[i] = le32(p + 4 * i);
-		return true;
+		GATHER(uint64_t, le32(p + 4 * i));
+		break;
+	case PQW_I16:
+		GATHER(int64_t, (int16_t)(p[2 * i] | p[2 * i + 1] << 8));
+		break;
 	case PQW_I32:
-		for (i = 0; i < n; i++)
-			v[i] = (uint64_t)(int64_t)(int32_t)le32(p + 4 * i);
-		return true;
+		GATHER(int64_t, (int32_t)le32(p + 4 * i));
+		break;
 	default:
 		return false;
 	}
+	e->imin = n == 0 ? 0 : lo.uint64_t_;
+	e->imax = n == 0 ? 0 : hi.uint64_t_;
+	e->nvals = n;
+	return true;
 }
+#undef GATHER
 
 /* Integer (or boolean) column c's values (not null) into e->iv (a
    signed one's sign-extended), their count into e->nvals, their min and
@@ -739,10 +863,9 @@ gather(struct enc *e, const struct col *c)
 	uint64_t *v = e->iv, a, b;
 	int64_t sa, sb;
 
-	switch (w->cm && gather_cm(e, c, p, n) ? PQW_FIXED : c->nulloff >= 0 ?
-	    PQW_STR : c->kind) {
-	case PQW_FIXED:		/* done */
-		break;
+	if (w->cm && gather_cm(e, c, p, n))	/* and its min and max */
+		return;
+	switch (c->nulloff >= 0 ? PQW_STR : c->kind) {
 	case PQW_BOOL:
 		for (i = 0; i < n; i++)
 			v[i] = p[i * rs] != 0;
@@ -802,30 +925,35 @@ gather(struct enc *e, const struct col *c)
 	e->imax = b;
 }
 
-/* Value x at slot d of int_dict's map m: its dictionary index into
-   ix[i], a new entry if the slot is empty; false when the dictionary is
-   full, or does not pay after DICT_PROBE values. */
-static inline bool
-int_entry(struct enc *e, uint32_t *m, size_t d, uint64_t x, uint32_t *ix,
-    size_t i)
+/* Values [a, b) of e->iv, all within 65536 of e->imin, in e->map's
+   dictionary (their indices at ix[a..b)): false if it is full. */
+static bool
+near_dict(struct enc *e, uint32_t *ix, size_t a, size_t b)
 {
-	if (m[d] == 0) {
-		if (e->ndict == DICT_MAX)
-			return false;
-		e->dv[e->ndict] = x;
-		m[d] = (uint32_t)++e->ndict;
+	const uint64_t *v = e->iv, lo = e->imin;
+	uint32_t *m = e->map, t;
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		if ((t = m[v[i] - lo]) == 0) {
+			if (e->ndict == DICT_MAX)
+				return false;
+			e->dv[e->ndict] = v[i];
+			t = m[v[i] - lo] = (uint32_t)++e->ndict;
+		}
+		ix[i] = t - 1;
 	}
-	ix[i] = m[d] - 1;
-	return !(i + 1 == DICT_PROBE && e->ndict > DICT_PROBE / 4);
+	return true;
 }
+
 /* e->iv in a dictionary (its values in e->dv, the rows' indices in
    e->idx): false if it does not pay.  Values within 65536 of the
    minimum are found by a table, others by hashing. */
 static bool
 int_dict(struct enc *e, const struct col *c)
 {
-	uint64_t range = e->imax - e->imin, *v = e->iv, h;
-	size_t i, n = e->nvals, d, mask = 65535;
+	uint64_t range = e->imax - e->imin, *v = e->iv;
+	size_t i, n = e->nvals;
 	uint32_t *ix, *m = e->map;
 
 	e->ndict = 0;
@@ -834,20 +962,13 @@ int_dict(struct enc *e, const struct col *c)
 		return false;
 	ix = (uint32_t *)(void *)e->idx.p;
 	memset(m, 0, (range < 65536 ? range + 1 : 65536) * sizeof *m);
-	for (i = 0; i < n && range < 65536; i++) {	/* by the table */
-		d = (size_t)(v[i] - e->imin);
-		if (!int_entry(e, m, d, v[i], ix, i))
+	if (range < 65536)	/* by the table: the probe's rows, the rest */
+		return near_dict(e, ix, 0, n < DICT_PROBE ? n : DICT_PROBE) &&
+		    (n < DICT_PROBE || e->ndict <= DICT_PROBE / 2) &&
+		    near_dict(e, ix, DICT_PROBE, n) && e->ndict <= n / 2 + 1;
+	for (i = 0; i < n; i++)		/* by hashing */
+		if (!int_entry(e, m, int_slot(e, v[i]), v[i], ix, i))
 			return false;
-	}
-	for (i = 0; i < n && range >= 65536; i++) {
-		/* Fibonacci hashing, linear probing */
-		h = v[i] * 0x9e3779b97f4a7c15u;
-		for (d = (size_t)(h >> 48); m[d] != 0 &&
-		    e->dv[m[d] - 1] != v[i]; d = (d + 1) & mask)
-			;
-		if (!int_entry(e, m, d, v[i], ix, i))
-			return false;
-	}
 	return e->ndict <= n / 2 + 1;
 }
 
@@ -1012,6 +1133,30 @@ pack8(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
 	return q + bw;
 }
 
+/* pack8() for 8 < bw <= 16: two words of four values each, then bw
+   bytes, after which up to 16 - bw more are written (room for 16). */
+static inline unsigned char *
+pack16(const struct enc *e, const uint32_t *ix, const unsigned char *b8,
+    size_t k, size_t n, int bw, unsigned char *q)
+{
+	uint64_t a = 0, b = 0;
+	int h, half = 4 * bw;
+
+	if (k + 8 <= n)
+		for (h = 0; h < 4; h++) {
+			a |= (uint64_t)ix[k + (size_t)h] << (h * bw);
+			b |= (uint64_t)ix[k + 4 + (size_t)h] << (h * bw);
+		}
+	else
+		for (h = 0; h < 8; h++)
+			*(h < 4 ? &a : &b) |= (uint64_t)(k + (size_t)h < n ?
+			    index_at(e, ix, b8, k + (size_t)h) : 0) <<
+			    (h % 4 * bw);
+	put8(q, half < 64 ? a | b << half : a);
+	put8(q + 8, half < 64 ? b >> (64 - half) : b);
+	return q + bw;
+}
+
 /* The indices ix[0..n) (or index_at()'s) in the RLE / bit-packing
    hybrid, bw bits each,
    after e->vals: a run of 8 or more equal values an RLE run, the rest
@@ -1047,7 +1192,7 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 			groups++;
 			i += 8;
 		} while (i < n && !eq8(ix, b8, i, n) && groups < 63);
-		if (!room(&e->vals, 1 + groups * (size_t)bw + 8))
+		if (!room(&e->vals, 1 + groups * (size_t)bw + 16))
 			return false;
 		q = e->vals.p + e->vals.len;
 		*q++ = (unsigned char)(groups << 1 | 1);
@@ -1055,7 +1200,10 @@ rle_hybrid(struct enc *e, const uint32_t *ix, const unsigned char *b8,
 		nb = 0;
 		for (k = start; bw <= 8 && k < start + groups * 8; k += 8)
 			q = pack8(e, ix, b8, k, n, bw, q);
-		for (k = start; bw > 8 && k < start + groups * 8; k++) {
+		for (k = start; bw > 8 && bw <= 16 && k < start + groups * 8;
+		    k += 8)
+			q = pack16(e, ix, b8, k, n, bw, q);
+		for (k = start; bw > 16 && k < start + groups * 8; k++) {
 			acc |= (uint64_t)(k < n ? index_at(e, ix, b8, k) : 0) <<
 			    nb;
 			for (nb += bw; nb >= 8; nb -= 8) {
@@ -1619,6 +1767,76 @@ pqw_row(struct pqw *w, const unsigned char *rec, const void *heap,
 	return w->fail ? -1 : 0;
 }
 
+/* The one-byte columns from k on whose bytes follow each other in the
+   record, up to 8 (their 8 bytes within the record): their count, 0 if
+   fewer than 2 or not a little-endian machine. */
+static int
+byte_group(const struct pqw *w, int k)
+{
+	int g = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (w->col[k].off + 8 > w->recsize)
+		return 0;
+	while (g < 8 && k + g < w->ncol && w->col[k + g].width == 1 &&
+	    w->col[k + g].off == w->col[k].off + (size_t)g)
+		g++;
+#else
+	(void)w, (void)k;
+#endif
+	return g < 2 ? 0 : g;
+}
+
+/* Words r and q of x: the bits of mask m of x[r] shifted down by sh
+   exchanged with those of x[q] (a step of a transposition). */
+static inline void
+swap_bits(uint64_t *x, int r, int q, int sh, uint64_t m)
+{
+	uint64_t t = ((x[r] >> sh) ^ x[q]) & m;
+
+	x[q] ^= t;
+	x[r] ^= t << sh;
+}
+
+/* Records [a, b) of recs: the g one-byte columns from k (byte_group())
+   into w->fill, 8 records at a time as an 8 x 8 transposition of their
+   8 bytes (a word a record becomes a word a column). */
+static void
+transpose8(struct pqw *w, const unsigned char *recs, size_t a, size_t b,
+    int k, int g)
+{
+	size_t rs = w->recsize, i;
+	const unsigned char *s = recs + a * rs + w->col[k].off;
+	static const int pair[12][2] = { { 0, 1 }, { 2, 3 }, { 4, 5 },
+		{ 6, 7 }, { 0, 2 }, { 1, 3 }, { 4, 6 }, { 5, 7 }, { 0, 4 },
+		{ 1, 5 }, { 2, 6 }, { 3, 7 } };
+	static const uint64_t mask[3] = { 0x00ff00ff00ff00ffu,
+		0x0000ffff0000ffffu, 0x00000000ffffffffu };
+	unsigned char *d[8];
+	uint64_t x[8];
+	int j, r;
+
+	for (j = 0; j < 8; j++)		/* (unused ones: the first) */
+		d[j] = w->fill + w->col[k + (j < g ? j : 0)].cbase + w->nfill +
+		    a;
+	for (i = a; i + 8 <= b; i += 8, s += 8 * rs) {
+#pragma GCC unroll 8
+		for (r = 0; r < 8; r++)
+			memcpy(&x[r], s + (size_t)r * rs, 8);
+		/* bytes of rows 2r, 2r + 1; pairs of rows r, r + 2; fours */
+#pragma GCC unroll 12
+		for (r = 0; r < 12; r++)
+			swap_bits(x, pair[r][0], pair[r][1], 8 << (r / 4),
+			    mask[r / 4]);
+		/* (the unused columns' first, then the first's own) */
+		for (j = 7; j >= 0; j--)
+			memcpy(d[j] + (i - a), &x[j < g ? j : 0], 8);
+	}
+	for (; i < b; i++, s += rs)
+		for (j = 0; j < g; j++)
+			d[j][i - a] = s[j];
+}
+
 /* n records (as many as w->fill has room for) after w->fill's values,
    a column at a time for a block of records that stays in the cache. */
 static void
@@ -1627,11 +1845,16 @@ transpose(struct pqw *w, const unsigned char *recs, size_t n)
 	size_t rs = w->recsize, i, a, b, wd;
 	const unsigned char *s;
 	unsigned char *d;
-	int k;
+	int k, g;
 
 	for (a = 0; a < n; a = b) {
 		b = a + 2048 < n ? a + 2048 : n;
 		for (k = 0; k < w->ncol; k++) {
+			if ((g = byte_group(w, k)) > 0) {
+				transpose8(w, recs, a, b, k, g);
+				k += g - 1;
+				continue;
+			}
 			wd = w->col[k].width;
 			s = recs + a * rs + w->col[k].off;
 			d = w->fill + w->col[k].cbase + (w->nfill + a) * wd;

@@ -78,6 +78,16 @@ sample() {
 		cmp "$T/zstd/$t.parquet" "$T/j2/$t.parquet"
 	done
 	node "$SUMS" duckdb "$T/zstd/positions.parquet" >"$T/ref"
+	# one row group of 6837 rows (past the dictionary's first test at
+	# 4096): the -F npy table's sums, the uci moves in a dictionary
+	# (zhkit-arrays(5)) of 9 to 16 bits an index
+	zhreplay -q -F npy -o "$T/n" "$P"
+	"$PY" "$ZH_TOP/tests/helpers/npy-sums.py" "$T/n/positions.npy" >"$T/npy.sums"
+	run diff "$T/npy.sums" "$T/ref"
+	assert_success
+	run node "$BATS_TEST_DIRNAME/interop/parquet_sql.mjs" \
+	    "SELECT encodings FROM parquet_metadata('$T/zstd/positions.parquet') WHERE path_in_schema = 'uci'"
+	assert_output --partial 'RLE_DICTIONARY'
 	for c in snappy gzip none; do
 		zhreplay -q -F parquet --compression "$c" -o "$T/$c" "$P"
 		run node "$BATS_TEST_DIRNAME/interop/parquet_sql.mjs" \
