@@ -1088,6 +1088,8 @@ run_chunked(struct jobs *j, FILE *in, struct progress *pr)
 		return run_one(j, in, pr);
 	}
 	pieces_open(&ps, in);
+	if (j->chunk_bytes > 0 && getenv("ZH_JOBS_CHUNK") == NULL)
+		ps.target = j->chunk_bytes;
 	bad = drain(&p, hand_out(&p, &ps, &k));
 	crew_stop(&p.c);
 	if (getenv("ZH_JOBS_DEBUG"))	/* tests: was the chunk path taken? */

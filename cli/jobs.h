@@ -74,6 +74,10 @@ struct jobs {
 	const char *name;			/* the input's, for messages */
 	const char *fen_hint;			/* FEN lines given: what to
 						   run (kind.h; NULL: zhfen) */
+	size_t chunk_bytes;			/* input bytes a worker's
+						   chunk (0: pieces.c's; the
+						   environment's
+						   ZH_JOBS_CHUNK wins) */
 	long before, seen;			/* games of the inputs before
 						   this one; of this one */
 	struct zh_error rerr;			/* why reading failed */
