@@ -879,7 +879,8 @@ pqr_movetext(char *out, const char *v, size_t n, const char **tail)
 	size_t i, j, m, k = 0;
 	char c, in = 0;		/* in a comment: the byte that ends it */
 	int depth = 0;		/* in variations */
-	bool nl = memchr(v, '\n', n) != NULL || memchr(v, '\r', n) != NULL;
+	bool nl = n > 0 && (memchr(v, '\n', n) != NULL ||
+	    memchr(v, '\r', n) != NULL);
 
 	if (n > 0 && v[0] == '%')	/* not an escape line, which PGN's
 					   reader would skip whole */
