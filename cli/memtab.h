@@ -17,7 +17,9 @@
  *   MB at a time, so the kernel's zeroing of new pages is off the
  *   writer's path while a core is free;
  * - it is handed over as it is (memtab_take), its unused tail given
- *   back, and freed with memtab_free.
+ *   back, and freed with memtab_free into a pool that the next table
+ *   of its kind takes its pages from: a read after a read (the Python
+ *   module's) skips the kernel's page faults and zeroing.
  */
 #ifndef MEMTAB_H
 #define MEMTAB_H
@@ -30,6 +32,8 @@ struct memtab {
 	size_t ahead;		/* bytes from p faulted in or asked to be */
 	size_t hint;		/* the first mapping's size, at least */
 	bool huge0;		/* huge pages from its first byte */
+	unsigned kind;		/* 0..255: what table (a freed table's
+				   pages go to the next of its kind) */
 };
 
 /* The helper thread that faults pages in, one for a set of tables;
@@ -47,8 +51,12 @@ void memtab_faulter_free(struct memtab_faulter *f);
 size_t memtab_room(struct memtab *m, size_t used, size_t need,
     struct memtab_faulter *f);
 /* The first 'used' bytes of m handed over (NULL if none; what to pass
-   to memtab_free in *size); m is empty again, its hint kept. */
+   to memtab_free in *size: the bytes mapped, a multiple of the page
+   size, plus m's kind); m is empty again, its hint and kind kept. */
 unsigned char *memtab_take(struct memtab *m, size_t used, size_t *size,
     struct memtab_faulter *f);
+/* A table handed over freed: its pages kept for the next table of its
+   kind (the pool: 8 mappings of 2 MB and more, 256 MB at most), or
+   given back. */
 void memtab_free(void *p, size_t size);
 #endif

@@ -1749,6 +1749,7 @@ npy_open_mem(void)
 		n->t[k].name = names[k];
 		n->t[k].fields = fields[k];
 		n->t[k].rsize = recsize[k];
+		n->t[k].mt.kind = (unsigned)k + 1;	/* (memtab's pool) */
 	}
 	if ((n->sink = fopencookie(n, "w", sink_io)) == NULL)
 		goto fail;
@@ -1844,7 +1845,8 @@ npy_close_mem(struct npy *n)
 		rc = -1;
 	memtab_faulter_free(n->fa);
 	for (k = 0; k < NTABLES; k++)
-		memtab_free(n->t[k].mt.p, n->t[k].mt.size);
+		memtab_free(n->t[k].mt.p, n->t[k].mt.size |
+		    n->t[k].mt.kind);
 	for (i = 0; i < n->nfiles; i++)
 		free(n->files[i]);
 	free(n->files);

@@ -4,6 +4,7 @@ import io
 import os
 import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -175,6 +176,50 @@ def test_chunks_abandoned():
     first = next(g)
     assert len(first.positions) >= 100
     g.close()       # the run stops, its thread joined
+
+
+def test_freed_tables_pages_reused(tmp_path):
+    """A read takes the pages of tables freed before (cli/memtab.c's
+    pool, tables of 2 MB and more): their stale bytes never show, and a
+    live table's pages are never taken."""
+    x4 = tmp_path / 'x4.pgn'            # 27k positions: 4.8 MB
+    with open(ZH1K, 'rb') as f:
+        text = f.read()
+    x4.write_bytes((text + b'\n') * 4)
+    ref, _ = zhreplay_npy(tmp_path, [x4])
+    for jobs in (2, 1, 2):
+        big = zhkit.read(GAMES, jobs=jobs)  # (takes what it can)
+        del big
+        t = zhkit.read(str(x4), jobs=jobs)
+        assert t.positions.nbytes >= 4 << 20
+        same(t, ref)
+        assert t.positions.tobytes() == ref['positions'].tobytes()
+        del t
+    # in a process of its own (a pool of one table): the pages stay
+    # when the table is freed, and the next read grows by none of them
+    script = """if 1:
+        import os, sys, zhkit
+        def rss():
+            with open('/proc/self/statm') as f:
+                return int(f.read().split()[1]) * os.sysconf('SC_PAGESIZE')
+        t = zhkit.read(sys.argv[1], jobs=2)
+        was, size = t.positions.ctypes.data, t.positions.nbytes
+        before = rss()
+        del t
+        kept = rss()
+        t = zhkit.read(sys.argv[1], jobs=1)
+        again = rss()
+        assert t.positions.ctypes.data == was, 'not taken again'
+        assert before - kept < size // 2, 'given back'
+        assert again - kept < size // 2, 'new pages'
+        other = zhkit.read(sys.argv[1], jobs=2)
+        assert other.positions.ctypes.data != was, 'a live table taken'
+        print('ok')
+    """
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(zhkit.__path__[0]))
+    p = subprocess.run([sys.executable, '-c', script, str(x4)],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0 and p.stdout == 'ok\n', p.stderr
 
 
 def test_reads_at_once_in_threads(tmp_path):
