@@ -198,6 +198,28 @@ static struct pooled {
 static int npool;
 static size_t pooled;
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* A fork while a thread holds the lock (a read in one Python thread,
+   os.fork in another) leaves the child a lock nobody will unlock: held
+   across the fork, as malloc's own. */
+static void
+pool_lock(void)
+{
+	pthread_mutex_lock(&pool_mu);
+}
+
+static void
+pool_unlock(void)
+{
+	pthread_mutex_unlock(&pool_mu);
+}
+
+static void
+pool_init(void)
+{
+	(void)pthread_atfork(pool_lock, pool_unlock, pool_unlock);
+}
 
 /* A mapping of the pool for a table of this kind that needs 'need'
    bytes and is guessed to need 'want' (>= need), its size in *size: of
@@ -210,6 +232,7 @@ pool_take(unsigned kind, size_t need, size_t want, size_t *size)
 	unsigned char *p = NULL;
 	int i, best = -1;
 
+	pthread_once(&pool_once, pool_init);
 	pthread_mutex_lock(&pool_mu);
 	for (i = 0; i < npool; i++) {
 		size_t s = pool[i].size;
@@ -241,6 +264,7 @@ pool_put(unsigned char *p, size_t size, unsigned kind)
 	size_t outsize[POOL_N + 1];
 	int nout = 0, i;
 
+	pthread_once(&pool_once, pool_init);
 	pthread_mutex_lock(&pool_mu);
 	if (size > POOL_MAX || size < HUGE) {
 		out[nout] = p, outsize[nout++] = size;
