@@ -231,7 +231,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
 
-bench: all build/bench/floor build/bench/inflate
+bench: all build/bench/floor build/bench/inflate build/bench/idlewait
 	@bash bench/run.sh
 
 # The reader alone, and the reader with the legality replay: the floors
@@ -239,6 +239,11 @@ bench: all build/bench/floor build/bench/inflate
 build/bench/floor: bench/floor.c build/libzh.a $(LIBHDR)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -o $@ bench/floor.c build/libzh.a $(LIBS)
+
+# The prepare step before each timed run: both cores idle (not installed).
+build/bench/idlewait: bench/idlewait.c
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -o $@ bench/idlewait.c -lpthread
 
 # Decompression alone through the tools' read path (cli/codec.c).
 build/bench/inflate: bench/inflate.c cli/codec.c cli/codec.h build/libzh.a

@@ -14,7 +14,9 @@ Each command is one string, split as a shell would split it (no shell
 runs it).  Every run's figures go to JSON.  PAIRS_PREPARE_A, if set, is
 a shell command run before each run of A, not timed (e.g. removing the
 output directory A's last run wrote, so each run writes a new one);
-PAIRS_PREPARE_B the same before each run of B.
+PAIRS_PREPARE_B the same before each run of B.  ZH_IDLEWAIT, if set, is
+a command run after them (not timed) that returns once both cores are
+idle (bench/idlewait.c).
 """
 import json
 import os
@@ -47,9 +49,13 @@ def main():
     prep = os.environ.get("PAIRS_PREPARE_A")
     prep_b = os.environ.get("PAIRS_PREPARE_B")
 
+    idle = shlex.split(os.environ.get("ZH_IDLEWAIT", ""))
+
     def prepare(cmd):
         if cmd:
             subprocess.run(cmd, shell=True, check=True)
+        if idle:  # both cores idle (bench/idlewait.c, from run.sh)
+            subprocess.run(idle, check=False)
 
     prepare(prep)
     once(a)

@@ -10,6 +10,7 @@ Prints one row a line: label, input, seconds, metrics, ratio (tabs).
 The ratios are only meaningful on an idle machine."""
 import os
 import resource
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -23,11 +24,22 @@ name = os.path.basename(pgn)
 runs = int(os.environ.get('ZH_BENCH_RUNS', '5'))
 
 
+IDLE = shlex.split(os.environ.get('ZH_IDLEWAIT', ''))
+
+
+def idle():
+    """Wait until both cores are idle (bench/idlewait.c, from run.sh)."""
+    if IDLE:
+        subprocess.run(IDLE, check=False)
+
+
 def best(fn, n=runs):
-    """The median time of fn(); what it returns is freed after the clock
-    stops (read()'s tables: giving back 125 MB is not reading)."""
+    """The median time of fn(), each run started on idle cores; what it
+    returns is freed after the clock stops (read()'s tables: giving back
+    125 MB is not reading)."""
     t = []
     for _ in range(n):
+        idle()
         s = time.perf_counter()
         r = fn()
         t.append(time.perf_counter() - s)
@@ -65,6 +77,7 @@ def cpu_best(fn, who, n=runs):
     one run, averaged: figures a loaded machine does not change much."""
     t, cpu, flt = [], 0.0, 0
     for _ in range(n):
+        idle()
         a = resource.getrusage(who)
         s = time.perf_counter()
         r = fn()

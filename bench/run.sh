@@ -52,6 +52,15 @@ export PEERS
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
 ROWS=$TMP/rows.tsv
 : >"$ROWS"
+# Each timed run starts when both cores are idle (bench/idlewait.c: the
+# host's other tenants leave no trace in /proc/stat); hyperfine's
+# --prepare, bench/pairs.py, bench/python.py and the Dask example's
+# bench run it.  ZH_IDLEWAIT= (empty) times without waiting.
+if [ -z "${ZH_IDLEWAIT+set}" ] && [ -x build/bench/idlewait ]; then
+	ZH_IDLEWAIT="build/bench/idlewait $TMP/idle-best"
+	rm -f "$TMP/idle-best"		# learnt anew by each run
+fi
+export ZH_IDLEWAIT
 
 note() { printf '  -- %s\n' "$*"; }
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -71,6 +80,7 @@ time_cmd() {
 	# /dev/null.  The jobs section uses null: hyperfine draining a pipe
 	# takes a share of the 2 cores that -j 2 would use.
 	if ! hyperfine -N --warmup 1 --runs "$runs" --style none --output="$output" \
+		${ZH_IDLEWAIT:+--prepare "$ZH_IDLEWAIT"} \
 		--export-json "$json" -- "$cmd" >"$TMP/json/$name.log" 2>&1; then
 		echo "  !! $name failed: $cmd (see $TMP/json/$name.log)" >&2
 		return 1

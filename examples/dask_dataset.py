@@ -186,17 +186,23 @@ def bench(pgn):
     """`make bench`: one process against a LocalCluster of two workers
     (rows for bench/run.sh: label, input, seconds, metrics, ratio)."""
     import shutil
+    import subprocess
     import tempfile
     from dask.distributed import Client, LocalCluster
     inputs = [pgn] * 4
     d = tempfile.mkdtemp()
     runs = int(os.environ.get('ZH_BENCH_RUNS', '5'))
 
+    idle = os.environ.get('ZH_IDLEWAIT', '').split()
+
     def median(fn):
         # the median of runs, each into a new directory (one shot of
-        # each drifted from x0.9 to x1.4 between runs)
+        # each drifted from x0.9 to x1.4 between runs), each started
+        # once both cores are idle (bench/idlewait.c)
         t = []
         for i in range(runs):
+            if idle:
+                subprocess.run(idle, check=False)
             s = time.perf_counter()
             r = fn(i)
             t.append(time.perf_counter() - s)
