@@ -683,7 +683,9 @@ parquet_section() {
 	bin/zhreplay -q -F parquet -o "$out" "$pgn" || { note "zhreplay -F parquet failed: parquet section skipped"; return; }
 	npos=$("$py" -c 'import numpy as n, sys; print(len(n.load(sys.argv[1], mmap_mode="r")))' "$out-npy/positions.npy")
 	echo; echo "## positions as Parquet: zh.pgn ($npos positions)"
-	set -- $(PAIRS_PREPARE_A="rm -rf $out" PAIRS_PREPARE_B="rm -rf $out-npy" python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-npy.json" \
+	# (each run's disk writes flushed before the next starts: npy's 125 MB
+	# would be written back by the kernel during the Parquet run after it)
+	set -- $(PAIRS_PREPARE_A="rm -rf $out; sync" PAIRS_PREPARE_B="rm -rf $out-npy; sync" python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-npy.json" \
 		"bin/zhreplay -q -F parquet -o $out $pgn" "bin/zhreplay -q -F npy -o $out-npy $pgn")
 	if [ $# -eq 5 ]; then
 		row "zhreplay -F npy (a new DIR)" "zh.pgn" "$2" "positions/s $(calc "round($npos / $2)")  CPU $(calc "'%.3f' % $5") s"
@@ -694,7 +696,8 @@ parquet_section() {
 	row "positions.parquet size" "zh.pgn" 0 "$(calc "'%.1f' % ($(wc -c <"$out/positions.parquet") / $npos)") bytes a position (bar 20)" \
 		"npy $(calc "'%.0f' % ($(wc -c <"$out-npy/positions.npy") / $npos)") bytes a position"
 	if have_node_peer @duckdb/node-api; then
-		set -- $(python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-duckdb.json" \
+		set -- $(PAIRS_PREPARE_A="rm -rf $out; sync" PAIRS_PREPARE_B="rm -f $TMP/pq.jsonl $TMP/pq-duck.parquet; sync" \
+			python3 bench/pairs.py "$PAIRS" "$TMP/json/parquet-duckdb.json" \
 			"bin/zhreplay -q -F parquet -o $out $pgn" \
 			"sh -c 'bin/zhreplay -q -F jsonl -o $TMP/pq.jsonl $pgn; node bench/duck_copy.mjs $TMP/pq.jsonl $TMP/pq-duck.parquet'")
 		[ $# -eq 5 ] &&
