@@ -284,6 +284,26 @@ pool_put(unsigned char *p, size_t size, unsigned kind)
 		munmap(out[i], outsize[i]);
 }
 
+size_t
+memtab_trim(void)
+{
+	struct pooled out[POOL_N];
+	size_t bytes;
+	int n, i;
+
+	pthread_once(&pool_once, pool_init);
+	pthread_mutex_lock(&pool_mu);
+	n = npool;
+	memcpy(out, pool, (size_t)n * sizeof *pool);
+	bytes = pooled;
+	npool = 0;
+	pooled = 0;
+	pthread_mutex_unlock(&pool_mu);
+	for (i = 0; i < n; i++)
+		munmap(out[i].p, out[i].size);
+	return bytes;
+}
+
 /* m grown to at least want bytes (a multiple of HUGE): in place, or its
    pages moved to new addresses (no byte copied); false if out of
    memory. */

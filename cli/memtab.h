@@ -59,4 +59,6 @@ unsigned char *memtab_take(struct memtab *m, size_t used, size_t *size,
    kind (the pool: 8 mappings of 2 MB and more, 256 MB at most), or
    given back. */
 void memtab_free(void *p, size_t size);
+/* The pool given back to the system: its bytes. */
+size_t memtab_trim(void);
 #endif

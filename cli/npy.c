@@ -1808,6 +1808,12 @@ npy_mem_free(void *p, size_t size)
 	memtab_free(p, size);
 }
 
+size_t
+npy_mem_trim(void)
+{
+	return memtab_trim();
+}
+
 bool
 npy_mem_failed(const struct npy *n)
 {

@@ -112,6 +112,9 @@ uint64_t npy_mem_count(const struct npy *n, int k);
 unsigned char *npy_mem_take(struct npy *n, int k, uint64_t *count,
     size_t *size);
 void npy_mem_free(void *p, size_t size);
+/* The memory of the tables freed, kept for the next (memtab.h's pool),
+   given back to the system: its bytes. */
+size_t npy_mem_trim(void);
 bool npy_mem_failed(const struct npy *n);
 size_t npy_header(int k, char *buf, size_t size);
 size_t npy_recsize(int k);		/* a record's bytes */

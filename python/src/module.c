@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "npy.h"
 #include "zh.h"
 
 PyObject *zk_error;
@@ -146,9 +147,20 @@ variants(PyObject *self, PyObject *noargs)
 	return l;
 }
 
+static PyObject *
+release_memory(PyObject *self, PyObject *noargs)
+{
+	(void)self;
+	(void)noargs;
+	return PyLong_FromSize_t(npy_mem_trim());
+}
+
 static PyMethodDef methods[] = {
 	{ "variants", variants, METH_NOARGS,
 	  "The variants' names, in the order of the tables' variant codes." },
+	{ "release_memory", release_memory, METH_NOARGS,
+	  "The memory of tables freed, kept for the next read's, given back "
+	  "to the system: its bytes." },
 	{ NULL, NULL, 0, NULL }
 };
 

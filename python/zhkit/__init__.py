@@ -23,12 +23,18 @@ from . import _zhkit
 from . import frame
 
 __all__ = ['read', 'read_chunks', 'games', 'Board', 'Tables', 'Error', 'variants', 'dtype',
-           'version']
+           'version', 'release_memory']
 
 Error = _zhkit.Error
 Board = _zhkit.Board
 version = _zhkit.version
 TABLES = ('positions', 'bughouse', 'games', 'strings')
+
+
+def release_memory():
+    """Give back to the system the memory of tables freed, which the next
+    read would take (up to 256 MB is kept: zhkit-python(3)); its bytes."""
+    return _zhkit.release_memory()
 
 
 def variants():

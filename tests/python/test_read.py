@@ -214,6 +214,13 @@ def test_freed_tables_pages_reused(tmp_path):
         assert again - kept < size // 2, 'new pages'
         other = zhkit.read(sys.argv[1], jobs=2)
         assert other.positions.ctypes.data != was, 'a live table taken'
+        assert zhkit.release_memory() == 0, 'nothing freed yet'
+        del t, other
+        held = rss()
+        given = zhkit.release_memory()
+        assert given >= 2 * size, given
+        assert held - rss() >= size, 'kept after release_memory()'
+        assert zhkit.release_memory() == 0
         print('ok')
     """
     env = dict(os.environ, PYTHONPATH=os.path.dirname(zhkit.__path__[0]))

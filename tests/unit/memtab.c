@@ -185,6 +185,11 @@ pooling(struct memtab_faulter *f)
 	CHECK(npool == POOL_N && pool[POOL_N - 1].p == p);
 	pool_one(POOL_MAX + 2 * MB);	/* too large: given back */
 	CHECK(npool == POOL_N && pooled == POOL_N * 2 * MB);
+	/* all given back at once */
+	CHECK(memtab_trim() == POOL_N * 2 * MB && npool == 0 && pooled == 0);
+	CHECK(memtab_trim() == 0);
+	CHECK(memtab_room(&c, 0, 100, f) >= 100 && c.p != p);
+	give(&c, 0, f);
 	drain();
 }
 
