@@ -553,7 +553,8 @@ main(int argc, char **argv)
 		cli_output(rejpath, &o.rejects);
 	cli_inputs(argc, argv);
 	if (sel_setup(&o.sel, &j, argc, argv) != 0 || cli_outputs_open() != 0 ||
-	    (o.parquet != NULL && (o.pq = gamespq_open(j.out, o.parquet)) ==
+	    (o.parquet != NULL && (o.pq = gamespq_open(j.out, outpath != NULL &&
+	    strcmp(outpath, "-") != 0 ? outpath : "<stdout>", o.parquet)) ==
 	    NULL)) {
 		sel_free(&o.sel);
 		clean_finish(&o.clean);

@@ -256,6 +256,8 @@ gamespq_row(FILE *out, const struct zh_game *g, const struct zh_replay *r,
 struct gamespq {
 	struct pqw *w;
 	FILE *sink;
+	FILE *out;		/* the named output */
+	const char *name;	/* its name, for messages */
 	unsigned char *stage;	/* a frame being received */
 	size_t have, cap;
 	bool failed;
@@ -311,7 +313,7 @@ sink_write(void *cookie, const char *buf, size_t size)
 }
 
 struct gamespq *
-gamespq_open(FILE *out, const char *codec)
+gamespq_open(FILE *out, const char *name, const char *codec)
 {
 	static const cookie_io_functions_t io = { .write = sink_write };
 	struct gamespq *q = calloc(1, sizeof *q);
@@ -324,8 +326,10 @@ gamespq_open(FILE *out, const char *codec)
 		    0, gcols[k].src == VALID || gcols[k].src == PLIES ?
 		    SIZE_MAX : k * SLOT + 8) != 0)
 			goto fail;
+	q->out = out;
+	q->name = name;
 	if (pqw_begin(q->w, out) != 0) {
-		cli_fail("write error: %s", strerror(errno));
+		cli_fail("%s: write error: %s", name, strerror(errno));
 		pqw_free(q->w);
 		free(q);
 		return NULL;
@@ -358,11 +362,12 @@ gamespq_close(struct gamespq *q)
 		q->failed = true;
 		q->err = errno;
 	}
-	if (rc != 0 || q->failed) {
-		cli_fail("parquet: write error: %s", strerror(q->err ? q->err :
-		    EIO));
+	/* a write the output refused: said by its close, with its name */
+	if ((rc != 0 || q->failed) && !ferror(q->out))
+		cli_fail("%s: write error: %s", q->name, strerror(q->err ?
+		    q->err : EIO));
+	if (q->failed)
 		rc = -1;
-	}
 	pqw_free(q->w);
 	free(q->stage);
 	free(q);

@@ -24,11 +24,13 @@ struct gamespq;
 int gamespq_row(FILE *out, const struct zh_game *g, const struct zh_replay *r,
     const struct zh_variant *v, const char *text, size_t len,
     const char *error);
-/* The writer over out (the named output, left open), its pages
-   compressed by codec: NULL if out of memory (said). */
-struct gamespq *gamespq_open(FILE *out, const char *codec);
+/* The writer over out (the output named name, left open), its pages
+   compressed by codec: NULL if out of memory or not writable (said). */
+struct gamespq *gamespq_open(FILE *out, const char *name,
+    const char *codec);
 FILE *gamespq_sink(struct gamespq *q);
-/* The rows' end: the footer written; 0, or -1 (said).  Frees q. */
+/* The rows' end: the footer written; 0, or -1 (said, or left to the
+   output's close if the output refused a write).  Frees q. */
 int gamespq_close(struct gamespq *q);
 
 #endif
