@@ -448,6 +448,7 @@ big_section() {
 			if [ $j = 2 ] && ! has_jobs "$tool"; then continue; fi
 			jopt=; has_jobs "$tool" && jopt="-j $j"
 			label="$tool${opts:+ $opts}${jopt:+ -j$j}"
+			[ -n "$ZH_IDLEWAIT" ] && $ZH_IDLEWAIT	# (one run: on idle cores)
 			# shellcheck disable=SC2086
 			{ /usr/bin/time -v bin/$tool $opts $jopt "$big" 2>"$TMP/time.txt"; } | cat >/dev/null
 			rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
