@@ -51,6 +51,15 @@ MAN      = $(sort $(wildcard man/*.[1-9]))
 FUZZSRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS  = $(FUZZSRC:tests/fuzz/%.c=build/fuzz/%)
 
+# The flags a build was made with, in build/.flags: what was compiled or
+# linked with other CC, CFLAGS or LDFLAGS (make asan, make pgo, a user's
+# CFLAGS=...) is made again, never linked into this build (an asan-built
+# module was loaded by a plain make check's Python, whose ASan runtime was
+# not there first).
+BUILDFLAGS := $(CC) $(CFLAGS) $(LDFLAGS)
+$(shell mkdir -p build && { [ "$$(cat build/.flags 2>/dev/null)" = '$(BUILDFLAGS)' ] || \
+    printf '%s\n' '$(BUILDFLAGS)' >build/.flags; })
+
 # The tools' objects named, so kept (tests/cli-deps.bats reads their symbols).
 all: $(TOOLS) $(TOOLSRC:cmd/%.c=build/cmd/%.o) $(OWNOBJ) build/libzh.a build/libzh.so.$(SOVER) python
 
@@ -62,7 +71,7 @@ python: build/python/.built
 build/python/.built: Makefile VERSION python/setup.py $(PYSRC) $(CLISRC) $(CLIHDR) build/libzh.a
 	@mkdir -p build/python
 	cd python && CC="$(CC)" LDSHARED="$(CC) -shared" ZH_PYLDFLAGS="$(LDFLAGS)" ZH_PYLIBS="$(LIBS) $(CODECLIBS)" \
-	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --build-base $(CURDIR)/build/pybuild \
+	    CFLAGS="$(CFLAGS)" $(PYTHON) setup.py -q build --force --build-base $(CURDIR)/build/pybuild \
 	    --build-lib $(CURDIR)/build/python
 	@touch $@
 
@@ -124,6 +133,10 @@ bin/%: build/cmd/%.o $$(call own,$$*) $(CLIOBJ) build/libzh.a
 build/unit/%: tests/unit/%.c build/libzh.a tests/unit/check.h
 	@mkdir -p build/unit
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< build/libzh.a $(LIBS)
+
+$(LIBOBJ) $(CLIOBJ) $(DRAWOBJ) $(OWNOBJ) $(TOOLSRC:cmd/%.c=build/cmd/%.o) $(UNITS) \
+    build/python/.built build/libzh.so.$(SOVER) $(FUZZSRC:tests/fuzz/%.c=build/fuzzrun/%) \
+    build/bench/floor build/bench/inflate build/bench/idlewait: build/.flags
 
 # Set-up: install what a fresh Debian machine lacks (as root or with sudo).
 deps:
@@ -190,10 +203,11 @@ check-valgrind: deps
 	@sh tests/valgrind-run
 
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The build it leaves behind is cleaned whether the suite passed or not.
 asan:
 	$(MAKE) clean
-	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check
-	$(MAKE) clean
+	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check; \
+	    rc=$$?; $(MAKE) clean; exit $$rc
 
 # The -j suites (and the arrays' writer thread) with every tool built
 # under ThreadSanitizer: a data race
@@ -201,9 +215,9 @@ asan:
 TSANFLAGS = -fsanitize=thread
 tsan:
 	$(MAKE) clean
-	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all
-	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats tests/arrays-rewrite.bats
-	$(MAKE) clean
+	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all && \
+	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats tests/arrays-rewrite.bats; \
+	    rc=$$?; $(MAKE) clean; exit $$rc
 
 # A profile-guided build, for those who want the last tenth of speed:
 # the tools built with -fprofile-generate, run over the bundled Lichess

@@ -636,10 +636,11 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 	size_t i, mask;
 	uint32_t s;
 
-	if (e->slot == NULL) {
+	if (e->slot == NULL) {		/* (doff: text8_dict's, maybe) */
 		e->nslot = 2 * DICT_MAX;
 		if ((e->slot = calloc(e->nslot, sizeof *e->slot)) == NULL ||
-		    (e->doff = malloc(DICT_MAX * sizeof *e->doff)) == NULL)
+		    (e->doff == NULL && (e->doff = malloc(DICT_MAX *
+		    sizeof *e->doff)) == NULL))
 			return -1;
 	}
 	mask = e->nslot - 1;
