@@ -462,6 +462,7 @@ enc_init(struct enc *e, struct pqw *w)
 	return (e->iv = malloc(w->maxrows * sizeof *e->iv)) != NULL &&
 	    (e->map = malloc(65536 * sizeof *e->map)) != NULL &&
 	    (e->dv = malloc(DICT_MAX * sizeof *e->dv)) != NULL &&
+	    (e->doff = malloc(DICT_MAX * sizeof *e->doff)) != NULL &&
 	    (e->lev = malloc(w->maxrows * sizeof *e->lev)) != NULL &&
 	    (w->codec != PQ_ZSTD || (e->zc = ZSTD_createCCtx()) != NULL);
 }
@@ -636,11 +637,9 @@ dict_index(struct enc *e, const unsigned char *v, size_t n)
 	size_t i, mask;
 	uint32_t s;
 
-	if (e->slot == NULL) {		/* (doff: text8_dict's, maybe) */
+	if (e->slot == NULL) {
 		e->nslot = 2 * DICT_MAX;
-		if ((e->slot = calloc(e->nslot, sizeof *e->slot)) == NULL ||
-		    (e->doff == NULL && (e->doff = malloc(DICT_MAX *
-		    sizeof *e->doff)) == NULL))
+		if ((e->slot = calloc(e->nslot, sizeof *e->slot)) == NULL)
 			return -1;
 	}
 	mask = e->nslot - 1;
@@ -734,9 +733,6 @@ text8_dict(struct enc *e, const struct col *c, uint32_t *ix)
 	uint64_t x;
 	unsigned char *q;
 
-	if (e->doff == NULL && (e->doff = malloc(DICT_MAX *
-	    sizeof *e->doff)) == NULL)
-		return false;
 	memset(m, 0, 65536 * sizeof *m);
 	for (i = 0; i < n; i++, p += c->width) {
 		x = text_word(p, c->width, &len);
