@@ -58,3 +58,24 @@ setup_file() {
 	run find "$STAGE" -type f
 	assert_output ''
 }
+
+# build/.flags: what other CC, CFLAGS or LDFLAGS made is made again (a
+# plain make check after a failed make asan linked its ASan objects).
+@test "install: an object made with other CFLAGS is made again, and only then" {
+	local d="$BATS_TEST_TMPDIR/tree" o=build/lib/variant.o
+	mkdir -p "$d"
+	cp -r "$ZH_TOP/Makefile" "$ZH_TOP/VERSION" "$ZH_TOP/lib" "$d/"
+	# (make asan's own CFLAGS reach sub-makes through MAKEFLAGS)
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$d" CFLAGS=-O0 "$o" >/dev/null
+	run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -q -C "$d" CFLAGS=-O0 "$o"
+	assert_success
+	run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -q -C "$d" CFLAGS=-O1 "$o"
+	assert_failure 1
+	run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$d" CFLAGS=-O1 "$o"
+	assert_success
+	assert_output --regexp ' -O1 .*-c -o build/lib/variant.o lib/variant.c'
+	run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -q -C "$d" CFLAGS=-O1 "$o"
+	assert_success
+	run cat "$d/build/.flags"
+	assert_output 'cc -O1 '
+}
