@@ -74,6 +74,7 @@ struct pqr {
 	unsigned char *raw, *page;	/* a chunk's bytes, a page's */
 	size_t rawcap, pagecap;
 	char *err;		/* why it failed, NULL if not */
+	int64_t at;		/* the page (or chunk) being read: its byte */
 	char roster[160];	/* the roster's tags it has no column for */
 	size_t nroster;
 	struct pqr *next;
@@ -142,6 +143,27 @@ fail(struct pqr *q, const char *fmt, ...)
 		va_end(ap);
 		if ((q->err = strdup(buf)) == NULL)
 			q->err = (char *)oom;
+	}
+	return -1;
+}
+
+/* The fault said (q->err) put where it is: the row group, the column
+   and the byte of the page being read, for a file that cannot say a
+   line and column. */
+static int
+locate(struct pqr *q, int rg, const struct rcol *c)
+{
+	char buf[256], *x;
+	int n;
+
+	if (q->err == NULL || q->err == oom)
+		return -1;
+	n = snprintf(buf, sizeof buf, "row group %d of %d, column '%.*s', byte "
+	    "%lld: %s", rg + 1, q->m.nrg, (int)(c->s->namelen < 64 ?
+	    c->s->namelen : 64), c->s->name, (long long)q->at, q->err);
+	if (n > 0 && (x = strdup(buf)) != NULL) {
+		free(q->err);
+		q->err = x;
 	}
 	return -1;
 }
@@ -690,6 +712,7 @@ read_chunk(struct pqr *q, struct rcol *c, const struct pq_chunk *ch)
 	struct pq_page pg;
 	void *x;
 
+	q->at = start;
 	if (!ch->has_meta || ch->encrypted)
 		return fail(q, "%s", ch->encrypted ? "an encrypted column is "
 		    "not read" : "a column chunk without its metadata");
@@ -707,6 +730,7 @@ read_chunk(struct pqr *q, struct rcol *c, const struct pq_chunk *ch)
 		return fail(q, "%s", "read error");
 	vals_clear(&c->dict);
 	while (at < len) {
+		q->at = start + (int64_t)at;
 		tr_init(&r, q->raw + at, len - at);
 		if (pq_page_read(&r, &pg) != 0)
 			return fail(q, "page header: %s", thrift_error(&r));
@@ -752,10 +776,12 @@ next_group(struct pqr *q)
 	for (i = 0; i < q->ncol; i++) {
 		vals_clear(&q->col[i].v);
 		if (read_chunk(q, &q->col[i], &g->col[q->col[i].leaf]) != 0)
-			return -1;
-		if ((int64_t)q->col[i].v.n != g->num_rows)
-			return fail(q, "%s", "a column has more or fewer values "
+			return locate(q, q->rg - 1, &q->col[i]);
+		if ((int64_t)q->col[i].v.n != g->num_rows) {
+			fail(q, "%s", "a column has more or fewer values "
 			    "than its row group has rows");
+			return locate(q, q->rg - 1, &q->col[i]);
+		}
 	}
 	q->row = 0;
 	q->nrows = g->num_rows;

@@ -142,9 +142,14 @@ PY
 	for f in len meta cut header page; do
 		run zhcheck "$T/$f.parquet" "$TESTDATA/pgn/fatics-zh.pgn"
 		[ "$status" -eq 2 ]
-		assert_output --regexp "$f\.parquet: error: parquet: (damaged footer|page header|zstd|a page|a column|.*cut short|.*wrong)"
+		assert_output --regexp "$f\.parquet: error: parquet: (row group 1 of 1, column '[^']+', byte [0-9]+: )?(damaged footer|page header|zstd|a page|a column|.*cut short|.*wrong)"
 		assert_output --partial 'checked 6 games'	# the next input's
 	done
+	# a page's fault says where it is: the first page header is at byte 4
+	run zhcheck -q "$T/header.parquet"
+	assert_output --regexp "header\.parquet: error: parquet: row group 1 of 1, column '[^']+', byte 4: page header: "
+	run zhcheck -q "$T/page.parquet"
+	assert_output --regexp "page\.parquet: error: parquet: row group 1 of 1, column '[^']+', byte [0-9]+: "
 }
 
 @test "parquet input: nested columns and other readers' features are refused by name (exit 2)" {
