@@ -203,11 +203,12 @@ check-valgrind: deps
 	@sh tests/valgrind-run
 
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-# The build it leaves behind is cleaned whether the suite passed or not.
+# The build it leaves behind is cleaned whether the suite passed or not
+# (.POSIX: the recipe's shell runs with -e, hence the ||).
 asan:
 	$(MAKE) clean
-	ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" check; \
-	    rc=$$?; $(MAKE) clean; exit $$rc
+	rc=0; ZH_SANFLAGS="$(SANFLAGS)" $(MAKE) CFLAGS="-O1 -g $(SANFLAGS)" LDFLAGS="$(SANFLAGS)" \
+	    check || rc=$$?; $(MAKE) clean; exit $$rc
 
 # The -j suites (and the arrays' writer thread) with every tool built
 # under ThreadSanitizer: a data race
@@ -215,9 +216,9 @@ asan:
 TSANFLAGS = -fsanitize=thread
 tsan:
 	$(MAKE) clean
-	$(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all && \
-	TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats tests/arrays-rewrite.bats; \
-	    rc=$$?; $(MAKE) clean; exit $$rc
+	rc=0; { $(MAKE) CFLAGS="-O1 -g $(TSANFLAGS)" LDFLAGS="$(TSANFLAGS)" all && \
+	    TSAN_OPTIONS=halt_on_error=1 bats tests/jobs.bats tests/split.bats tests/compress.bats \
+	    tests/arrays-rewrite.bats; } || rc=$$?; $(MAKE) clean; exit $$rc
 
 # A profile-guided build, for those who want the last tenth of speed:
 # the tools built with -fprofile-generate, run over the bundled Lichess
