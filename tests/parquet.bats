@@ -109,10 +109,15 @@ sample() {
 	[ "$(nproc)" -ge 2 ] || skip "one core"
 	P="$TESTDATA/pgn/crazyara-1k_cz_lichess_startpos.pgn"
 	B=("$TESTDATA"/bughouse/real/*.bpgn)
-	ZHKIT_PARQUET_ROW_GROUP=100 zhreplay -q -F parquet -o "$T/all" "$P" "${B[@]}"
 	ZHKIT_PARQUET_ROW_GROUP=100 taskset -c 0 zhreplay -q -F parquet -o "$T/one" "$P" "${B[@]}"
-	for t in positions bughouse games files; do
-		cmp "$T/all/$t.parquet" "$T/one/$t.parquet"
+	# which encoder takes which column is a race: four runs, each its
+	# own (an encoder's buffers lost on one order of columns leaked, under
+	# make asan, in one run of two)
+	for i in 1 2 3 4; do
+		ZHKIT_PARQUET_ROW_GROUP=100 zhreplay -q -F parquet -o "$T/all$i" "$P" "${B[@]}"
+		for t in positions bughouse games files; do
+			cmp "$T/all$i/$t.parquet" "$T/one/$t.parquet"
+		done
 	done
 	for c in snappy gzip none; do
 		zhreplay -q -F parquet --compression "$c" -o "$T/a$c" "$P"
