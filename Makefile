@@ -224,7 +224,7 @@ tsan:
 # the tools built with -fprofile-generate, run over the bundled Lichess
 # games (testdata/pgn, every tool's main path), then built again with
 # -fprofile-use.  Not the default: the plain build does not run what it
-# builds.  `make clean` before going back to the plain build.
+# builds.  The next plain make builds everything again (build/.flags).
 PGOTRAIN = testdata/pgn/crazyara-1k_cz_lichess_startpos.pgn
 pgo:
 	$(MAKE) clean
