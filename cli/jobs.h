@@ -74,6 +74,9 @@ struct jobs {
 	const char *name;			/* the input's, for messages */
 	const char *fen_hint;			/* FEN lines given: what to
 						   run (kind.h; NULL: zhfen) */
+	bool keep_buffers;			/* the workers' output buffers
+						   kept for the next run of
+						   this process (jobs_trim) */
 	size_t chunk_bytes;			/* input bytes a worker's
 						   chunk (0: pieces.c's; the
 						   environment's
@@ -100,6 +103,9 @@ int jobs_option(struct jobs *j, int c, const char *arg);
  * compressed input (reported through cli_fail).  Text skipped between
  * games is a warning on err, in its place among the games' messages. */
 int jobs_run(struct jobs *j, FILE *in, const char *name);
+/* The output buffers runs with keep_buffers left, given back: their
+ * bytes. */
+size_t jobs_trim(void);
 /* The cores this process may run on (codec_cores); -j 0 takes one
  * fewer for an input decompressed on a thread of its own. */
 int jobs_cores(void);

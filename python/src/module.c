@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs.h"
 #include "npy.h"
 #include "zh.h"
 
@@ -152,7 +153,9 @@ release_memory(PyObject *self, PyObject *noargs)
 {
 	(void)self;
 	(void)noargs;
-	return PyLong_FromSize_t(npy_mem_trim());
+	size_t n = npy_mem_trim();	/* the tables' pool */
+
+	return PyLong_FromSize_t(n + jobs_trim());	/* jobs=N's buffers */
 }
 
 static PyMethodDef methods[] = {

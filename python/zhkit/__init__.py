@@ -33,7 +33,8 @@ TABLES = ('positions', 'bughouse', 'games', 'strings')
 
 def release_memory():
     """Give back to the system the memory of tables freed, which the next
-    read would take (up to 256 MB is kept: zhkit-python(3)); its bytes."""
+    read would take (up to 256 MB is kept: zhkit-python(3)), and the
+    buffers jobs=N's threads staged records in; its bytes."""
     return _zhkit.release_memory()
 
 
