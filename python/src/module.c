@@ -151,10 +151,10 @@ variants(PyObject *self, PyObject *noargs)
 static PyObject *
 release_memory(PyObject *self, PyObject *noargs)
 {
-	(void)self;
-	(void)noargs;
 	size_t n = npy_mem_trim();	/* the tables' pool */
 
+	(void)self;
+	(void)noargs;
 	return PyLong_FromSize_t(n + jobs_trim());	/* jobs=N's buffers */
 }
 
